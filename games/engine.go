@@ -1,0 +1,219 @@
+package games
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// State is a game's state behind the type-erased [Engine]; only the engine
+// that made it can use it.
+type State any
+
+// RawEvent is a game event as stored: its type name and its JSON data.
+type RawEvent struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// Engine is a game behind a type-erased face: moves are text in the game's
+// notation, events are JSON. It is what the registry holds and what the
+// command side, projections, API and email use.
+type Engine interface {
+	// Info describes the game.
+	Info() Info
+	// Options completes opts with the defaults of Info and rejects unknown
+	// option names and values (a *RuleError).
+	Options(opts Options) (Options, error)
+	// Initial returns the state before any event.
+	Initial() State
+	// Setup returns the first events of a game for these players.
+	Setup(opts Options, players []string, r *rand.Rand) ([]RawEvent, error)
+	// Evolve applies one stored event. It fails only when the event does not
+	// decode: a corrupt log, never a rule matter. Evolve may modify s.
+	Evolve(s State, e RawEvent) (State, error)
+	// Decide parses one move line and decides it for seat.
+	Decide(s State, seat Seat, move string, r *rand.Rand) ([]RawEvent, error)
+	// Resign returns the events of seat leaving the game.
+	Resign(s State, seat Seat, r *rand.Rand) ([]RawEvent, error)
+	// Canonical parses a move and writes it back in canonical notation.
+	Canonical(s State, move string) (string, error)
+	// Pending lists who may act now.
+	Pending(s State) []Pending
+	// Legal lists seat's legal moves in canonical notation.
+	Legal(s State, seat Seat) []string
+	// View is seat's view as JSON.
+	View(s State, seat Seat) (json.RawMessage, error)
+	// Redact is seat's version of a stored event.
+	Redact(e RawEvent, seat Seat) (RawEvent, error)
+	// Result tells whether the game is over and who won.
+	Result(s State) Result
+}
+
+// Adapt turns a game's concrete rules into an [Engine]. E must be a concrete
+// type that round-trips through encoding/json (for example one struct with
+// optional fields per event type).
+func Adapt[S any, M any, E Event](r Rules[S, M, E]) Engine {
+	return adapter[S, M, E]{rules: r}
+}
+
+type adapter[S any, M any, E Event] struct {
+	rules Rules[S, M, E]
+}
+
+func (a adapter[S, M, E]) Info() Info     { return a.rules.Info() }
+func (a adapter[S, M, E]) Initial() State { return a.rules.Initial() }
+
+func (a adapter[S, M, E]) Options(opts Options) (Options, error) {
+	info := a.rules.Info()
+	out := Options{}
+	for name, value := range opts {
+		i := slices.IndexFunc(info.Options, func(o OptionSpec) bool { return o.Name == name })
+		if i < 0 {
+			names := make([]string, len(info.Options))
+			for j, o := range info.Options {
+				names[j] = o.Name
+			}
+			return nil, Illegal("options", "%s has no option %q (options: %s)", info.Name, name, strings.Join(names, ", "))
+		}
+		spec := info.Options[i]
+		value = strings.ToLower(strings.TrimSpace(value))
+		if spec.Values != nil && !slices.Contains(spec.Values, value) {
+			return nil, Illegal("options", "option %s must be one of %s, not %q", name, strings.Join(spec.Values, ", "), value)
+		}
+		out[name] = value
+	}
+	for _, spec := range info.Options {
+		if _, ok := out[spec.Name]; !ok {
+			out[spec.Name] = spec.Default
+		}
+	}
+	return out, nil
+}
+
+func (a adapter[S, M, E]) Setup(opts Options, players []string, r *rand.Rand) ([]RawEvent, error) {
+	info := a.rules.Info()
+	if len(players) < info.MinSeats || len(players) > info.MaxSeats {
+		return nil, Illegal("players", "%s is for %d to %d players, not %d", info.Name, info.MinSeats, info.MaxSeats, len(players))
+	}
+	opts, err := a.Options(opts)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := a.rules.Setup(opts, players, r)
+	if err != nil {
+		return nil, err
+	}
+	return encode(evs)
+}
+
+func (a adapter[S, M, E]) state(s State) S {
+	st, ok := s.(S)
+	if !ok {
+		panic(fmt.Sprintf("games: %s engine given a state of type %T", a.rules.Info().ID, s))
+	}
+	return st
+}
+
+func (a adapter[S, M, E]) Evolve(s State, raw RawEvent) (State, error) {
+	e, err := decode[E](raw)
+	if err != nil {
+		return s, err
+	}
+	return a.rules.Evolve(a.state(s), e), nil
+}
+
+func (a adapter[S, M, E]) Decide(s State, seat Seat, move string, r *rand.Rand) ([]RawEvent, error) {
+	st := a.state(s)
+	m, err := a.rules.Parse(st, move)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := a.rules.Decide(st, seat, m, r)
+	if err != nil {
+		return nil, err
+	}
+	return encode(evs)
+}
+
+func (a adapter[S, M, E]) Resign(s State, seat Seat, r *rand.Rand) ([]RawEvent, error) {
+	evs, err := a.rules.Resign(a.state(s), seat, r)
+	if err != nil {
+		return nil, err
+	}
+	return encode(evs)
+}
+
+func (a adapter[S, M, E]) Canonical(s State, move string) (string, error) {
+	st := a.state(s)
+	m, err := a.rules.Parse(st, move)
+	if err != nil {
+		return "", err
+	}
+	return a.rules.Format(st, m), nil
+}
+
+func (a adapter[S, M, E]) Pending(s State) []Pending { return a.rules.Pending(a.state(s)) }
+
+func (a adapter[S, M, E]) Legal(s State, seat Seat) []string {
+	return a.rules.Legal(a.state(s), seat)
+}
+
+func (a adapter[S, M, E]) View(s State, seat Seat) (json.RawMessage, error) {
+	b, err := json.Marshal(a.rules.View(a.state(s), seat))
+	if err != nil {
+		return nil, fmt.Errorf("encode %s view: %w", a.rules.Info().ID, err)
+	}
+	return b, nil
+}
+
+func (a adapter[S, M, E]) Redact(raw RawEvent, seat Seat) (RawEvent, error) {
+	e, err := decode[E](raw)
+	if err != nil {
+		return RawEvent{}, err
+	}
+	out, err := encode([]E{a.rules.Redact(e, seat)})
+	if err != nil {
+		return RawEvent{}, err
+	}
+	return out[0], nil
+}
+
+func (a adapter[S, M, E]) Result(s State) Result { return a.rules.Result(a.state(s)) }
+
+func encode[E Event](evs []E) ([]RawEvent, error) {
+	out := make([]RawEvent, len(evs))
+	for i, e := range evs {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("encode event %s: %w", e.EventType(), err)
+		}
+		out[i] = RawEvent{Type: e.EventType(), Data: b}
+	}
+	return out, nil
+}
+
+func decode[E Event](raw RawEvent) (E, error) {
+	var e E
+	if err := json.Unmarshal(raw.Data, &e); err != nil {
+		return e, fmt.Errorf("decode event %s: %w", raw.Type, err)
+	}
+	if e.EventType() != raw.Type {
+		return e, fmt.Errorf("decode event: stored type %q but data says %q", raw.Type, e.EventType())
+	}
+	return e, nil
+}
+
+// Fold applies events in order to the engine's initial state.
+func Fold(eng Engine, evs []RawEvent) (State, error) {
+	s := eng.Initial()
+	for i, e := range evs {
+		var err error
+		if s, err = eng.Evolve(s, e); err != nil {
+			return nil, fmt.Errorf("fold event %d: %w", i+1, err)
+		}
+	}
+	return s, nil
+}
