@@ -235,4 +235,3 @@ func Contains(doc json.RawMessage, needle string) bool {
 	q, _ := json.Marshal(needle)
 	return bytes.Contains(doc, q)
 }
-
