@@ -104,4 +104,7 @@ type Rules[S any, M any, E Event] interface {
 	Format(s S, m M) string
 	// Result tells whether the game is over, and who won.
 	Result(s S) Result
+	// Players returns the player names by seat (index = seat), as seated by
+	// Setup's events; nil before seating.
+	Players(s S) []string
 }

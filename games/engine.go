@@ -50,6 +50,8 @@ type Engine interface {
 	Redact(e RawEvent, seat Seat) (RawEvent, error)
 	// Result tells whether the game is over and who won.
 	Result(s State) Result
+	// Players returns the player names by seat.
+	Players(s State) []string
 }
 
 // Adapt turns a game's concrete rules into an [Engine]. E must be a concrete
@@ -182,6 +184,8 @@ func (a adapter[S, M, E]) Redact(raw RawEvent, seat Seat) (RawEvent, error) {
 }
 
 func (a adapter[S, M, E]) Result(s State) Result { return a.rules.Result(a.state(s)) }
+
+func (a adapter[S, M, E]) Players(s State) []string { return a.rules.Players(a.state(s)) }
 
 func encode[E Event](evs []E) ([]RawEvent, error) {
 	out := make([]RawEvent, len(evs))

@@ -83,6 +83,10 @@ func playOne(t *testing.T, cfg Config, seed games.Seed, st *Stats) bool {
 		t.Errorf("fold setup: %v", err)
 		return false
 	}
+	if seated := eng.Players(s); len(seated) != len(players) || !sameNames(seated, players) {
+		t.Errorf("Players after setup = %v, want a seating of %v", seated, players)
+		return false
+	}
 	if cfg.Check != nil {
 		cfg.Check(t, s, evs)
 	}
@@ -234,4 +238,11 @@ func views(t testing.TB, eng games.Engine, s games.State, seats int) []string {
 func Contains(doc json.RawMessage, needle string) bool {
 	q, _ := json.Marshal(needle)
 	return bytes.Contains(doc, q)
+}
+
+func sameNames(a, b []string) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
 }

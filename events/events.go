@@ -1,0 +1,191 @@
+// Package events is courrier's event store: an append-only, hash-chained log
+// in PostgreSQL with one stream per game, per-stream optimistic concurrency,
+// and a global feed that never skips an event that commits late.
+package events
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Querier is what the store needs of a connection, pool or transaction.
+type Querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Meta is who and what caused an event: the audit trail of a move.
+type Meta struct {
+	Actor          string `json:"actor,omitempty"`   // the user (email address or id) who acted
+	Seat           *int   `json:"seat,omitempty"`    // the seat they acted for
+	Channel        string `json:"channel,omitempty"` // api, email, cli, system
+	RequestID      string `json:"request_id,omitempty"`
+	RemoteAddr     string `json:"remote_addr,omitempty"`
+	MessageID      string `json:"message_id,omitempty"` // inbound email Message-ID
+	MailAuth       string `json:"mail_auth,omitempty"`  // Authentication-Results of inbound mail
+	Causation      string `json:"causation,omitempty"`  // what caused a system event (e.g. a timer)
+	Move           string `json:"move,omitempty"`       // the move as sent, before normalisation
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+// Event is an event to append.
+type Event struct {
+	Type string
+	Data json.RawMessage
+	Meta Meta
+}
+
+// Recorded is an event as stored.
+type Recorded struct {
+	Position   int64           `json:"position"`
+	Stream     string          `json:"stream"`
+	Version    int             `json:"version"`
+	Type       string          `json:"type"`
+	Data       json.RawMessage `json:"data"`
+	Meta       json.RawMessage `json:"meta"`
+	TX         uint64          `json:"tx"`
+	RecordedAt time.Time       `json:"recorded_at"`
+	Hash       []byte          `json:"hash"`
+}
+
+// ErrVersionConflict is returned (wrapped in a *VersionConflictError) when a
+// stream is not at the version the writer expected: someone else appended
+// first.
+var ErrVersionConflict = errors.New("the stream has moved past the expected version")
+
+// VersionConflictError says which stream and which expected version lost.
+type VersionConflictError struct {
+	Stream   string
+	Expected int
+}
+
+// Error implements error.
+func (e *VersionConflictError) Error() string {
+	return fmt.Sprintf("append to %s at version %d: %v", e.Stream, e.Expected, ErrVersionConflict)
+}
+
+// Unwrap makes errors.Is(err, ErrVersionConflict) true.
+func (e *VersionConflictError) Unwrap() error { return ErrVersionConflict }
+
+// Append writes evs to stream as versions expected+1, expected+2, … inside
+// tx. If the stream is not at version expected, it returns a
+// *VersionConflictError; the transaction is then aborted and must be rolled
+// back. Concurrent appends to one stream: exactly one wins. Appends to
+// different streams never wait for each other.
+func Append(ctx context.Context, tx pgx.Tx, stream string, expected int, evs []Event) ([]Recorded, error) {
+	if len(evs) == 0 {
+		return nil, nil
+	}
+	types := make([]string, len(evs))
+	datas := make([]string, len(evs))
+	metas := make([]string, len(evs))
+	versions := make([]int32, len(evs))
+	for i, e := range evs {
+		meta, err := json.Marshal(e.Meta)
+		if err != nil {
+			return nil, fmt.Errorf("encode meta of %s: %w", e.Type, err)
+		}
+		types[i], datas[i], metas[i] = e.Type, string(e.Data), string(meta)
+		versions[i] = int32(expected + 1 + i)
+	}
+	rows, err := tx.Query(ctx, `
+		insert into events (stream, version, type, data, meta)
+		select $1, v, t, d::jsonb, m::jsonb
+		from unnest($2::int[], $3::text[], $4::text[], $5::text[]) with ordinality as x(v, t, d, m, n)
+		order by n
+		returning `+columns, stream, versions, types, datas, metas)
+	if err != nil {
+		return nil, appendError(stream, expected, err)
+	}
+	out, err := collect(rows)
+	if err != nil {
+		return nil, appendError(stream, expected, err)
+	}
+	return out, nil
+}
+
+func appendError(stream string, expected int, err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "23514") {
+		// 23505: someone already wrote that version; 23514: the stream is
+		// behind the expected version (the chain trigger refuses gaps).
+		return &VersionConflictError{Stream: stream, Expected: expected}
+	}
+	return fmt.Errorf("append to %s: %w", stream, err)
+}
+
+const columns = `position, stream, version, type, data, meta, tx::text, recorded_at, hash`
+
+func collect(rows pgx.Rows) ([]Recorded, error) {
+	defer rows.Close()
+	var out []Recorded
+	for rows.Next() {
+		var r Recorded
+		var tx string
+		if err := rows.Scan(&r.Position, &r.Stream, &r.Version, &r.Type, &r.Data, &r.Meta, &tx, &r.RecordedAt, &r.Hash); err != nil {
+			return nil, err
+		}
+		n, err := strconv.ParseUint(tx, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("read tx id %q: %w", tx, err)
+		}
+		r.TX = n
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// ReadStream returns the events of stream with version > after, in order.
+func ReadStream(ctx context.Context, q Querier, stream string, after int) ([]Recorded, error) {
+	rows, err := q.Query(ctx, `select `+columns+` from events where stream = $1 and version > $2 order by version`, stream, after)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", stream, err)
+	}
+	out, err := collect(rows)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", stream, err)
+	}
+	return out, nil
+}
+
+// StreamVersion returns the version of stream's last event (0 if none).
+func StreamVersion(ctx context.Context, q Querier, stream string) (int, error) {
+	var v int
+	err := q.QueryRow(ctx, `select coalesce(max(version), 0) from events where stream = $1`, stream).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("version of %s: %w", stream, err)
+	}
+	return v, nil
+}
+
+// Streams lists every stream with the given prefix ("game-"), in order.
+func Streams(ctx context.Context, q Querier, prefix string) ([]string, error) {
+	rows, err := q.Query(ctx, `select distinct stream from events where version = 1 and starts_with(stream, $1) order by stream`, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("list streams: %w", err)
+	}
+	streams, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("list streams: %w", err)
+	}
+	return streams, nil
+}
+
+// Digest is the hash of one event as the database computes it:
+// sha256(prev ‖ stream \n version \n type \n data \n meta \n microseconds),
+// where data and meta are PostgreSQL's text form of the jsonb values.
+func Digest(prev []byte, stream string, version int, typ, data, meta string, recordedAt time.Time) []byte {
+	h := sha256.New()
+	h.Write(prev)
+	fmt.Fprintf(h, "%s\n%d\n%s\n%s\n%s\n%d", stream, version, typ, data, meta, recordedAt.UnixMicro())
+	return h.Sum(nil)
+}

@@ -1,0 +1,247 @@
+package events_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/migrations/pgtest"
+)
+
+func ev(typ string, n int) events.Event {
+	return events.Event{Type: typ, Data: json.RawMessage(fmt.Sprintf(`{"n": %d}`, n)), Meta: events.Meta{Channel: "cli"}}
+}
+
+// appendTx appends in its own transaction and commits.
+func appendTx(ctx context.Context, pool *pgxpool.Pool, stream string, expected int, evs ...events.Event) ([]events.Recorded, error) {
+	var out []events.Recorded
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		var err error
+		out, err = events.Append(ctx, tx, stream, expected, evs)
+		return err
+	})
+	return out, err
+}
+
+func TestAppendAndReadStream(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	rec, err := appendTx(ctx, pool, "game-a", 0, ev("x", 1), ev("y", 2), ev("z", 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec) != 3 || rec[0].Version != 1 || rec[2].Version != 3 || rec[2].Type != "z" {
+		t.Fatalf("recorded %+v", rec)
+	}
+	if _, err := appendTx(ctx, pool, "game-a", 3, ev("w", 4)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := events.ReadStream(ctx, pool, "game-a", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Version != 3 || got[1].Type != "w" {
+		t.Fatalf("read from 2: %+v", got)
+	}
+	var meta events.Meta
+	if err := json.Unmarshal(got[0].Meta, &meta); err != nil || meta.Channel != "cli" {
+		t.Fatalf("meta %s: %v", got[0].Meta, err)
+	}
+	v, err := events.StreamVersion(ctx, pool, "game-a")
+	if err != nil || v != 4 {
+		t.Fatalf("version = %d, %v", v, err)
+	}
+}
+
+func TestAppendRejectsStaleAndFutureVersions(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	if _, err := appendTx(ctx, pool, "game-s", 0, ev("a", 1), ev("b", 2)); err != nil {
+		t.Fatal(err)
+	}
+	for _, expected := range []int{0, 1, 3, 7} {
+		_, err := appendTx(ctx, pool, "game-s", expected, ev("c", 3))
+		var vc *events.VersionConflictError
+		if !errors.Is(err, events.ErrVersionConflict) || !errors.As(err, &vc) || vc.Expected != expected {
+			t.Errorf("expected version %d: err = %v, want a version conflict", expected, err)
+		}
+	}
+	if v, _ := events.StreamVersion(ctx, pool, "game-s"); v != 2 {
+		t.Fatalf("a rejected append wrote something: version %d", v)
+	}
+}
+
+// Many writers on one game at the same expected version: exactly one wins.
+func TestConcurrentAppendsOneWins(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	if _, err := appendTx(ctx, pool, "game-c", 0, ev("created", 0)); err != nil {
+		t.Fatal(err)
+	}
+	const writers = 8
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	start := make(chan struct{})
+	for i := range writers {
+		wg.Go(func() {
+			<-start
+			_, errs[i] = appendTx(ctx, pool, "game-c", 1, ev("move", i), ev("follow", i))
+		})
+	}
+	close(start)
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case errors.Is(err, events.ErrVersionConflict):
+		default:
+			t.Errorf("writer %d: unexpected error %v", i, err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d writers won, want exactly 1", won)
+	}
+	got, _ := events.ReadStream(ctx, pool, "game-c", 0)
+	if len(got) != 3 {
+		t.Fatalf("stream has %d events, want 3", len(got))
+	}
+	if n, err := events.VerifyStream(ctx, pool, "game-c"); err != nil || n != 3 {
+		t.Fatalf("verify: %d, %v", n, err)
+	}
+}
+
+// A writer holding an open transaction on one game does not make a writer on
+// another game wait; it does make a second writer on the same game wait,
+// and that one then loses.
+func TestDifferentGamesDoNotWait(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	for _, s := range []string{"game-1", "game-2"} {
+		if _, err := appendTx(ctx, pool, s, 0, ev("created", 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Rollback(ctx)
+	if _, err := events.Append(ctx, held, "game-1", 1, []events.Event{ev("move", 1)}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Another game: must commit while game-1's transaction is still open. The
+	// lock_timeout makes any wait an error instead of a hang.
+	other, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Exec(ctx, "set local lock_timeout = '2s'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := events.Append(ctx, other, "game-2", 1, []events.Event{ev("move", 2)}); err != nil {
+		t.Fatalf("append to another game waited or failed: %v", err)
+	}
+	if err := other.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// The same game: the second writer waits for the first, then loses.
+	done := make(chan error, 1)
+	go func() {
+		_, err := appendTx(ctx, pool, "game-1", 1, ev("move", 3))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("a second writer on the same game finished before the first committed: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if err := held.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, events.ErrVersionConflict) {
+		t.Fatalf("second writer: %v, want a version conflict", err)
+	}
+}
+
+func TestLogIsAppendOnly(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	if _, err := appendTx(ctx, pool, "game-ro", 0, ev("a", 1)); err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`update events set data = '{"n": 9}' where stream = 'game-ro'`,
+		`delete from events where stream = 'game-ro'`,
+		`truncate events`,
+	} {
+		_, err := pool.Exec(ctx, stmt)
+		if err == nil || !pgtest.IsCode(err, "42501") {
+			t.Errorf("%s: err = %v, want the append-only refusal", stmt, err)
+			continue
+		}
+		if want := "append-only"; !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %q does not say %q", stmt, err, want)
+		}
+	}
+	got, _ := events.ReadStream(ctx, pool, "game-ro", 0)
+	if len(got) != 1 || string(got[0].Data) != `{"n": 1}` {
+		t.Fatalf("the event changed: %+v", got)
+	}
+}
+
+func TestVerifyStreamCatchesAlteredAndDeletedEvents(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	for _, s := range []string{"game-alter", "game-delete"} {
+		if _, err := appendTx(ctx, pool, s, 0, ev("a", 1), ev("b", 2), ev("c", 3)); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := events.VerifyStream(ctx, pool, s); err != nil || n != 3 {
+			t.Fatalf("verify intact %s: %d, %v", s, n, err)
+		}
+	}
+	// Tamper as a superuser would, with the guard triggers disabled.
+	tamper := func(stmt string) {
+		t.Helper()
+		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "alter table events disable trigger user"); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, "alter table events enable trigger user")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tamper(`update events set data = '{"n": 20}' where stream = 'game-alter' and version = 2`)
+	tamper(`delete from events where stream = 'game-delete' and version = 2`)
+
+	tests := []struct {
+		stream  string
+		version int
+	}{{"game-alter", 2}, {"game-delete", 2}}
+	for _, tt := range tests {
+		_, err := events.VerifyStream(ctx, pool, tt.stream)
+		var ce *events.ChainError
+		if !errors.As(err, &ce) || ce.Version != tt.version {
+			t.Errorf("%s: err = %v, want a chain error at version %d", tt.stream, err, tt.version)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+// Package pgtest gives tests a fresh, migrated PostgreSQL database of their
+// own on a real server: the one named by DATABASE_URL, else localhost:5432.
+// Databases are cloned from a template migrated once per schema fingerprint,
+// so a new one costs a CREATE DATABASE. When no server answers, the test
+// fails with a message that says how to start one; it never skips.
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/courrier-games/courrier/migrations"
+)
+
+// DefaultURL is the server tests use when DATABASE_URL is unset.
+const DefaultURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+
+// ServerURL returns the URL of the server tests use.
+func ServerURL() string {
+	if u := os.Getenv("DATABASE_URL"); u != "" {
+		return u
+	}
+	return DefaultURL
+}
+
+// templateLock is the advisory lock key that serialises template creation
+// across test binaries running in parallel.
+const templateLock = 0x636f757272696572 // "courrier"
+
+// New creates a fresh migrated database for t, returns a pool on it and drops
+// the database when t ends.
+func New(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	pool, _ := NewWithURL(t)
+	return pool
+}
+
+// NewWithURL is New that also returns the new database's URL (for code under
+// test that opens its own connections, such as the binary's subcommands).
+func NewWithURL(t testing.TB) (*pgxpool.Pool, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, ServerURL())
+	if err != nil {
+		t.Fatalf("pgtest: PostgreSQL is not reachable at %s: %v\n"+
+			"These tests need a real PostgreSQL server. Start one (on Debian: "+
+			"pg_ctlcluster 15 main start) or point DATABASE_URL at one; .ci/run does this for you.",
+			redact(ServerURL()), err)
+	}
+	defer admin.Close(ctx)
+
+	tpl, err := ensureTemplate(ctx, admin)
+	if err != nil {
+		t.Fatalf("pgtest: prepare template database: %v", err)
+	}
+	name := "courrier_test_" + randomSuffix()
+	if _, err := admin.Exec(ctx, fmt.Sprintf("create database %s template %s", name, tpl)); err != nil {
+		t.Fatalf("pgtest: create database %s: %v", name, err)
+	}
+	url := databaseURL(t, name)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatalf("pgtest: open %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		pool.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, ServerURL())
+		if err != nil {
+			t.Errorf("pgtest: drop %s: %v", name, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, fmt.Sprintf("drop database if exists %s with (force)", name)); err != nil {
+			t.Errorf("pgtest: drop %s: %v", name, err)
+		}
+	})
+	return pool, url
+}
+
+// ensureTemplate creates and migrates the template database for the current
+// migrations once; concurrent callers wait on an advisory lock.
+func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
+	name := "courrier_template_" + migrations.Fingerprint()
+	if _, err := admin.Exec(ctx, "select pg_advisory_lock($1)", int64(templateLock)); err != nil {
+		return "", fmt.Errorf("lock: %w", err)
+	}
+	defer admin.Exec(context.WithoutCancel(ctx), "select pg_advisory_unlock($1)", int64(templateLock))
+
+	var exists bool
+	if err := admin.QueryRow(ctx, "select exists(select from pg_database where datname = $1 and datistemplate)", name).Scan(&exists); err != nil {
+		return "", fmt.Errorf("look for %s: %w", name, err)
+	}
+	if exists {
+		return name, nil
+	}
+	if _, err := admin.Exec(ctx, fmt.Sprintf("drop database if exists %s", name)); err != nil {
+		return "", fmt.Errorf("drop half-made %s: %w", name, err)
+	}
+	if _, err := admin.Exec(ctx, fmt.Sprintf("create database %s", name)); err != nil {
+		return "", fmt.Errorf("create %s: %w", name, err)
+	}
+	cfg, err := pgx.ParseConfig(ServerURL())
+	if err != nil {
+		return "", err
+	}
+	cfg.Database = name
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return "", fmt.Errorf("connect to %s: %w", name, err)
+	}
+	err = migrations.Migrate(ctx, conn)
+	conn.Close(ctx)
+	if err != nil {
+		return "", err
+	}
+	if _, err := admin.Exec(ctx, fmt.Sprintf("alter database %s is_template true", name)); err != nil {
+		return "", fmt.Errorf("mark %s as template: %w", name, err)
+	}
+	return name, nil
+}
+
+func databaseURL(t testing.TB, name string) string {
+	cfg, err := pgconn.ParseConfig(ServerURL())
+	if err != nil {
+		t.Fatalf("pgtest: DATABASE_URL: %v", err)
+	}
+	user := cfg.User
+	if cfg.Password != "" {
+		user += ":" + cfg.Password
+	}
+	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", user, cfg.Host, cfg.Port, name)
+}
+
+func randomSuffix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// redact hides a password in a URL for messages.
+func redact(url string) string {
+	cfg, err := pgconn.ParseConfig(url)
+	if err != nil {
+		return "(unparsable DATABASE_URL)"
+	}
+	return fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)
+}
+
+// IsCode reports whether err is a PostgreSQL error with the given SQLSTATE.
+func IsCode(err error, code string) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == code
+}
