@@ -1,0 +1,66 @@
+package play
+
+import (
+	"fmt"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// Error codes of refusals that are not rule errors; stable for the API.
+const (
+	CodeNotFound  = "not_found" // no such game
+	CodeForbidden = "forbidden" // the actor may not do this in this game
+	CodeInvalid   = "invalid"   // malformed input (a name, an option)
+	CodeConflict  = "conflict"  // the game is not in a state that allows it
+)
+
+// Error is a refusal a person can read: a stable Code and a message. Nothing
+// was written.
+type Error struct {
+	Code    string
+	Message string
+}
+
+// Error implements error.
+func (e *Error) Error() string { return e.Message }
+
+func refuse(code, format string, args ...any) error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// StaleError is a player's move sent against a version the game has left:
+// the game moved on. Changes are what happened since, as the player's seat
+// may see it.
+type StaleError struct {
+	GameID   string
+	Expected int
+	Current  int
+	Changes  []Change
+}
+
+// Error implements error.
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("the game moved on: your move was made against version %d, the game is now at version %d; "+
+		"look at what changed and send your move again if it still stands", e.Expected, e.Current)
+}
+
+// MoveError is a rule error on one line of a several-line move.
+type MoveError struct {
+	Line int    // 1-based line of the move text
+	Text string // the line as sent
+	Err  error  // a *games.RuleError
+}
+
+// Error implements error.
+func (e *MoveError) Error() string {
+	return fmt.Sprintf("line %d %q: %v", e.Line, e.Text, e.Err)
+}
+
+// Unwrap gives access to the rule error.
+func (e *MoveError) Unwrap() error { return e.Err }
+
+// asRule is a shorthand for games.AsRuleError.
+func asRule(err error) bool {
+	_, ok := games.AsRuleError(err)
+	return ok
+}

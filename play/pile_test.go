@@ -1,0 +1,157 @@
+package play_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// pile is a tiny two-player game for the command side's own tests: take 1–3
+// stones in turn, whoever takes the last stone wins. Each seat also holds a
+// secret number nobody else sees, so redaction has something to hide.
+type pile struct{}
+
+type pileState struct {
+	Players []string
+	Stones  int
+	Turn    int
+	Secrets []int
+	Winner  int // -1 while playing
+}
+
+type pileEvent struct {
+	Type    string   `json:"type"`
+	Players []string `json:"players,omitempty"`
+	Stones  int      `json:"stones,omitempty"`
+	Secrets []int    `json:"secrets,omitempty"`
+	Seat    int      `json:"seat"`
+	Take    int      `json:"take,omitempty"`
+}
+
+func (e pileEvent) EventType() string { return e.Type }
+
+func (pile) Info() games.Info {
+	return games.Info{ID: "pile", Name: "Pile", MinSeats: 2, MaxSeats: 2,
+		Options: []games.OptionSpec{{Name: "size", Values: []string{"small", "large"}, Default: "small"}}}
+}
+
+func (pile) Initial() *pileState { return &pileState{Winner: -1} }
+
+func (pile) Setup(opts games.Options, players []string, r *rand.Rand) ([]pileEvent, error) {
+	stones := 7 + r.IntN(5)
+	if opts["size"] == "large" {
+		stones += 20
+	}
+	return []pileEvent{
+		{Type: "seated", Players: games.Shuffle(r, players)},
+		{Type: "dealt", Stones: stones, Secrets: []int{r.IntN(1000), r.IntN(1000)}},
+	}, nil
+}
+
+func (pile) Decide(s *pileState, seat games.Seat, take int, _ *rand.Rand) ([]pileEvent, error) {
+	if s.Winner >= 0 {
+		return nil, games.Illegal("P-0", "the game is over")
+	}
+	if int(seat) != s.Turn {
+		return nil, games.Illegal("P-1", "it is %s's turn", s.Players[s.Turn])
+	}
+	if take < 1 || take > 3 || take > s.Stones {
+		return nil, games.Illegal("P-2", "take 1 to 3 stones, at most the %d left", s.Stones)
+	}
+	return []pileEvent{{Type: "took", Seat: int(seat), Take: take}}, nil
+}
+
+func (pile) Resign(s *pileState, seat games.Seat, _ *rand.Rand) ([]pileEvent, error) {
+	return []pileEvent{{Type: "resigned", Seat: int(seat)}}, nil
+}
+
+func (pile) Evolve(s *pileState, e pileEvent) *pileState {
+	switch e.Type {
+	case "seated":
+		s.Players = e.Players
+	case "dealt":
+		s.Stones, s.Secrets = e.Stones, e.Secrets
+	case "took":
+		s.Stones -= e.Take
+		if s.Stones == 0 {
+			s.Winner = e.Seat
+		}
+		s.Turn = 1 - s.Turn
+	case "resigned":
+		s.Winner = 1 - e.Seat
+	}
+	return s
+}
+
+func (pile) Pending(s *pileState) []games.Pending {
+	if s.Winner >= 0 || s.Players == nil {
+		return nil
+	}
+	return []games.Pending{{Seat: games.Seat(s.Turn), Kind: "turn", Rule: "P-9", Default: "take 1"}}
+}
+
+func (pile) Legal(s *pileState, seat games.Seat) []string {
+	if s.Winner >= 0 || int(seat) != s.Turn {
+		return nil
+	}
+	var out []string
+	for n := 1; n <= min(3, s.Stones); n++ {
+		out = append(out, fmt.Sprintf("take %d", n))
+	}
+	return out
+}
+
+type pileView struct {
+	Stones int   `json:"stones"`
+	Turn   int   `json:"turn"`
+	Secret *int  `json:"secret,omitempty"`
+	All    []int `json:"all_secrets,omitempty"`
+}
+
+func (pile) View(s *pileState, seat games.Seat) any {
+	v := pileView{Stones: s.Stones, Turn: s.Turn}
+	if s.Winner >= 0 {
+		v.All = s.Secrets
+	} else if seat >= 0 && int(seat) < len(s.Secrets) {
+		v.Secret = &s.Secrets[seat]
+	}
+	return v
+}
+
+func (pile) Redact(e pileEvent, seat games.Seat) pileEvent {
+	if e.Type == "dealt" {
+		secrets := make([]int, len(e.Secrets))
+		if seat >= 0 {
+			secrets[seat] = e.Secrets[seat]
+		}
+		e.Secrets = secrets
+	}
+	return e
+}
+
+func (pile) Parse(_ *pileState, text string) (int, error) {
+	f := strings.Fields(strings.ToLower(text))
+	if len(f) != 2 || f[0] != "take" {
+		return 0, games.Unparsable("write a move as 'take <n>'")
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil {
+		return 0, games.Unparsable("%q is not a number", f[1])
+	}
+	return n, nil
+}
+
+func (pile) Format(_ *pileState, n int) string { return fmt.Sprintf("take %d", n) }
+
+func (pile) Result(s *pileState) games.Result {
+	if s.Winner < 0 {
+		return games.Result{}
+	}
+	return games.Result{Finished: true, Winners: []games.Seat{games.Seat(s.Winner)}, Summary: s.Players[s.Winner] + " wins"}
+}
+
+func (pile) Players(s *pileState) []string { return slices.Clone(s.Players) }
