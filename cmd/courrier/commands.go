@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/courrier-games/courrier/api"
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/play"
+)
+
+// serve runs the HTTP API until ctx is cancelled (SIGINT, SIGTERM).
+func serve(ctx context.Context, args []string, log *slog.Logger) error {
+	cfg, err := loadConfig("serve", args, os.Getenv)
+	if err != nil {
+		return err
+	}
+	db, err := openDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+	}
+	srv := &http.Server{
+		Handler:           api.New(db.Pool, svc, log),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	log.Info("courrier is serving", "http", ln.Addr().String(), "version", version())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return fmt.Errorf("shut down the http server: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// migrate applies the migrations and exits.
+func migrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	cfg, err := loadConfig("migrate", args, os.Getenv)
+	if err != nil {
+		return err
+	}
+	db, err := openDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var v int
+	if err := db.Pool.QueryRow(ctx, "select version from schema_version").Scan(&v); err != nil {
+		return fmt.Errorf("read the schema version: %w", err)
+	}
+	fmt.Fprintf(stdout, "the database is at schema version %d\n", v)
+	return nil
+}
+
+// rebuild recomputes every inline projection from the event log.
+func rebuild(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	cfg, err := loadConfig("projections rebuild", args, os.Getenv)
+	if err != nil {
+		return err
+	}
+	db, err := openDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
+	n, err := svc.RebuildProjections(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "rebuilt the projections of %d games from the event log\n", n)
+	return nil
+}

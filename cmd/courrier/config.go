@@ -1,0 +1,92 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+)
+
+// config is the service's configuration: environment first, overridden by a
+// flag of the same name.
+type config struct {
+	DatabaseURL string // DATABASE_URL; empty: local server, else embedded
+	HTTPAddr    string // COURRIER_HTTP_ADDR
+	SMTPAddr    string // COURRIER_SMTP_ADDR (inbound)
+	SMTPRelay   string // COURRIER_SMTP_RELAY (outbound; empty: dev mailbox)
+	MailDomain  string // COURRIER_MAIL_DOMAIN
+	BaseURL     string // COURRIER_BASE_URL
+	DataDir     string // COURRIER_DATA_DIR
+}
+
+// setting describes one configuration variable.
+type setting struct {
+	env, def, help string
+	dst            *string
+}
+
+func (c *config) settings() []setting {
+	return []setting{
+		{"DATABASE_URL", "", "PostgreSQL URL; empty: localhost:5432 if it answers, else an embedded server in the data directory", &c.DatabaseURL},
+		{"COURRIER_HTTP_ADDR", ":8080", "HTTP listen address", &c.HTTPAddr},
+		{"COURRIER_SMTP_ADDR", ":2525", "inbound SMTP listen address", &c.SMTPAddr},
+		{"COURRIER_SMTP_RELAY", "", "outbound relay smtp://user:pass@host:port; empty: the built-in dev mailbox", &c.SMTPRelay},
+		{"COURRIER_MAIL_DOMAIN", "localhost", "domain of reply addresses", &c.MailDomain},
+		{"COURRIER_BASE_URL", "http://localhost:8080", "public URL of the service", &c.BaseURL},
+		{"COURRIER_DATA_DIR", defaultDataDir(), "where secrets and the embedded database live", &c.DataDir},
+	}
+}
+
+// flagName is the flag of an environment variable: DATABASE_URL →
+// database-url, COURRIER_HTTP_ADDR → http-addr.
+func flagName(env string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(env, "COURRIER_")), "_", "-")
+}
+
+// loadConfig reads the environment, then parses args as flags over it.
+func loadConfig(name string, args []string, getenv func(string) string) (config, error) {
+	var c config
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	for _, s := range c.settings() {
+		v := getenv(s.env)
+		if v == "" {
+			v = s.def
+		}
+		fs.StringVar(s.dst, flagName(s.env), v, s.help+" ($"+s.env+")")
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return c, usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return c, nil
+}
+
+// defaultDataDir is $XDG_DATA_HOME/courrier, else ~/.local/share/courrier.
+func defaultDataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "courrier")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ".courrier"
+	}
+	return filepath.Join(home, ".local", "share", "courrier")
+}
+
+// version is the module version the binary was built from.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+		return v
+	}
+	return "(unknown)"
+}

@@ -1,0 +1,79 @@
+// Command courrier is the one binary of the courrier game service:
+//
+//	courrier serve                 run the HTTP API (and, later, mail and jobs)
+//	courrier migrate               apply the database migrations and exit
+//	courrier projections rebuild   recompute every read model from the event log
+//	courrier version               print the version
+//
+// Configuration is environment first, each variable with a flag of the same
+// name in lower case without the COURRIER_ prefix (DATABASE_URL →
+// -database-url, COURRIER_HTTP_ADDR → -http-addr). See README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "courrier:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// usageError is a command line that does not make sense.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+const usage = `usage: courrier <command> [flags]
+
+commands:
+  serve                  run the service (HTTP API; migrations are applied at start)
+  migrate                apply the database migrations and exit
+  projections rebuild    recompute every read model from the event log
+  version                print the version
+
+Run 'courrier <command> -h' for the flags of a command.`
+
+// run is main without the process: arguments in, output out, an error back.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, usage)
+		return usageError{"no command given"}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], log)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout, log)
+	case "projections":
+		if len(args) < 2 || args[1] != "rebuild" {
+			return usageError{"usage: courrier projections rebuild"}
+		}
+		return rebuild(ctx, args[2:], stdout, log)
+	case "version":
+		fmt.Fprintln(stdout, "courrier", version())
+		return nil
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	fmt.Fprintln(stderr, usage)
+	return usageError{fmt.Sprintf("unknown command %q", args[0])}
+}
