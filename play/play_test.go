@@ -29,6 +29,11 @@ var (
 
 func newService(t *testing.T, extra ...games.Engine) (*play.Service, *pgxpool.Pool) {
 	t.Helper()
+	return newServiceB(t, extra...)
+}
+
+func newServiceB(t testing.TB, extra ...games.Engine) (*play.Service, *pgxpool.Pool) {
+	t.Helper()
 	pool := pgtest.New(t)
 	reg := games.NewRegistry(append([]games.Engine{games.Adapt(pile{})}, extra...)...)
 	return play.New(pool, reg, play.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))), pool
