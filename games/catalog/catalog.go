@@ -1,0 +1,14 @@
+// Package catalog lists every game courrier plays.
+package catalog
+
+import (
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/coyote"
+)
+
+// Registry returns a registry of every game.
+func Registry() *games.Registry {
+	return games.NewRegistry(
+		coyote.New(),
+	)
+}

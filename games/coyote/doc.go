@@ -1,0 +1,15 @@
+// Package coyote implements Coyote (Spartaco Albertarelli), rules file
+// shared/rules/coyote.md: every player wears a feather that everyone else
+// sees but they do not; players bid ever higher on the total of all feathers
+// or call "Coyote!" against the last bid; whoever is wrong takes a coyote
+// token, and enough tokens eliminate.
+//
+// The decks (feathers-30, first-edition-36) and the variant tokens are
+// replaceable data tables in data/*.csv (face, colour, value, count). The
+// deck of a game is copied into its setup event, so a game replays with the
+// table it was played with. Feathers are identified by their index in that
+// table; the count is recorded step by step in a "count" event.
+//
+// [HOUSE] decisions beyond the rules file are listed in HOUSE.md (CY-31 to
+// CY-33).
+package coyote

@@ -1,0 +1,286 @@
+package coyote
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
+)
+
+var gameCount = flag.Int("gamecount", 2000, "random games played by TestProperties")
+
+// TestProperties plays thousands of random games (random player counts and
+// options, 20% timeouts) and checks after every event that the game ends,
+// that the feathers are conserved (CY-2, CY-4, CY-11, CY-16) and that no
+// view or redacted event shows a seat a feather hidden from it (section 5).
+func TestProperties(t *testing.T) {
+	eng := New()
+	decks := map[string][]Feather{}
+	for _, name := range deckNames() {
+		d, err := LoadDeck(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decks[name] = d
+	}
+	var players int
+	var shadow State
+	var stats struct{ calls, declares, replaces, reveals, nights, eliminations, shortShuffles, emptyShuffles int }
+	cfg := gametest.Config{
+		Engine:   eng,
+		Games:    *gameCount,
+		MaxMoves: 5000,
+		Players: func(r *rand.Rand) []string {
+			players = 3 + r.IntN(4)
+			names := make([]string, players)
+			for i := range names {
+				names[i] = fmt.Sprintf("P%d", i)
+			}
+			return names
+		},
+		Options: func(r *rand.Rand) games.Options {
+			o := games.Options{OptDeck: deckNames()[r.IntN(2)], OptVariantTokens: "off"}
+			if r.IntN(4) != 0 {
+				o[OptVariantTokens] = "on"
+			}
+			if players <= 4 {
+				o[OptElimination] = strconv.Itoa(3 + r.IntN(3))
+			}
+			return o
+		},
+		DefaultRate: 0.2,
+		Candidates:  nearMisses,
+		Check: func(t testing.TB, s games.State, evs []games.RawEvent) {
+			for i, raw := range evs {
+				var e Event
+				if err := json.Unmarshal(raw.Data, &e); err != nil {
+					t.Fatalf("decode %s: %v", raw.Type, err)
+				}
+				if e.Type == EvSetup {
+					shadow = newState()
+				}
+				shadow = evolve(shadow, e)
+				if e.Type != EvSetup { // the deck is shuffled into the pile next
+					checkConservation(t, decks, shadow, e)
+				}
+				checkHidden(t, shadow, e, i == len(evs)-1)
+				switch {
+				case e.Type == EvCount:
+					stats.calls++
+				case e.Type == EvFlip && e.Token == TokenDeclare:
+					stats.declares++
+				case e.Type == EvFlip && e.Token == TokenReplace:
+					stats.replaces++
+				case e.Type == EvFlip && e.Token == TokenReveal:
+					stats.reveals++
+				case e.Type == EvShuffle && e.Reason == "night":
+					stats.nights++
+				case e.Type == EvShuffle && e.Reason == "short":
+					stats.shortShuffles++
+				case e.Type == EvShuffle && e.Reason == "empty":
+					stats.emptyShuffles++
+				case e.Type == EvCoyote && e.Eliminated:
+					stats.eliminations++
+				}
+			}
+			st := s.(State)
+			if a, b := viewJSON(t, st, -1), viewJSON(t, shadow, -1); a != b {
+				t.Errorf("state and fold of its events differ")
+			}
+			checkTokens(t, st)
+		},
+	}
+	run := gametest.Run(t, cfg)
+	t.Logf("%+v %+v", run, stats)
+	if run.Games != *gameCount || stats.declares == 0 || stats.replaces == 0 || stats.nights == 0 || stats.shortShuffles == 0 {
+		t.Errorf("the random games did not reach every rule: %+v", stats)
+	}
+}
+
+// checkConservation: pile + discard + worn + face up + replaced hold every
+// feather of the deck exactly once, and the deck is the data table.
+func checkConservation(t testing.TB, decks map[string][]Feather, s State, e Event) {
+	t.Helper()
+	if !slices.Equal(decks[s.DeckName], s.Deck) {
+		t.Fatalf("the game's deck differs from the %s table", s.DeckName)
+	}
+	seen := make([]int, len(s.Deck))
+	mark := func(id int) {
+		if id < 0 || id >= len(seen) {
+			t.Fatalf("after %s: feather id %d is not in the deck", e.Type, id)
+		}
+		seen[id]++
+	}
+	for _, id := range s.Pile {
+		mark(id)
+	}
+	for _, id := range s.Discard {
+		mark(id)
+	}
+	for seat, id := range s.Worn {
+		if id >= 0 {
+			if s.Out[seat] && s.Turn >= 0 {
+				t.Errorf("after %s: eliminated seat %d wears a feather", e.Type, seat)
+			}
+			mark(id)
+		}
+		for _, r := range s.Replaced[seat] {
+			mark(r)
+		}
+	}
+	for _, f := range s.FaceUp {
+		mark(f.Feather)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("after %s: feather %d (%s) is held %d times (pile %d, discard %d)", e.Type, id, s.Deck[id].Face, n, len(s.Pile), len(s.Discard))
+		}
+	}
+}
+
+// hidden lists the feathers seat may not see now: the pile; its own worn and
+// replaced feathers (every worn and replaced feather for spectators and
+// eliminated seats), unless the round is being settled (after a call or a
+// wrong declaration every feather of the round is public, section 5).
+func hidden(s State, seat games.Seat) []int {
+	out := slices.Clone(s.Pile)
+	if s.Over || s.Turn < 0 {
+		return out
+	}
+	for p, id := range s.Worn {
+		if id < 0 || (seat >= 0 && !s.Out[seat] && int(seat) != p) {
+			continue
+		}
+		if !s.Withdrawn[p] {
+			out = append(out, id)
+		}
+		out = append(out, s.Replaced[p]...)
+	}
+	return out
+}
+
+// checkHidden checks seat by seat that the redacted event and, when views is
+// set, the view show no feather hidden from that seat.
+func checkHidden(t testing.TB, s State, e Event, views bool) {
+	t.Helper()
+	for seat := games.Spectator; int(seat) < s.seats(); seat++ {
+		h := hidden(s, seat)
+		red, err := json.Marshal(Rules{}.Redact(e, seat))
+		if err != nil {
+			t.Fatalf("redact: %v", err)
+		}
+		if leak := intersect(featherIDs(t, red), h); len(leak) > 0 {
+			t.Fatalf("redacted %s event shows seat %d hidden feathers %v: %s", e.Type, seat, leak, red)
+		}
+		if !views {
+			continue
+		}
+		v := currentViewJSON(t, s, seat)
+		if leak := intersect(featherIDs(t, v), h); len(leak) > 0 {
+			t.Fatalf("after %s, seat %d's view shows hidden feathers %v: %s", e.Type, seat, leak, v)
+		}
+		if seat >= 0 && s.Worn[seat] >= 0 && !s.Withdrawn[seat] && !s.Over && s.Turn >= 0 {
+			own := Rules{}.View(s, seat).(View).Players[seat]
+			if own.Feather != nil || len(own.Replaced) > 0 || !own.Hidden {
+				t.Fatalf("seat %d sees its own feather: %+v", seat, own)
+			}
+		}
+	}
+}
+
+func viewJSON(t testing.TB, s State, seat games.Seat) string {
+	b, err := json.Marshal(Rules{}.View(s, seat))
+	if err != nil {
+		t.Fatalf("view: %v", err)
+	}
+	return string(b)
+}
+
+// featherRe matches a feather as encoding/json writes it.
+var featherRe = regexp.MustCompile(`\{"id":(\d+),"face":`)
+
+// featherIDs returns the id of every feather in a JSON document, and fails
+// on a pile order (shuffle events are redacted for every seat).
+func featherIDs(t testing.TB, doc []byte) []int {
+	t.Helper()
+	if bytes.Contains(doc, []byte(`"pile":`)) {
+		t.Fatalf("a pile order is shown: %s", doc)
+	}
+	var out []int
+	for _, m := range featherRe.FindAllSubmatch(doc, -1) {
+		id, _ := strconv.Atoi(string(m[1]))
+		out = append(out, id)
+	}
+	return out
+}
+
+// currentViewJSON is seat's view without its history (last_count): that was
+// public when it happened, and a feather shown there
+// may have been reshuffled and dealt since.
+func currentViewJSON(t testing.TB, s State, seat games.Seat) []byte {
+	v := Rules{}.View(s, seat).(View)
+	v.LastCount = nil
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("view: %v", err)
+	}
+	return b
+}
+
+func intersect(a, b []int) []int {
+	var out []int
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// checkTokens: a seat is out exactly when it holds enough tokens (CY-10);
+// the game is over exactly when one seat is left, and it won (CY-17).
+func checkTokens(t testing.TB, s State) {
+	t.Helper()
+	for i, n := range s.Coyotes {
+		if s.Out[i] != (n >= s.Elimination) {
+			t.Errorf("seat %d has %d tokens (elimination %d) but out=%v", i, n, s.Elimination, s.Out[i])
+		}
+	}
+	if s.Over != (s.living() == 1) {
+		t.Errorf("over=%v with %d living players", s.Over, s.living())
+	}
+	if s.Over && (s.Out[s.Winner] || s.Turn >= 0) {
+		t.Errorf("winner %d is out, or someone still has the turn", s.Winner)
+	}
+	if !s.Over && (s.Turn < 0 || s.Out[s.Turn] || s.Withdrawn[s.Turn]) {
+		t.Errorf("turn %d is not a living player in the round", s.Turn)
+	}
+	if !s.Over && s.active() < 2 {
+		t.Errorf("fewer than two players in the round")
+	}
+}
+
+// nearMisses are moves that Legal does not list but a player might send.
+func nearMisses(st games.State, seat games.Seat, r *rand.Rand) []string {
+	s := st.(State)
+	out := []string{
+		"", "bid", "bid x", "call me", "declare", "declare foo", "declare 11", "declare 0",
+		"bid 0", "bid -3", "0",
+		"bid " + strconv.Itoa(s.Bid),
+		"bid " + strconv.Itoa(bidLimit(s, seat)+1),
+		"coyote", "reveal", "reverse", "skip", "replace", "declare 7", "declare night",
+	}
+	if s.Bid > 1 {
+		out = append(out, "bid "+strconv.Itoa(s.Bid-r.IntN(s.Bid)))
+	}
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out[:6]
+}

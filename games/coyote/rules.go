@@ -1,0 +1,524 @@
+package coyote
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// Rules is Coyote's implementation of the rules contract.
+type Rules struct{}
+
+// New returns the Coyote engine.
+func New() games.Engine { return games.Adapt(Rules{}) }
+
+var _ games.Rules[State, Move, Event] = Rules{}
+
+// Option names.
+const (
+	OptDeck          = "deck"
+	OptElimination   = "elimination"
+	OptVariantTokens = "variant_tokens"
+)
+
+// Info describes Coyote and its options (rules section 4).
+func (Rules) Info() games.Info {
+	return games.Info{
+		ID:       "coyote",
+		Name:     "Coyote",
+		MinSeats: 3,
+		MaxSeats: 6,
+		Options: []games.OptionSpec{
+			{Name: OptDeck, Values: deckNames(), Default: DeckFeathers30, Rules: "CY-2, CY-3"},
+			{Name: OptElimination, Values: []string{"3", "4", "5"}, Default: "3", Rules: "CY-10"},
+			{Name: OptVariantTokens, Values: []string{"off", "on"}, Default: "off", Rules: "CY-12, CY-19"},
+		},
+	}
+}
+
+// Initial is the state before any event.
+func (Rules) Initial() State { return newState() }
+
+// Players returns the player names by seat.
+func (Rules) Players(s State) []string { return slices.Clone(s.Players) }
+
+// Setup seats the players in a random order (CY-14), shuffles the deck into
+// the pile (CY-18) and deals the first round, seat 0 bidding first.
+func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Event, error) {
+	if len(players) < 3 || len(players) > 6 {
+		return nil, games.Illegal("CY-1", "Coyote is for 3 to 6 players, not %d", len(players))
+	}
+	get := func(name string) string {
+		if v, ok := opts[name]; ok {
+			return v
+		}
+		for _, o := range r.Info().Options {
+			if o.Name == name {
+				return o.Default
+			}
+		}
+		return ""
+	}
+	deckName := get(OptDeck)
+	deck, err := LoadDeck(deckName)
+	if err != nil {
+		return nil, games.Illegal("CY-2", "the deck must be one of %v, not %q", deckNames(), deckName)
+	}
+	elim, err := strconv.Atoi(get(OptElimination))
+	if err != nil || elim < 3 || elim > 5 {
+		return nil, games.Illegal("CY-10", "elimination must be 3, 4 or 5 tokens")
+	}
+	if elim > 3 && len(players) > 4 {
+		return nil, games.Illegal("CY-10", "elimination at %d tokens is only for games that start with 3 or 4 players; this one has %d", elim, len(players))
+	}
+	var variant bool
+	switch get(OptVariantTokens) {
+	case "on":
+		variant = true
+	case "off":
+	default:
+		return nil, games.Illegal("CY-12", "variant_tokens must be on or off")
+	}
+	var tokens []string
+	if variant {
+		if tokens, err = LoadVariantTokens(); err != nil {
+			return nil, err
+		}
+	}
+	order := rng.Perm(len(players))
+	seated := make([]string, len(players))
+	for seat, j := range order {
+		seated[seat] = players[j]
+	}
+	b := newBuilder(newState(), rng)
+	b.emit(Event{Type: EvSetup, Players: seated, Order: order, Deck: deckName, Feathers: deck,
+		Elimination: elim, Variant: variant, Tokens: tokens})
+	ids := make([]int, len(deck))
+	for i := range ids {
+		ids[i] = i
+	}
+	b.shuffle("start", ids)
+	b.deal(0)
+	return b.evs, nil
+}
+
+// builder accumulates the events of one decision, folding each into its own
+// copy of the state so that automatic consequences see their effects.
+type builder struct {
+	s   State
+	evs []Event
+	rng *rand.Rand
+}
+
+func newBuilder(s State, rng *rand.Rand) *builder { return &builder{s: s, rng: rng} }
+
+func (b *builder) emit(e Event) {
+	b.evs = append(b.evs, e)
+	b.s = evolve(b.s, e)
+}
+
+// shuffle makes a new pile of ids (sorted first, so the draw depends only on
+// the generator).
+func (b *builder) shuffle(reason string, ids []int) {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	pile := games.Shuffle(b.rng, ids)
+	b.emit(Event{Type: EvShuffle, Reason: reason, Pile: pile, Size: len(pile)})
+}
+
+// deal starts a round with first bidding (CY-4, CY-5): a short pile is first
+// reshuffled with the discard; each living seat, from first clockwise, takes
+// the top feather.
+func (b *builder) deal(first games.Seat) {
+	s := b.s
+	first = s.nextLiving(first)
+	if len(s.Pile) < s.living() {
+		b.shuffle("short", append(slices.Clone(s.Pile), s.Discard...))
+		s = b.s
+	}
+	var worn []Dealt
+	top := 0
+	for i := range s.seats() {
+		seat := games.Seat((int(first) + i) % s.seats())
+		if s.Out[seat] {
+			continue
+		}
+		worn = append(worn, Dealt{Seat: seat, Feather: ptr(s.feather(s.Pile[top]))})
+		top++
+	}
+	b.emit(Event{Type: EvDeal, Round: s.Round + 1, First: first, Worn: worn})
+}
+
+// turnOver draws the top feather for a turn (CY-16): an empty pile is first
+// made anew from the discard. It returns false when there is none.
+func (b *builder) turnOver() (Feather, bool) {
+	if len(b.s.Pile) == 0 {
+		if len(b.s.Discard) == 0 {
+			return Feather{}, false
+		}
+		b.shuffle("empty", b.s.Discard)
+	}
+	return b.s.feather(b.s.Pile[0]), true
+}
+
+// endRound puts the round's feathers on the discard pile, reshuffling all of
+// them after `night` (CY-11), and starts the next round with first, or ends
+// the game (CY-17).
+func (b *builder) endRound(first games.Seat, abandoned bool) {
+	s := b.s
+	var fs []Feather
+	night := false
+	for _, id := range s.roundFeathers() {
+		f := s.feather(id)
+		fs = append(fs, f)
+		night = night || (f.Colour == Blue && f.Face == FaceNight)
+	}
+	b.emit(Event{Type: EvRoundEnd, Round: s.Round, Feathers: fs, Night: night, Abandoned: abandoned})
+	if b.s.living() <= 1 {
+		b.emit(Event{Type: EvGameOver, Winner: b.s.nextLiving(0)})
+		return
+	}
+	if night {
+		all := make([]int, len(b.s.Deck))
+		for i := range all {
+			all[i] = i
+		}
+		b.shuffle("night", all)
+	}
+	b.deal(first)
+}
+
+// take gives seat a coyote token (CY-7, CY-10).
+func (b *builder) take(seat games.Seat) {
+	n := b.s.Coyotes[seat] + 1
+	b.emit(Event{Type: EvCoyote, Seat: seat, Coyotes: n, Eliminated: n >= b.s.Elimination})
+}
+
+// Decide checks a move by seat and returns its events with every automatic
+// consequence: the count, tokens, the next round.
+func (Rules) Decide(s State, seat games.Seat, m Move, rng *rand.Rand) ([]Event, error) {
+	if err := mayAct(s, seat); err != nil {
+		return nil, err
+	}
+	b := newBuilder(s.clone(), rng)
+	switch m.Kind {
+	case MoveBid:
+		if m.Bid < 1 {
+			return nil, games.Illegal("CY-6", "a bid is a whole number of at least 1")
+		}
+		if s.Bid > 0 && m.Bid <= s.Bid {
+			return nil, games.Illegal("CY-6", "a bid must be higher than the current bid, %d", s.Bid)
+		}
+		if limit := bidLimit(s, seat); m.Bid > limit {
+			return nil, games.Illegal("CY-32", "no count can reach more than %d with this deck, so a bid is at most %d", s.MaxBid, limit)
+		}
+		b.emit(Event{Type: EvBid, Seat: seat, Bid: m.Bid})
+	case MoveCoyote:
+		if s.Bid == 0 {
+			return nil, games.Illegal("CY-6", "there is no bid to call \"Coyote!\" against yet: bid at least 1")
+		}
+		if s.Bidder == seat {
+			return nil, games.Illegal("CY-6", "you may not call \"Coyote!\" against your own bid of %d", s.Bid)
+		}
+		b.call(seat)
+	default:
+		if err := mayFlip(s, seat, m); err != nil {
+			return nil, err
+		}
+		b.flip(seat, m)
+	}
+	return b.evs, nil
+}
+
+func bidLimit(s State, seat games.Seat) int {
+	if s.Bidder == seat {
+		return max(s.MaxBid, s.Bid+1)
+	}
+	return s.MaxBid
+}
+
+func mayAct(s State, seat games.Seat) error {
+	switch {
+	case s.Over:
+		return games.Illegal("CY-17", "the game is over")
+	case !s.valid(seat):
+		return games.Illegal("CY-15", "only seated players play; it is %s's turn", s.Players[s.Turn])
+	case s.Out[seat]:
+		return games.Illegal("CY-10", "you are eliminated")
+	case s.Withdrawn[seat]:
+		return games.Illegal("CY-12", "you withdrew from this round and are skipped until it ends")
+	case s.Turn != seat:
+		return games.Illegal("CY-15", "it is %s's turn", s.Players[s.Turn])
+	}
+	return nil
+}
+
+func mayFlip(s State, seat games.Seat, m Move) error {
+	switch {
+	case !s.Variant:
+		return games.Illegal("CY-12", "the variant tokens are not in play in this game")
+	case s.living() <= 2:
+		return games.Illegal("CY-12", "the variant tokens are not used while only two players remain")
+	case s.TokenUsed:
+		return games.Illegal("CY-12", "you already flipped a token this turn: bid or call \"Coyote!\"")
+	case s.faceUpToken(m.Kind) < 0:
+		if !slices.Contains(s.Tokens, m.Kind) {
+			return games.Illegal("CY-12", "this game has no %s token", m.Kind)
+		}
+		return games.Illegal("CY-12", "every %s token is already flipped this round", m.Kind)
+	}
+	switch m.Kind {
+	case TokenReveal, TokenReplace:
+		if !s.canTurn() {
+			return games.Illegal("CY-19", "there is no feather to turn: the pile and the discard are empty")
+		}
+	case TokenDeclare:
+		if s.Bidder == seat {
+			return games.Illegal("CY-19", "you may not declare while the current bid is yours")
+		}
+		if !slices.Contains(faces(s.Deck), m.Face) {
+			return games.Illegal("CY-19", "this deck has no feather %q (faces: %v)", m.Face, faces(s.Deck))
+		}
+		if s.active() <= 2 {
+			return games.Illegal("CY-31", "a declaration may not leave fewer than two players in the round")
+		}
+	}
+	return nil
+}
+
+// flip applies a variant token (CY-12, CY-19).
+func (b *builder) flip(seat games.Seat, m Move) {
+	s := b.s
+	e := Event{Type: EvFlip, Seat: seat, Token: m.Kind, Index: s.faceUpToken(m.Kind)}
+	switch m.Kind {
+	case TokenReveal:
+		f, _ := b.turnOver()
+		e.Feather = ptr(f)
+	case TokenReplace:
+		f, _ := b.turnOver()
+		e.Feather = ptr(f)
+		for v := range b.s.seats() {
+			if v != int(seat) && !b.s.Out[v] {
+				e.Viewers = append(e.Viewers, games.Seat(v))
+			}
+		}
+	case TokenDeclare:
+		f := s.feather(s.Worn[seat])
+		e.Named, e.Feather, e.Right = m.Face, ptr(f), f.Face == m.Face
+	}
+	b.emit(e)
+	if m.Kind == TokenDeclare && !e.Right {
+		// CY-12e: a wrong declaration takes a token at once and ends the
+		// round without a count; the declarer starts the next (CY-5).
+		b.take(seat)
+		b.endRound(seat, false)
+	}
+}
+
+// call settles "Coyote!" (CY-7, CY-8): `?` turns feathers, the count, the
+// token, the end of the round; the winner of the call starts the next (CY-5).
+func (b *builder) call(caller games.Seat) {
+	s := b.s
+	bidder, bid := s.Bidder, s.Bid
+	b.emit(Event{Type: EvCall, Seat: caller, Against: bidder, Bid: bid})
+	questions := countFace(b.s.counted(), b.s, FaceQuestion)
+	for turned := 0; turned < questions; turned++ {
+		f, ok := b.turnOver()
+		if !ok {
+			break
+		}
+		b.emit(Event{Type: EvTurn, Feather: ptr(f)})
+		if f.Colour == Blue && f.Face == FaceQuestion {
+			questions++
+		}
+	}
+	c := judge(countFeathers(b.s, b.s.counted()), caller, bidder, bid)
+	b.emit(Event{Type: EvCount, Count: &c})
+	b.take(c.Loser)
+	winner := caller
+	if c.Loser == caller {
+		winner = bidder
+	}
+	b.endRound(winner, false)
+}
+
+// Resign takes seat out of the game ([HOUSE] CY-33): it is eliminated, the
+// round in progress is abandoned without a count and a new round starts with
+// the seat whose turn it was (the next living seat clockwise if that was the
+// resigning seat). The last player left wins.
+func (Rules) Resign(s State, seat games.Seat, rng *rand.Rand) ([]Event, error) {
+	switch {
+	case s.Over:
+		return nil, games.Illegal("CY-17", "the game is over")
+	case !s.valid(seat):
+		return nil, games.Illegal("CY-33", "only a seated player can resign")
+	case s.Out[seat]:
+		return nil, games.Illegal("CY-10", "you are already eliminated")
+	}
+	b := newBuilder(s.clone(), rng)
+	first := s.Turn
+	if first == seat || first < 0 {
+		first = seat
+	}
+	b.emit(Event{Type: EvResign, Seat: seat})
+	b.endRound(b.s.nextLiving(first), true)
+	return b.evs, nil
+}
+
+// Evolve applies one event.
+func (Rules) Evolve(s State, e Event) State { return evolve(s, e) }
+
+func evolve(s State, e Event) State {
+	switch e.Type {
+	case EvSetup:
+		n := len(e.Players)
+		s.Players, s.Order = e.Players, e.Order
+		s.DeckName, s.Deck, s.MaxBid = e.Deck, e.Feathers, maxBid(e.Feathers)
+		s.Elimination, s.Variant = e.Elimination, e.Variant
+		s.Tokens, s.Flipped = e.Tokens, make([]bool, len(e.Tokens))
+		s.Coyotes, s.Out = make([]int, n), make([]bool, n)
+		s.Worn, s.Replaced, s.Withdrawn = make([]int, n), make([][]int, n), make([]bool, n)
+		for i := range s.Worn {
+			s.Worn[i] = -1
+		}
+	case EvShuffle:
+		s.Pile = slices.Clone(e.Pile)
+		s.Discard = slices.DeleteFunc(s.Discard, func(id int) bool { return slices.Contains(e.Pile, id) })
+	case EvDeal:
+		s.Round, s.Turn, s.Dir = e.Round, e.First, 1
+		s.Bid, s.Bidder, s.TokenUsed = 0, -1, false
+		clear(s.Flipped)
+		for i := range s.Worn {
+			s.Worn[i], s.Replaced[i], s.Withdrawn[i] = -1, nil, false
+		}
+		s.FaceUp = nil
+		for _, d := range e.Worn {
+			if d.Feather != nil {
+				s.Worn[d.Seat] = d.Feather.ID
+				s.Pile = remove(s.Pile, d.Feather.ID)
+			}
+		}
+	case EvBid:
+		s.Bid, s.Bidder, s.TokenUsed = e.Bid, e.Seat, false
+		s.Turn = s.next(e.Seat)
+	case EvFlip:
+		s.Flipped[e.Index] = true
+		s.TokenUsed = true
+		switch e.Token {
+		case TokenReveal:
+			s.Pile = remove(s.Pile, e.Feather.ID)
+			s.FaceUp = append(s.FaceUp, Turned{Feather: e.Feather.ID, By: TokenReveal, Seat: e.Seat})
+		case TokenReverse:
+			s.Dir = -s.Dir
+		case TokenSkip:
+			s.Turn, s.TokenUsed = s.next(e.Seat), false
+		case TokenReplace:
+			if e.Feather != nil {
+				s.Pile = remove(s.Pile, e.Feather.ID)
+				s.Replaced[e.Seat] = append(s.Replaced[e.Seat], s.Worn[e.Seat])
+				s.Worn[e.Seat] = e.Feather.ID
+			}
+		case TokenDeclare:
+			if e.Right {
+				s.Withdrawn[e.Seat] = true
+				s.Turn, s.TokenUsed = s.next(e.Seat), false
+			} else {
+				s.Turn = -1
+			}
+		}
+	case EvCall:
+		s.Turn = -1
+	case EvTurn:
+		s.Pile = remove(s.Pile, e.Feather.ID)
+		s.FaceUp = append(s.FaceUp, Turned{Feather: e.Feather.ID, By: FaceQuestion, Seat: -1})
+	case EvCount:
+		s.LastCount = e.Count
+	case EvCoyote:
+		s.Coyotes[e.Seat] = e.Coyotes
+		if e.Eliminated {
+			s.Out[e.Seat] = true
+		}
+	case EvResign:
+		s.Out[e.Seat] = true
+		s.Turn = -1
+	case EvRoundEnd:
+		for _, f := range e.Feathers {
+			s.Discard = append(s.Discard, f.ID)
+		}
+		for i := range s.Worn {
+			s.Worn[i], s.Replaced[i], s.Withdrawn[i] = -1, nil, false
+		}
+		s.FaceUp = nil
+		s.Turn, s.Bid, s.Bidder, s.TokenUsed = -1, 0, -1, false
+	case EvGameOver:
+		s.Over, s.Winner, s.Turn = true, e.Winner, -1
+	}
+	return s
+}
+
+func remove(ids []int, id int) []int {
+	if i := slices.Index(ids, id); i >= 0 {
+		return slices.Delete(ids, i, i+1)
+	}
+	return ids
+}
+
+// Pending is the one seat whose turn it is, with its default (CY-30).
+func (Rules) Pending(s State) []games.Pending {
+	if s.Over || s.Turn < 0 {
+		return nil
+	}
+	return []games.Pending{{Seat: s.Turn, Kind: "turn", Rule: "CY-30", Default: defaultMove(s)}}
+}
+
+// defaultMove is the move at the deadline (CY-30): no token; bid 1 with no
+// bid yet, "Coyote!" on another's bid, one more on one's own.
+func defaultMove(s State) string {
+	switch {
+	case s.Bid == 0:
+		return "bid 1"
+	case s.Bidder != s.Turn:
+		return "coyote"
+	default:
+		return "bid " + strconv.Itoa(s.Bid+1)
+	}
+}
+
+// Legal lists seat's moves in canonical notation: the call, the tokens, then
+// every bid allowed.
+func (Rules) Legal(s State, seat games.Seat) []string {
+	if mayAct(s, seat) != nil {
+		return nil
+	}
+	var out []string
+	if s.Bid > 0 && s.Bidder != seat {
+		out = append(out, "coyote")
+	}
+	if s.Variant {
+		for _, kind := range tokenKinds() {
+			if kind == TokenDeclare {
+				for _, f := range faces(s.Deck) {
+					if mayFlip(s, seat, Move{Kind: kind, Face: f}) == nil {
+						out = append(out, "declare "+f)
+					}
+				}
+			} else if mayFlip(s, seat, Move{Kind: kind}) == nil {
+				out = append(out, kind)
+			}
+		}
+	}
+	for n := max(s.Bid+1, 1); n <= bidLimit(s, seat); n++ {
+		out = append(out, "bid "+strconv.Itoa(n))
+	}
+	return out
+}
+
+// Result tells whether the game is over and who won (CY-17).
+func (Rules) Result(s State) games.Result {
+	if !s.Over {
+		return games.Result{}
+	}
+	return games.Result{Finished: true, Winners: []games.Seat{s.Winner}, Summary: s.Players[s.Winner] + " wins"}
+}
