@@ -69,7 +69,9 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	var errb bytes.Buffer
-	go func() { done <- run(ctx, []string{"serve", "-database-url", url, "-http-addr", addr}, &bytes.Buffer{}, &errb) }()
+	go func() {
+		done <- run(ctx, []string{"serve", "-database-url", url, "-http-addr", addr}, &bytes.Buffer{}, &errb)
+	}()
 	var resp *http.Response
 	for range 100 {
 		if resp, err = http.Get(fmt.Sprintf("http://%s/healthz", addr)); err == nil {

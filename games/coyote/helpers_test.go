@@ -1,7 +1,6 @@
 package coyote
 
 import (
-	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -184,5 +183,3 @@ func (tb *table) worn(name string) string {
 	}
 	return tb.s.Deck[id].Face
 }
-
-var errNoRule = errors.New("not a rule error")
