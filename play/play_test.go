@@ -423,3 +423,38 @@ func TestRebuildEqualsInline(t *testing.T) {
 			strings.Join(inline, "\n"), strings.Join(rebuilt, "\n"))
 	}
 }
+
+func TestResignEndsTheGameForTheOther(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := newService(t)
+	id, tbl := startPile(t, svc)
+	seat := tbl.SeatOf(bob.User)
+	if _, err := svc.Resign(ctx, eve, id); err == nil {
+		t.Fatal("a stranger resigned")
+	}
+	if _, err := svc.Resign(ctx, bob, id); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := svc.Load(ctx, id)
+	res := after.Engine.Result(after.State)
+	if !after.Ended || !res.Finished || res.Winners[0] != 1-seat {
+		t.Fatalf("after resign: ended %v, result %+v", after.Ended, res)
+	}
+	recorded, _ := events.ReadStream(ctx, pool, play.Stream(id), tbl.Version)
+	var types []string
+	for _, e := range recorded {
+		types = append(types, e.Type)
+	}
+	if strings.Join(types, ",") != "game.resigned,pile.resigned,game.ended" {
+		t.Fatalf("events %v", types)
+	}
+	var meta events.Meta
+	_ = json.Unmarshal(recorded[0].Meta, &meta)
+	if meta.Actor != bob.User || meta.Channel != play.ChannelEmail || meta.Seat == nil || *meta.Seat != int(seat) {
+		t.Fatalf("resign meta %+v", meta)
+	}
+	var pe *play.Error
+	if _, err := svc.Move(ctx, ana, id, play.AnyVersion, []string{"take 1"}); !errors.As(err, &pe) || pe.Code != play.CodeConflict {
+		t.Fatalf("a move after the end: %v", err)
+	}
+}

@@ -1,0 +1,4 @@
+// Package notify is courrier's email: prompts, reminders and receipts out
+// through an SMTP relay (or the dev mailbox), and moves in by reply through
+// an SMTP server. It arrives with the email issue; DESIGN.md describes it.
+package notify
