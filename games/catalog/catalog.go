@@ -3,12 +3,14 @@ package catalog
 
 import (
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/coup"
 	"github.com/courrier-games/courrier/games/coyote"
 )
 
 // Registry returns a registry of every game.
 func Registry() *games.Registry {
 	return games.NewRegistry(
+		coup.New(),
 		coyote.New(),
 	)
 }
