@@ -54,7 +54,6 @@ func countFeathers(s State, counted []countedFeather) Count {
 		add(1, FaceQuestion, "? finds no feather to turn: the pile and the discard are empty")
 	}
 	// Step 2: max0 discards itself and the highest green feather.
-	nightSeen := false
 	for _, l := range lines {
 		if l.f.Colour != Blue || l.f.Face != FaceMax0 || l.discarded {
 			continue
@@ -88,6 +87,7 @@ func countFeathers(s State, counted []countedFeather) Count {
 		}
 	}
 	// Step 5: night is worth 0 and reshuffles after the round.
+	nightSeen := false
 	for _, l := range lines {
 		if l.f.Colour == Blue && l.f.Face == FaceNight {
 			nightSeen = true

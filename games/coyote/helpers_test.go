@@ -45,9 +45,9 @@ func rig(t *testing.T, n int, opts games.Options, top ...string) *table {
 		order[i] = i
 	}
 	tb := &table{t: t, rng: rand.New(rand.NewPCG(1, 2))}
-	tb.emit(Event{Type: EvSetup, Players: fiveNames[:n], Order: order, Deck: o[OptDeck], Feathers: deck,
-		Elimination: elim, Variant: tokens != nil, Tokens: tokens})
-	tb.emit(Event{Type: EvShuffle, Reason: "start", Pile: pileWith(t, deck, top), Size: len(deck)})
+	tb.emit(Event{Type: EvSetup, Setup: &SetupEvent{Players: fiveNames[:n], Order: order, Deck: o[OptDeck], Feathers: deck,
+		Elimination: elim, Variant: tokens != nil, Tokens: tokens}})
+	tb.emit(Event{Type: EvShuffle, Shuffle: &ShuffleEvent{Reason: "start", Pile: pileWith(t, deck, top), Size: len(deck)}})
 	b := newBuilder(tb.s.clone(), tb.rng)
 	b.deal(0)
 	for _, e := range b.evs {
@@ -172,7 +172,9 @@ func types(evs []Event) []string {
 }
 
 func has(evs []Event, typ, reason string) bool {
-	return slices.ContainsFunc(evs, func(e Event) bool { return e.Type == typ && (reason == "" || e.Reason == reason) })
+	return slices.ContainsFunc(evs, func(e Event) bool {
+		return e.Type == typ && (reason == "" || e.Shuffle != nil && e.Shuffle.Reason == reason)
+	})
 }
 
 // worn is the face name wears.

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -93,8 +94,8 @@ func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Ev
 		seated[seat] = players[j]
 	}
 	b := newBuilder(newState(), rng)
-	b.emit(Event{Type: EvSetup, Players: seated, Order: order, Deck: deckName, Feathers: deck,
-		Elimination: elim, Variant: variant, Tokens: tokens})
+	b.emit(Event{Type: EvSetup, Setup: &SetupEvent{Players: seated, Order: order, Deck: deckName, Feathers: deck,
+		Elimination: elim, Variant: variant, Tokens: tokens}})
 	ids := make([]int, len(deck))
 	for i := range ids {
 		ids[i] = i
@@ -125,7 +126,7 @@ func (b *builder) shuffle(reason string, ids []int) {
 	ids = slices.Clone(ids)
 	slices.Sort(ids)
 	pile := games.Shuffle(b.rng, ids)
-	b.emit(Event{Type: EvShuffle, Reason: reason, Pile: pile, Size: len(pile)})
+	b.emit(Event{Type: EvShuffle, Shuffle: &ShuffleEvent{Reason: reason, Pile: pile, Size: len(pile)}})
 }
 
 // deal starts a round with first bidding (CY-4, CY-5): a short pile is first
@@ -148,7 +149,7 @@ func (b *builder) deal(first games.Seat) {
 		worn = append(worn, Dealt{Seat: seat, Feather: ptr(s.feather(s.Pile[top]))})
 		top++
 	}
-	b.emit(Event{Type: EvDeal, Round: s.Round + 1, First: first, Worn: worn})
+	b.emit(Event{Type: EvDeal, Deal: &DealEvent{Round: s.Round + 1, First: first, Worn: worn}})
 }
 
 // turnOver draws the top feather for a turn (CY-16): an empty pile is first
@@ -175,9 +176,9 @@ func (b *builder) endRound(first games.Seat, abandoned bool) {
 		fs = append(fs, f)
 		night = night || (f.Colour == Blue && f.Face == FaceNight)
 	}
-	b.emit(Event{Type: EvRoundEnd, Round: s.Round, Feathers: fs, Night: night, Abandoned: abandoned})
+	b.emit(Event{Type: EvRoundEnd, RoundEnd: &RoundEndEvent{Round: s.Round, Feathers: fs, Night: night, Abandoned: abandoned}})
 	if b.s.living() <= 1 {
-		b.emit(Event{Type: EvGameOver, Winner: b.s.nextLiving(0)})
+		b.emit(Event{Type: EvGameOver, GameOver: &GameOverEvent{Winner: b.s.nextLiving(0)}})
 		return
 	}
 	if night {
@@ -193,7 +194,7 @@ func (b *builder) endRound(first games.Seat, abandoned bool) {
 // take gives seat a coyote token (CY-7, CY-10).
 func (b *builder) take(seat games.Seat) {
 	n := b.s.Coyotes[seat] + 1
-	b.emit(Event{Type: EvCoyote, Seat: seat, Coyotes: n, Eliminated: n >= b.s.Elimination})
+	b.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: seat, Coyotes: n, Eliminated: n >= b.s.Elimination}})
 }
 
 // Decide checks a move by seat and returns its events with every automatic
@@ -214,7 +215,7 @@ func (Rules) Decide(s State, seat games.Seat, m Move, rng *rand.Rand) ([]Event, 
 		if limit := bidLimit(s, seat); m.Bid > limit {
 			return nil, games.Illegal("CY-32", "no count can reach more than %d with this deck, so a bid is at most %d", s.MaxBid, limit)
 		}
-		b.emit(Event{Type: EvBid, Seat: seat, Bid: m.Bid})
+		b.emit(Event{Type: EvBid, Bid: &BidEvent{Seat: seat, Bid: m.Bid}})
 	case MoveCoyote:
 		if s.Bid == 0 {
 			return nil, games.Illegal("CY-6", "there is no bid to call \"Coyote!\" against yet: bid at least 1")
@@ -243,6 +244,8 @@ func mayAct(s State, seat games.Seat) error {
 	switch {
 	case s.Over:
 		return games.Illegal("CY-17", "the game is over")
+	case s.Turn < 0:
+		return games.Illegal("CY-15", "nobody is to play: the game has not started")
 	case !s.valid(seat):
 		return games.Illegal("CY-15", "only seated players play; it is %s's turn", s.Players[s.Turn])
 	case s.Out[seat]:
@@ -278,8 +281,8 @@ func mayFlip(s State, seat games.Seat, m Move) error {
 		if s.Bidder == seat {
 			return games.Illegal("CY-19", "you may not declare while the current bid is yours")
 		}
-		if !slices.Contains(faces(s.Deck), m.Face) {
-			return games.Illegal("CY-19", "this deck has no feather %q (faces: %v)", m.Face, faces(s.Deck))
+		if !slices.Contains(s.Faces, m.Face) {
+			return games.Illegal("CY-19", "this deck has no feather %q (faces: %s)", m.Face, strings.Join(s.Faces, ", "))
 		}
 		if s.active() <= 2 {
 			return games.Illegal("CY-31", "a declaration may not leave fewer than two players in the round")
@@ -291,7 +294,7 @@ func mayFlip(s State, seat games.Seat, m Move) error {
 // flip applies a variant token (CY-12, CY-19).
 func (b *builder) flip(seat games.Seat, m Move) {
 	s := b.s
-	e := Event{Type: EvFlip, Seat: seat, Token: m.Kind, Index: s.faceUpToken(m.Kind)}
+	e := FlipEvent{Seat: seat, Token: m.Kind, Index: s.faceUpToken(m.Kind)}
 	switch m.Kind {
 	case TokenReveal:
 		f, _ := b.turnOver()
@@ -306,10 +309,11 @@ func (b *builder) flip(seat games.Seat, m Move) {
 		}
 	case TokenDeclare:
 		f := s.feather(s.Worn[seat])
-		e.Named, e.Feather, e.Right = m.Face, ptr(f), f.Face == m.Face
+		right := f.Face == m.Face
+		e.Named, e.Feather, e.Right = m.Face, ptr(f), &right
 	}
-	b.emit(e)
-	if m.Kind == TokenDeclare && !e.Right {
+	b.emit(Event{Type: EvFlip, Flip: &e})
+	if e.Right != nil && !*e.Right {
 		// CY-12e: a wrong declaration takes a token at once and ends the
 		// round without a count; the declarer starts the next (CY-5).
 		b.take(seat)
@@ -322,14 +326,14 @@ func (b *builder) flip(seat games.Seat, m Move) {
 func (b *builder) call(caller games.Seat) {
 	s := b.s
 	bidder, bid := s.Bidder, s.Bid
-	b.emit(Event{Type: EvCall, Seat: caller, Against: bidder, Bid: bid})
+	b.emit(Event{Type: EvCall, Call: &CallEvent{Seat: caller, Against: bidder, Bid: bid}})
 	questions := countFace(b.s.counted(), b.s, FaceQuestion)
 	for turned := 0; turned < questions; turned++ {
 		f, ok := b.turnOver()
 		if !ok {
 			break
 		}
-		b.emit(Event{Type: EvTurn, Feather: ptr(f)})
+		b.emit(Event{Type: EvTurn, Turn: &TurnEvent{Feather: f}})
 		if f.Colour == Blue && f.Face == FaceQuestion {
 			questions++
 		}
@@ -362,7 +366,7 @@ func (Rules) Resign(s State, seat games.Seat, rng *rand.Rand) ([]Event, error) {
 	if first == seat || first < 0 {
 		first = seat
 	}
-	b.emit(Event{Type: EvResign, Seat: seat})
+	b.emit(Event{Type: EvResign, Resign: &ResignEvent{Seat: seat}})
 	b.endRound(b.s.nextLiving(first), true)
 	return b.evs, nil
 }
@@ -373,57 +377,58 @@ func (Rules) Evolve(s State, e Event) State { return evolve(s, e) }
 func evolve(s State, e Event) State {
 	switch e.Type {
 	case EvSetup:
-		n := len(e.Players)
-		s.Players, s.Order = e.Players, e.Order
-		s.DeckName, s.Deck, s.MaxBid = e.Deck, e.Feathers, maxBid(e.Feathers)
-		s.Elimination, s.Variant = e.Elimination, e.Variant
-		s.Tokens, s.Flipped = e.Tokens, make([]bool, len(e.Tokens))
+		d := e.Setup
+		n := len(d.Players)
+		s.Players, s.Order = d.Players, d.Order
+		s.DeckName, s.Deck, s.Faces, s.MaxBid = d.Deck, d.Feathers, faces(d.Feathers), maxBid(d.Feathers)
+		s.Elimination, s.Variant = d.Elimination, d.Variant
+		s.Tokens, s.Flipped = d.Tokens, make([]bool, len(d.Tokens))
 		s.Coyotes, s.Out = make([]int, n), make([]bool, n)
 		s.Worn, s.Replaced, s.Withdrawn = make([]int, n), make([][]int, n), make([]bool, n)
 		for i := range s.Worn {
 			s.Worn[i] = -1
 		}
 	case EvShuffle:
-		s.Pile = slices.Clone(e.Pile)
-		s.Discard = slices.DeleteFunc(s.Discard, func(id int) bool { return slices.Contains(e.Pile, id) })
+		pile := e.Shuffle.Pile
+		s.Pile = slices.Clone(pile)
+		s.Discard = slices.DeleteFunc(s.Discard, func(id int) bool { return slices.Contains(pile, id) })
 	case EvDeal:
-		s.Round, s.Turn, s.Dir = e.Round, e.First, 1
+		d := e.Deal
+		s.Round, s.Turn, s.Dir = d.Round, d.First, 1
 		s.Bid, s.Bidder, s.TokenUsed = 0, -1, false
 		clear(s.Flipped)
-		for i := range s.Worn {
-			s.Worn[i], s.Replaced[i], s.Withdrawn[i] = -1, nil, false
-		}
-		s.FaceUp = nil
-		for _, d := range e.Worn {
-			if d.Feather != nil {
-				s.Worn[d.Seat] = d.Feather.ID
-				s.Pile = remove(s.Pile, d.Feather.ID)
+		s.clearRound()
+		for _, w := range d.Worn {
+			if w.Feather != nil {
+				s.Worn[w.Seat] = w.Feather.ID
+				s.Pile = remove(s.Pile, w.Feather.ID)
 			}
 		}
 	case EvBid:
-		s.Bid, s.Bidder, s.TokenUsed = e.Bid, e.Seat, false
-		s.Turn = s.next(e.Seat)
+		s.Bid, s.Bidder, s.TokenUsed = e.Bid.Bid, e.Bid.Seat, false
+		s.Turn = s.next(e.Bid.Seat)
 	case EvFlip:
-		s.Flipped[e.Index] = true
+		f := e.Flip
+		s.Flipped[f.Index] = true
 		s.TokenUsed = true
-		switch e.Token {
+		switch f.Token {
 		case TokenReveal:
-			s.Pile = remove(s.Pile, e.Feather.ID)
-			s.FaceUp = append(s.FaceUp, Turned{Feather: e.Feather.ID, By: TokenReveal, Seat: e.Seat})
+			s.Pile = remove(s.Pile, f.Feather.ID)
+			s.FaceUp = append(s.FaceUp, Turned{Feather: f.Feather.ID, By: TokenReveal, Seat: f.Seat})
 		case TokenReverse:
 			s.Dir = -s.Dir
 		case TokenSkip:
-			s.Turn, s.TokenUsed = s.next(e.Seat), false
+			s.Turn, s.TokenUsed = s.next(f.Seat), false
 		case TokenReplace:
-			if e.Feather != nil {
-				s.Pile = remove(s.Pile, e.Feather.ID)
-				s.Replaced[e.Seat] = append(s.Replaced[e.Seat], s.Worn[e.Seat])
-				s.Worn[e.Seat] = e.Feather.ID
+			if f.Feather != nil {
+				s.Pile = remove(s.Pile, f.Feather.ID)
+				s.Replaced[f.Seat] = append(s.Replaced[f.Seat], s.Worn[f.Seat])
+				s.Worn[f.Seat] = f.Feather.ID
 			}
 		case TokenDeclare:
-			if e.Right {
-				s.Withdrawn[e.Seat] = true
-				s.Turn, s.TokenUsed = s.next(e.Seat), false
+			if f.Right != nil && *f.Right {
+				s.Withdrawn[f.Seat] = true
+				s.Turn, s.TokenUsed = s.next(f.Seat), false
 			} else {
 				s.Turn = -1
 			}
@@ -431,29 +436,26 @@ func evolve(s State, e Event) State {
 	case EvCall:
 		s.Turn = -1
 	case EvTurn:
-		s.Pile = remove(s.Pile, e.Feather.ID)
-		s.FaceUp = append(s.FaceUp, Turned{Feather: e.Feather.ID, By: FaceQuestion, Seat: -1})
+		s.Pile = remove(s.Pile, e.Turn.Feather.ID)
+		s.FaceUp = append(s.FaceUp, Turned{Feather: e.Turn.Feather.ID, By: FaceQuestion, Seat: -1})
 	case EvCount:
 		s.LastCount = e.Count
 	case EvCoyote:
-		s.Coyotes[e.Seat] = e.Coyotes
-		if e.Eliminated {
-			s.Out[e.Seat] = true
+		s.Coyotes[e.Coyote.Seat] = e.Coyote.Coyotes
+		if e.Coyote.Eliminated {
+			s.Out[e.Coyote.Seat] = true
 		}
 	case EvResign:
-		s.Out[e.Seat] = true
+		s.Out[e.Resign.Seat] = true
 		s.Turn = -1
 	case EvRoundEnd:
-		for _, f := range e.Feathers {
+		for _, f := range e.RoundEnd.Feathers {
 			s.Discard = append(s.Discard, f.ID)
 		}
-		for i := range s.Worn {
-			s.Worn[i], s.Replaced[i], s.Withdrawn[i] = -1, nil, false
-		}
-		s.FaceUp = nil
+		s.clearRound()
 		s.Turn, s.Bid, s.Bidder, s.TokenUsed = -1, 0, -1, false
 	case EvGameOver:
-		s.Over, s.Winner, s.Turn = true, e.Winner, -1
+		s.Over, s.Winner, s.Turn = true, e.GameOver.Winner, -1
 	}
 	return s
 }
@@ -499,7 +501,7 @@ func (Rules) Legal(s State, seat games.Seat) []string {
 	if s.Variant {
 		for _, kind := range tokenKinds() {
 			if kind == TokenDeclare {
-				for _, f := range faces(s.Deck) {
+				for _, f := range s.Faces {
 					if mayFlip(s, seat, Move{Kind: kind, Face: f}) == nil {
 						out = append(out, "declare "+f)
 					}

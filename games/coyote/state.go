@@ -15,9 +15,10 @@ type State struct {
 	DeckName    string
 	Elimination int
 	Variant     bool
-	// Deck is the table of feathers by id (from the setup event); MaxBid the
-	// highest bid allowed (CY-32).
+	// Deck is the table of feathers by id (from the setup event); Faces its
+	// distinct faces in table order; MaxBid the highest bid allowed (CY-32).
 	Deck   []Feather
+	Faces  []string
 	MaxBid int
 	// Tokens are the variant token kinds by index; Flipped whether each is
 	// face down this round (CY-12).
@@ -78,6 +79,15 @@ func (s State) clone() State {
 	c.Withdrawn = slices.Clone(s.Withdrawn)
 	c.FaceUp = slices.Clone(s.FaceUp)
 	return c
+}
+
+// clearRound takes every feather of the round off the table (the events
+// put them where they go).
+func (s *State) clearRound() {
+	for i := range s.Worn {
+		s.Worn[i], s.Replaced[i], s.Withdrawn[i] = -1, nil, false
+	}
+	s.FaceUp = nil
 }
 
 func (s State) seats() int { return len(s.Players) }

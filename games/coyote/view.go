@@ -78,7 +78,8 @@ func (Rules) View(s State, seat games.Seat) any {
 		Seat: seat, Deck: s.DeckName, Elimination: s.Elimination, Variant: s.Variant, MaxBid: s.MaxBid,
 		Round: s.Round, Turn: s.Turn, Direction: "clockwise", Bid: s.Bid, Bidder: s.Bidder,
 		TokenUsed: s.TokenUsed, PileSize: len(s.Pile), LastCount: s.LastCount,
-		Over: s.Over, Winner: s.Winner, Discard: []Feather{},
+		Over: s.Over, Winner: s.Winner, Discard: make([]Feather, 0, len(s.Discard)),
+		Players: make([]PlayerView, 0, len(s.Players)),
 	}
 	if s.Dir < 0 {
 		v.Direction = "reversed"
@@ -118,23 +119,25 @@ func (Rules) View(s State, seat games.Seat) any {
 // players (who are not dealt in); a replacing feather from all but its
 // viewers.
 func (Rules) Redact(e Event, seat games.Seat) Event {
-	switch e.Type {
-	case EvShuffle:
-		e.Pile = nil
-	case EvDeal:
-		dealtIn := slices.ContainsFunc(e.Worn, func(d Dealt) bool { return d.Seat == seat })
-		worn := make([]Dealt, len(e.Worn))
-		for i, d := range e.Worn {
-			worn[i] = d
-			if !dealtIn || d.Seat == seat {
-				worn[i].Feather = nil
+	switch {
+	case e.Shuffle != nil:
+		sh := *e.Shuffle
+		sh.Pile = nil
+		e.Shuffle = &sh
+	case e.Deal != nil:
+		d := *e.Deal
+		dealtIn := slices.ContainsFunc(d.Worn, func(w Dealt) bool { return w.Seat == seat })
+		d.Worn = slices.Clone(d.Worn)
+		for i, w := range d.Worn {
+			if !dealtIn || w.Seat == seat {
+				d.Worn[i].Feather = nil
 			}
 		}
-		e.Worn = worn
-	case EvFlip:
-		if e.Token == TokenReplace && !slices.Contains(e.Viewers, seat) {
-			e.Feather = nil
-		}
+		e.Deal = &d
+	case e.Flip != nil && e.Flip.Token == TokenReplace && !slices.Contains(e.Flip.Viewers, seat):
+		f := *e.Flip
+		f.Feather = nil
+		e.Flip = &f
 	}
 	return e
 }
