@@ -486,7 +486,9 @@ func (s *Service) Resign(ctx context.Context, actor Actor, gameID string) (Outco
 // left does nothing (Outcome.Version == Outcome.From).
 func (s *Service) Timeout(ctx context.Context, gameID string, version int, causation string) (Outcome, error) {
 	actor := Actor{Channel: ChannelSystem, Causation: causation}
-	return s.exec(ctx, actor, gameID, false, false, func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
+	// A conflict reloads and retries: the retry finds the game has left
+	// version and does nothing, or applies the defaults that still stand.
+	return s.exec(ctx, actor, gameID, false, true, func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
 		t := c.table
 		if !t.Started || t.Ended || t.Version != version {
 			return nil
