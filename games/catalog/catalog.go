@@ -3,6 +3,7 @@ package catalog
 
 import (
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/couillon"
 	"github.com/courrier-games/courrier/games/coup"
 	"github.com/courrier-games/courrier/games/coyote"
 )
@@ -10,6 +11,7 @@ import (
 // Registry returns a registry of every game.
 func Registry() *games.Registry {
 	return games.NewRegistry(
+		couillon.New(),
 		coup.New(),
 		coyote.New(),
 	)
