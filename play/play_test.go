@@ -361,6 +361,16 @@ func TestViewsAndHistoryHideOtherSeatsSecrets(t *testing.T) {
 			}
 		}
 	}
+	// The games list names who must act, never their default move (it can
+	// name a hidden card).
+	g, err := projections.GetGame(ctx, pool, id)
+	if err != nil || len(g.ToAct) != 1 || strings.Contains(mustJSON(g), "take 1") || strings.Contains(mustJSON(g), "default") {
+		t.Fatalf("games row %s, %v", mustJSON(g), err)
+	}
+	var toAct string
+	if err := pool.QueryRow(ctx, "select to_act::text from games where id = $1", id).Scan(&toAct); err != nil || strings.Contains(toAct, "default") {
+		t.Fatalf("stored to_act %s, %v", toAct, err)
+	}
 	spec, err := projections.GetView(ctx, pool, id, games.Spectator)
 	if err != nil || strings.Contains(string(spec.View), "secret") {
 		t.Fatalf("spectator view %s, %v", spec.View, err)

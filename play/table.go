@@ -201,7 +201,7 @@ func (t *Table) Project() (projections.Game, []projections.SeatView, error) {
 	if !t.Started {
 		return g, nil, nil
 	}
-	g.ToAct = t.Engine.Pending(t.State)
+	g.ToAct = projections.PublicToAct(t.Engine.Pending(t.State))
 	if res := t.Engine.Result(t.State); res.Finished {
 		g.Result = &res
 		g.ToAct = nil

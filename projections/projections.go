@@ -33,6 +33,24 @@ type Player struct {
 	Seat int    `json:"seat"`
 }
 
+// ToAct is the public part of a pending entry: who must act, in what
+// capacity, under which rule. The default move is not in it: it can name a
+// hidden card (the lowest tile in a hand), so only its seat may see it.
+type ToAct struct {
+	Seat games.Seat `json:"seat"`
+	Kind string     `json:"kind"`
+	Rule string     `json:"rule"`
+}
+
+// PublicToAct strips the pending entries down to what everyone may see.
+func PublicToAct(pending []games.Pending) []ToAct {
+	out := make([]ToAct, len(pending))
+	for i, p := range pending {
+		out[i] = ToAct{Seat: p.Seat, Kind: p.Kind, Rule: p.Rule}
+	}
+	return out
+}
+
 // Game is the list row of a game.
 type Game struct {
 	ID        string          `json:"id"`
@@ -40,7 +58,7 @@ type Game struct {
 	Status    string          `json:"status"`
 	Options   games.Options   `json:"options"`
 	Players   []Player        `json:"players"`
-	ToAct     []games.Pending `json:"to_act"`
+	ToAct     []ToAct         `json:"to_act"`
 	Result    *games.Result   `json:"result,omitempty"`
 	Version   int             `json:"version"`
 	CreatedAt time.Time       `json:"created_at"`

@@ -6,6 +6,7 @@ import (
 	"github.com/courrier-games/courrier/games/couillon"
 	"github.com/courrier-games/courrier/games/coup"
 	"github.com/courrier-games/courrier/games/coyote"
+	"github.com/courrier-games/courrier/games/kramercoup"
 )
 
 // Registry returns a registry of every game.
@@ -14,5 +15,6 @@ func Registry() *games.Registry {
 		couillon.New(),
 		coup.New(),
 		coyote.New(),
+		kramercoup.New(),
 	)
 }

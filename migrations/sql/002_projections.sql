@@ -8,7 +8,7 @@ create table games (
     status      text        not null check (status in ('open', 'active', 'finished')),
     options     jsonb       not null,
     players     jsonb       not null default '[]', -- [{name, user, seat}] in seat order once started
-    to_act      jsonb       not null default '[]', -- pending entries: [{seat, kind, rule, default}]
+    to_act      jsonb       not null default '[]', -- public pending entries: [{seat, kind, rule}]
     result      jsonb,
     version     int         not null,
     created_at  timestamptz not null,
