@@ -53,16 +53,16 @@ func PublicToAct(pending []games.Pending) []ToAct {
 
 // Game is the list row of a game.
 type Game struct {
-	ID        string          `json:"id"`
-	Kind      string          `json:"kind"`
-	Status    string          `json:"status"`
-	Options   games.Options   `json:"options"`
-	Players   []Player        `json:"players"`
-	ToAct     []ToAct         `json:"to_act"`
-	Result    *games.Result   `json:"result,omitempty"`
-	Version   int             `json:"version"`
-	CreatedAt time.Time       `json:"created_at"`
-	UpdatedAt time.Time       `json:"updated_at"`
+	ID        string        `json:"id"`
+	Kind      string        `json:"kind"`
+	Status    string        `json:"status"`
+	Options   games.Options `json:"options"`
+	Players   []Player      `json:"players"`
+	ToAct     []ToAct       `json:"to_act"`
+	Result    *games.Result `json:"result,omitempty"`
+	Version   int           `json:"version"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
 }
 
 // SeatView is what one seat (or games.Spectator) may see of a game at a

@@ -5,6 +5,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/couillon"
 	"github.com/courrier-games/courrier/games/coup"
+	"github.com/courrier-games/courrier/games/coupage"
 	"github.com/courrier-games/courrier/games/coyote"
 	"github.com/courrier-games/courrier/games/kramercoup"
 )
@@ -14,6 +15,7 @@ func Registry() *games.Registry {
 	return games.NewRegistry(
 		couillon.New(),
 		coup.New(),
+		coupage.New(),
 		coyote.New(),
 		kramercoup.New(),
 	)

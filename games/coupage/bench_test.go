@@ -1,0 +1,94 @@
+package coupage
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// longGame plays a seeded game by random legal moves and returns its events.
+func longGame(b *testing.B) []Event {
+	r := NewRules()
+	rng := rand.New(rand.NewPCG(7, 7))
+	var best []Event
+	for try := 0; try < 20; try++ {
+		evs, err := r.Setup(games.Options{}, []string{"Ana", "Bob", "Cleo", "Dan"}, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := r.Initial()
+		for _, e := range evs {
+			s = r.Evolve(s, e)
+		}
+		for moves := 0; !s.Over && moves < 5000; moves++ {
+			p := r.Pending(s)[0]
+			legal := r.Legal(s, p.Seat)
+			m, _ := r.Parse(s, legal[rng.IntN(len(legal))])
+			out, err := r.Decide(s, p.Seat, m, rng)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, e := range out {
+				s = r.Evolve(s, e)
+			}
+			evs = append(evs, out...)
+		}
+		if len(evs) > len(best) {
+			best = evs
+		}
+	}
+	return best
+}
+
+// BenchmarkDecideEvolve decides and applies one move (a make, on a state
+// after the first draw).
+func BenchmarkDecideEvolve(b *testing.B) {
+	tb := tableSetup{
+		seats:  []seatSetup{{hand: []string{"gar2", "tre1", "mac1", "par2", "time"}}},
+		market: [2]string{"xar1", "par1"},
+	}.build(b)
+	r := tb.r
+	m, err := r.Parse(tb.s, "draw")
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs, _ := r.Decide(tb.s, ana, m, tb.rng)
+	for _, e := range evs {
+		tb.s = r.Evolve(tb.s, e)
+	}
+	mv, _ := r.Parse(tb.s, "make rouge 1 gar2 tre1")
+	rng := rand.New(rand.NewPCG(1, 1))
+	for b.Loop() {
+		evs, err := r.Decide(tb.s, ana, mv, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := tb.s.clone()
+		for _, e := range evs {
+			s = r.Evolve(s, e)
+		}
+	}
+}
+
+// BenchmarkFoldLongGame folds the stored (JSON) events of a whole long
+// game through the engine, as a projection rebuild does.
+func BenchmarkFoldLongGame(b *testing.B) {
+	evs := longGame(b)
+	raw := make([]games.RawEvent, 0, len(evs))
+	for _, e := range evs {
+		data, err := json.Marshal(e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw = append(raw, games.RawEvent{Type: e.EventType(), Data: data})
+	}
+	eng := New()
+	for b.Loop() {
+		if _, err := games.Fold(eng, raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(evs)), "events/game")
+}

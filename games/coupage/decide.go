@@ -1,0 +1,909 @@
+package coupage
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// Move kinds.
+const (
+	mvDraw    = "draw"        // CP-4 top of the deck
+	mvMarket  = "draw market" // CP-4 market slot
+	mvMake    = "make"        // CP-8
+	mvRepair  = "repair"      // CP-29
+	mvTime    = "time"        // CP-18 (no cards) or CP-9 (grapes)
+	mvBottle  = "bottle"      // CP-10
+	mvDiscard = "discard"     // CP-20
+	mvSpecial = "special"     // CP-21
+	mvPick    = "pick"        // CP-27
+	mvTake    = "take"        // CP-31
+	mvAge     = "age"         // CP-32
+	mvRecover = "recover"     // CP-34
+	mvEnd     = "end"         // end of the turn (CP-44)
+)
+
+// Move is one parsed move line.
+type Move struct {
+	Kind string `json:"kind"`
+	// Special is the special card's code (Kind "special").
+	Special string `json:"special,omitempty"`
+	Slot    int    `json:"slot,omitempty"`
+	Wine    string `json:"wine,omitempty"`
+	// Barrel is 1-based: the mover's own barrel, or Target's barrel.
+	Barrel int        `json:"barrel,omitempty"`
+	Target games.Seat `json:"target,omitempty"`
+	// Own is the mover's barrel receiving a stolen Time (Vol de temps).
+	Own      int      `json:"own,omitempty"`
+	Cards    []string `json:"cards,omitempty"`
+	Card     string   `json:"card,omitempty"`
+	FaceDown bool     `json:"face_down,omitempty"`
+	Nothing  bool     `json:"nothing,omitempty"`
+}
+
+// builder collects the events of one decision, applying each to its own
+// copy of the state so that automatic follow-ups see their effect.
+type builder struct {
+	r   Rules
+	s   *State
+	rng *rand.Rand
+	evs []Event
+}
+
+func (b *builder) emit(e Event) {
+	b.evs = append(b.evs, e)
+	b.s = b.r.Evolve(b.s, e)
+}
+
+// name is a seat's player name for messages.
+func (s *State) name(seat games.Seat) string {
+	if seat >= 0 && int(seat) < len(s.Players) {
+		return s.Players[seat]
+	}
+	return fmt.Sprintf("seat %d", seat)
+}
+
+// Decide implements games.Rules.
+func (r Rules) Decide(s *State, seat games.Seat, m Move, rng *rand.Rand) ([]Event, error) {
+	if s.aid == nil {
+		return nil, games.Illegal("CP-3", "the game has not been set up")
+	}
+	if err := s.validate(seat, m); err != nil {
+		return nil, err
+	}
+	b := &builder{r: r, s: s.clone(), rng: rng}
+	b.apply(seat, m)
+	return b.evs, nil
+}
+
+// validate checks a move without changing anything: nil when it is legal.
+func (s *State) validate(seat games.Seat, m Move) error {
+	if s.Over {
+		return games.Illegal("CP-13", "the game is over")
+	}
+	if seat < 0 || int(seat) >= len(s.Players) {
+		return games.Illegal("CP-15", "only seated players make moves; it is %s's turn", s.name(s.Turn.Seat))
+	}
+	if (m.Kind == mvTake || m.Kind == mvAge || m.Kind == mvRecover) && !s.Abilities {
+		return games.Illegal("CP-7", "wine abilities are off in this game (option wine_abilities)")
+	}
+	if h := s.Harvest; h != nil {
+		picker := h.Order[h.Next]
+		if seat != picker {
+			return games.Illegal("CP-41", "a Récolte is being picked: it is %s's pick", s.name(picker))
+		}
+		if m.Kind != mvPick {
+			return games.Illegal("CP-27", "a Récolte is being picked: pick one of the revealed cards (%s) first", strings.Join(h.Cards, ", "))
+		}
+		if !slices.Contains(h.Cards, m.Card) {
+			return games.Illegal("CP-27", "%s is not among the revealed cards (%s)", m.Card, strings.Join(h.Cards, ", "))
+		}
+		return nil
+	}
+	if m.Kind == mvPick {
+		return games.Illegal("CP-27", "there is no Récolte to pick from")
+	}
+	if seat != s.Turn.Seat {
+		return games.Illegal("CP-15", "it is %s's turn, not yours", s.name(s.Turn.Seat))
+	}
+	if m.Kind == mvEnd {
+		return nil
+	}
+	isAbility := m.Kind == mvTake || m.Kind == mvAge || m.Kind == mvRecover
+	if ab := s.Turn.Ability; ab != "" {
+		return s.validateAbility(seat, ab, m)
+	}
+	if isAbility {
+		rule := map[string]string{mvTake: "CP-31", mvAge: "CP-32", mvRecover: "CP-34"}[m.Kind]
+		return games.Illegal(rule, "a wine's ability is used only at the moment it is bottled (CP-7), and none is waiting now")
+	}
+	if !s.Turn.Drawn {
+		switch m.Kind {
+		case mvDraw:
+			return nil
+		case mvMarket:
+			if s.Market[m.Slot-1] == "" {
+				return games.Illegal("CP-4", "market slot %d is empty", m.Slot)
+			}
+			return nil
+		}
+		return games.Illegal("CP-4", "first draw a card: draw (top of the deck) or draw market 1 or 2")
+	}
+	if m.Kind == mvDraw || m.Kind == mvMarket {
+		return games.Illegal("CP-4", "you draw exactly one card at the start of the turn and have already drawn")
+	}
+	if s.Turn.Actions <= 0 {
+		return games.Illegal("CP-16", "you have no action left; end the turn")
+	}
+	a := s.aid
+	hand := s.Hands[seat]
+	switch m.Kind {
+	case mvMake:
+		w, _ := a.wine(m.Wine)
+		bar := s.Barrels[seat][m.Barrel-1]
+		switch bar.State {
+		case Bottled:
+			return games.Illegal("CP-10", "barrel %d holds a bottle: a bottled barrel is never used again", m.Barrel)
+		case Production:
+			return games.Illegal("CP-8", "barrel %d already holds a %s; grapes go on an empty barrel", m.Barrel, s.wineName(bar.Wine))
+		}
+		if err := a.grapesFromHand("CP-8", hand, m.Cards); err != nil {
+			return err
+		}
+		if !a.matches(w, m.Cards) {
+			if len(m.Cards) < w.size() && a.couldComplete(w, m.Cards) {
+				return games.Illegal("CP-8", "all the grapes of a %s (%s) are put on the barrel in one action, not %d of them", w.Name, a.recipeText(w), len(m.Cards))
+			}
+			return games.Illegal("CP-8", "%s is not a %s recipe (%s)", strings.Join(m.Cards, " "), w.Name, a.recipeText(w))
+		}
+		wines, cavas := s.countWines(seat)
+		if w.IsCava() && cavas >= 2 {
+			return games.Illegal("CP-17", "you already have 2 cavas in production or bottled and may not start a third")
+		}
+		if !w.IsCava() && wines >= 3 {
+			return games.Illegal("CP-17", "you already have 3 wines in production or bottled and may not start a fourth")
+		}
+		return nil
+	case mvRepair:
+		bar := s.Barrels[seat][m.Barrel-1]
+		if bar.State != Production {
+			return games.Illegal("CP-29", "barrel %d is %s: only a barrel in production can be repaired", m.Barrel, bar.State)
+		}
+		if bar.Spoil > 0 {
+			return games.Illegal("CP-24", "barrel %d carries a Vin piqué: it may not be repaired until it is removed", m.Barrel)
+		}
+		w, _ := a.wine(bar.Wine)
+		if a.matches(w, bar.Grapes) {
+			return games.Illegal("CP-29", "barrel %d is complete: there is nothing to repair", m.Barrel)
+		}
+		if err := a.grapesFromHand("CP-29", hand, m.Cards); err != nil {
+			return err
+		}
+		if !a.matches(w, append(slices.Clone(bar.Grapes), m.Cards...)) {
+			return games.Illegal("CP-29", "with %s barrel %d would not match the %s recipe (%s)", strings.Join(m.Cards, " "), m.Barrel, w.Name, a.recipeText(w))
+		}
+		return nil
+	case mvTime:
+		if err := s.canReceiveTime(seat, m.Barrel, "CP-19"); err != nil {
+			return err
+		}
+		if len(m.Cards) == 0 {
+			if !slices.Contains(hand, timeCard) {
+				return games.Illegal("CP-18", "you hold no Time card (grapes of 3★ or more can stand in: time %d <grapes>)", m.Barrel)
+			}
+			return nil
+		}
+		if err := a.grapesFromHand("CP-9", hand, m.Cards); err != nil {
+			return err
+		}
+		return a.payment("CP-9", m.Cards, 3, "Time from stars")
+	case mvBottle:
+		w, err := s.ready(seat, m.Barrel, "CP-10")
+		if err != nil {
+			return err
+		}
+		if err := a.grapesFromHand("CP-10", hand, m.Cards); err != nil {
+			return err
+		}
+		what := "a wine"
+		if w.IsCava() {
+			what = "a cava"
+		}
+		return a.payment("CP-10", m.Cards, w.Stars, "bottling "+what)
+	case mvDiscard:
+		if !slices.Contains(hand, m.Card) {
+			return games.Illegal("CP-20", "you hold no %s to discard", m.Card)
+		}
+		return nil
+	case mvSpecial:
+		return s.validateSpecial(seat, m)
+	}
+	return games.Illegal(games.NotationRule, "unknown move %q", m.Kind)
+}
+
+// grapesFromHand checks that cards are grape cards held in hand.
+func (a *Aid) grapesFromHand(rule string, hand, cards []string) error {
+	if len(cards) == 0 {
+		return games.Illegal(rule, "name the grape cards to play")
+	}
+	left := slices.Clone(hand)
+	for _, c := range cards {
+		if !a.isGrape(c) {
+			return games.Illegal(rule, "%s is not a grape card", c)
+		}
+		i := slices.Index(left, c)
+		if i < 0 {
+			return games.Illegal(rule, "you do not hold %s", strings.Join(countedMissing(hand, cards), " "))
+		}
+		left = slices.Delete(left, i, i+1)
+	}
+	return nil
+}
+
+// countedMissing lists the named cards beyond what hand holds.
+func countedMissing(hand, cards []string) []string {
+	left := slices.Clone(hand)
+	var out []string
+	for _, c := range cards {
+		if i := slices.Index(left, c); i >= 0 {
+			left = slices.Delete(left, i, i+1)
+		} else {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// payment checks a star payment: at least need stars, with no card that is
+// not needed (CP-43).
+func (a *Aid) payment(rule string, cards []string, need int, what string) error {
+	st := a.starsOf(cards)
+	if st < need {
+		return games.Illegal(rule, "%s needs at least %d★, and %s make only %d★", what, need, strings.Join(cards, " "), st)
+	}
+	for _, c := range cards {
+		if st-a.stars[c] >= need {
+			return games.Illegal("CP-43", "%s is not needed: the other cards already make %d★ of the %d★ required", c, st-a.stars[c], need)
+		}
+	}
+	return nil
+}
+
+// wineName is the display name of a wine code.
+func (s *State) wineName(code string) string {
+	if w, ok := s.aid.wine(code); ok {
+		return w.Name
+	}
+	return code
+}
+
+// recipeText describes a recipe in words: "1 red + 1 white".
+func (a *Aid) recipeText(w Wine) string {
+	var parts []string
+	for _, col := range []string{"red", "white"} {
+		if n := w.Recipe[col]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, col))
+		}
+	}
+	for col, n := range w.Recipe {
+		if col != "red" && col != "white" && n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, col))
+		}
+	}
+	t := strings.Join(parts, " + ")
+	if w.Distinct {
+		t += " of different varieties"
+	}
+	return t
+}
+
+// countWines counts seat's wines and cavas in production or bottled (CP-17).
+func (s *State) countWines(seat games.Seat) (wines, cavas int) {
+	for _, b := range s.Barrels[seat] {
+		if b.State == Empty {
+			continue
+		}
+		if w, _ := s.aid.wine(b.Wine); w.IsCava() {
+			cavas++
+		} else {
+			wines++
+		}
+	}
+	return wines, cavas
+}
+
+// complete tells whether a barrel in production matches its recipe.
+func (s *State) complete(b Barrel) bool {
+	if b.State != Production {
+		return false
+	}
+	w, _ := s.aid.wine(b.Wine)
+	return s.aid.matches(w, b.Grapes)
+}
+
+// canReceiveTime checks CP-19 for seat's barrel (1-based).
+func (s *State) canReceiveTime(seat games.Seat, barrel int, rule string) error {
+	b := s.Barrels[seat][barrel-1]
+	if b.State != Production {
+		return games.Illegal(rule, "barrel %d is %s: Time goes only on a complete barrel in production (CP-19)", barrel, b.State)
+	}
+	if b.Spoil > 0 {
+		return games.Illegal("CP-24", "barrel %d carries a Vin piqué: no Time may be added until it is removed", barrel)
+	}
+	if !s.complete(b) {
+		return games.Illegal("CP-29", "barrel %d lost a grape and is incomplete: repair it before adding Time", barrel)
+	}
+	return nil
+}
+
+// ready checks that seat's barrel may be bottled now.
+func (s *State) ready(seat games.Seat, barrel int, rule string) (Wine, error) {
+	b := s.Barrels[seat][barrel-1]
+	switch b.State {
+	case Bottled:
+		return Wine{}, games.Illegal(rule, "barrel %d is already bottled", barrel)
+	case Empty:
+		return Wine{}, games.Illegal(rule, "barrel %d is empty: there is nothing to bottle", barrel)
+	}
+	w, _ := s.aid.wine(b.Wine)
+	if b.Spoil > 0 {
+		return w, games.Illegal("CP-24", "barrel %d carries a Vin piqué: it may not be bottled until it is removed", barrel)
+	}
+	if !s.complete(b) {
+		return w, games.Illegal("CP-29", "barrel %d lost a grape and is incomplete: repair it before bottling", barrel)
+	}
+	if len(b.Time) < w.Time {
+		return w, games.Illegal(rule, "barrel %d is not ready: a %s needs %d Time and has %d", barrel, w.Name, w.Time, len(b.Time))
+	}
+	return w, nil
+}
+
+// timeReceivers lists seat's barrels (1-based) that may receive Time.
+func (s *State) timeReceivers(seat games.Seat) []int {
+	var out []int
+	for j := range s.Barrels[seat] {
+		if s.canReceiveTime(seat, j+1, "CP-19") == nil {
+			out = append(out, j+1)
+		}
+	}
+	return out
+}
+
+// other checks that target is another seat still in the game.
+func (s *State) other(seat, target games.Seat, rule, what string) error {
+	if target == seat {
+		return games.Illegal(rule, "%s targets another player, not yourself", what)
+	}
+	if target < 0 || int(target) >= len(s.Players) {
+		return games.Illegal(rule, "there is no seat %d", target)
+	}
+	if s.Resigned[target] {
+		return games.Illegal(rule, "%s has left the game", s.name(target))
+	}
+	return nil
+}
+
+// validateSpecial checks CP-21 to CP-30 for a special card.
+func (s *State) validateSpecial(seat games.Seat, m Move) error {
+	a := s.aid
+	sp := a.specialByCode(m.Special)
+	if !slices.Contains(s.Hands[seat], m.Special) {
+		return games.Illegal("CP-21", "you hold no %s", sp.Name)
+	}
+	switch sp.Effect {
+	case effYoung:
+		_, err := s.ready(seat, m.Barrel, "CP-22")
+		return err
+	case effStealCard:
+		if err := s.other(seat, m.Target, "CP-23", sp.Name); err != nil {
+			return err
+		}
+		if len(s.Hands[m.Target]) == 0 {
+			return games.Illegal("CP-23", "%s holds no card to take", s.name(m.Target))
+		}
+	case effSpoil:
+		if err := s.other(seat, m.Target, "CP-24", sp.Name); err != nil {
+			return err
+		}
+		b := s.Barrels[m.Target][m.Barrel-1]
+		if b.State != Production {
+			return games.Illegal("CP-24", "%s's barrel %d is %s: a Vin piqué goes on a barrel in production (CP-14)", s.name(m.Target), m.Barrel, b.State)
+		}
+		if b.Spoil > 0 {
+			return games.Illegal("CP-24", "%s's barrel %d already carries a Vin piqué", s.name(m.Target), m.Barrel)
+		}
+	case effOenologue:
+		if m.Target < 0 || int(m.Target) >= len(s.Players) {
+			return games.Illegal("CP-26", "there is no seat %d", m.Target)
+		}
+		if s.Barrels[m.Target][m.Barrel-1].Spoil == 0 {
+			return games.Illegal("CP-26", "%s's barrel %d carries no Vin piqué to remove", s.name(m.Target), m.Barrel)
+		}
+	case effHarvest:
+		if len(s.Deck)+len(s.Discard) == 0 {
+			return games.Illegal("CP-27", "the deck and the discard pile are empty: there is no card to reveal")
+		}
+	case effEvaporate:
+		if err := s.other(seat, m.Target, "CP-28", sp.Name); err != nil {
+			return err
+		}
+		b := s.Barrels[m.Target][m.Barrel-1]
+		if b.State != Production {
+			return games.Illegal("CP-28", "%s's barrel %d is %s: only a barrel in production loses grapes (CP-14)", s.name(m.Target), m.Barrel, b.State)
+		}
+		if !slices.Contains(b.Grapes, m.Card) {
+			return games.Illegal("CP-28", "%s's barrel %d holds no %s grape", s.name(m.Target), m.Barrel, m.Card)
+		}
+		if len(b.Grapes) < 2 {
+			return games.Illegal("CP-28", "%s is the last grape card of %s's barrel %d and may not be removed", m.Card, s.name(m.Target), m.Barrel)
+		}
+	case effStealTime:
+		if err := s.other(seat, m.Target, "CP-30", sp.Name); err != nil {
+			return err
+		}
+		if len(s.timeReceivers(seat)) == 0 {
+			return games.Illegal("CP-30", "you have no barrel that may receive Time (complete, in production, not spoiled)")
+		}
+		b := s.Barrels[m.Target][m.Barrel-1]
+		if b.State != Production {
+			return games.Illegal("CP-30", "%s's barrel %d is %s: Time is taken only from a barrel in production (CP-14)", s.name(m.Target), m.Barrel, b.State)
+		}
+		if timeIndex(b, m.FaceDown) < 0 {
+			form := "face-up Time card"
+			if m.FaceDown {
+				form = "face-down card counting as Time"
+			}
+			return games.Illegal("CP-30", "%s's barrel %d has no %s", s.name(m.Target), m.Barrel, form)
+		}
+		if err := s.canReceiveTime(seat, m.Own, "CP-30"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// specialByCode returns the special of a code.
+func (a *Aid) specialByCode(code string) Special {
+	for _, sp := range a.Specials {
+		if sp.Code == code {
+			return sp
+		}
+	}
+	return Special{Code: code, Name: code}
+}
+
+// timeIndex is the first Time card of the form in placement order, or -1.
+func timeIndex(b Barrel, faceDown bool) int {
+	return slices.IndexFunc(b.Time, func(t TimeCard) bool { return t.FaceDown == faceDown })
+}
+
+// validateAbility checks a move while a wine ability waits (CP-7).
+func (s *State) validateAbility(seat games.Seat, ab string, m Move) error {
+	switch ab {
+	case abTake:
+		if m.Kind != mvTake {
+			return games.Illegal("CP-31", "first use the Rosé ability: take market 1, take market 2 or take nothing")
+		}
+		if !m.Nothing && s.Market[m.Slot-1] == "" {
+			return games.Illegal("CP-31", "market slot %d is empty", m.Slot)
+		}
+	case abAge:
+		if m.Kind != mvAge {
+			return games.Illegal("CP-32", "first use the Rouge ability: age <barrel> <card> or age nothing")
+		}
+		if m.Nothing {
+			return nil
+		}
+		if !slices.Contains(s.Hands[seat], m.Card) {
+			return games.Illegal("CP-32", "you hold no %s", m.Card)
+		}
+		return s.canReceiveTime(seat, m.Barrel, "CP-32")
+	case abRecover:
+		if m.Kind != mvRecover {
+			return games.Illegal("CP-34", "first use the Cava blanc ability: recover time|facedown <grape>")
+		}
+		b := s.Barrels[seat][s.Turn.AbilityBarrel]
+		if timeIndex(b, m.FaceDown) < 0 {
+			form := "face-up Time card"
+			if m.FaceDown {
+				form = "face-down card counting as Time"
+			}
+			return games.Illegal("CP-34", "the bottled Cava blanc has no %s", form)
+		}
+		if !slices.Contains(b.Grapes, m.Card) {
+			return games.Illegal("CP-34", "the bottled Cava blanc holds no %s grape", m.Card)
+		}
+	}
+	return nil
+}
+
+// apply produces the events of a validated move.
+func (b *builder) apply(seat games.Seat, m Move) {
+	s := b.s
+	switch m.Kind {
+	case mvPick:
+		b.emit(Event{Type: evPicked, Seat: seat, Card: m.Card})
+		b.harvestDone()
+	case mvEnd:
+		b.end(seat)
+		return
+	case mvDraw:
+		if !b.drawOne(seat, "turn") {
+			// CP-11: nothing to draw; the draw is skipped.
+			b.emit(Event{Type: evDrew, Seat: seat, N: 0, Reason: "turn"})
+		}
+	case mvMarket:
+		b.emit(Event{Type: evTook, Seat: seat, Slot: m.Slot, Card: s.Market[m.Slot-1], Reason: "turn"})
+		b.fillSlot(m.Slot)
+	case mvMake:
+		b.emit(Event{Type: evMade, Seat: seat, Barrel: m.Barrel, Wine: m.Wine, Cards: slices.Clone(m.Cards), Action: true})
+	case mvRepair:
+		b.emit(Event{Type: evRepaired, Seat: seat, Barrel: m.Barrel, Cards: slices.Clone(m.Cards), Action: true})
+	case mvTime:
+		if len(m.Cards) == 0 {
+			b.emit(Event{Type: evAged, Seat: seat, Barrel: m.Barrel, Card: timeCard, Reason: "time", Action: true})
+		} else {
+			b.emit(Event{Type: evAged, Seat: seat, Barrel: m.Barrel, Card: m.Cards[0], FaceDown: true,
+				Paid: slices.Clone(m.Cards[1:]), Reason: "stars", Action: true})
+		}
+	case mvBottle:
+		if b.bottle(seat, m.Barrel, m.Cards, true) {
+			b.gameOver([]games.Seat{seat}, b.winSummary(seat))
+			return
+		}
+	case mvDiscard:
+		b.emit(Event{Type: evDiscarded, Seat: seat, Cards: []string{m.Card}, Reason: "discard", Action: true})
+		if !b.drawOne(seat, "action") {
+			b.emit(Event{Type: evDrew, Seat: seat, N: 0, Reason: "action"})
+		}
+	case mvSpecial:
+		if b.special(seat, m) {
+			return
+		}
+	case mvTake:
+		if m.Nothing {
+			b.emit(Event{Type: evDeclined, Seat: seat, Ability: abTake})
+		} else {
+			b.emit(Event{Type: evTook, Seat: seat, Slot: m.Slot, Card: s.Market[m.Slot-1], Reason: "ability"})
+			b.fillSlot(m.Slot)
+		}
+	case mvAge:
+		if m.Nothing {
+			b.emit(Event{Type: evDeclined, Seat: seat, Ability: abAge})
+		} else {
+			b.emit(Event{Type: evAged, Seat: seat, Barrel: m.Barrel, Card: m.Card, FaceDown: true, Reason: "rouge"})
+		}
+	case mvRecover:
+		b.recover(seat, m.FaceDown, m.Card)
+	}
+	b.continueTurn()
+}
+
+// drawOne draws the top card of the deck for seat, reshuffling the discard
+// pile when the deck is empty (CP-11); false when there is nothing to draw.
+func (b *builder) drawOne(seat games.Seat, reason string) bool {
+	if !b.ensureDeck() {
+		return false
+	}
+	b.emit(Event{Type: evDrew, Seat: seat, Cards: []string{b.s.Deck[0]}, N: 1, Reason: reason})
+	return true
+}
+
+// ensureDeck reshuffles the discard pile into a new deck when the deck is
+// empty (CP-11); false when both are empty.
+func (b *builder) ensureDeck() bool {
+	if len(b.s.Deck) > 0 {
+		return true
+	}
+	if len(b.s.Discard) == 0 {
+		return false
+	}
+	deck := games.Shuffle(b.rng, b.s.Discard)
+	b.emit(Event{Type: evShuffled, Cards: deck, N: len(deck), Reason: "reshuffle"})
+	return true
+}
+
+// fillSlot refills an empty market slot from the deck (CP-4, CP-11).
+func (b *builder) fillSlot(slot int) {
+	if b.s.Market[slot-1] != "" || !b.ensureDeck() {
+		return
+	}
+	b.emit(Event{Type: evMarket, Slot: slot, Card: b.s.Deck[0]})
+}
+
+// bottle bottles seat's barrel (CP-10, CP-22, CP-35) and checks the win
+// (CP-13). It returns true when the game is over.
+func (b *builder) bottle(seat games.Seat, barrel int, paid []string, action bool) bool {
+	s := b.s
+	bar := s.Barrels[seat][barrel-1]
+	w, _ := s.aid.wine(bar.Wine)
+	firstCava := false
+	if w.IsCava() && s.CavaLeft > 0 {
+		firstCava = true
+		for _, o := range s.Barrels[seat] {
+			if o.Cava {
+				firstCava = false
+			}
+		}
+	}
+	b.emit(Event{Type: evBottled, Seat: seat, Barrel: barrel, Wine: bar.Wine, Paid: slices.Clone(paid),
+		Cava: firstCava, Extra: s.Abilities && w.Ability == abExtra, Action: action})
+	if b.wins(seat) {
+		b.clear(seat, barrel)
+		return true
+	}
+	if !b.s.Abilities {
+		b.clear(seat, barrel)
+		return false
+	}
+	switch w.Ability {
+	case abRecover:
+		b.emit(Event{Type: evAbility, Seat: seat, Barrel: barrel, Ability: abRecover})
+		return false
+	case abTake:
+		if b.s.Market[0] != "" || b.s.Market[1] != "" {
+			b.clear(seat, barrel)
+			b.emit(Event{Type: evAbility, Seat: seat, Barrel: barrel, Ability: abTake})
+			return false
+		}
+	case abAge:
+		b.clear(seat, barrel)
+		if len(b.s.Hands[seat]) > 0 && len(b.s.timeReceivers(seat)) > 0 {
+			b.emit(Event{Type: evAbility, Seat: seat, Barrel: barrel, Ability: abAge})
+		}
+		return false
+	}
+	b.clear(seat, barrel)
+	return false
+}
+
+// wins checks CP-6 for seat right after a bottling and ends the game.
+func (b *builder) wins(seat games.Seat) bool {
+	wines, cavas := 0, 0
+	for _, bar := range b.s.Barrels[seat] {
+		if bar.State != Bottled {
+			continue
+		}
+		if w, _ := b.s.aid.wine(bar.Wine); w.IsCava() {
+			cavas++
+		} else {
+			wines++
+		}
+	}
+	return wines >= 2 && cavas >= 1
+}
+
+// gameOver ends the game with winners; every hand becomes public.
+func (b *builder) gameOver(winners []games.Seat, summary string) {
+	hands := make([][]string, len(b.s.Hands))
+	for i, h := range b.s.Hands {
+		hands[i] = slices.Clone(h)
+		if hands[i] == nil {
+			hands[i] = []string{}
+		}
+	}
+	b.emit(Event{Type: evGameOver, Winners: winners, Hands: hands, Summary: summary})
+}
+
+// winSummary is the summary of a win by bottling.
+func (b *builder) winSummary(seat games.Seat) string {
+	return fmt.Sprintf("%s wins with 2 wines and 1 cava bottled", b.s.name(seat))
+}
+
+// clear discards what is left in a bottled barrel; the event lists the
+// cards, face-down ones included, since the discard pile is public.
+func (b *builder) clear(seat games.Seat, barrel int) {
+	bar := b.s.Barrels[seat][barrel-1]
+	cards := slices.Clone(bar.Grapes)
+	for _, t := range bar.Time {
+		cards = append(cards, t.Card)
+	}
+	b.emit(Event{Type: evCleared, Seat: seat, Barrel: barrel, Cards: cards})
+}
+
+// recover applies the Cava blanc ability (CP-34) and clears the bottle.
+func (b *builder) recover(seat games.Seat, faceDown bool, grape string) {
+	bi := b.s.Turn.AbilityBarrel
+	bar := b.s.Barrels[seat][bi]
+	i := timeIndex(bar, faceDown)
+	b.emit(Event{Type: evRecovered, Seat: seat, Barrel: bi + 1, Index: i, Card: bar.Time[i].Card, FaceDown: faceDown, Cards: []string{grape}})
+	b.clear(seat, bi+1)
+}
+
+// defaultRecover is CP-40's choice: the first Time card in placement order
+// and the lowest grape in canonical order.
+func (s *State) defaultRecover(seat games.Seat) (faceDown bool, grape string) {
+	bar := s.Barrels[seat][s.Turn.AbilityBarrel]
+	if len(bar.Time) > 0 {
+		faceDown = bar.Time[0].FaceDown
+	}
+	gs := s.aid.sortCards(slices.Clone(bar.Grapes))
+	if len(gs) > 0 {
+		grape = gs[0]
+	}
+	return faceDown, grape
+}
+
+// special plays a special card (CP-21); true when the game is over.
+func (b *builder) special(seat games.Seat, m Move) bool {
+	s := b.s
+	sp := s.aid.specialByCode(m.Special)
+	b.emit(Event{Type: evPlayed, Seat: seat, Card: m.Special, Action: true})
+	discard := true
+	over := false
+	switch sp.Effect {
+	case effYoung:
+		over = b.bottle(seat, m.Barrel, nil, false)
+	case effStealCard:
+		i := b.rng.IntN(len(s.Hands[m.Target]))
+		b.emit(Event{Type: evStole, Seat: seat, Target: m.Target, Index: i, Card: s.Hands[m.Target][i]})
+	case effSpoil:
+		b.emit(Event{Type: evSpoiled, Seat: seat, Target: m.Target, Barrel: m.Barrel})
+		discard = false
+	case effOenologue:
+		b.emit(Event{Type: evSpoilGone, Seat: seat, Target: m.Target, Barrel: m.Barrel, Reason: "oenologue"})
+	case effHarvest:
+		var order []games.Seat
+		n := len(s.Players)
+		for i := range n {
+			if o := (seat + games.Seat(i)) % games.Seat(n); !s.Resigned[o] {
+				order = append(order, o)
+			}
+		}
+		want := min(len(order), len(s.Deck)+len(s.Discard))
+		order = order[:want]
+		got := 0
+		for got < want && b.ensureDeck() {
+			k := min(want-got, len(b.s.Deck))
+			b.emit(Event{Type: evRevealed, Seat: seat, Cards: slices.Clone(b.s.Deck[:k]), N: k, Order: order})
+			got += k
+		}
+	case effEvaporate:
+		b.emit(Event{Type: evEvaporated, Seat: seat, Target: m.Target, Barrel: m.Barrel, Card: m.Card})
+	case effStealTime:
+		from := s.Barrels[m.Target][m.Barrel-1]
+		b.emit(Event{Type: evTimeStolen, Seat: seat, Target: m.Target, Barrel: m.Barrel, Own: m.Own,
+			FaceDown: m.FaceDown, Index: timeIndex(from, m.FaceDown)})
+	}
+	if discard {
+		b.emit(Event{Type: evDiscarded, Seat: seat, Cards: []string{m.Special}, Reason: "special"})
+	}
+	if over {
+		b.gameOver([]games.Seat{seat}, b.winSummary(seat))
+	}
+	return over
+}
+
+// harvestDone discards what is left of a Récolte nobody can pick any more.
+func (b *builder) harvestDone() {
+	h := b.s.Harvest
+	if h != nil && h.Next >= len(h.Order) && len(h.Cards) > 0 {
+		b.emit(Event{Type: evDiscarded, Seat: b.s.Turn.Seat, Cards: slices.Clone(h.Cards), Reason: "harvest"})
+	}
+}
+
+// continueTurn ends the turn when nothing is left to do in it.
+func (b *builder) continueTurn() {
+	s := b.s
+	if s.Over || s.Harvest != nil {
+		return
+	}
+	if s.Resigned[s.Turn.Seat] {
+		b.nextTurn()
+		return
+	}
+	if s.Turn.Ability != "" {
+		return
+	}
+	if s.Turn.Drawn && s.Turn.Actions <= 0 {
+		b.finishTurn()
+	}
+}
+
+// end completes the turn as CP-40's default does (CP-44).
+func (b *builder) end(seat games.Seat) {
+	s := b.s
+	if !s.Turn.Drawn {
+		switch {
+		case b.drawOne(seat, "turn"):
+		case s.Market[0] != "":
+			b.emit(Event{Type: evTook, Seat: seat, Slot: 1, Card: s.Market[0], Reason: "turn"})
+		case s.Market[1] != "":
+			b.emit(Event{Type: evTook, Seat: seat, Slot: 2, Card: s.Market[1], Reason: "turn"})
+		default:
+			b.emit(Event{Type: evDrew, Seat: seat, N: 0, Reason: "turn"})
+		}
+	}
+	switch b.s.Turn.Ability {
+	case abTake, abAge:
+		b.emit(Event{Type: evDeclined, Seat: seat, Ability: b.s.Turn.Ability})
+	case abRecover:
+		fd, g := b.s.defaultRecover(seat)
+		b.recover(seat, fd, g)
+	}
+	b.finishTurn()
+}
+
+// finishTurn is the end of the active player's turn: Vin piqué counters
+// (CP-25), hand refill to 3 (CP-12), market refill (CP-11), next turn.
+func (b *builder) finishTurn() {
+	seat := b.s.Turn.Seat
+	b.emit(Event{Type: evTurnEnded, Seat: seat})
+	for j, bar := range b.s.Barrels[seat] {
+		switch {
+		case bar.Spoil >= 4:
+			b.emit(Event{Type: evSpoilGone, Seat: seat, Target: seat, Barrel: j + 1, Reason: "worn off"})
+		case bar.Spoil > 0:
+			b.emit(Event{Type: evSpoilMoved, Seat: seat, Target: seat, Barrel: j + 1, Counter: bar.Spoil + 1})
+		}
+	}
+	for len(b.s.Hands[seat]) < 3 && b.drawOne(seat, "refill") {
+	}
+	b.fillSlot(1)
+	b.fillSlot(2)
+	b.nextTurn()
+}
+
+// nextTurn starts the next turn: the extra turn of a Cava rosé (CP-33), or
+// the next seat still in the game.
+func (b *builder) nextTurn() {
+	s := b.s
+	seat := s.Turn.Seat
+	if s.Turn.Extra && !s.Resigned[seat] {
+		b.emit(Event{Type: evTurnStarted, Seat: seat, Extra: true})
+		return
+	}
+	n := len(s.Players)
+	for i := 1; i <= n; i++ {
+		next := (seat + games.Seat(i)) % games.Seat(n)
+		if !s.Resigned[next] {
+			b.emit(Event{Type: evTurnStarted, Seat: next})
+			return
+		}
+	}
+}
+
+// Resign implements games.Rules: [HOUSE] CP-42.
+func (r Rules) Resign(s *State, seat games.Seat, rng *rand.Rand) ([]Event, error) {
+	if s.aid == nil {
+		return nil, games.Illegal("CP-3", "the game has not been set up")
+	}
+	if s.Over {
+		return nil, games.Illegal("CP-13", "the game is over")
+	}
+	if seat < 0 || int(seat) >= len(s.Players) {
+		return nil, games.Illegal("CP-42", "seat %d is not a player of this game", seat)
+	}
+	if s.Resigned[seat] {
+		return nil, games.Illegal("CP-42", "%s has already left the game", s.name(seat))
+	}
+	b := &builder{r: r, s: s.clone(), rng: rng}
+	var gone []string
+	gone = append(gone, s.Hands[seat]...)
+	for _, bar := range s.Barrels[seat] {
+		gone = append(gone, bar.Grapes...)
+		for _, t := range bar.Time {
+			gone = append(gone, t.Card)
+		}
+		if bar.Spoil > 0 {
+			gone = append(gone, s.aid.byEff[effSpoil])
+		}
+	}
+	b.emit(Event{Type: evResigned, Seat: seat, Cards: gone})
+	var left []games.Seat
+	for i, out := range b.s.Resigned {
+		if !out {
+			left = append(left, games.Seat(i))
+		}
+	}
+	if len(left) == 1 {
+		b.gameOver(left, fmt.Sprintf("%s wins: every other player left the game", b.s.name(left[0])))
+		return b.evs, nil
+	}
+	b.harvestDone()
+	b.continueTurn()
+	return b.evs, nil
+}

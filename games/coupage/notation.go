@@ -1,0 +1,468 @@
+package coupage
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// accents maps accented letters (after lower-casing) to plain ones.
+var accents = strings.NewReplacer(
+	"à", "a", "á", "a", "â", "a", "ä", "a", "ã", "a", "å", "a",
+	"ç", "c", "è", "e", "é", "e", "ê", "e", "ë", "e",
+	"ì", "i", "í", "i", "î", "i", "ï", "i", "ñ", "n",
+	"ò", "o", "ó", "o", "ô", "o", "ö", "o", "õ", "o",
+	"ù", "u", "ú", "u", "û", "u", "ü", "u", "ÿ", "y",
+	"œ", "oe", "æ", "ae", "·", "", "’", "'",
+)
+
+// normalize lower-cases text and removes accents.
+func normalize(text string) string {
+	return accents.Replace(strings.ToLower(strings.TrimSpace(text)))
+}
+
+// phrase is a multi-word name and the code it stands for.
+type phrase struct {
+	words []string
+	code  string
+}
+
+// cardPhrases lists every card name and alias (longest first).
+func (a *Aid) cardPhrases() []phrase { return a.cardPh }
+
+// winePhrases lists every wine code and name (longest first).
+func (a *Aid) winePhrases() []phrase { return a.winePh }
+
+// buildCardPhrases lists every card name and alias (longest first).
+func (a *Aid) buildCardPhrases() []phrase {
+	var out []phrase
+	for c := range a.order {
+		out = append(out, phrase{strings.Fields(c), c})
+	}
+	for _, sp := range a.Specials {
+		out = append(out, phrase{strings.Fields(normalize(sp.Alias)), sp.Code})
+		out = append(out, phrase{strings.Fields(normalize(sp.Name)), sp.Code})
+	}
+	sortPhrases(out)
+	return out
+}
+
+// buildWinePhrases lists every wine code and name (longest first).
+func (a *Aid) buildWinePhrases() []phrase {
+	var out []phrase
+	for _, w := range a.Wines {
+		out = append(out, phrase{strings.Fields(normalize(w.Code)), w.Code})
+		out = append(out, phrase{strings.Fields(normalize(w.Name)), w.Code})
+	}
+	sortPhrases(out)
+	return out
+}
+
+func sortPhrases(ps []phrase) {
+	slices.SortStableFunc(ps, func(x, y phrase) int {
+		if len(x.words) != len(y.words) {
+			return len(y.words) - len(x.words)
+		}
+		return strings.Compare(x.code, y.code)
+	})
+}
+
+// match finds the phrase that starts toks; it returns the code and the
+// number of tokens used (0 when none).
+func match(ps []phrase, toks []string) (string, int) {
+	for _, p := range ps {
+		if len(p.words) > 0 && len(p.words) <= len(toks) && slices.Equal(p.words, toks[:len(p.words)]) {
+			return p.code, len(p.words)
+		}
+	}
+	return "", 0
+}
+
+// parser reads tokens of one move line.
+type parser struct {
+	s    *State
+	toks []string
+	text string
+}
+
+func (p *parser) more() bool { return len(p.toks) > 0 }
+
+func (p *parser) peek() string {
+	if len(p.toks) == 0 {
+		return ""
+	}
+	return p.toks[0]
+}
+
+func (p *parser) next() string {
+	t := p.peek()
+	if len(p.toks) > 0 {
+		p.toks = p.toks[1:]
+	}
+	return t
+}
+
+func (p *parser) fail(what string) error {
+	return games.Unparsable("%q: %s", p.text, what)
+}
+
+// barrel reads a barrel number 1–4.
+func (p *parser) barrel() (int, error) {
+	t := p.next()
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 1 || n > p.s.aid.Barrels {
+		return 0, p.fail("expected a barrel number 1 to " + strconv.Itoa(p.s.aid.Barrels))
+	}
+	return n, nil
+}
+
+// slot reads a market slot 1–2.
+func (p *parser) slot() (int, error) {
+	t := p.next()
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 1 || n > 2 {
+		return 0, p.fail("expected a market slot 1 or 2")
+	}
+	return n, nil
+}
+
+// card reads one card name.
+func (p *parser) card() (string, error) {
+	c, n := match(p.s.aid.cardPhrases(), p.toks)
+	if n == 0 {
+		if !p.more() {
+			return "", p.fail("a card is missing")
+		}
+		return "", p.fail("unknown card " + strconv.Quote(p.peek()))
+	}
+	p.toks = p.toks[n:]
+	return c, nil
+}
+
+// cards reads card names to the end of the line (nil when none).
+func (p *parser) cards() ([]string, error) {
+	var out []string
+	for p.more() {
+		c, err := p.card()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// seat reads a seat: a seat number, or a player's name.
+func (p *parser) seat() (games.Seat, error) {
+	t := p.peek()
+	if t == "" {
+		return 0, p.fail("a player is missing")
+	}
+	if n, err := strconv.Atoi(t); err == nil {
+		if n < 0 || n >= len(p.s.Players) {
+			return 0, p.fail("there is no seat " + t)
+		}
+		p.next()
+		return games.Seat(n), nil
+	}
+	best, used := -1, 0
+	for i, name := range p.s.Players {
+		w := strings.Fields(normalize(name))
+		if len(w) > used && len(w) <= len(p.toks) && slices.Equal(w, p.toks[:len(w)]) {
+			best, used = i, len(w)
+		}
+	}
+	if best < 0 {
+		return 0, p.fail("no player is called " + strconv.Quote(t))
+	}
+	p.toks = p.toks[used:]
+	return games.Seat(best), nil
+}
+
+// form reads time|facedown.
+func (p *parser) form() (bool, error) {
+	switch p.next() {
+	case "time":
+		return false, nil
+	case "facedown", "face-down":
+		return true, nil
+	}
+	return false, p.fail("expected time or facedown")
+}
+
+func (p *parser) done() error {
+	if p.more() {
+		return p.fail("unexpected " + strconv.Quote(strings.Join(p.toks, " ")))
+	}
+	return nil
+}
+
+// Parse implements games.Rules: the notation of section 7.
+func (Rules) Parse(s *State, text string) (Move, error) {
+	if s.aid == nil {
+		return Move{}, games.Unparsable("the game has not been set up")
+	}
+	norm := normalize(text)
+	norm = strings.ReplaceAll(norm, "face down", "facedown")
+	p := &parser{s: s, toks: strings.Fields(norm), text: strings.TrimSpace(text)}
+	if !p.more() {
+		return Move{}, games.Unparsable("empty move")
+	}
+	m, err := p.move()
+	if err != nil {
+		return Move{}, err
+	}
+	if err := p.done(); err != nil {
+		return Move{}, err
+	}
+	return m, nil
+}
+
+func (p *parser) move() (Move, error) {
+	a := p.s.aid
+	var m Move
+	var err error
+	head := p.peek()
+	switch head {
+	case "draw":
+		p.next()
+		switch p.peek() {
+		case "", "deck":
+			p.next()
+			return Move{Kind: mvDraw}, nil
+		case "market":
+			p.next()
+			m.Kind = mvMarket
+			m.Slot, err = p.slot()
+			return m, err
+		}
+		return m, p.fail("expected draw, draw deck or draw market 1|2")
+	case "make":
+		p.next()
+		m.Kind = mvMake
+		w, n := match(a.winePhrases(), p.toks)
+		if n == 0 {
+			return m, p.fail("expected a wine: blanc, rose, rouge, cava blanc or cava rose")
+		}
+		p.toks = p.toks[n:]
+		m.Wine = w
+		if m.Barrel, err = p.barrel(); err != nil {
+			return m, err
+		}
+		m.Cards, err = p.cards()
+		a.sortCards(m.Cards)
+		return m, err
+	case "repair", "bottle":
+		p.next()
+		m.Kind = mvRepair
+		if head == "bottle" {
+			m.Kind = mvBottle
+		}
+		if m.Barrel, err = p.barrel(); err != nil {
+			return m, err
+		}
+		m.Cards, err = p.cards()
+		a.sortCards(m.Cards)
+		return m, err
+	case "time":
+		p.next()
+		m.Kind = mvTime
+		if m.Barrel, err = p.barrel(); err != nil {
+			return m, err
+		}
+		m.Cards, err = p.cards()
+		if len(m.Cards) > 1 {
+			a.sortCards(m.Cards[1:])
+		}
+		return m, err
+	case "discard":
+		p.next()
+		m.Kind = mvDiscard
+		m.Card, err = p.card()
+		return m, err
+	case "pick":
+		p.next()
+		m.Kind = mvPick
+		if n, e := strconv.Atoi(p.peek()); e == nil {
+			p.next()
+			h := p.s.Harvest
+			if h == nil || n < 1 || n > len(h.Cards) {
+				return m, games.Illegal("CP-27", "there is no revealed card at position %d", n)
+			}
+			m.Card = h.Cards[n-1]
+			return m, nil
+		}
+		m.Card, err = p.card()
+		return m, err
+	case "take":
+		p.next()
+		m.Kind = mvTake
+		switch p.next() {
+		case "nothing":
+			m.Nothing = true
+			return m, nil
+		case "market":
+			m.Slot, err = p.slot()
+			return m, err
+		}
+		return m, p.fail("expected take market 1|2 or take nothing")
+	case "age":
+		p.next()
+		m.Kind = mvAge
+		if p.peek() == "nothing" {
+			p.next()
+			m.Nothing = true
+			return m, nil
+		}
+		if m.Barrel, err = p.barrel(); err != nil {
+			return m, err
+		}
+		m.Card, err = p.card()
+		return m, err
+	case "recover":
+		p.next()
+		m.Kind = mvRecover
+		if m.FaceDown, err = p.form(); err != nil {
+			return m, err
+		}
+		m.Card, err = p.card()
+		return m, err
+	case "end":
+		p.next()
+		return Move{Kind: mvEnd}, nil
+	}
+	code, n := match(a.cardPhrases(), p.toks)
+	if n == 0 || a.effect[code] == "" {
+		return m, p.fail("unknown move; moves are draw, make, repair, time, bottle, discard, a special's name, pick, take, age, recover or end")
+	}
+	p.toks = p.toks[n:]
+	m.Kind, m.Special = mvSpecial, code
+	switch a.effect[code] {
+	case effYoung:
+		m.Barrel, err = p.barrel()
+	case effStealCard:
+		m.Target, err = p.seat()
+	case effSpoil, effOenologue:
+		if a.effect[code] == effOenologue && len(p.toks) == 1 {
+			m.Target = p.s.Turn.Seat
+			m.Barrel, err = p.barrel()
+			return m, err
+		}
+		if m.Target, err = p.seat(); err != nil {
+			return m, err
+		}
+		m.Barrel, err = p.barrel()
+	case effHarvest:
+	case effEvaporate:
+		if m.Target, err = p.seat(); err != nil {
+			return m, err
+		}
+		if m.Barrel, err = p.barrel(); err != nil {
+			return m, err
+		}
+		m.Card, err = p.card()
+	case effStealTime:
+		if m.Target, err = p.seat(); err != nil {
+			return m, err
+		}
+		if m.Barrel, err = p.barrel(); err != nil {
+			return m, err
+		}
+		if m.FaceDown, err = p.form(); err != nil {
+			return m, err
+		}
+		m.Own, err = p.barrel()
+	}
+	return m, err
+}
+
+// seatName is how Format writes a seat: the player's name when it is one
+// word that cannot be mistaken, else the seat number.
+func (s *State) seatName(seat games.Seat) string {
+	if seat < 0 || int(seat) >= len(s.Players) {
+		return strconv.Itoa(int(seat))
+	}
+	n := normalize(s.Players[seat])
+	ok := n != "" && len(strings.Fields(n)) == 1
+	if _, err := strconv.Atoi(n); err == nil {
+		ok = false
+	}
+	for i, o := range s.Players {
+		if i != int(seat) && normalize(o) == n {
+			ok = false
+		}
+	}
+	if !ok {
+		return strconv.Itoa(int(seat))
+	}
+	return n
+}
+
+// Format implements games.Rules: the first form of each row of section 7.
+func (Rules) Format(s *State, m Move) string {
+	b := func(n int) string { return strconv.Itoa(n) }
+	form := func(fd bool) string {
+		if fd {
+			return "facedown"
+		}
+		return "time"
+	}
+	join := func(parts ...string) string {
+		var out []string
+		for _, p := range parts {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	switch m.Kind {
+	case mvDraw:
+		return "draw"
+	case mvMarket:
+		return "draw market " + b(m.Slot)
+	case mvMake:
+		return join("make", m.Wine, b(m.Barrel), strings.Join(m.Cards, " "))
+	case mvRepair, mvBottle, mvTime:
+		return join(m.Kind, b(m.Barrel), strings.Join(m.Cards, " "))
+	case mvDiscard:
+		return "discard " + m.Card
+	case mvPick:
+		return "pick " + m.Card
+	case mvTake:
+		if m.Nothing {
+			return "take nothing"
+		}
+		return "take market " + b(m.Slot)
+	case mvAge:
+		if m.Nothing {
+			return "age nothing"
+		}
+		return join("age", b(m.Barrel), m.Card)
+	case mvRecover:
+		return join("recover", form(m.FaceDown), m.Card)
+	case mvEnd:
+		return "end"
+	case mvSpecial:
+		if s.aid == nil {
+			return m.Special
+		}
+		switch s.aid.effect[m.Special] {
+		case effYoung:
+			return join(m.Special, b(m.Barrel))
+		case effStealCard:
+			return join(m.Special, s.seatName(m.Target))
+		case effSpoil, effOenologue:
+			return join(m.Special, s.seatName(m.Target), b(m.Barrel))
+		case effHarvest:
+			return m.Special
+		case effEvaporate:
+			return join(m.Special, s.seatName(m.Target), b(m.Barrel), m.Card)
+		case effStealTime:
+			return join(m.Special, s.seatName(m.Target), b(m.Barrel), form(m.FaceDown), b(m.Own))
+		}
+	}
+	return m.Kind
+}

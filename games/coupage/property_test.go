@@ -1,0 +1,329 @@
+package coupage
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
+)
+
+// gameCount is the number of random games of TestRandomGames. The default
+// keeps the package's test run near 30 s on one shared core (a game is
+// about 280 moves); run thousands with -gamecount 3000.
+var gameCount = flag.Int("gamecount", 2000, "number of random games in TestRandomGames")
+
+// conserved checks that every card of the deck is somewhere exactly once
+// (as a multiset), that the Cava cards and barrels are all accounted for.
+func conserved(s *State) error {
+	want := map[string]int{}
+	for _, c := range s.aid.Deck() {
+		want[c]++
+	}
+	got := map[string]int{}
+	add := func(cs ...string) {
+		for _, c := range cs {
+			if c != "" {
+				got[c]++
+			}
+		}
+	}
+	add(s.Deck...)
+	add(s.Discard...)
+	add(s.Market[:]...)
+	add(s.InPlay)
+	for _, h := range s.Hands {
+		add(h...)
+	}
+	cava := s.CavaLeft
+	for _, bs := range s.Barrels {
+		if len(bs) != s.aid.Barrels {
+			return fmt.Errorf("a player has %d barrels", len(bs))
+		}
+		for _, b := range bs {
+			add(b.Grapes...)
+			for _, t := range b.Time {
+				add(t.Card)
+			}
+			if b.Spoil > 0 {
+				add(s.aid.byEff[effSpoil])
+			}
+			if b.Cava {
+				cava++
+			}
+		}
+	}
+	if s.Harvest != nil {
+		add(s.Harvest.Cards...)
+	}
+	for c, n := range want {
+		if got[c] != n {
+			return fmt.Errorf("card %s: %d in play, want %d", c, got[c], n)
+		}
+	}
+	for c, n := range got {
+		if want[c] != n {
+			return fmt.Errorf("card %s: %d in play, want %d", c, n, want[c])
+		}
+	}
+	if cava != s.aid.CavaCards {
+		return fmt.Errorf("%d Cava cards, want %d", cava, s.aid.CavaCards)
+	}
+	return nil
+}
+
+// checkHidden compares each seat's view with the true state: it shows the
+// seat's own hand only, face-down cards only to the seat that put them there,
+// and no deck order, until the game is over.
+func checkHidden(t testing.TB, r Rules, s *State) {
+	t.Helper()
+	for seat := games.Spectator; int(seat) < len(s.Players); seat++ {
+		v := r.View(s, seat).(View)
+		for i, h := range s.Hands {
+			if v.HandSizes[i] != len(h) {
+				t.Errorf("seat %d sees hand size %d of seat %d, true %d", seat, v.HandSizes[i], i, len(h))
+			}
+		}
+		if v.DeckSize != len(s.Deck) {
+			t.Errorf("deck size %d, true %d", v.DeckSize, len(s.Deck))
+		}
+		if s.Over {
+			if len(v.Hands) != len(s.Hands) {
+				t.Errorf("seat %d: hands not public at game end", seat)
+			}
+		} else {
+			if v.Hands != nil || v.Deck != nil {
+				t.Errorf("seat %d sees every hand or the deck before the end", seat)
+			}
+			if seat >= 0 && !slices.Equal(v.Hand, s.Hands[seat]) && len(v.Hand)+len(s.Hands[seat]) > 0 {
+				t.Errorf("seat %d sees hand %v, true %v", seat, v.Hand, s.Hands[seat])
+			}
+			if seat < 0 && v.Hand != nil {
+				t.Errorf("spectator sees a hand")
+			}
+		}
+		for p, bs := range s.Barrels {
+			for j, b := range bs {
+				bv := v.Barrels[p][j]
+				if !slices.Equal(bv.Grapes, b.Grapes) && len(bv.Grapes)+len(b.Grapes) > 0 || bv.Spoil != b.Spoil || bv.State != b.State {
+					t.Errorf("seat %d: barrel %d/%d differs from the truth", seat, p, j+1)
+				}
+				if len(bv.Time) != len(b.Time) {
+					t.Fatalf("seat %d: barrel %d/%d shows %d Time, true %d", seat, p, j+1, len(bv.Time), len(b.Time))
+				}
+				for k, tc := range b.Time {
+					tv := bv.Time[k]
+					see := !tc.FaceDown || (tc.Knower == seat && !s.Resigned[seat]) || s.Over
+					switch {
+					case tv.FaceDown != tc.FaceDown:
+						t.Errorf("seat %d: face-down flag differs", seat)
+					case see && tv.Card != tc.Card:
+						t.Errorf("seat %d: should see %s, sees %q", seat, tc.Card, tv.Card)
+					case !see && tv.Card != "":
+						t.Errorf("seat %d sees face-down card %s it may not see", seat, tv.Card)
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkRedacted checks every event's redacted versions against the true
+// event: private cards reach only the seats that may see them.
+func checkRedacted(t testing.TB, r Rules, e Event, seats int) {
+	t.Helper()
+	for seat := games.Spectator; int(seat) < seats; seat++ {
+		x := r.Redact(e, seat)
+		switch e.Type {
+		case evShuffled:
+			if x.Cards != nil {
+				t.Errorf("seat %d sees the order of a shuffled deck", seat)
+			}
+		case evDrew:
+			if seat != e.Seat && x.Cards != nil {
+				t.Errorf("seat %d sees the cards seat %d drew", seat, e.Seat)
+			}
+			if seat == e.Seat && !slices.Equal(x.Cards, e.Cards) {
+				t.Errorf("seat %d does not see its own draw", seat)
+			}
+		case evStole:
+			may := seat == e.Seat || seat == e.Target
+			if !may && (x.Card != "" || x.Index != 0) {
+				t.Errorf("seat %d sees the stolen card", seat)
+			}
+			if may && x.Card != e.Card {
+				t.Errorf("seat %d does not see the stolen card", seat)
+			}
+		case evAged, evRecovered:
+			if e.FaceDown && seat != e.Seat && x.Card != "" {
+				t.Errorf("seat %d sees a face-down card (%s)", seat, e.Type)
+			}
+		default:
+			if !reflect.DeepEqual(x, e) {
+				t.Errorf("public event %s redacted for seat %d", e.Type, seat)
+			}
+		}
+	}
+}
+
+// candidates are near-miss moves: other phases' moves, wrong barrels, wrong
+// cards, garbage.
+func candidates(s games.State, seat games.Seat, r *rand.Rand, eng games.Engine) []string {
+	fixed := []string{
+		"draw", "draw market 1", "draw market 2", "end", "pick 1", "pick mac1", "take market 1",
+		"take nothing", "age nothing", "age 1 time", "recover time mac1", "recover facedown gar2",
+		"make rouge 1 gar1 gar1", "make blanc 2 mac1", "make cava blanc 3 mac1 mac2 par1",
+		"repair 1 mac1", "time 1", "time 2 mac1 mac2", "bottle 1 mac1", "bottle 2 gar3 tre1",
+		"discard time", "discard vin pique", "vin jeune 1", "vol de carte 0", "vol de carte 1",
+		"vin pique 0 1", "vin pique 1 2", "oenologue 0 1", "oenologue 1 1", "recolte",
+		"evaporation 0 1 mac1", "evaporation 1 1 gar2", "vol de temps 0 1 facedown 1",
+		"vol de temps 1 1 time 2", "steal time 1 2 time 1", "young wine 4", "harvest",
+		"", "fly", "make", "draw market 3", "time 5", "pick 9",
+	}
+	var out []string
+	for range 6 {
+		out = append(out, fixed[r.IntN(len(fixed))])
+	}
+	legal := eng.Legal(s, seat)
+	for range 3 {
+		if len(legal) == 0 {
+			break
+		}
+		m := legal[r.IntN(len(legal))]
+		toks := strings.Fields(m)
+		switch r.IntN(4) {
+		case 0:
+			out = append(out, strings.Join(toks[:len(toks)-1], " "))
+		case 1:
+			out = append(out, m+" mac1")
+		case 2:
+			i := r.IntN(len(toks))
+			toks[i] = fmt.Sprint(r.IntN(5))
+			out = append(out, strings.Join(toks, " "))
+		default:
+			i := r.IntN(len(toks))
+			toks[i] = []string{"gar1", "xar3", "time", "ull2", "rouge"}[r.IntN(5)]
+			out = append(out, strings.Join(toks, " "))
+		}
+	}
+	return out
+}
+
+func TestRandomGames(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	r := NewRules()
+	eng := games.Adapt(r)
+	names := []string{"Ana", "Bob", "Cléo", "Dan"}
+	st := gametest.Run(t, gametest.Config{
+		Engine:   eng,
+		Games:    *gameCount,
+		MaxMoves: 5000,
+		Players: func(rng *rand.Rand) []string {
+			return names[:2+rng.IntN(3)]
+		},
+		Options: func(rng *rand.Rand) games.Options {
+			if rng.IntN(4) == 0 {
+				return games.Options{"wine_abilities": "off"}
+			}
+			return nil
+		},
+		DefaultRate: 0.2,
+		Candidates: func(s games.State, seat games.Seat, rng *rand.Rand) []string {
+			return candidates(s, seat, rng, eng)
+		},
+		Check: func(t testing.TB, gs games.State, evs []games.RawEvent) {
+			s := gs.(*State)
+			if err := conserved(s); err != nil {
+				t.Errorf("conservation: %v", err)
+			}
+			checkHidden(t, r, s)
+			for _, raw := range evs {
+				var e Event
+				if err := json.Unmarshal(raw.Data, &e); err != nil {
+					t.Fatalf("event: %v", err)
+				}
+				checkRedacted(t, r, e, len(s.Players))
+			}
+		},
+	})
+	t.Logf("%+v", st)
+}
+
+// TestRandomResignations plays random games in which players leave at
+// random moments (CP-42): the game still ends, components are conserved,
+// the pending seat always has a legal move and nobody who left is pending.
+func TestRandomResignations(t *testing.T) {
+	r := NewRules()
+	names := []string{"Ana", "Bob", "Cléo", "Dan"}
+	for g := range 150 {
+		rng := rand.New(rand.NewPCG(uint64(g), 77))
+		evs, err := r.Setup(games.Options{}, names[:2+rng.IntN(3)], rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := r.Initial()
+		for _, e := range evs {
+			s = r.Evolve(s, e)
+		}
+		log := slices.Clone(evs)
+		for moves := 0; !s.Over; moves++ {
+			if moves > 5000 {
+				t.Fatalf("game %d did not end", g)
+			}
+			var out []Event
+			if rng.IntN(60) == 0 {
+				seat := games.Seat(rng.IntN(len(s.Players)))
+				out, err = r.Resign(s, seat, rng)
+				if s.Resigned[seat] {
+					if _, ok := games.AsRuleError(err); !ok {
+						t.Fatalf("game %d: second resignation: %v", g, err)
+					}
+					continue
+				}
+			} else {
+				p := r.Pending(s)[0]
+				if s.Resigned[p.Seat] {
+					t.Fatalf("game %d: %s left but is pending", g, s.name(p.Seat))
+				}
+				legal := r.Legal(s, p.Seat)
+				if len(legal) == 0 {
+					t.Fatalf("game %d: no legal move for pending seat %d", g, p.Seat)
+				}
+				choice := legal[rng.IntN(len(legal))]
+				if rng.IntN(5) == 0 {
+					choice = p.Default
+				}
+				m, perr := r.Parse(s, choice)
+				if perr != nil {
+					t.Fatalf("game %d: %q: %v", g, choice, perr)
+				}
+				out, err = r.Decide(s, p.Seat, m, rng)
+			}
+			if err != nil {
+				t.Fatalf("game %d: %v", g, err)
+			}
+			for _, e := range out {
+				s = r.Evolve(s, e)
+			}
+			log = append(log, out...)
+			if err := conserved(s); err != nil {
+				t.Fatalf("game %d: %v", g, err)
+			}
+			checkHidden(t, r, s)
+		}
+		re := r.Initial()
+		for _, e := range log {
+			re = r.Evolve(re, e)
+		}
+		if !reflect.DeepEqual(r.View(re, games.Spectator), r.View(s, games.Spectator)) {
+			t.Fatalf("game %d: refold differs", g)
+		}
+	}
+}
