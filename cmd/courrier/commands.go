@@ -18,15 +18,14 @@ import (
 
 // serve runs the HTTP API until ctx is cancelled (SIGINT, SIGTERM).
 func serve(ctx context.Context, args []string, log *slog.Logger) error {
-	cfg, err := loadConfig("serve", args, os.Getenv)
-	if err != nil {
-		return err
-	}
-	db, err := openDatabase(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	return withDatabase(ctx, "serve", args, log, func(cfg config, db *database) error {
+		return serveHTTP(ctx, cfg, db, log)
+	})
+}
+
+// serveHTTP serves the API on cfg.HTTPAddr until ctx ends, then shuts down
+// gracefully.
+func serveHTTP(ctx context.Context, cfg config, db *database, log *slog.Logger) error {
 	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
@@ -56,9 +55,10 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	return nil
 }
 
-// migrate applies the migrations and exits.
-func migrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	cfg, err := loadConfig("migrate", args, os.Getenv)
+// withDatabase loads the configuration of command name from args, opens
+// the migrated database and runs fn with it.
+func withDatabase(ctx context.Context, name string, args []string, log *slog.Logger, fn func(config, *database) error) error {
+	cfg, err := loadConfig(name, args, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -67,30 +67,30 @@ func migrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		return err
 	}
 	defer db.Close()
-	var v int
-	if err := db.Pool.QueryRow(ctx, "select version from schema_version").Scan(&v); err != nil {
-		return fmt.Errorf("read the schema version: %w", err)
-	}
-	fmt.Fprintf(stdout, "the database is at schema version %d\n", v)
-	return nil
+	return fn(cfg, db)
+}
+
+// migrate applies the migrations and exits.
+func migrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	return withDatabase(ctx, "migrate", args, log, func(_ config, db *database) error {
+		var v int
+		if err := db.Pool.QueryRow(ctx, "select version from schema_version").Scan(&v); err != nil {
+			return fmt.Errorf("read the schema version: %w", err)
+		}
+		fmt.Fprintf(stdout, "the database is at schema version %d\n", v)
+		return nil
+	})
 }
 
 // rebuild recomputes every inline projection from the event log.
 func rebuild(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	cfg, err := loadConfig("projections rebuild", args, os.Getenv)
-	if err != nil {
-		return err
-	}
-	db, err := openDatabase(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
-	n, err := svc.RebuildProjections(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "rebuilt the projections of %d games from the event log\n", n)
-	return nil
+	return withDatabase(ctx, "projections rebuild", args, log, func(_ config, db *database) error {
+		svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
+		n, err := svc.RebuildProjections(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "rebuilt the projections of %d games from the event log\n", n)
+		return nil
+	})
 }
