@@ -106,8 +106,8 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
 	if exists {
 		return name, nil
 	}
-	if _, err := admin.Exec(ctx, fmt.Sprintf("drop database if exists %s", name)); err != nil {
-		return "", fmt.Errorf("drop half-made %s: %w", name, err)
+	if err := dropTemplates(ctx, admin); err != nil {
+		return "", err
 	}
 	if _, err := admin.Exec(ctx, fmt.Sprintf("create database %s", name)); err != nil {
 		return "", fmt.Errorf("create %s: %w", name, err)
@@ -130,6 +130,29 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
 		return "", fmt.Errorf("mark %s as template: %w", name, err)
 	}
 	return name, nil
+}
+
+// dropTemplates drops the templates of earlier schemas and a half-made one
+// of this schema, so templates do not pile up as migrations change.
+func dropTemplates(ctx context.Context, admin *pgx.Conn) error {
+	rows, err := admin.Query(ctx, "select datname from pg_database where datname like 'courrier\\_template\\_%'")
+	if err != nil {
+		return fmt.Errorf("list template databases: %w", err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("list template databases: %w", err)
+	}
+	for _, n := range names {
+		id := pgx.Identifier{n}.Sanitize()
+		if _, err := admin.Exec(ctx, "alter database "+id+" is_template false"); err != nil {
+			return fmt.Errorf("unmark template %s: %w", n, err)
+		}
+		if _, err := admin.Exec(ctx, "drop database if exists "+id+" with (force)"); err != nil {
+			return fmt.Errorf("drop old template %s: %w", n, err)
+		}
+	}
+	return nil
 }
 
 func databaseURL(t testing.TB, name string) string {
