@@ -431,15 +431,20 @@ func actTitle(a Act) string {
 func (g Rules) checkResponse(s *State, seat int, m Move) error {
 	c := &s.Ctx
 	w, open := s.Stage.window()
-	if m.Kind == MBlock {
+	// inTurn: an action is under way (its windows, answers, losses, …).
+	inTurn := c.Action != NoAct && s.Stage != stTurn
+	if m.Kind == MChallenge && inTurn && c.Blocker < 0 && s.claimOf(c.Action) == NoChar {
+		return games.Illegal("TC-12", "%s is not a claim and cannot be challenged", actTitle(c.Action))
+	}
+	if m.Kind == MBlock && inTurn {
 		bc := s.blockChars(c.Action)
-		if open && len(bc) == 0 {
+		if len(bc) == 0 {
 			if c.Action == Tax {
 				return games.Illegal("TC-29", "Tax can be blocked only with the blocking_contessa option")
 			}
 			return games.Illegal("TC-14", "%s cannot be blocked", actTitle(c.Action))
 		}
-		if open && w == W1 {
+		if (open && w == W1) || (c.Phase == 1 && (s.Stage == stAnswer || s.Stage == stLose)) {
 			return games.Illegal("TC-13", "the challenge of the action is settled before anyone may block; wait for the block window")
 		}
 	}
@@ -465,7 +470,7 @@ func (g Rules) checkResponse(s *State, seat int, m Move) error {
 	if i < 0 {
 		switch {
 		case w == W1 && seat == c.Actor:
-			return games.Illegal("TC-23", "you cannot challenge your own action")
+			return games.Illegal("TC-23", "the other players answer the challenge window of your action, not you")
 		case w == W3 && seat == c.Blocker:
 			return games.Illegal("TC-23", "you cannot challenge your own block")
 		case w == W2 && m.Kind == MAllow:
@@ -483,9 +488,6 @@ func (g Rules) checkResponse(s *State, seat int, m Move) error {
 	switch m.Kind {
 	case MChallenge:
 		if w == W2 {
-			if s.claimOf(c.Action) == NoChar {
-				return games.Illegal("TC-12", "%s is not a claim and cannot be challenged", actTitle(c.Action))
-			}
 			return games.Illegal("TC-24", "the challenge window of the action has closed; you may block or allow")
 		}
 	case MBlock:

@@ -30,6 +30,7 @@ func TestScenario1_ForcedCoup_TC5_TC25a(t *testing.T) {
 	}
 	g.do(ana, "coup bob")
 	g.coins(ana, 3)
+	g.influence(bob, 2) // Bob chooses the card he turns face up (TC-33)
 	g.wantPending("lose", bob)
 	g.do(bob, "reveal assassin")
 	if !slices.Equal(g.s.Players[bob].Lost, h(Assassin)) {
@@ -97,6 +98,7 @@ func TestScenario3_BlockedAndBluffed_TC17_TC18(t *testing.T) {
 	if !hasType(evs, evLost) || !g.s.Players[bob].Out {
 		t.Fatalf("Bob should lose his second card to the assassination: %+v", evs)
 	}
+	g.coins(ana, 0)
 	g.wantPending("turn", cal)
 	g.refold()
 }
@@ -294,6 +296,11 @@ func TestScenario10_Factions_TC27(t *testing.T) {
 		t.Fatal("factions revealed, Dee face down")
 	}
 	g.reject(ana, "steal bob", "TC-27")
+	if m, _ := (Rules{}).Parse(g.s, "steal cal"); !slices.Contains((Rules{}).Legal(g.s, ana), "steal Cal") {
+		t.Fatal("Ana may steal from Cal (other faction)")
+	} else if _, err := (Rules{}).Decide(g.s, ana, m, g.r); err != nil {
+		t.Fatalf("steal cal rejected: %v", err)
+	}
 	g.do(ana, "defect")
 	g.coins(ana, 1)
 	for _, s := range []int{bob, cal, dee} {
@@ -352,6 +359,7 @@ func TestScenario12_BlockingContessa_TC29(t *testing.T) {
 		t.Fatalf("%+v", evs)
 	}
 	g.coins(ana, 2)
+	g.influence(ana, 1)
 	g.influence(dee, 2)
 	g.wantPending("turn", bob)
 

@@ -401,6 +401,12 @@ func (Rules) Evolve(s *State, e Event) *State {
 	case evResigned:
 		s.resign(e.Seat)
 	case evEnded:
+		// Cards drawn for an unfinished Exchange are listed with the Court
+		// (TC-40): return them so every view shows them.
+		for _, d := range s.Ctx.Drawn {
+			s.Court[d]++
+		}
+		s.Ctx.Drawn = nil
 		s.Stage = stOver
 	}
 	return s
@@ -717,6 +723,8 @@ func (s *State) resign(seat int) {
 		}
 	case stAnswer:
 		switch {
+		case seat == c.Actor: // the claimant (phase 1) or the actor of a challenged block
+			s.endTurn()
 		case seat == c.Claimant && c.Phase == 1:
 			s.endTurn()
 		case seat == c.Claimant:
@@ -731,6 +739,9 @@ func (s *State) resign(seat int) {
 			s.afterLoss()
 		}
 	case stExchange:
+		if seat != c.Actor {
+			return // only the actor leaving abandons the Exchange
+		}
 		for _, d := range c.Drawn {
 			s.Court[d]++
 		}
