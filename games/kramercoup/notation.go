@@ -127,6 +127,10 @@ func parseBuy(f []string) (Move, error) {
 		if !ok {
 			return m, games.Unparsable("%q is not a colour (yellow, orange, red, violet, blue, green)", f[0])
 		}
+		if m.Buy[c]+n > 999 {
+			// Format writes one count per colour: keep it readable by Parse.
+			return m, games.Unparsable("%d %s tokens is not a purchase", m.Buy[c]+n, ColourName(c))
+		}
 		m.Buy[c] += n
 		f = f[1:]
 	}
@@ -189,8 +193,10 @@ func (Rules) Parse(s *State, text string) (Move, error) {
 }
 
 // Format writes a move in canonical notation: the first form of section 7,
-// counts always written, colours and tiles in canonical order.
-func (Rules) Format(_ *State, m Move) string {
+// counts always written, colours and tiles in canonical order; the last-tile
+// pass is written "place nothing" during a buy phase, where "pass" reads as
+// "buy nothing".
+func (Rules) Format(s *State, m Move) string {
 	switch m.Kind {
 	case KindBuy:
 		if m.total() == 0 {
@@ -207,6 +213,11 @@ func (Rules) Format(_ *State, m Move) string {
 	case KindPlace:
 		return "place " + m.Tile.String()
 	case KindPass:
+		if s != nil && s.Phase == PhaseBuy {
+			// "pass" means "buy nothing" in a buy phase: write the alias
+			// so that Parse(Format(m)) == m there too.
+			return "place nothing"
+		}
 		return "pass"
 	case KindDiscard:
 		ts := slices.Clone(m.Tiles)

@@ -138,6 +138,10 @@ func turnError(s *State, seat int) error {
 	if s.Resigned[seat] {
 		return games.Illegal("KC-34", "you have left the game")
 	}
+	if s.Turn < 0 || s.Turn >= s.n() {
+		// Between the seating and the deal: nobody may act yet.
+		return games.Illegal("KC-8", "nobody may move now")
+	}
 	who := s.Players[s.Turn]
 	switch s.Phase {
 	case PhaseBuy:
@@ -334,8 +338,14 @@ func (Rules) Resign(s *State, seat games.Seat, _ *rand.Rand) ([]Event, error) {
 }
 
 // Evolve applies one event. It never fails: an event that does not fit the
-// state is ignored.
+// state (a seat not at the table, a tile that does not exist) is ignored.
 func (Rules) Evolve(s *State, e Event) *State {
+	switch e.Type {
+	case EvBought, EvPlaced, EvPassed, EvExchanged, EvResigned:
+		if e.Seat < 0 || e.Seat >= s.n() {
+			return s
+		}
+	}
 	switch e.Type {
 	case EvSeated:
 		n := len(e.Players)
@@ -383,7 +393,7 @@ func (Rules) Evolve(s *State, e Event) *State {
 		s.Step++
 		s.seek()
 	case EvPlaced:
-		if e.Tile == nil {
+		if e.Tile == nil || !e.Tile.Valid() {
 			return s
 		}
 		t := *e.Tile

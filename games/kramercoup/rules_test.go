@@ -553,6 +553,10 @@ func TestNotation(t *testing.T) {
 		{buy, "buy nothing", "buy nothing"},
 		{buy, "buy 0", "buy nothing"},
 		{buy, "  Pass ", "buy nothing"},
+		{buy, "place nothing", "place nothing"}, // the last-tile pass, refused in a buy phase
+		{buy, "buy 999 red", "buy 999 red"},
+		{buy, "buy g999 g", ""}, // 1000 green: Format could not be read back
+		{buy, "buy 999 red 1 red", ""},
 		{other, "place blue 7", "place blue 7"},
 		{other, "place v12", "place violet 12"},
 		{other, "Place B 7", "place blue 7"},

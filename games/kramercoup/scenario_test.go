@@ -332,13 +332,14 @@ func TestScenario10_WorthlessTokens_KC18_KC19(t *testing.T) {
 // 800); with equal cash A and B share the win.
 func TestScenario11_Ties_KC20(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		a     [Colours]int
-		aCash int
-		want  []games.Seat
+		name    string
+		a       [Colours]int
+		aCash   int
+		want    []games.Seat
+		summary string
 	}{
-		{"B wins on cash", [Colours]int{yellow: 4, blue: 8}, 800, []games.Seat{1}},
-		{"A and B share", [Colours]int{blue: 8}, 1200, []games.Seat{0, 1}},
+		{"B wins on cash", [Colours]int{yellow: 4, blue: 8}, 800, []games.Seat{1}, "B wins with a capital of 5200"},
+		{"A and B share", [Colours]int{blue: 8}, 1200, []games.Seat{0, 1}, "A and B share the win with a capital of 5200"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb := newTable(t, "", tls(t, "g20"), tls(t, "g18"), tls(t, "g16"))
@@ -358,8 +359,11 @@ func TestScenario11_Ties_KC20(t *testing.T) {
 			}
 			tb.s.Phase, tb.s.Turn = PhaseOver, -1 // rig the end
 			res := Rules{}.Result(tb.s)
-			if !slices.Equal(res.Winners, tc.want) {
-				t.Errorf("winners %v, want %v (%s)", res.Winners, tc.want, res.Summary)
+			if !slices.Equal(res.Winners, tc.want) || res.Summary != tc.summary {
+				t.Errorf("winners %v (%s), want %v (%s)", res.Winners, res.Summary, tc.want, tc.summary)
+			}
+			if !slices.Equal(res.Scores, []int{5200, 5200, 4900}) {
+				t.Errorf("scores %v, want 5200 5200 4900", res.Scores)
 			}
 		})
 	}

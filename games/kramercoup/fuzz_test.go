@@ -1,0 +1,156 @@
+package kramercoup
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// fuzzStates are states to fuzz Decide against: before the setup, between
+// the seating and the deal, and snapshots of a few random games (every
+// phase, resignations, the end).
+var fuzzStates = sync.OnceValue(func() []*State {
+	eng := New()
+	out := []*State{Rules{}.Initial()}
+	seated := Rules{}.Evolve(Rules{}.Initial(), Event{Type: EvSeated, Players: []string{"a", "b", "c"},
+		Options: games.Options{OptExchangeOrder: DiscardFirst}})
+	out = append(out, seated)
+	for g, n := range []int{2, 4, 6, 3} {
+		seed := games.Seed{byte(g), 0xF0}
+		pick := seed.Rand(1 << 40)
+		opts := games.Options{OptExchangeOrder: []string{DiscardFirst, DrawFirst}[g%2]}
+		evs, err := eng.Setup(opts, []string{"a", "b", "c", "d", "e", "f"}[:n], seed.Rand(0))
+		if err != nil {
+			panic(err)
+		}
+		gs, _ := games.Fold(eng, evs)
+		v := len(evs)
+		for moves := 0; moves < 6000; moves++ {
+			s := gs.(*State)
+			if moves%7 == 0 || s.Phase == PhaseLast {
+				out = append(out, s.clone())
+			}
+			p := eng.Pending(gs)
+			if len(p) == 0 {
+				break
+			}
+			var raw []games.RawEvent
+			if g == 3 && pick.IntN(60) == 0 {
+				raw, _ = eng.Resign(gs, games.Seat(pick.IntN(n)), seed.Rand(v))
+			} else {
+				legal := eng.Legal(gs, p[0].Seat)
+				raw, err = eng.Decide(gs, p[0].Seat, legal[pick.IntN(len(legal))], seed.Rand(v))
+				if err != nil {
+					panic(err)
+				}
+			}
+			for _, e := range raw {
+				gs, _ = eng.Evolve(gs, e)
+			}
+			v += len(raw)
+		}
+		out = append(out, gs.(*State).clone())
+	}
+	return out
+})
+
+// namedTiles are the tiles written in text ("b7", "blue 7"): a rule error
+// may repeat them to the mover without revealing anything.
+func namedTiles(text string) []Tile {
+	var out []Tile
+	f := fields(text)
+	for i := 0; i+1 < len(f); i++ {
+		if c, ok := colourIndex(f[i]); ok {
+			if k, err := strconv.Atoi(f[i+1]); err == nil && k >= 1 && k <= Numbers {
+				out = append(out, NewTile(c, k))
+			}
+		}
+	}
+	return out
+}
+
+// FuzzDecide feeds arbitrary text for arbitrary seats (spectator, seats out
+// of range, resigned seats, after the end) against states of random games:
+// Parse and Decide never panic, a rejection is a rule error naming no tile
+// the seat may not see, Decide leaves the state alone, an accepted move is
+// one of the seat's legal moves, and Parse(Format(m)) == m. Its seed corpus
+// (every state × legal moves, near misses and garbage, for several seats)
+// runs with the normal tests.
+func FuzzDecide(f *testing.F) {
+	states := fuzzStates()
+	texts := []string{"", "pass", "keep", "buy nothing", "buy 0", "place nothing", "buy 4 red", "buy 1 red 2 blue",
+		"buy 999 green", "buy -1 red", "buy red red red red red", "place b7", "place blue 21", "place", "discard",
+		"discard y1 y1", "discard p20 g20 b20", "keep red 3", "bUy  2 Réd, 1 BLUE", "place violet7", "\x00\xff",
+		"place purple 0", "buy 99999999999999999999 red", "place b٣", "discard b 7 8", "hello world", "place nothing else"}
+	for i, s := range states {
+		seats := []int{-1, 0, 1, s.n(), s.n() + 5, -7}
+		if s.Turn >= 0 {
+			seats = append(seats, s.Turn)
+			legal := Rules{}.Legal(s, games.Seat(s.Turn))
+			for j := 0; j < len(legal); j += 1 + len(legal)/4 {
+				f.Add(uint16(i), s.Turn, legal[j])
+			}
+		}
+		for j, text := range texts {
+			f.Add(uint16(i), seats[(i+j)%len(seats)], text)
+		}
+		for p, h := range s.Hands {
+			if len(h) > 0 {
+				f.Add(uint16(i), s.Turn, "place "+h[0].String())
+				f.Add(uint16(i), s.Turn, "discard "+h[len(h)-1].String())
+				f.Add(uint16(i), p, "place "+h[0].String())
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint16, seat int, text string) {
+		s := states[int(which)%len(states)]
+		before, _ := json.Marshal(s)
+		eng := New()
+		if m, err := (Rules{}).Parse(s, text); err == nil {
+			back, err := Rules{}.Parse(s, Rules{}.Format(s, m))
+			if err != nil || !reflect.DeepEqual(back, m) {
+				t.Errorf("%q: Parse(Format(m)) = %+v, %v; want %+v", text, back, err, m)
+			}
+		} else if _, ok := games.AsRuleError(err); !ok {
+			t.Errorf("%q: parse error %v is not a rule error", text, err)
+		}
+		evs, err := eng.Decide(s, games.Seat(seat), text, games.Seed{9}.Rand(int(which)))
+		if after, _ := json.Marshal(s); string(after) != string(before) {
+			t.Fatalf("seat %d %q: Decide changed the state", seat, text)
+		}
+		if err != nil {
+			re, ok := games.AsRuleError(err)
+			if !ok {
+				t.Fatalf("seat %d %q: %v is not a rule error", seat, text, err)
+			}
+			if re.Reason == "" {
+				t.Errorf("seat %d %q: rule %s without a reason", seat, text, re.Rule)
+			}
+			if re.Rule == games.NotationRule {
+				return // Parse reads only the phase: its fixed examples ("e.g. blue 7") name nobody's tile
+			}
+			reason := strings.ReplaceAll(re.Reason, "e.g. discard red 3 green 12", "") // a fixed example
+			shown, named := tilesIn([]byte(reason)), namedTiles(text)
+			for _, x := range hiddenFrom(s, seat) {
+				if shown[x] && !slices.Contains(named, x) {
+					t.Errorf("seat %d %q: error %q reveals %s", seat, text, re.Reason, x)
+				}
+			}
+			return
+		}
+		canon, _ := eng.Canonical(s, text)
+		if !slices.Contains(eng.Legal(s, games.Seat(seat)), canon) {
+			t.Errorf("seat %d: %q (%q) accepted but not among its legal moves", seat, text, canon)
+		}
+		var c games.State = s.clone()
+		for _, e := range evs {
+			c, _ = eng.Evolve(c, e)
+		}
+	})
+}
