@@ -164,6 +164,9 @@ func (r Rules) check(s State, seat games.Seat, m Move) error {
 	if seat < 0 || seat > 3 {
 		return games.Illegal("CO-1", "only the four seated players may move")
 	}
+	if m.Kind < Accept || m.Kind > Play {
+		return games.Unparsable("not a move: write accept, pass or play <card>")
+	}
 	switch s.Phase {
 	case PhaseTrump:
 		if m.Kind == Play {

@@ -46,6 +46,7 @@ func fold(s string) string {
 			b.WriteString("oe")
 		case '\t', '\n', '\r', ',', '.', '!', ':', ';', '_', '-', '\'', '’':
 			b.WriteRune(' ')
+		case '\uFE0E', '\uFE0F': // text/emoji presentation selectors ("♥️" from phones): dropped
 		default:
 			b.WriteRune(r)
 		}

@@ -26,7 +26,10 @@ import (
 //	CO-32 TestResign_CO32 ([HOUSE])
 //	CO-33 TestCapot_CO16_CO33 ([HOUSE])
 //	section 5 TestHiddenInformation
-//	section 7 TestNotation
+//	section 7 TestNotation, TestNotationExtras_HOUSE
+//	[HOUSE] TestCapotWithoutDeclarers_CO16_CO33_CO15, TestThreshold20Edges_CO9_HOUSE,
+//	        TestErrorReasons_CO7_HOUSE, TestResultScores_HOUSE, TestViewContents_HOUSE
+//	robustness FuzzDecide (its seed corpus runs with every go test)
 
 func TestTeamsAndTurnOrder_CO1(t *testing.T) {
 	if team(0) != 0 || team(2) != 0 || team(1) != 1 || team(3) != 1 {

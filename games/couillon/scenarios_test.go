@@ -229,9 +229,9 @@ func allPassDeal() ([4]string, string) {
 	return [4]string{
 		"ac kc qc jc",
 		"10c 9c ad kd",
-		"qd jd 10d 9d",
+		"qd jd 10d 10h",
 		"as ks qs js",
-	}, "9h 9s ah kh qh jh 10h 10s"
+	}, "9h 9s ah kh qh jh 10s 9d"
 }
 
 // Scenario 8 (CO-5, CO-6): all pass on ♥; ♠ is turned and the dealer speaks
@@ -270,7 +270,7 @@ func TestScenario8_AllPass_CO5_CO6(t *testing.T) {
 	g := rig(t, games.Options{"all_pass": "gerver"}, hands, stock)
 	g, evs = run(t, g, "pass", "pass", "pass", "pass")
 	tu = find(evs, EvTurned)
-	if len(tu) != 1 || tu[0].Pos != 24 || g.Trump != Spades || g.Declarers != -1 || g.Phase != PhasePlay || g.Turn != 1 {
+	if len(tu) != 1 || tu[0].Pos != 24 || tu[0].Card != cards(t, "9d")[0] || g.Trump != Diamonds || g.Declarers != -1 || g.Declarer != -1 || g.Phase != PhasePlay || g.Turn != 1 {
 		t.Fatalf("gerver: turned %+v trump %v declarers %d phase %d", tu, g.Trump, g.Declarers, g.Phase)
 	}
 	if v := (Rules{}).View(g, 0).(View); len(v.Turned) != 2 || v.Turned[1].Pos != 24 {
@@ -292,7 +292,8 @@ func TestScenario9_WholeStockRefused_CO5_CO15(t *testing.T) {
 	if n := len(find(evs, EvTurned)); n != 7 {
 		t.Fatalf("%d cards turned, want 7 more", n)
 	}
-	if s.Phase != PhasePlay || s.Trump != Spades || s.Declarers != -1 || s.Turn != 1 {
+	// The 24th card is the 9♦: ♦ is trump (not the ♥ or ♠ refused before).
+	if s.Phase != PhasePlay || s.Trump != Diamonds || s.Declarers != -1 || s.Declarer != -1 || s.Turn != 1 || s.Turned != 0xff {
 		t.Fatalf("phase %d trump %v declarers %d leader %d", s.Phase, s.Trump, s.Declarers, s.Turn)
 	}
 	for len(s.History) == 0 {
@@ -302,6 +303,22 @@ func TestScenario9_WholeStockRefused_CO5_CO15(t *testing.T) {
 	rec := s.History[0]
 	if rec.Declarers != -1 || rec.Change[0] > 0 || rec.Change[1] > 0 {
 		t.Fatalf("score without declarers %+v", rec)
+	}
+	// A winner erases a line, a tie stacks the bonus; nobody takes a loop.
+	switch w := rec.Winner; {
+	case w < 0 && (rec.Change != [2]int{} || rec.B != 1):
+		t.Fatalf("tie without declarers %+v", rec)
+	case w >= 0 && (rec.Change[w] != -1 || rec.Change[1-w] != 0 || rec.B != 0):
+		t.Fatalf("deal without declarers won by team %d: %+v", w, rec)
+	}
+	// Whatever the play, a deal without declarers never makes a loop (CO-15).
+	for _, pts := range [][2]int{{4, 20}, {20, 4}, {12, 12}} {
+		for _, opts := range []games.Options{nil, {"deal_rule": "threshold20"}} {
+			rec := scoreDeal(scoreState(opts, -1, pts[0], pts[1], [2]int{3, 3}, 1, -1))
+			if rec.Change[0] > 0 || rec.Change[1] > 0 {
+				t.Fatalf("%v %v: loop without declarers %+v", opts, pts, rec)
+			}
+		}
 	}
 }
 

@@ -56,12 +56,13 @@ type View struct {
 }
 
 // DealLine is one line of the score sheet in a view: the declaring team (-1
-// none), each team's card points, the deal's winner (-1 tie), and R and b
-// after the deal. The "scored" event has the full record.
+// none), each team's card points, the deal's winner (-1 tie), the change of
+// each team's R, and R and b after the deal. The "scored" event has the full record.
 type DealLine struct {
 	Declarers int    `json:"d"`
 	Points    [2]int `json:"p"`
 	Winner    int    `json:"w"`
+	Change    [2]int `json:"c"` // change of R per team (negative: lines erased)
 	R         [2]int `json:"r"`
 	B         int    `json:"b"`
 }
@@ -105,7 +106,7 @@ func (r Rules) View(s State, seat games.Seat) any {
 	}
 	v.History = make([]DealLine, len(s.History))
 	for i, h := range s.History {
-		v.History[i] = DealLine{Declarers: h.Declarers, Points: h.Points, Winner: h.Winner, R: h.R, B: h.B}
+		v.History[i] = DealLine{Declarers: h.Declarers, Points: h.Points, Winner: h.Winner, Change: h.Change, R: h.R, B: h.B}
 	}
 	if s.Phase != PhaseSetup {
 		v.Draws = slices.Clone(s.Draws[:])
