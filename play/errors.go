@@ -1,6 +1,7 @@
 package play
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/courrier-games/courrier/games"
@@ -44,7 +45,7 @@ func (e *StaleError) Error() string {
 		"look at what changed and send your move again if it still stands", e.Expected, e.Current)
 }
 
-// MoveError is a rule error on one line of a several-line move.
+// MoveError is the refusal of one line of a several-line move.
 type MoveError struct {
 	Line int    // 1-based line of the move text
 	Text string // the line as sent
@@ -58,6 +59,37 @@ func (e *MoveError) Error() string {
 
 // Unwrap gives access to the rule error.
 func (e *MoveError) Unwrap() error { return e.Err }
+
+// MarshalJSON writes the line, its text, and the rule and reason of the
+// refusal.
+func (e *MoveError) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Line   int    `json:"line"`
+		Text   string `json:"text"`
+		Rule   string `json:"rule,omitempty"`
+		Reason string `json:"reason"`
+	}{Line: e.Line, Text: e.Text, Reason: e.Err.Error()}
+	if re, ok := games.AsRuleError(e.Err); ok {
+		out.Rule, out.Reason = re.Rule, re.Reason
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote (an idempotent replay returns
+// the stored outcome).
+func (e *MoveError) UnmarshalJSON(b []byte) error {
+	var in struct {
+		Line   int    `json:"line"`
+		Text   string `json:"text"`
+		Rule   string `json:"rule"`
+		Reason string `json:"reason"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*e = MoveError{Line: in.Line, Text: in.Text, Err: &games.RuleError{Rule: in.Rule, Reason: in.Reason}}
+	return nil
+}
 
 // asRule is a shorthand for games.AsRuleError.
 func asRule(err error) bool {

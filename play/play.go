@@ -58,6 +58,10 @@ type Outcome struct {
 	Version int    `json:"version"`  // the game's version after the command
 	From    int    `json:"from"`     // the version before it
 	Replay  bool   `json:"replayed"` // true when an idempotency key matched an earlier command
+	// Refused is set when a several-line move was played up to a line that
+	// was refused: the lines before it stand, that line and the rest were
+	// not played.
+	Refused *MoveError `json:"refused,omitempty"`
 }
 
 // Service runs commands against the event store.
@@ -100,6 +104,9 @@ type cmdCtx struct {
 	seat   *int
 	staged []events.Event
 	reg    *games.Registry
+	// refused is the first refused line of a several-line move whose
+	// earlier lines were played.
+	refused *MoveError
 }
 
 // stage records events and folds them into the table at once, so the next
@@ -204,7 +211,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, id string, create b
 	if err := projections.Save(ctx, tx, g, views); err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{GameID: id, Version: table.Version, From: from}
+	out := Outcome{GameID: id, Version: table.Version, From: from, Refused: c.refused}
 	if key != "" {
 		if _, err := tx.Exec(ctx, `insert into command_keys (key, game_id, result) values ($1, $2, $3)`, key, id, out); err != nil {
 			return Outcome{}, fmt.Errorf("record idempotency key: %w", err)
@@ -367,8 +374,9 @@ func (s *Service) Start(ctx context.Context, actor Actor, gameID string) (Outcom
 // Move plays the move lines of user's seat in one command: each line is
 // decided on the state the previous lines left. With an expected version
 // other than AnyVersion the game must still be at it, or the player gets a
-// *StaleError. An illegal line rejects the whole command with its rule
-// error; nothing is written.
+// *StaleError. An illegal first line is returned as its rule error and
+// nothing is written; an illegal later line stops the command there: the
+// lines before it are played and Outcome.Refused says which line was not.
 func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected int, lines []string) (Outcome, error) {
 	moves := cleanLines(lines)
 	if len(moves) == 0 {
@@ -393,17 +401,25 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 			return err
 		}
 		for i, line := range moves {
+			var err error
 			if t.Engine.Result(t.State).Finished {
-				return &MoveError{Line: i + 1, Text: line, Err: games.Illegal("end", "the game ended before this line")}
-			}
-			evs, err := t.Engine.Decide(t.State, seat, line, seed.Rand(t.Version))
-			if err != nil {
-				if len(moves) > 1 && asRule(err) {
-					return &MoveError{Line: i + 1, Text: line, Err: err}
+				err = games.Illegal("end", "the game ended before this line")
+			} else {
+				var evs []games.RawEvent
+				if evs, err = t.Engine.Decide(t.State, seat, line, seed.Rand(t.Version)); err == nil {
+					err = c.stageGame(evs, line)
 				}
-				return err
 			}
-			if err := c.stageGame(evs, line); err != nil {
+			switch {
+			case err == nil:
+			case i > 0 && asRule(err):
+				// Earlier lines stand: each line is decided on what the
+				// previous ones did, and its outcome (a count, a drawn card)
+				// is recorded before the next is judged, so a later line
+				// can never probe a hidden outcome for free.
+				c.refused = &MoveError{Line: i + 1, Text: line, Err: err}
+				return nil
+			default:
 				return err
 			}
 		}

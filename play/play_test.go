@@ -177,7 +177,6 @@ func TestIllegalMoveNamesTheRuleAndWritesNothing(t *testing.T) {
 		{"not your turn", other, []string{"take 1"}, "P-1"},
 		{"too many", actorOf(tbl, p.Seat), []string{"take 4"}, "P-2"},
 		{"garbage", actorOf(tbl, p.Seat), []string{"hello"}, games.NotationRule},
-		{"second line illegal", actorOf(tbl, p.Seat), []string{"take 1", "take 1"}, "P-1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
