@@ -251,7 +251,7 @@ func mayAct(s State, seat games.Seat) error {
 	case s.Out[seat]:
 		return games.Illegal("CY-10", "you are eliminated")
 	case s.Withdrawn[seat]:
-		return games.Illegal("CY-12", "you withdrew from this round and are skipped until it ends")
+		return games.Illegal("CY-15", "you withdrew from this round and are skipped until it ends")
 	case s.Turn != seat:
 		return games.Illegal("CY-15", "it is %s's turn", s.Players[s.Turn])
 	}

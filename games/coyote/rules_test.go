@@ -16,14 +16,14 @@ import (
 //	CY-1   TestPlayers_CY1
 //	CY-2   TestDecks_CY2_CY3, TestProperties (the game's deck is the table)
 //	CY-3   TestDecks_CY2_CY3
-//	CY-4   TestScenario8, TestSetup_CY14_CY18_CY4
+//	CY-4   TestScenario8, TestSetup_CY14_CY18_CY4, TestDealOrder_CY4_CY5_House
 //	CY-5   TestScenario1, TestScenario10, TestScenario12, TestWrongDeclarationEliminates_CY5_CY12e
 //	CY-6   TestScenario9, TestBids_CY6_CY32
 //	CY-7   TestScenario1, TestScenario2
-//	CY-8   TestScenario3 to 6, TestCount_CY8
+//	CY-8   TestScenario3 to 6, TestCount_CY8, TestTies_CY8_House, TestBlueCopies_CY8_CY16_House
 //	CY-9   TestScenario5
 //	CY-10  TestScenario10, TestProperties (out exactly at the threshold)
-//	CY-11  TestScenario7, TestScenario12, TestWrongDeclarationEliminates_CY5_CY12e
+//	CY-11  TestScenario7, TestScenario12, TestWrongDeclarationEliminates_CY5_CY12e, TestNightAnywhere_CY11_House
 //	CY-12  TestScenario11, TestScenario12, TestTokens_CY12, TestReveal_CY12a_CY16
 //	CY-14  TestSetup_CY14_CY18_CY4
 //	CY-15  TestTurnOrder_CY15, TestScenario10 (the eliminated), TestScenario12 (the withdrawn)
@@ -35,7 +35,9 @@ import (
 //	CY-31  TestDeclareKeepsTwo_CY31 [HOUSE]
 //	CY-32  TestBids_CY6_CY32 [HOUSE]
 //	CY-33  TestResign_CY33, TestResignProperties [HOUSE]
-//	§5     TestViews_Section5, TestProperties (every view and redacted event)
+//	§5     TestViews_Section5, TestEliminatedSeesPublic_Section5, TestRoundEndPublic_Section5_CY11,
+//	       TestWithdrawnReplaced_Section5_House, TestProperties (every view and redacted event)
+//	robustness FuzzDecide (its seed corpus runs with every go test)
 //	§7     TestNotation_Section7
 
 func TestInfo_Options_Section4(t *testing.T) {

@@ -31,7 +31,8 @@ func TestScenario1_TextExample_CY7_CY5(t *testing.T) {
 		loser, next string
 	}{
 		{"total 14 < 16: Dee takes the token, Eve starts", []string{"1", "2", "3", "4", "4"}, 14, "Dee", "Eve"},
-		{"total 16 or more: Eve takes it, Dee starts", []string{"1", "2", "3", "4", "10"}, 20, "Eve", "Dee"},
+		{"total 16 or more: Eve takes it, Dee starts", []string{"1", "2", "3", "4", "6"}, 16, "Eve", "Dee"},
+		{"total well above 16: Eve takes it, Dee starts", []string{"1", "2", "3", "4", "10"}, 20, "Eve", "Dee"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb := rig(t, 5, nil, tc.feathers...)
@@ -100,6 +101,11 @@ func TestScenario4_QuestionFirst_CY8_CY16(t *testing.T) {
 	c = countOf(t, 4, "4", "3", "?", "max0", "x2")
 	if c.Total != 6 {
 		t.Fatalf("? turns x2: total %d, want 6 (%+v)", c.Total, c.Steps)
+	}
+	// max0 discards the 4 (and itself), x2 doubles the 3.
+	if l := c.Lines; l[0].Note != "discarded by max0" || l[0].Value != 0 || l[1].Value != 6 || l[1].Note != "doubled by x2" ||
+		l[3].Note != "discarded by max0" || l[4].Feather.Face != "x2" || l[4].From != "?" {
+		t.Fatalf("? turns x2: lines %+v", l)
 	}
 	if steps := stepNumbers(c); !slices.IsSorted(steps) {
 		t.Fatalf("steps out of order: %v", steps)
@@ -198,6 +204,11 @@ func TestScenario9_BidsAndTimeouts_CY6_CY30(t *testing.T) {
 	}
 	tb.reject("Ana", "coyote", "CY-6")
 	tb.reject("Ana", "bid 0", "CY-6")
+	// A silent first bidder bids 1: the default is accepted and is that bid.
+	silent := rig(t, 5, nil)
+	if b := find(t, silent.play("Ana", r.Pending(silent.s)[0].Default), EvBid).Bid; b.Bid != 1 || b.Seat != 0 {
+		t.Fatalf("the silent first bidder's default made %+v", b)
+	}
 	tb.play("Ana", "bid 12")
 	tb.reject("Bob", "bid 12", "CY-6")
 	tb.play("Bob", "bid 13")
@@ -311,12 +322,26 @@ func TestScenario12_DeclareAndReplace_CY12(t *testing.T) {
 		tb.play("Eve", "bid 8")
 		tb.play("Ana", "bid 9")
 		tb.play("Bob", "bid 10")
-		tb.wantTurn("Dee") // Cal is skipped
-		tb.reject("Cal", "bid 20", "CY-12")
+		tb.wantTurn("Dee")                  // Cal is skipped
+		tb.reject("Cal", "bid 20", "CY-15") // the turn-order rule: the withdrawn are skipped
+		tb.reject("Cal", "coyote", "CY-15")
+		if l := (Rules{}).Legal(tb.s, 2); l != nil {
+			t.Fatalf("withdrawn Cal has legal moves %v", l)
+		}
+		// Cal's feather lies face up: every seat, spectators included, sees it.
+		for seat := games.Spectator; seat < 5; seat++ {
+			if p := (Rules{}).View(tb.s, seat).(View).Players[2]; p.Feather == nil || p.Feather.Face != "7" || p.Hidden {
+				t.Fatalf("seat %d does not see Cal's face-up 7: %+v", seat, p)
+			}
+		}
 		evs = tb.play("Dee", "coyote")
 		c := find(t, evs, EvCount).Count
 		if c.Total != 17 || c.Lines[2].From != "withdrawn" || c.Lines[2].Value != 7 {
 			t.Fatalf("count %+v", c)
+		}
+		// Cal cannot take this round's token: the call is between Dee and Bob.
+		if tok := find(t, evs, EvCoyote).Coyote; tok.Seat != 3 || c.Loser != 3 || c.Bidder != 1 || tb.s.Coyotes[2] != 0 {
+			t.Fatalf("token %+v, count %+v, Cal's tokens %d", tok, c, tb.s.Coyotes[2])
 		}
 	})
 	t.Run("a wrong declaration takes a token and ends the round", func(t *testing.T) {
