@@ -77,3 +77,15 @@ func TestALaterLineCannotProbeAHiddenOutcome(t *testing.T) {
 		})
 	}
 }
+
+// Text as mail clients and phones send it is read as typed.
+func TestMailTypographyIsUndone(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	id, tbl := startPile(t, svc)
+	mover := actorOf(tbl, pending(t, tbl).Seat)
+	out, err := svc.Move(ctx, mover, id, tbl.Version, []string{"\u00a0take\u00a01\ufe0f\r\n"})
+	if err != nil || out.Version != tbl.Version+1 {
+		t.Fatalf("%+v, %v", out, err)
+	}
+}

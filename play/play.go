@@ -446,10 +446,20 @@ func (s *Service) stale(ctx context.Context, actor Actor, gameID string, expecte
 	return &StaleError{GameID: gameID, Expected: expected, Current: t.Version, Changes: changes}
 }
 
+// mailTypography undoes what mail clients and phones do to typed text:
+// dashes and the minus sign become '-', non-breaking spaces become spaces,
+// emoji presentation selectors ("♥️") go.
+var mailTypography = strings.NewReplacer(
+	"\u2013", "-", "\u2014", "-", "\u2212", "-", "\u2010", "-", "\u2011", "-",
+	"\u00a0", " ", "\u202f", " ", "\ufe0f", "", "\ufe0e", "",
+)
+
+// cleanLines splits move text into trimmed, non-empty lines with mail
+// typography undone.
 func cleanLines(lines []string) []string {
 	var out []string
 	for _, l := range lines {
-		for _, part := range strings.Split(l, "\n") {
+		for _, part := range strings.Split(mailTypography.Replace(l), "\n") {
 			if p := strings.TrimSpace(part); p != "" {
 				out = append(out, p)
 			}
