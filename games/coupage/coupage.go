@@ -99,25 +99,59 @@ type State struct {
 	Summary   string
 }
 
-// clone deep-copies the state.
+// clone deep-copies the state. The card lists share one backing array and
+// the barrels another (each list capped at its length, so that an append
+// reallocates instead of writing over its neighbour): Decide clones the
+// state for every move it accepts.
 func (s *State) clone() *State {
 	c := *s
-	c.Players = slices.Clone(s.Players)
+	n := len(s.Players) + len(s.Deck) + len(s.Discard)
+	nt, nb := 0, 0
+	for _, h := range s.Hands {
+		n += len(h)
+	}
+	for _, bs := range s.Barrels {
+		nb += len(bs)
+		for _, b := range bs {
+			n += len(b.Grapes)
+			nt += len(b.Time)
+		}
+	}
+	strs := make([]string, 0, n)
+	cp := func(x []string) []string {
+		if x == nil {
+			return nil
+		}
+		i := len(strs)
+		strs = append(strs, x...)
+		return strs[i:len(strs):len(strs)]
+	}
+	c.Players = cp(s.Players)
 	// Options are never modified in place, so they are shared.
-	c.Deck = slices.Clone(s.Deck)
-	c.Discard = slices.Clone(s.Discard)
+	c.Deck = cp(s.Deck)
+	c.Discard = cp(s.Discard)
 	c.Hands = make([][]string, len(s.Hands))
 	for i, h := range s.Hands {
-		c.Hands[i] = slices.Clone(h)
+		c.Hands[i] = cp(h)
 	}
 	c.Barrels = make([][]Barrel, len(s.Barrels))
+	cells := make([]Barrel, 0, nb)
+	times := make([]TimeCard, 0, nt)
 	for i, bs := range s.Barrels {
-		c.Barrels[i] = make([]Barrel, len(bs))
-		for j, b := range bs {
-			b.Grapes = slices.Clone(b.Grapes)
-			b.Time = slices.Clone(b.Time)
-			c.Barrels[i][j] = b
+		if bs == nil {
+			continue
 		}
+		j := len(cells)
+		for _, b := range bs {
+			b.Grapes = cp(b.Grapes)
+			if b.Time != nil {
+				k := len(times)
+				times = append(times, b.Time...)
+				b.Time = times[k:len(times):len(times)]
+			}
+			cells = append(cells, b)
+		}
+		c.Barrels[i] = cells[j:len(cells):len(cells)]
 	}
 	if s.Harvest != nil {
 		h := *s.Harvest

@@ -57,19 +57,18 @@ type Wine struct {
 	Time     int            `json:"time"`
 	Stars    int            `json:"stars"`
 	Ability  string         `json:"ability"`
+
+	// need is Recipe by colour index and n its number of cards, filled
+	// when the data set is read (matches runs for every barrel of a view).
+	need [8]int
+	n    int
 }
 
 // IsCava tells whether the wine is a cava.
 func (w Wine) IsCava() bool { return w.Type == "cava" }
 
 // size is the number of grape cards of the recipe.
-func (w Wine) size() int {
-	n := 0
-	for _, c := range w.Recipe {
-		n += c
-	}
-	return n
-}
+func (w Wine) size() int { return w.n }
 
 // Special is a row of Table S.
 type Special struct {
@@ -96,8 +95,8 @@ type Aid struct {
 	stars   map[string]int
 	effect  map[string]string // special code -> effect
 	byEff   map[string]string // effect -> special code
-	cardPh  []phrase
-	winePh  []phrase
+	cardPh  phrases
+	winePh  phrases
 	colours []string       // colour names by index
 	colIdx  map[string]int // grape code -> colour index
 	varIdx  map[string]int // grape code -> variety index
@@ -109,6 +108,11 @@ func loadAid(name string) (*Aid, error) {
 	if err != nil {
 		return nil, fmt.Errorf("coupage: no aid table %q: %w", name, err)
 	}
+	return parseAid(name, b)
+}
+
+// parseAid reads and checks the data set name from its JSON text.
+func parseAid(name string, b []byte) (*Aid, error) {
 	var a Aid
 	if err := json.Unmarshal(b, &a); err != nil {
 		return nil, fmt.Errorf("coupage: aid table %q: %w", name, err)
@@ -156,6 +160,20 @@ func loadAid(name string) (*Aid, error) {
 	for _, e := range []string{effYoung, effStealCard, effSpoil, effOenologue, effHarvest, effEvaporate, effStealTime} {
 		if a.byEff[e] == "" {
 			return nil, fmt.Errorf("coupage: aid table %q has no special with effect %q", name, e)
+		}
+	}
+	for i := range a.Wines {
+		w := &a.Wines[i]
+		for col, n := range w.Recipe {
+			if n == 0 {
+				continue
+			}
+			ci := slices.Index(a.colours, col)
+			if ci < 0 {
+				return nil, fmt.Errorf("coupage: aid table %q: wine %s needs colour %q that no grape has", name, w.Code, col)
+			}
+			w.need[ci] = n
+			w.n += n
 		}
 	}
 	a.cardPh = a.buildCardPhrases()
@@ -256,7 +274,7 @@ func (a *Aid) couldComplete(w Wine, grapes []string) bool {
 			return false
 		}
 		count[ci]++
-		if count[ci] > w.Recipe[a.colours[ci]] {
+		if count[ci] > w.need[ci] {
 			return false
 		}
 		if w.Distinct {

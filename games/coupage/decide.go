@@ -2,6 +2,7 @@ package coupage
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -87,9 +88,6 @@ func (s *State) validate(seat games.Seat, m Move) error {
 	if seat < 0 || int(seat) >= len(s.Players) {
 		return games.Illegal("CP-15", "only seated players make moves; it is %s's turn", s.name(s.Turn.Seat))
 	}
-	if (m.Kind == mvTake || m.Kind == mvAge || m.Kind == mvRecover) && !s.Abilities {
-		return games.Illegal("CP-7", "wine abilities are off in this game (option wine_abilities)")
-	}
 	if h := s.Harvest; h != nil {
 		picker := h.Order[h.Next]
 		if seat != picker {
@@ -103,11 +101,15 @@ func (s *State) validate(seat games.Seat, m Move) error {
 		}
 		return nil
 	}
+	// A seat that may not act is told so first, whatever its move (CP-15).
+	if seat != s.Turn.Seat {
+		return games.Illegal("CP-15", "it is %s's turn, not yours", s.name(s.Turn.Seat))
+	}
 	if m.Kind == mvPick {
 		return games.Illegal("CP-27", "there is no Récolte to pick from")
 	}
-	if seat != s.Turn.Seat {
-		return games.Illegal("CP-15", "it is %s's turn, not yours", s.name(s.Turn.Seat))
+	if (m.Kind == mvTake || m.Kind == mvAge || m.Kind == mvRecover) && !s.Abilities {
+		return games.Illegal("CP-7", "wine abilities are off in this game (option wine_abilities)")
 	}
 	if m.Kind == mvEnd {
 		return nil
@@ -288,8 +290,8 @@ func (a *Aid) recipeText(w Wine) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, col))
 		}
 	}
-	for col, n := range w.Recipe {
-		if col != "red" && col != "white" && n > 0 {
+	for _, col := range slices.Sorted(maps.Keys(w.Recipe)) {
+		if n := w.Recipe[col]; col != "red" && col != "white" && n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, col))
 		}
 	}

@@ -40,6 +40,8 @@ type tableSetup struct {
 	// discard lists cards put in the discard pile (the rest stays in the deck).
 	discard []string
 	active  games.Seat
+	// rules, when set, replaces NewRules() (a table with other house data).
+	rules *Rules
 }
 
 // table is a rigged game under test.
@@ -54,6 +56,9 @@ type table struct {
 func (ts tableSetup) build(t testing.TB) *table {
 	t.Helper()
 	r := NewRules()
+	if ts.rules != nil {
+		r = *ts.rules
+	}
 	if ts.players == nil {
 		ts.players = []string{"Ana", "Bob", "Cleo"}
 	}

@@ -211,21 +211,36 @@ func (r Rules) actions(s *State, seat games.Seat, hand []string, nb int, add fun
 		}
 		sp := Move{Kind: mvSpecial, Special: c}
 		switch eff {
+		// Only targets that can pass validate are proposed (filter still
+		// validates each one).
 		case effYoung:
 			for bi := 1; bi <= nb; bi++ {
+				if s.Barrels[seat][bi-1].State != Production {
+					continue
+				}
 				m := sp
 				m.Barrel = bi
 				add(m)
 			}
 		case effStealCard:
 			for t := range n {
+				if games.Seat(t) == seat || s.Resigned[t] || len(s.Hands[t]) == 0 {
+					continue
+				}
 				m := sp
 				m.Target = games.Seat(t)
 				add(m)
 			}
 		case effSpoil, effOenologue:
 			for t := range n {
+				if eff == effSpoil && (games.Seat(t) == seat || s.Resigned[t]) {
+					continue
+				}
 				for bi := 1; bi <= nb; bi++ {
+					b := s.Barrels[t][bi-1]
+					if eff == effSpoil && (b.Spoil != 0 || b.State != Production) || eff == effOenologue && b.Spoil == 0 {
+						continue
+					}
 					m := sp
 					m.Target, m.Barrel = games.Seat(t), bi
 					add(m)
@@ -236,7 +251,7 @@ func (r Rules) actions(s *State, seat games.Seat, hand []string, nb int, add fun
 		case effEvaporate:
 			for t := range n {
 				for j, b := range s.Barrels[t] {
-					if games.Seat(t) == seat || b.State != Production {
+					if games.Seat(t) == seat || s.Resigned[t] || b.State != Production || len(b.Grapes) < 2 {
 						continue
 					}
 					gc, _ := a.distinct(b.Grapes)
@@ -250,10 +265,13 @@ func (r Rules) actions(s *State, seat games.Seat, hand []string, nb int, add fun
 		case effStealTime:
 			for t := range n {
 				for j, b := range s.Barrels[t] {
-					if games.Seat(t) == seat || b.State != Production || len(b.Time) == 0 {
+					if games.Seat(t) == seat || s.Resigned[t] || b.State != Production || len(b.Time) == 0 {
 						continue
 					}
 					for _, fd := range []bool{false, true} {
+						if timeIndex(b, fd) < 0 {
+							continue
+						}
 						for _, own := range receivers {
 							m := sp
 							m.Target, m.Barrel, m.FaceDown, m.Own = games.Seat(t), j+1, fd, own

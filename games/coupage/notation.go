@@ -20,7 +20,13 @@ var accents = strings.NewReplacer(
 
 // normalize lower-cases text and removes accents.
 func normalize(text string) string {
-	return accents.Replace(strings.ToLower(strings.TrimSpace(text)))
+	t := strings.ToLower(strings.TrimSpace(text))
+	for i := 0; i < len(t); i++ {
+		if t[i] >= 0x80 {
+			return accents.Replace(t)
+		}
+	}
+	return t // plain ASCII: nothing to replace
 }
 
 // phrase is a multi-word name and the code it stands for.
@@ -29,14 +35,29 @@ type phrase struct {
 	code  string
 }
 
-// cardPhrases lists every card name and alias (longest first).
-func (a *Aid) cardPhrases() []phrase { return a.cardPh }
+// phrases are names by their first word, longest first.
+type phrases map[string][]phrase
 
-// winePhrases lists every wine code and name (longest first).
-func (a *Aid) winePhrases() []phrase { return a.winePh }
+// index groups phrases (longest first) by their first word.
+func index(ps []phrase) phrases {
+	sortPhrases(ps)
+	out := phrases{}
+	for _, p := range ps {
+		if len(p.words) > 0 {
+			out[p.words[0]] = append(out[p.words[0]], p)
+		}
+	}
+	return out
+}
+
+// cardPhrases lists every card name and alias.
+func (a *Aid) cardPhrases() phrases { return a.cardPh }
+
+// winePhrases lists every wine code and name.
+func (a *Aid) winePhrases() phrases { return a.winePh }
 
 // buildCardPhrases lists every card name and alias (longest first).
-func (a *Aid) buildCardPhrases() []phrase {
+func (a *Aid) buildCardPhrases() phrases {
 	var out []phrase
 	for c := range a.order {
 		out = append(out, phrase{strings.Fields(c), c})
@@ -45,19 +66,17 @@ func (a *Aid) buildCardPhrases() []phrase {
 		out = append(out, phrase{strings.Fields(normalize(sp.Alias)), sp.Code})
 		out = append(out, phrase{strings.Fields(normalize(sp.Name)), sp.Code})
 	}
-	sortPhrases(out)
-	return out
+	return index(out)
 }
 
 // buildWinePhrases lists every wine code and name (longest first).
-func (a *Aid) buildWinePhrases() []phrase {
+func (a *Aid) buildWinePhrases() phrases {
 	var out []phrase
 	for _, w := range a.Wines {
 		out = append(out, phrase{strings.Fields(normalize(w.Code)), w.Code})
 		out = append(out, phrase{strings.Fields(normalize(w.Name)), w.Code})
 	}
-	sortPhrases(out)
-	return out
+	return index(out)
 }
 
 func sortPhrases(ps []phrase) {
@@ -71,8 +90,11 @@ func sortPhrases(ps []phrase) {
 
 // match finds the phrase that starts toks; it returns the code and the
 // number of tokens used (0 when none).
-func match(ps []phrase, toks []string) (string, int) {
-	for _, p := range ps {
+func match(idx phrases, toks []string) (string, int) {
+	if len(toks) == 0 {
+		return "", 0
+	}
+	for _, p := range idx[toks[0]] {
 		if len(p.words) > 0 && len(p.words) <= len(toks) && slices.Equal(p.words, toks[:len(p.words)]) {
 			return p.code, len(p.words)
 		}
@@ -244,7 +266,11 @@ func (p *parser) move() (Move, error) {
 		m.Kind = mvMake
 		w, n := match(a.winePhrases(), p.toks)
 		if n == 0 {
-			return m, p.fail("expected a wine: blanc, rose, rouge, cava blanc or cava rose")
+			codes := make([]string, len(a.Wines))
+			for i, w := range a.Wines {
+				codes[i] = w.Code
+			}
+			return m, p.fail("expected a wine: " + strings.Join(codes, ", "))
 		}
 		p.toks = p.toks[n:]
 		m.Wine = w
@@ -390,7 +416,12 @@ func (s *State) seatName(seat games.Seat) string {
 		ok = false
 	}
 	for i, o := range s.Players {
-		if i != int(seat) && normalize(o) == n {
+		if i == int(seat) {
+			continue
+		}
+		// Another player with the same name, or whose longer name starts
+		// with this one ("Jean" and "Jean 2"), would be read instead.
+		if w := strings.Fields(normalize(o)); len(w) > 0 && w[0] == n {
 			ok = false
 		}
 	}

@@ -123,19 +123,23 @@ func TestScenario4_VinPique_CP24_CP25_CP26(t *testing.T) {
 		tb.reject(ana, "time 2", "CP-24")
 		tb.reject(ana, "bottle 2 mac2", "CP-24")
 		tb.reject(ana, "vin jeune 2", "CP-21") // she holds none; the barrel is spoiled anyway
-		tb.endTurn(ana)
+		pile := len(tb.s.Discard)
+		evs := tb.do(ana, "end")
 		want := turn + 1
 		if turn == 4 {
 			want = 0
+			// At the end of her 4th turn the card is discarded.
+			if !has(evs, evSpoilGone) || !slices.Equal(tb.s.Discard[pile:], []string{"vin pique"}) {
+				t.Errorf("after Ana's 4th turn: discarded %v, want the Vin piqué", tb.s.Discard[pile:])
+			}
+		} else if has(evs, evSpoilGone) || len(tb.s.Discard) != pile {
+			t.Errorf("the Vin piqué was removed after Ana's turn %d", turn)
 		}
 		if got := tb.s.Barrels[ana][1].Spoil; got != want {
 			t.Errorf("after Ana's turn %d the counter is %d, want %d", turn, got, want)
 		}
 		tb.endTurn(bob)
 		tb.endTurn(cleo)
-	}
-	if tb.s.Discard[len(tb.s.Discard)-1] == "" {
-		t.Errorf("nothing discarded")
 	}
 	tb.do(ana, "draw")
 	tb.do(ana, "bottle 2 mac2")
@@ -151,6 +155,9 @@ func TestScenario4_VinPique_CP24_CP25_CP26(t *testing.T) {
 	tb.endTurn(cleo)
 	tb.endTurn(ana)
 	tb.endTurn(bob)
+	if c := tb.s.Barrels[ana][1].Spoil; c != 3 {
+		t.Errorf("after Ana's 2nd turn the counter is %d, want 3", c)
+	}
 	tb.do(cleo, "draw")
 	evs := tb.do(cleo, "oenologue ana 2")
 	if !has(evs, evSpoilGone) || tb.s.Barrels[ana][1].Spoil != 0 {
@@ -293,6 +300,16 @@ func TestScenario8_MarketAndRefill_CP4_CP12(t *testing.T) {
 	if !has(evs, evTurnEnded) {
 		t.Fatalf("the turn did not end after the second action")
 	}
+	// 2 cards left after the two actions, then exactly 1 drawn at the end.
+	var refill []Event
+	for _, e := range evs {
+		if e.Type == evDrew {
+			refill = append(refill, e)
+		}
+	}
+	if len(refill) != 1 || refill[0].Reason != "refill" || refill[0].N != 1 {
+		t.Errorf("end-of-turn draws %+v, want one card", refill)
+	}
 	if got := tb.hand(ana); !slices.Equal(got, []string{"mac1", "par3", "ull2"}) {
 		t.Errorf("Ana holds %v after the refill, want mac1 par3 ull2", got)
 	}
@@ -308,6 +325,9 @@ func TestScenario9_Recolte_CP27_CP41(t *testing.T) {
 	}.build(t)
 	tb.do(bob, "draw")
 	tb.do(bob, "recolte")
+	if h := tb.s.Harvest; h == nil || !slices.Equal(h.Cards, []string{"time", "mac3", "vin pique"}) || !slices.Equal(h.Order, []games.Seat{bob, cleo, ana}) {
+		t.Fatalf("harvest %+v, want [time mac3 vin pique] for Bob, Cleo, Ana", tb.s.Harvest)
+	}
 	p := tb.r.Pending(tb.s)
 	if len(p) != 1 || p[0].Seat != bob || p[0].Kind != "pick" || p[0].Rule != "CP-41" {
 		t.Fatalf("pending %+v, want Bob's pick", p)
@@ -392,9 +412,15 @@ func TestScenario11_CavaBlancRouge_CP34_CP32_CP7(t *testing.T) {
 		t.Fatalf("no Cava blanc choice pending")
 	}
 	tb.reject(ana, "bottle 3 ull2", "CP-34")
-	tb.do(ana, "recover time xar2")
-	if h := tb.hand(ana); !slices.Contains(h, "time") || !slices.Contains(h, "xar2") {
-		t.Errorf("Ana's hand %v lacks the recovered cards", h)
+	evs := tb.do(ana, "recover time xar2")
+	if h := tb.hand(ana); !slices.Equal(h, []string{"mac3", "xar2", "ull2", "time", "vin pique"}) {
+		t.Errorf("Ana's hand %v, want the recovered time and xar2 added", h)
+	}
+	// tre1, face down until now, is discarded face up: everyone sees it.
+	for _, e := range evs {
+		if e.Type == evCleared && !slices.Contains(tb.r.Redact(e, games.Spectator).Cards, "tre1") {
+			t.Errorf("the cleared bottle hides tre1: %+v", tb.r.Redact(e, games.Spectator))
+		}
 	}
 	got := tb.s.aid.sortCards(slices.Clone(tb.s.Discard[before:]))
 	if want := []string{"mac1", "par3", "gar3", "tre1"}; !slices.Equal(got, tb.s.aid.sortCards(want)) {
@@ -410,8 +436,18 @@ func TestScenario11_CavaBlancRouge_CP34_CP32_CP7(t *testing.T) {
 	tb.do(ana, "draw")
 	tb.do(ana, "bottle 4 gar3")
 	tb.reject(ana, "recover time xar2", "CP-7")
+	if b := tb.s.Barrels[ana][3]; len(b.Grapes)+len(b.Time) != 0 || slices.Contains(tb.s.Hands[ana], "xar2") {
+		t.Errorf("without abilities the Cava blanc is cleared at once: %+v", b)
+	}
+	tb.endTurn(ana)
+	tb.endTurn(bob)
+	tb.endTurn(cleo)
+	tb.do(ana, "draw")
 	tb.do(ana, "bottle 3 ull2")
 	tb.reject(ana, "age 2 vin pique", "CP-7")
+	if tb.s.Turn.Ability != "" || len(tb.s.Barrels[ana][1].Time) != 0 {
+		t.Errorf("without abilities a Rouge gives no choice")
+	}
 }
 
 // Scenario 12: reshuffle (CP-11).

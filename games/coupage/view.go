@@ -90,13 +90,36 @@ func (Rules) View(s *State, seat games.Seat) any {
 		}
 		v.Deck = slices.Clone(s.Deck)
 	}
+	// Every barrel, grape list and Time list of the view shares one backing
+	// array per kind (a view is built for every seat after every move).
+	nb, ng, nt := 0, 0, 0
 	for _, bs := range s.Barrels {
-		row := make([]BarrelView, 0, len(bs))
+		nb += len(bs)
+		for _, b := range bs {
+			ng += len(b.Grapes)
+			nt += len(b.Time)
+		}
+	}
+	cells := make([]BarrelView, 0, nb)
+	grapes := make([]string, 0, ng)
+	times := make([]TimeView, 0, nt)
+	for _, bs := range s.Barrels {
+		start := len(cells)
 		for j, b := range bs {
-			bv := BarrelView{Number: j + 1, State: b.State, Wine: b.Wine, Grapes: slices.Clone(b.Grapes),
-				Spoil: b.Spoil, Cava: b.Cava, Complete: s.complete(b)}
+			bv := BarrelView{Number: j + 1, State: b.State, Wine: b.Wine, Spoil: b.Spoil, Cava: b.Cava}
+			var w Wine
+			if b.State == Production {
+				w, _ = s.aid.wine(b.Wine)
+				bv.Complete = s.aid.matches(w, b.Grapes)
+			}
+			if b.Grapes != nil {
+				g := len(grapes)
+				grapes = append(grapes, b.Grapes...)
+				bv.Grapes = grapes[g:len(grapes):len(grapes)]
+			}
 			if len(b.Time) > 0 {
-				bv.Time = make([]TimeView, 0, len(b.Time))
+				bv.Time = times[len(times) : len(times) : len(times)+len(b.Time)]
+				times = times[:len(times)+len(b.Time)]
 			}
 			for _, t := range b.Time {
 				tv := TimeView{FaceDown: t.FaceDown}
@@ -108,12 +131,10 @@ func (Rules) View(s *State, seat games.Seat) any {
 				}
 				bv.Time = append(bv.Time, tv)
 			}
-			if w, ok := s.aid.wine(b.Wine); ok && bv.Complete && b.Spoil == 0 && len(b.Time) >= w.Time {
-				bv.Ready = true
-			}
-			row = append(row, bv)
+			bv.Ready = bv.Complete && b.Spoil == 0 && len(b.Time) >= w.Time
+			cells = append(cells, bv)
 		}
-		v.Barrels = append(v.Barrels, row)
+		v.Barrels = append(v.Barrels, cells[start:len(cells):len(cells)])
 	}
 	if h := s.Harvest; h != nil {
 		c := *h
