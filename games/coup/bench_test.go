@@ -5,43 +5,18 @@ import (
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
 )
 
 // longGame plays a seeded 6-player game by random legal moves and returns its
 // log, the longest of a few seeds.
 func longGame(b *testing.B) []Event {
 	b.Helper()
-	r := Rules{}
-	var best []Event
-	for seed := range uint64(20) {
-		rng := rand.New(rand.NewPCG(seed, 42))
-		evs, err := r.Setup(games.Options{"inquisitor": "on"}, []string{"A", "B", "C", "D", "E", "F"}, rng)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s := r.Initial()
-		for _, e := range evs {
-			s = r.Evolve(s, e)
-		}
-		for len(r.Pending(s)) > 0 {
-			pend := r.Pending(s)
-			p := pend[rng.IntN(len(pend))]
-			legal := r.Legal(s, p.Seat)
-			m, _ := r.Parse(s, legal[rng.IntN(len(legal))])
-			out, err := r.Decide(s, p.Seat, m, rng)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, e := range out {
-				s = r.Evolve(s, e)
-			}
-			evs = append(evs, out...)
-		}
-		if len(evs) > len(best) {
-			best = evs
-		}
+	evs, err := gametest.LongestRandomGame(Rules{}, games.Options{"inquisitor": "on"}, []string{"A", "B", "C", "D", "E", "F"}, 20, 5000)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return best
+	return evs
 }
 
 // BenchmarkDecideEvolve measures deciding and applying one move (a steal,

@@ -6,40 +6,17 @@ import (
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
 )
 
 // longGame plays a seeded game by random legal moves and returns its events.
 func longGame(b *testing.B) []Event {
-	r := NewRules()
-	rng := rand.New(rand.NewPCG(7, 7))
-	var best []Event
-	for try := 0; try < 20; try++ {
-		evs, err := r.Setup(games.Options{}, []string{"Ana", "Bob", "Cleo", "Dan"}, rng)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s := r.Initial()
-		for _, e := range evs {
-			s = r.Evolve(s, e)
-		}
-		for moves := 0; !s.Over && moves < 5000; moves++ {
-			p := r.Pending(s)[0]
-			legal := r.Legal(s, p.Seat)
-			m, _ := r.Parse(s, legal[rng.IntN(len(legal))])
-			out, err := r.Decide(s, p.Seat, m, rng)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, e := range out {
-				s = r.Evolve(s, e)
-			}
-			evs = append(evs, out...)
-		}
-		if len(evs) > len(best) {
-			best = evs
-		}
+	b.Helper()
+	evs, err := gametest.LongestRandomGame(NewRules(), games.Options{}, []string{"Ana", "Bob", "Cleo", "Dan"}, 20, 5000)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return best
+	return evs
 }
 
 // BenchmarkDecideEvolve decides and applies one move (a make, on a state

@@ -1,0 +1,50 @@
+package gametest
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// LongestRandomGame plays tries seeded games of r by uniformly random legal
+// moves of a random pending seat (at most maxMoves each) and returns the
+// events of the longest: a realistic long log for fold benchmarks.
+func LongestRandomGame[S any, M any, E games.Event](r games.Rules[S, M, E], opts games.Options, players []string, tries, maxMoves int) ([]E, error) {
+	var best []E
+	for try := range uint64(tries) {
+		rng := rand.New(rand.NewPCG(try, 42))
+		evs, err := r.Setup(opts, players, rng)
+		if err != nil {
+			return nil, fmt.Errorf("setup: %w", err)
+		}
+		s := r.Initial()
+		for _, e := range evs {
+			s = r.Evolve(s, e)
+		}
+		for range maxMoves {
+			pend := r.Pending(s)
+			if len(pend) == 0 {
+				break
+			}
+			p := pend[rng.IntN(len(pend))]
+			legal := r.Legal(s, p.Seat)
+			m, err := r.Parse(s, legal[rng.IntN(len(legal))])
+			if err != nil {
+				return nil, fmt.Errorf("legal move does not parse: %w", err)
+			}
+			out, err := r.Decide(s, p.Seat, m, rng)
+			if err != nil {
+				return nil, fmt.Errorf("legal move refused: %w", err)
+			}
+			for _, e := range out {
+				s = r.Evolve(s, e)
+			}
+			evs = append(evs, out...)
+		}
+		if len(evs) > len(best) {
+			best = evs
+		}
+	}
+	return best, nil
+}
