@@ -1,0 +1,102 @@
+// Package auth issues and verifies courrier's session tokens: short-lived
+// JWTs (golang-jwt v5) signed with HMAC-SHA256, the algorithm pinned, `exp`,
+// `iss` and `aud` required, the key chosen by `kid` so keys can be rotated.
+package auth
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// Key is one signing key and the id tokens name it by.
+type Key struct {
+	ID     string
+	Secret []byte // at least 32 bytes
+}
+
+// Tokens issues tokens with the current key and verifies tokens signed with
+// any of its keys.
+type Tokens struct {
+	current  Key
+	keys     map[string][]byte
+	issuer   string
+	audience string
+	ttl      time.Duration
+	now      func() time.Time
+}
+
+// ErrInvalidToken is wrapped by every verification failure; the message
+// says in plain words what to do.
+var ErrInvalidToken = errors.New("invalid token")
+
+// NewTokens returns Tokens that sign with current and also accept tokens of
+// the older keys (during a rotation). now is the clock (time.Now in
+// production, a fake one in tests).
+func NewTokens(issuer, audience string, ttl time.Duration, now func() time.Time, current Key, older ...Key) (*Tokens, error) {
+	t := &Tokens{current: current, keys: map[string][]byte{}, issuer: issuer, audience: audience, ttl: ttl, now: now}
+	for _, k := range append([]Key{current}, older...) {
+		if k.ID == "" || len(k.Secret) < 32 {
+			return nil, fmt.Errorf("signing key %q: an id and at least 32 bytes of secret are needed", k.ID)
+		}
+		if _, dup := t.keys[k.ID]; dup {
+			return nil, fmt.Errorf("two signing keys with id %q", k.ID)
+		}
+		t.keys[k.ID] = k.Secret
+	}
+	return t, nil
+}
+
+// Issue returns a token for user, valid for the configured lifetime.
+func (t *Tokens) Issue(user string) (string, error) {
+	now := t.now()
+	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.RegisteredClaims{
+		Subject:   user,
+		Issuer:    t.issuer,
+		Audience:  jwt.ClaimStrings{t.audience},
+		IssuedAt:  jwt.NewNumericDate(now),
+		ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
+	})
+	tok.Header["kid"] = t.current.ID
+	s, err := tok.SignedString(t.current.Secret)
+	if err != nil {
+		return "", fmt.Errorf("sign token: %w", err)
+	}
+	return s, nil
+}
+
+// Verify checks a token and returns its user. Any other algorithm than
+// HS256 (including "none"), an unknown key id, a wrong issuer or audience,
+// a missing or past expiry all fail with an error wrapping ErrInvalidToken.
+func (t *Tokens) Verify(token string) (string, error) {
+	var claims jwt.RegisteredClaims
+	_, err := jwt.ParseWithClaims(token, &claims, t.key,
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithIssuer(t.issuer),
+		jwt.WithAudience(t.audience),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithTimeFunc(t.now),
+	)
+	switch {
+	case err == nil && claims.Subject != "":
+		return claims.Subject, nil
+	case err == nil:
+		return "", fmt.Errorf("%w: the token names no user", ErrInvalidToken)
+	case errors.Is(err, jwt.ErrTokenExpired):
+		return "", fmt.Errorf("%w: the token has expired; sign in again", ErrInvalidToken)
+	default:
+		return "", fmt.Errorf("%w: the token is not one of ours or was altered; sign in again", ErrInvalidToken)
+	}
+}
+
+func (t *Tokens) key(tok *jwt.Token) (any, error) {
+	kid, _ := tok.Header["kid"].(string)
+	secret, ok := t.keys[kid]
+	if !ok {
+		return nil, fmt.Errorf("unknown key id %q", kid)
+	}
+	return secret, nil
+}
