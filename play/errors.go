@@ -90,9 +90,3 @@ func (e *MoveError) UnmarshalJSON(b []byte) error {
 	*e = MoveError{Line: in.Line, Text: in.Text, Err: &games.RuleError{Rule: in.Rule, Reason: in.Reason}}
 	return nil
 }
-
-// asRule is a shorthand for games.AsRuleError.
-func asRule(err error) bool {
-	_, ok := games.AsRuleError(err)
-	return ok
-}

@@ -90,9 +90,6 @@ func New(pool *pgxpool.Pool, reg *games.Registry, opts ...Option) *Service {
 	return s
 }
 
-// Registry returns the games the service plays.
-func (s *Service) Registry() *games.Registry { return s.reg }
-
 // command is the decision of one command on a folded table: it stages
 // events on the table (advancing its state) and returns them.
 type command func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error
@@ -412,7 +409,7 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 			}
 			switch {
 			case err == nil:
-			case i > 0 && asRule(err):
+			case i > 0 && isRuleError(err):
 				// Earlier lines stand: each line is decided on what the
 				// previous ones did, and its outcome (a count, a drawn card)
 				// is recorded before the next is judged, so a later line
@@ -551,6 +548,12 @@ func stillPending(t *Table, p games.Pending) bool {
 		}
 	}
 	return false
+}
+
+// isRuleError reports whether err is a game's rule error.
+func isRuleError(err error) bool {
+	_, ok := games.AsRuleError(err)
+	return ok
 }
 
 // newID returns a short random game id (10 lowercase base32 characters).

@@ -415,6 +415,14 @@ func TestRebuildEqualsInline(t *testing.T) {
 	if _, err := svc.Create(ctx, eve, "pile", nil, "Eve"); err != nil {
 		t.Fatal(err)
 	}
+	open, err := projections.ListGames(ctx, pool, projections.StatusOpen, 10)
+	if err != nil || len(open) != 1 || open[0].Kind != "pile" || open[0].Players[0].Name != "Eve" {
+		t.Fatalf("open games %+v, %v", open, err)
+	}
+	all, err := projections.ListGames(ctx, pool, "", 10)
+	if err != nil || len(all) != 4 {
+		t.Fatalf("%d games listed, %v; want 4", len(all), err)
+	}
 	inline, err := projections.Dump(ctx, pool)
 	if err != nil {
 		t.Fatal(err)

@@ -67,13 +67,17 @@ func (s *Service) History(ctx context.Context, gameID string, seat games.Seat, a
 			}{c.Kind, c.Options, c.Commitment})
 		case TypeJoined:
 			var j Joined
-			_ = json.Unmarshal(e.Data, &j)
+			if err := json.Unmarshal(e.Data, &j); err != nil {
+				return nil, fmt.Errorf("decode %s: %w", e.Type, err)
+			}
 			data, _ = json.Marshal(struct {
 				Name string `json:"name"`
 			}{j.Name})
 		case TypeResigned:
 			var r Resigned
-			_ = json.Unmarshal(e.Data, &r)
+			if err := json.Unmarshal(e.Data, &r); err != nil {
+				return nil, fmt.Errorf("decode %s: %w", e.Type, err)
+			}
 			data, _ = json.Marshal(struct {
 				Seat games.Seat `json:"seat"`
 			}{r.Seat})

@@ -206,8 +206,9 @@ func (t *Table) Project() (projections.Game, []projections.SeatView, error) {
 		g.Result = &res
 		g.ToAct = nil
 	}
-	views := make([]projections.SeatView, 0, t.seatCount()+1)
-	for seat := games.Spectator; seat < games.Seat(t.seatCount()); seat++ {
+	seats := t.seatCount()
+	views := make([]projections.SeatView, 0, seats+1)
+	for seat := games.Spectator; seat < games.Seat(seats); seat++ {
 		v, err := t.Engine.View(t.State, seat)
 		if err != nil {
 			return g, nil, err

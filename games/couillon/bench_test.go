@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
 )
 
 // BenchmarkDecideEvolve decides and applies one card play (typed rules), and
@@ -16,16 +17,7 @@ func BenchmarkDecideEvolve(b *testing.B) {
 	m, _ := rules.Parse(s, "play ah")
 	r := rng()
 	b.Run("typed", func(b *testing.B) {
-		for b.Loop() {
-			evs, err := rules.Decide(s, 1, m, r)
-			if err != nil {
-				b.Fatal(err)
-			}
-			c := s.clone()
-			for _, e := range evs {
-				c = rules.Evolve(c, e)
-			}
-		}
+		gametest.BenchDecideEvolve(b, rules, s, 1, m, State.clone)
 	})
 	b.Run("engine", func(b *testing.B) {
 		eng := New()

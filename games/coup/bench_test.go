@@ -1,7 +1,6 @@
 package coup
 
 import (
-	"math/rand/v2"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -29,18 +28,7 @@ func BenchmarkDecideEvolve(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(1, 1))
-	b.ReportAllocs()
-	for b.Loop() {
-		evs, err := r.Decide(g.s, ana, m, rng)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s := g.s.clone()
-		for _, e := range evs {
-			s = r.Evolve(s, e)
-		}
-	}
+	gametest.BenchDecideEvolve(b, r, g.s, ana, m, (*State).clone)
 }
 
 // BenchmarkFoldLongGame measures folding a whole long game's events.

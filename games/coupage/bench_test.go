@@ -2,7 +2,6 @@ package coupage
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -36,17 +35,7 @@ func BenchmarkDecideEvolve(b *testing.B) {
 		tb.s = r.Evolve(tb.s, e)
 	}
 	mv, _ := r.Parse(tb.s, "make rouge 1 gar2 tre1")
-	rng := rand.New(rand.NewPCG(1, 1))
-	for b.Loop() {
-		evs, err := r.Decide(tb.s, ana, mv, rng)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s := tb.s.clone()
-		for _, e := range evs {
-			s = r.Evolve(s, e)
-		}
-	}
+	gametest.BenchDecideEvolve(b, r, tb.s, ana, mv, (*State).clone)
 }
 
 // BenchmarkFoldLongGame folds the stored (JSON) events of a whole long

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
 )
 
 // longGame plays a 6-player variant game with random legal moves and
@@ -45,18 +46,7 @@ func BenchmarkDecideEvolve(b *testing.B) {
 	tb := rig(&testing.T{}, 6, games.Options{OptVariantTokens: "on"})
 	s := tb.s
 	m := Move{Kind: MoveBid, Bid: 5}
-	rng := rand.New(rand.NewPCG(1, 1))
-	b.ReportAllocs()
-	for b.Loop() {
-		evs, err := r.Decide(s, s.Turn, m, rng)
-		if err != nil {
-			b.Fatal(err)
-		}
-		next := s.clone()
-		for _, e := range evs {
-			next = evolve(next, e)
-		}
-	}
+	gametest.BenchDecideEvolve(b, r, s, s.Turn, m, State.clone)
 }
 
 func BenchmarkDecideEvolveCall(b *testing.B) {
@@ -65,18 +55,7 @@ func BenchmarkDecideEvolveCall(b *testing.B) {
 	tb.play("Ana", "bid 5")
 	s := tb.s
 	m := Move{Kind: MoveCoyote}
-	rng := rand.New(rand.NewPCG(1, 1))
-	b.ReportAllocs()
-	for b.Loop() {
-		evs, err := r.Decide(s, s.Turn, m, rng)
-		if err != nil {
-			b.Fatal(err)
-		}
-		next := s.clone()
-		for _, e := range evs {
-			next = evolve(next, e)
-		}
-	}
+	gametest.BenchDecideEvolve(b, r, s, s.Turn, m, State.clone)
 }
 
 func BenchmarkFoldLongGame(b *testing.B) {

@@ -3,6 +3,7 @@ package gametest
 import (
 	"fmt"
 	"math/rand/v2"
+	"testing"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -47,4 +48,22 @@ func LongestRandomGame[S any, M any, E games.Event](r games.Rules[S, M, E], opts
 		}
 	}
 	return best, nil
+}
+
+// BenchDecideEvolve measures deciding move m for seat on s and applying the
+// events to a copy of s (clone), s itself left as it is for the next round.
+func BenchDecideEvolve[S any, M any, E games.Event](b *testing.B, r games.Rules[S, M, E], s S, seat games.Seat, m M, clone func(S) S) {
+	b.Helper()
+	rng := rand.New(rand.NewPCG(1, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		evs, err := r.Decide(s, seat, m, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		next := clone(s)
+		for _, e := range evs {
+			next = r.Evolve(next, e)
+		}
+	}
 }

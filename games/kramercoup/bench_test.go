@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
 )
 
 // midGame returns a 4-player game after a few rounds of default moves,
 // waiting for a placement.
-func midGame(b *testing.B) (*State, int) {
+func midGame(b *testing.B) *State {
 	eng := New()
 	seed := games.Seed{42}
 	evs, _ := eng.Setup(nil, []string{"a", "b", "c", "d"}, seed.Rand(0))
@@ -25,35 +26,25 @@ func midGame(b *testing.B) (*State, int) {
 		}
 		v += len(out)
 	}
-	return gs.(*State), v
+	return gs.(*State)
 }
 
-// BenchmarkDecideEvolve: parse, decide and evolve one placement (on a copy
-// of the state, since Evolve modifies it).
+// BenchmarkDecideEvolve: decide and evolve one placement (on a copy of the
+// state, since Evolve modifies it).
 func BenchmarkDecideEvolve(b *testing.B) {
-	s, v := midGame(b)
+	s := midGame(b)
 	seat := games.Seat(s.Turn)
 	move := "place " + s.Hands[s.Turn][0].String()
-	r := games.Seed{42}.Rand(v)
-	for b.Loop() {
-		m, err := Rules{}.Parse(s, move)
-		if err != nil {
-			b.Fatal(err)
-		}
-		evs, err := Rules{}.Decide(s, seat, m, r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		c := s.clone()
-		for _, e := range evs {
-			c = Rules{}.Evolve(c, e)
-		}
+	m, err := Rules{}.Parse(s, move)
+	if err != nil {
+		b.Fatal(err)
 	}
+	gametest.BenchDecideEvolve(b, Rules{}, s, seat, m, (*State).clone)
 }
 
 // BenchmarkDecideEvolveExchange: one exchange with a refill draw.
 func BenchmarkDecideEvolveExchange(b *testing.B) {
-	s, v := midGame(b)
+	s := midGame(b)
 	for s.Phase != PhaseExchange {
 		evs, _ := Rules{}.Decide(s, games.Seat(s.Turn), Move{Kind: KindPlace, Tile: s.Hands[s.Turn][0]}, nil)
 		for _, e := range evs {
@@ -62,18 +53,11 @@ func BenchmarkDecideEvolveExchange(b *testing.B) {
 	}
 	seat := games.Seat(s.Turn)
 	move := "discard " + s.Hands[s.Turn][0].String() + " " + s.Hands[s.Turn][1].String()
-	r := games.Seed{42}.Rand(v)
-	for b.Loop() {
-		m, _ := Rules{}.Parse(s, move)
-		evs, err := Rules{}.Decide(s, seat, m, r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		c := s.clone()
-		for _, e := range evs {
-			c = Rules{}.Evolve(c, e)
-		}
+	m, err := Rules{}.Parse(s, move)
+	if err != nil {
+		b.Fatal(err)
 	}
+	gametest.BenchDecideEvolve(b, Rules{}, s, seat, m, (*State).clone)
 }
 
 // BenchmarkFoldLongGame: fold the stored (JSON) log of a long game: the
