@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -23,17 +24,17 @@ type Querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// Meta is who and what caused an event: the audit trail of a move.
+// Meta is who and what caused an event: the audit trail of a move. It is
+// hashed into the log for ever, so it holds nothing personal or erasable: the
+// actor is an opaque user id, and remote addresses, mail headers and mail
+// authentication results go to the event_context table instead.
 type Meta struct {
-	Actor          string `json:"actor,omitempty"`   // the user (email address or id) who acted
+	Actor          string `json:"actor,omitempty"`   // the opaque user id of who acted
 	Seat           *int   `json:"seat,omitempty"`    // the seat they acted for
 	Channel        string `json:"channel,omitempty"` // api, email, cli, system
 	RequestID      string `json:"request_id,omitempty"`
-	RemoteAddr     string `json:"remote_addr,omitempty"`
-	MessageID      string `json:"message_id,omitempty"` // inbound email Message-ID
-	MailAuth       string `json:"mail_auth,omitempty"`  // Authentication-Results of inbound mail
-	Causation      string `json:"causation,omitempty"`  // what caused a system event (e.g. a timer)
-	Move           string `json:"move,omitempty"`       // the move as sent, before normalisation
+	Causation      string `json:"causation,omitempty"` // what caused a system event (e.g. a timer)
+	Move           string `json:"move,omitempty"`      // the move as sent: private to its seat
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
 
@@ -85,6 +86,22 @@ func Append(ctx context.Context, tx pgx.Tx, stream string, expected int, evs []E
 	if len(evs) == 0 {
 		return nil, nil
 	}
+	b := &pgx.Batch{}
+	var out []Recorded
+	if err := QueueAppend(b, stream, expected, evs, &out); err != nil {
+		return nil, err
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// QueueAppend queues the append of evs to stream at version expected on b,
+// so that a command sends it with its other writes in one round trip; when
+// the batch is read, *out receives the recorded events, and a stream that is
+// not at version expected fails the batch with a *VersionConflictError.
+func QueueAppend(b *pgx.Batch, stream string, expected int, evs []Event, out *[]Recorded) error {
 	types := make([]string, len(evs))
 	datas := make([]string, len(evs))
 	metas := make([]string, len(evs))
@@ -92,25 +109,29 @@ func Append(ctx context.Context, tx pgx.Tx, stream string, expected int, evs []E
 	for i, e := range evs {
 		meta, err := json.Marshal(e.Meta)
 		if err != nil {
-			return nil, fmt.Errorf("encode meta of %s: %w", e.Type, err)
+			return fmt.Errorf("encode meta of %s: %w", e.Type, err)
+		}
+		v := expected + 1 + i
+		if v > math.MaxInt32 {
+			return fmt.Errorf("append to %s: version %d is beyond the store's range", stream, v)
 		}
 		types[i], datas[i], metas[i] = e.Type, string(e.Data), string(meta)
-		versions[i] = int32(expected + 1 + i)
+		versions[i] = int32(v) //nolint:gosec // G115: checked against MaxInt32 just above
 	}
-	rows, err := tx.Query(ctx, `
+	b.Queue(`
 		insert into events (stream, version, type, data, meta)
 		select $1, v, t, d::jsonb, m::jsonb
 		from unnest($2::int[], $3::text[], $4::text[], $5::text[]) with ordinality as x(v, t, d, m, n)
 		order by n
-		returning `+columns, stream, versions, types, datas, metas)
-	if err != nil {
-		return nil, appendError(stream, expected, err)
-	}
-	out, err := collect(rows)
-	if err != nil {
-		return nil, appendError(stream, expected, err)
-	}
-	return out, nil
+		returning `+columns, stream, versions, types, datas, metas).Query(func(rows pgx.Rows) error {
+		recs, err := collect(rows)
+		if err != nil {
+			return appendError(stream, expected, err)
+		}
+		*out = recs
+		return nil
+	})
+	return nil
 }
 
 func appendError(stream string, expected int, err error) error {
@@ -157,6 +178,20 @@ func ReadStream(ctx context.Context, q Querier, stream string, after int) ([]Rec
 	return out, nil
 }
 
+// QueueRead queues on b the read of stream's events with version > after;
+// when the batch is read, *out receives them in order.
+func QueueRead(b *pgx.Batch, stream string, after int, out *[]Recorded) {
+	b.Queue(`select `+columns+` from events where stream = $1 and version > $2 order by version`, stream, after).
+		Query(func(rows pgx.Rows) error {
+			recs, err := collect(rows)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", stream, err)
+			}
+			*out = recs
+			return nil
+		})
+}
+
 // StreamVersion returns the version of stream's last event (0 if none).
 func StreamVersion(ctx context.Context, q Querier, stream string) (int, error) {
 	var v int
@@ -186,6 +221,18 @@ func Streams(ctx context.Context, q Querier, prefix string) ([]string, error) {
 func Digest(prev []byte, stream string, version int, typ, data, meta string, recordedAt time.Time) []byte {
 	h := sha256.New()
 	h.Write(prev)
-	fmt.Fprintf(h, "%s\n%d\n%s\n%s\n%s\n%d", stream, version, typ, data, meta, recordedAt.UnixMicro())
+	_, _ = fmt.Fprintf(h, "%s\n%d\n%s\n%s\n%s\n%d", stream, version, typ, data, meta, recordedAt.UnixMicro())
 	return h.Sum(nil)
+}
+
+// SessionParams are the settings every courrier session runs with, so that
+// no stray statement or forgotten transaction can hold the global feed back
+// (the feed waits for the oldest running transaction) or stall a game's
+// writers: set them as the pool's runtime parameters.
+func SessionParams() map[string]string {
+	return map[string]string{
+		"statement_timeout":                   "30s",
+		"idle_in_transaction_session_timeout": "15s",
+		"lock_timeout":                        "10s",
+	}
 }

@@ -136,7 +136,7 @@ func TestDifferentGamesDoNotWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.Rollback(ctx)
+	defer func() { _ = held.Rollback(ctx) }()
 	if _, err := events.Append(ctx, held, "game-1", 1, []events.Event{ev("move", 1)}); err != nil {
 		t.Fatal(err)
 	}

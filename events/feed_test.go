@@ -20,7 +20,7 @@ func TestFeedNeverSkipsALateCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer slow.Rollback(ctx)
+	defer func() { _ = slow.Rollback(ctx) }()
 	// Take a transaction id now, append later.
 	if _, err := slow.Exec(ctx, "select pg_current_xact_id()"); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package games
 
 import (
+	"fmt"
 	"math/rand/v2"
 )
 
@@ -32,11 +33,21 @@ type Info struct {
 	MinSeats int          `json:"min_seats"`
 	MaxSeats int          `json:"max_seats"`
 	Options  []OptionSpec `json:"options"`
+	// Rules is the version of the rules this code decides by, counted from
+	// 1. Each game records the version it was created under and is folded
+	// and decided under it for ever (see Rules.Initial); a rules change that
+	// would decide or fold a recorded game differently is a new version.
+	Rules int `json:"rules_version"`
 }
 
 // Pending says who may act now and in what capacity. A game returns one entry
 // when a single seat must act, or one entry per eligible seat when a window is
 // open (Coup's challenge and block windows); entries of one window share Kind.
+//
+// An entry's identity is its seat, its kind and Since, the stream version at
+// which it opened: deadlines hang on it, and a move is stale only when the
+// mover's own entry changed since the version they saw. Engines leave Since
+// at zero; the command side, which knows versions, fills it.
 type Pending struct {
 	// Seat is the seat that may act.
 	Seat Seat `json:"seat"`
@@ -47,7 +58,29 @@ type Pending struct {
 	Rule string `json:"rule"`
 	// Default is the move, in notation, applied for this seat at the deadline.
 	Default string `json:"default"`
+	// Since is the stream version at which this entry opened (filled by the
+	// command side; see the type's comment).
+	Since int `json:"since"`
 }
+
+// PendingID is the stable identity of a pending entry.
+type PendingID struct {
+	Seat  Seat   `json:"seat"`
+	Kind  string `json:"kind"`
+	Since int    `json:"since"`
+}
+
+// ID returns the entry's identity.
+func (p Pending) ID() PendingID { return PendingID{Seat: p.Seat, Kind: p.Kind, Since: p.Since} }
+
+// String writes the identity as "seat 2 challenge since 8", for logs and errors.
+func (id PendingID) String() string {
+	return fmt.Sprintf("seat %d %s since %d", id.Seat, id.Kind, id.Since)
+}
+
+// MaxChoices bounds a compact list of legal moves (Rules.Choices): a numbered
+// list a person can read in an email.
+const MaxChoices = 20
 
 // Result is the outcome of a game so far.
 type Result struct {
@@ -70,12 +103,18 @@ type Event interface {
 // move and E an event. All functions are pure and deterministic.
 //
 // Ownership: Evolve may modify and return the state it is given (the caller
-// owns it); Decide, Pending, Legal, View and Result must not modify the state.
+// owns it); Decide, Pending, Legal, Choices, View, Redact, Describe and
+// Result must not modify the state.
+//
+// Randomness: Setup, Decide and Resign draw only through [IntN] and
+// [Shuffle] on the generator they are given (RANDOM.md).
 type Rules[S any, M any, E Event] interface {
 	// Info describes the game.
 	Info() Info
-	// Initial returns the state before any event.
-	Initial() S
+	// Initial returns the state before any event of a game created under
+	// rules version rules (1 ≤ rules ≤ Info().Rules). The state keeps the
+	// version; Decide and Evolve follow the rules of that version.
+	Initial(rules int) S
 	// Setup validates the options (already completed with defaults) and the
 	// player names (in joining order) and returns the first events: seating,
 	// shuffles and the deal. An invalid combination is a *RuleError.
@@ -93,10 +132,27 @@ type Rules[S any, M any, E Event] interface {
 	Pending(s S) []Pending
 	// Legal lists the moves seat may make now, in canonical notation.
 	Legal(s S, seat Seat) []string
+	// Choices is Legal in compact form for a numbered prompt: at most
+	// MaxChoices lines, deterministic for a state (so that a reply "3" means
+	// one move). Each line is a legal move in canonical notation, or a
+	// pattern standing for several: one integer range written "A … B" (with
+	// the ellipsis character, spaces around it) stands for the same line with
+	// each integer from A to B in its place ("bid 13 … 120"); a word in angle
+	// brackets ("<card>") is a blank the player fills in, explained by the
+	// rules page. Together the lines cover every legal move.
+	Choices(s S, seat Seat) []string
 	// View is what seat may see of the state (JSON-encodable).
 	View(s S, seat Seat) any
-	// Redact is seat's version of an event: hidden parts removed.
-	Redact(e E, seat Seat) E
+	// Redact is seat's version of event e, which applies to state s (the
+	// state before e): the parts seat may not see are removed.
+	Redact(s S, e E, seat Seat) E
+	// Describe says in one or two plain English sentences what event e (which
+	// applies to state s, the state before it) did, as seat may know it:
+	// "Bob bid 14." / "You drew the 7 of hearts." / "Ana drew a card." It
+	// never tells more than Redact(s, e, seat) shows, uses the players' names
+	// ("You" for seat itself) and ends with a full stop. An event that does
+	// nothing a person would notice may return "".
+	Describe(s S, e E, seat Seat) string
 	// Parse reads one move in the game's notation; player names are resolved
 	// against the state. A malformed move is a *RuleError.
 	Parse(s S, text string) (M, error)

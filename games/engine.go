@@ -27,8 +27,9 @@ type Engine interface {
 	// Options completes opts with the defaults of Info and rejects unknown
 	// option names and values (a *RuleError).
 	Options(opts Options) (Options, error)
-	// Initial returns the state before any event.
-	Initial() State
+	// Initial returns the state before any event of a game created under
+	// rules version rules; a version this code does not know is an error.
+	Initial(rules int) (State, error)
 	// Setup returns the first events of a game for these players.
 	Setup(opts Options, players []string, r *rand.Rand) ([]RawEvent, error)
 	// Evolve applies one stored event. It fails only when the event does not
@@ -44,10 +45,16 @@ type Engine interface {
 	Pending(s State) []Pending
 	// Legal lists seat's legal moves in canonical notation.
 	Legal(s State, seat Seat) []string
+	// Choices lists seat's legal moves in compact form for a numbered
+	// prompt (see Rules.Choices).
+	Choices(s State, seat Seat) []string
 	// View is seat's view as JSON.
 	View(s State, seat Seat) (json.RawMessage, error)
-	// Redact is seat's version of a stored event.
-	Redact(e RawEvent, seat Seat) (RawEvent, error)
+	// Redact is seat's version of a stored event that applies to s.
+	Redact(s State, e RawEvent, seat Seat) (RawEvent, error)
+	// Describe says in plain words what a stored event that applies to s
+	// did, as seat may know it.
+	Describe(s State, e RawEvent, seat Seat) (string, error)
 	// Result tells whether the game is over and who won.
 	Result(s State) Result
 	// Players returns the player names by seat.
@@ -65,8 +72,15 @@ type adapter[S any, M any, E Event] struct {
 	rules Rules[S, M, E]
 }
 
-func (a adapter[S, M, E]) Info() Info     { return a.rules.Info() }
-func (a adapter[S, M, E]) Initial() State { return a.rules.Initial() }
+func (a adapter[S, M, E]) Info() Info { return a.rules.Info() }
+
+func (a adapter[S, M, E]) Initial(rules int) (State, error) {
+	info := a.rules.Info()
+	if rules < 1 || rules > info.Rules {
+		return nil, fmt.Errorf("%s: the game was created under rules version %d, and this courrier knows versions 1 to %d: upgrade courrier to play or replay it", info.Name, rules, info.Rules)
+	}
+	return a.rules.Initial(rules), nil
+}
 
 func (a adapter[S, M, E]) Options(opts Options) (Options, error) {
 	info := a.rules.Info()
@@ -163,6 +177,10 @@ func (a adapter[S, M, E]) Legal(s State, seat Seat) []string {
 	return a.rules.Legal(a.state(s), seat)
 }
 
+func (a adapter[S, M, E]) Choices(s State, seat Seat) []string {
+	return a.rules.Choices(a.state(s), seat)
+}
+
 func (a adapter[S, M, E]) View(s State, seat Seat) (json.RawMessage, error) {
 	b, err := json.Marshal(a.rules.View(a.state(s), seat))
 	if err != nil {
@@ -171,16 +189,24 @@ func (a adapter[S, M, E]) View(s State, seat Seat) (json.RawMessage, error) {
 	return b, nil
 }
 
-func (a adapter[S, M, E]) Redact(raw RawEvent, seat Seat) (RawEvent, error) {
+func (a adapter[S, M, E]) Redact(s State, raw RawEvent, seat Seat) (RawEvent, error) {
 	e, err := decode[E](raw)
 	if err != nil {
 		return RawEvent{}, err
 	}
-	out, err := encode([]E{a.rules.Redact(e, seat)})
+	out, err := encode([]E{a.rules.Redact(a.state(s), e, seat)})
 	if err != nil {
 		return RawEvent{}, err
 	}
 	return out[0], nil
+}
+
+func (a adapter[S, M, E]) Describe(s State, raw RawEvent, seat Seat) (string, error) {
+	e, err := decode[E](raw)
+	if err != nil {
+		return "", err
+	}
+	return a.rules.Describe(a.state(s), e, seat), nil
 }
 
 func (a adapter[S, M, E]) Result(s State) Result { return a.rules.Result(a.state(s)) }
@@ -210,11 +236,14 @@ func decode[E Event](raw RawEvent) (E, error) {
 	return e, nil
 }
 
-// Fold applies events in order to the engine's initial state.
-func Fold(eng Engine, evs []RawEvent) (State, error) {
-	s := eng.Initial()
+// Fold applies events in order to the engine's initial state under rules
+// version rules.
+func Fold(eng Engine, rules int, evs []RawEvent) (State, error) {
+	s, err := eng.Initial(rules)
+	if err != nil {
+		return nil, err
+	}
 	for i, e := range evs {
-		var err error
 		if s, err = eng.Evolve(s, e); err != nil {
 			return nil, fmt.Errorf("fold event %d: %w", i+1, err)
 		}

@@ -30,9 +30,5 @@ func Unparsable(format string, args ...any) error {
 
 // AsRuleError reports whether err is (or wraps) a *RuleError and returns it.
 func AsRuleError(err error) (*RuleError, bool) {
-	var re *RuleError
-	if errors.As(err, &re) {
-		return re, true
-	}
-	return nil, false
+	return errors.AsType[*RuleError](err)
 }

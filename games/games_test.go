@@ -15,7 +15,7 @@ func TestSeedGeneratorIsKeyedBySeedAndVersion(t *testing.T) {
 	var a, b games.Seed
 	a[0], b[0] = 1, 2
 	draw := func(s games.Seed, v int) uint64 { return s.Rand(v).Uint64() }
-	if draw(a, 5) != draw(a, 5) {
+	if first, again := draw(a, 5), draw(a, 5); first != again {
 		t.Fatal("the same seed and version drew different numbers")
 	}
 	if draw(a, 5) == draw(a, 6) || draw(a, 5) == draw(b, 5) {
@@ -32,7 +32,7 @@ func TestSeedGeneratorIsKeyedBySeedAndVersion(t *testing.T) {
 	if _, err := games.ParseSeed("zz"); err == nil {
 		t.Fatal("ParseSeed accepted garbage")
 	}
-	if games.NewSeed() == games.NewSeed() {
+	if first, second := games.NewSeed(), games.NewSeed(); first == second {
 		t.Fatal("two fresh seeds are equal")
 	}
 }
@@ -52,9 +52,9 @@ func (toy) Info() games.Info {
 	return games.Info{ID: "toy", Name: "Toy", MinSeats: 2, MaxSeats: 3, Options: []games.OptionSpec{
 		{Name: "speed", Values: []string{"slow", "fast"}, Default: "slow"},
 		{Name: "label", Default: "x"},
-	}}
+	}, Rules: 1}
 }
-func (toy) Initial() []string { return nil }
+func (toy) Initial(int) []string { return nil }
 func (toy) Setup(o games.Options, p []string, r *rand.Rand) ([]toyEvent, error) {
 	return []toyEvent{{Type: "seated", Players: games.Shuffle(r, p)}}, nil
 }
@@ -71,14 +71,20 @@ func (toy) Evolve(s []string, e toyEvent) []string {
 	}
 	return s
 }
-func (toy) Pending(s []string) []games.Pending          { return nil }
-func (toy) Legal(s []string, seat games.Seat) []string  { return nil }
-func (toy) View(s []string, seat games.Seat) any        { return s }
-func (toy) Redact(e toyEvent, seat games.Seat) toyEvent { return e }
-func (toy) Parse(s []string, text string) (int, error)  { return len(text) - 5, nil }
-func (toy) Format(s []string, m int) string             { return strings.Repeat("x", m+5) }
-func (toy) Result(s []string) games.Result              { return games.Result{} }
-func (toy) Players(s []string) []string                 { return s }
+func (toy) Pending(s []string) []games.Pending           { return nil }
+func (toy) Legal(s []string, seat games.Seat) []string   { return nil }
+func (toy) Choices(s []string, seat games.Seat) []string { return nil }
+func (toy) View(s []string, seat games.Seat) any         { return s }
+func (toy) Redact(s []string, e toyEvent, seat games.Seat) toyEvent {
+	return e
+}
+func (toy) Describe(s []string, e toyEvent, seat games.Seat) string {
+	return "Somebody said " + strings.Repeat("x", e.N+5) + "."
+}
+func (toy) Parse(s []string, text string) (int, error) { return len(text) - 5, nil }
+func (toy) Format(s []string, m int) string            { return strings.Repeat("x", m+5) }
+func (toy) Result(s []string) games.Result             { return games.Result{} }
+func (toy) Players(s []string) []string                { return s }
 
 func TestAdapterOptions(t *testing.T) {
 	eng := games.Adapt(toy{})
@@ -116,7 +122,7 @@ func TestAdapterSetupDecideEvolve(t *testing.T) {
 	if err != nil || len(evs) != 1 || evs[0].Type != "seated" {
 		t.Fatalf("setup: %v, %v", evs, err)
 	}
-	s, err := games.Fold(eng, evs)
+	s, err := games.Fold(eng, 1, evs)
 	if err != nil || len(eng.Players(s)) != 3 {
 		t.Fatalf("fold: %v, %v", s, err)
 	}

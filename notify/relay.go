@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -21,13 +20,18 @@ type Relay struct {
 	user     string
 	password string
 	implicit bool // smtps://: TLS from the first byte
+	insecure bool // smtp+insecure://: plain text allowed off loopback
 	hello    string
 	roots    *x509.CertPool // trusted roots; nil: the system's
 }
 
-// ParseRelay reads a relay URL: smtp://user:pass@host:port (STARTTLS when
-// the relay offers it; port 587 by default) or smtps://… (TLS from the
-// start; port 465 by default). hello is the name announced in EHLO.
+// ParseRelay reads a relay URL: smtp://user:pass@host:port (STARTTLS
+// required off the loopback interface; port 587 by default), smtps://… (TLS
+// from the start; port 465 by default) or smtp+insecure://… (STARTTLS when
+// offered, plain text allowed: an explicit choice for a relay on a trusted
+// network). It fails closed: login links and reply tokens never go in clear
+// to a relay off this machine unless the URL says so. hello is the name
+// announced in EHLO.
 func ParseRelay(raw, hello string) (*Relay, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -37,10 +41,12 @@ func ParseRelay(raw, hello string) (*Relay, error) {
 	port := "587"
 	switch u.Scheme {
 	case "smtp":
+	case "smtp+insecure":
+		r.insecure = true
 	case "smtps":
 		r.implicit, port = true, "465"
 	default:
-		return nil, fmt.Errorf("COURRIER_SMTP_RELAY must start with smtp:// or smtps://, not %q", u.Scheme+"://")
+		return nil, fmt.Errorf("COURRIER_SMTP_RELAY must start with smtp://, smtps:// or smtp+insecure://, not %q", u.Scheme+"://")
 	}
 	if u.Hostname() == "" {
 		return nil, fmt.Errorf("COURRIER_SMTP_RELAY names no host")
@@ -73,7 +79,7 @@ func (r *Relay) Send(ctx context.Context, from string, to []string, msg []byte) 
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer func() { _ = c.Close() }() // after QUIT, or on a failure already reported
 	if r.user != "" {
 		if !secure && !r.loopback() {
 			return fmt.Errorf("relay %s offers no TLS: refusing to send the password of %s in clear", r.addr, r.user)
@@ -91,9 +97,13 @@ func (r *Relay) Send(ctx context.Context, from string, to []string, msg []byte) 
 	return nil
 }
 
-// connect opens a session with the relay, with TLS when it can: implicit
-// for smtps://, by STARTTLS for smtp:// when offered (else a second, plain
-// connection). secure tells whether the session is encrypted.
+// connect opens a session with the relay: TLS from the start for smtps://;
+// for smtp://, STARTTLS, required unless the relay is on the loopback
+// interface or the URL is smtp+insecure://. The decision rests on the EHLO
+// extensions the relay announces, never on the text of an error. (go-smtp
+// upgrades only a fresh session, so a relay that offers STARTTLS is asked
+// twice: once to learn it, once to use it.) secure tells whether the
+// session is encrypted.
 func (r *Relay) connect(ctx context.Context, deadline time.Time) (c *smtp.Client, secure bool, err error) {
 	host, _, _ := net.SplitHostPort(r.addr)
 	tlsConfig := &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12, RootCAs: r.roots}
@@ -103,35 +113,48 @@ func (r *Relay) connect(ctx context.Context, deadline time.Time) (c *smtp.Client
 		if err != nil {
 			return nil, fmt.Errorf("connect to relay %s: %w", r.addr, err)
 		}
-		return conn, conn.SetDeadline(deadline)
+		if err := conn.SetDeadline(deadline); err != nil {
+			_ = conn.Close() // the deadline error is the one to report
+			return nil, fmt.Errorf("connect to relay %s: %w", r.addr, err)
+		}
+		return conn, nil
 	}
 	conn, err := dial()
 	if err != nil {
 		return nil, false, err
 	}
 	if r.implicit {
-		c = smtp.NewClient(tls.Client(conn, tlsConfig))
-		if err := c.Hello(r.hello); err != nil {
-			c.Close()
-			return nil, false, fmt.Errorf("relay %s: EHLO: %w", r.addr, err)
+		conn = tls.Client(conn, tlsConfig)
+	}
+	c = smtp.NewClient(conn)
+	fail := func(c *smtp.Client, format string, args ...any) (*smtp.Client, bool, error) {
+		_ = c.Close() // the session failed; its error is the one to report
+		return nil, false, fmt.Errorf(format, args...)
+	}
+	if err := c.Hello(r.hello); err != nil {
+		return fail(c, "relay %s: EHLO: %w", r.addr, err)
+	}
+	if r.implicit {
+		return c, true, nil
+	}
+	if ok, _ := c.Extension("STARTTLS"); !ok {
+		if !r.loopback() && !r.insecure {
+			return fail(c, "relay %s offers no STARTTLS: refusing to send mail in clear off this machine "+
+				"(use smtps:// for a relay with TLS from the start, or smtp+insecure:// to allow plain text)", r.addr)
 		}
-		return c, true, nil
+		return c, false, nil
 	}
-	if c, err = smtp.NewClientStartTLS(conn, tlsConfig); err == nil {
-		return c, true, nil
-	}
-	if !strings.Contains(err.Error(), "STARTTLS") {
-		return nil, false, fmt.Errorf("relay %s: %w", r.addr, err)
-	}
+	_ = c.Quit() // the probe's answer is known; a failed QUIT changes nothing
 	if conn, err = dial(); err != nil {
 		return nil, false, err
 	}
-	c = smtp.NewClient(conn)
-	if err := c.Hello(r.hello); err != nil {
-		c.Close()
-		return nil, false, fmt.Errorf("relay %s: EHLO: %w", r.addr, err)
+	if c, err = smtp.NewClientStartTLS(conn, tlsConfig); err != nil {
+		return nil, false, fmt.Errorf("relay %s: STARTTLS: %w", r.addr, err)
 	}
-	return c, false, nil
+	if err := c.Hello(r.hello); err != nil {
+		return fail(c, "relay %s: EHLO after STARTTLS: %w", r.addr, err)
+	}
+	return c, true, nil
 }
 
 // loopback reports whether the relay is on this machine.

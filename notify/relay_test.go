@@ -95,18 +95,33 @@ func (s *session) Logout() error { return nil }
 // start serves c on a loopback port, with STARTTLS when cert is given.
 func (c *catcher) start(t *testing.T, cert *tls.Certificate) string {
 	t.Helper()
+	return c.startOn(t, "127.0.0.1", cert)
+}
+
+// startOn serves c on a port of host.
+func (c *catcher) startOn(t *testing.T, host string, cert *tls.Certificate) string {
+	t.Helper()
 	srv := smtp.NewServer(c)
 	srv.Domain = "relay.test"
 	srv.AllowInsecureAuth = true
 	if cert != nil {
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	ln, err := lc.Listen(context.Background(), "tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Errorf("close the test relay: %v", err)
+		}
+		if err := <-served; err != nil && !errors.Is(err, smtp.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
+			t.Errorf("the test relay stopped: %v", err)
+		}
+	})
 	return ln.Addr().String()
 }
 
@@ -168,6 +183,54 @@ func TestRelayReportsARefusedRecipient(t *testing.T) {
 	}
 }
 
+// nonLoopback returns an address of this machine off the loopback
+// interface; a test relay listens there to stand for a relay elsewhere.
+func nonLoopback(t *testing.T) string {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			return n.IP.String()
+		}
+	}
+	t.Fatal("this machine has no IPv4 address off the loopback interface to stand for a remote relay")
+	return ""
+}
+
+// Off the loopback interface, a relay that offers no STARTTLS gets nothing,
+// not even without a password, unless the URL opts out with
+// smtp+insecure://.
+func TestRelayFailsClosedWithoutSTARTTLSOffLoopback(t *testing.T) {
+	c := &catcher{}
+	addr := c.startOn(t, nonLoopback(t), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := ParseRelay("smtp://"+addr, "courrier.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Send(ctx, "game@courrier.test", []string{"ana@example.org"}, []byte(message))
+	if err == nil || !strings.Contains(err.Error(), "offers no STARTTLS") || !strings.Contains(err.Error(), "smtp+insecure://") {
+		t.Fatalf("plain relay off loopback: err = %v, want a refusal that names the way out", err)
+	}
+	if len(c.got) != 0 {
+		t.Fatalf("a message went in clear: %+v", c.got)
+	}
+	r, err = ParseRelay("smtp+insecure://"+addr, "courrier.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Send(ctx, "game@courrier.test", []string{"ana@example.org"}, []byte(message)); err != nil {
+		t.Fatalf("smtp+insecure:// relay: %v", err)
+	}
+	if len(c.got) != 1 || c.got[0].tls {
+		t.Fatalf("delivered %+v", c.got)
+	}
+}
+
 func TestParseRelay(t *testing.T) {
 	tests := []struct {
 		url, addr, user string
@@ -175,10 +238,11 @@ func TestParseRelay(t *testing.T) {
 		err             string
 	}{
 		{url: "smtp://mail:1025", addr: "mail:1025"},
-		{url: "smtp://u:p@smtp.example.org", addr: "smtp.example.org:587", user: "u"},
-		{url: "smtps://u:p@smtp.example.org", addr: "smtp.example.org:465", user: "u", implicit: true},
+		{url: "smtp://u:p@smtp.example.org", addr: "smtp.example.org:587", user: "u"},                  //nolint:gosec // G101: a made-up password in a test URL
+		{url: "smtps://u:p@smtp.example.org", addr: "smtp.example.org:465", user: "u", implicit: true}, //nolint:gosec // G101: a made-up password in a test URL
 		{url: "smtp://127.0.0.1:2525", addr: "127.0.0.1:2525", local: true},
 		{url: "smtp://localhost:25", addr: "localhost:25", local: true},
+		{url: "smtp+insecure://relay.lan:25", addr: "relay.lan:25"},
 		{url: "http://example.org", err: "must start with smtp://"},
 		{url: "smtp://", err: "no host"},
 	}

@@ -52,7 +52,7 @@ func playWholeGame(t *testing.T, eng games.Engine, opts games.Options) {
 		if i%2 == 1 {
 			ch = play.ChannelEmail
 		}
-		people = append(people, play.Actor{User: fmt.Sprintf("p%d@example.org", i), Channel: ch})
+		people = append(people, play.Actor{User: fmt.Sprintf("u-p%d", i), Channel: ch})
 	}
 	names := []string{"Ana", "Bob", "Cal", "Dee", "Eve", "Fay"}
 	out, err := svc.Create(ctx, people[0], kind, opts, names[0])
@@ -89,7 +89,7 @@ func playWholeGame(t *testing.T, eng games.Engine, opts games.Options) {
 			t.Fatalf("nobody to act at version %d but the game is not over", tbl.Version)
 		}
 		if (moves+timeouts)%7 == 3 { // every seventh command is a deadline passing
-			if _, err := svc.Timeout(ctx, id, tbl.Version, "test"); err != nil {
+			if _, err := svc.Timeout(ctx, id, tbl.Pending[pick.IntN(len(tbl.Pending))].ID(), "test"); err != nil {
 				t.Fatal(err)
 			}
 			timeouts++
@@ -149,12 +149,12 @@ func playWholeGame(t *testing.T, eng games.Engine, opts games.Options) {
 		t.Fatalf("verify: %d of %d, %v", n, tbl.Version, err)
 	}
 	for seat := games.Spectator; seat < games.Seat(len(people)); seat++ {
-		if _, err := svc.History(ctx, id, seat, 0); err != nil {
+		if _, err := svc.History(ctx, id, bySeat[seat].User, 0); err != nil {
 			t.Fatalf("history of seat %d: %v", seat, err)
 		}
 	}
 	inline, _ := projections.Dump(ctx, pool)
-	if _, err := svc.RebuildProjections(ctx); err != nil {
+	if _, err := svc.RebuildProjections(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	rebuilt, _ := projections.Dump(ctx, pool)

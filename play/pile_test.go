@@ -36,19 +36,19 @@ func (e pileEvent) EventType() string { return e.Type }
 
 func (pile) Info() games.Info {
 	return games.Info{ID: "pile", Name: "Pile", MinSeats: 2, MaxSeats: 2,
-		Options: []games.OptionSpec{{Name: "size", Values: []string{"small", "large"}, Default: "small"}}}
+		Options: []games.OptionSpec{{Name: "size", Values: []string{"small", "large"}, Default: "small"}}, Rules: 1}
 }
 
-func (pile) Initial() *pileState { return &pileState{Winner: -1} }
+func (pile) Initial(int) *pileState { return &pileState{Winner: -1} }
 
 func (pile) Setup(opts games.Options, players []string, r *rand.Rand) ([]pileEvent, error) {
-	stones := 7 + r.IntN(5)
+	stones := 7 + games.IntN(r, 5)
 	if opts["size"] == "large" {
 		stones += 20
 	}
 	return []pileEvent{
 		{Type: "seated", Players: games.Shuffle(r, players)},
-		{Type: "dealt", Stones: stones, Secrets: []int{r.IntN(1000), r.IntN(1000)}},
+		{Type: "dealt", Stones: stones, Secrets: []int{games.IntN(r, 1000), games.IntN(r, 1000)}},
 	}, nil
 }
 
@@ -122,7 +122,32 @@ func (pile) View(s *pileState, seat games.Seat) any {
 	return v
 }
 
-func (pile) Redact(e pileEvent, seat games.Seat) pileEvent {
+func (p pile) Choices(s *pileState, seat games.Seat) []string { return p.Legal(s, seat) }
+
+func (pile) Describe(s *pileState, e pileEvent, seat games.Seat) string {
+	name := func(i int) string {
+		if games.Seat(i) == seat {
+			return "You"
+		}
+		return s.Players[i]
+	}
+	switch e.Type {
+	case "seated":
+		return "The players sat down."
+	case "dealt":
+		if seat >= 0 && int(seat) < len(e.Secrets) {
+			return fmt.Sprintf("%d stones were piled; your secret is %d.", e.Stones, e.Secrets[seat])
+		}
+		return fmt.Sprintf("%d stones were piled.", e.Stones)
+	case "took":
+		return fmt.Sprintf("%s took %d.", name(e.Seat), e.Take)
+	case "resigned":
+		return name(e.Seat) + " resigned."
+	}
+	return ""
+}
+
+func (pile) Redact(_ *pileState, e pileEvent, seat games.Seat) pileEvent {
 	if e.Type == "dealt" {
 		secrets := make([]int, len(e.Secrets))
 		if seat >= 0 {

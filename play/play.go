@@ -8,13 +8,18 @@ package play
 
 import (
 	"context"
-	"crypto/rand"
+	crand "crypto/rand"
 	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
+	"maps"
+	"math/rand/v2"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/jackc/pgx/v5"
@@ -40,16 +45,25 @@ const (
 	ChannelSystem = "system"
 )
 
-// Actor is who sends a command and how; it becomes the events' meta.
+// Actor is who sends a command and how. The user, seat, channel, request
+// id and causation become the events' meta, which is hashed into the log for
+// ever; what is personal or erasable (the remote address, the mail's sender,
+// Message-ID and authentication results) goes to the event_context table.
 type Actor struct {
-	User           string // stable user identity (an email address); empty for the system
+	User           string // the opaque user id (api/auth); empty for the system
 	Channel        string
 	RequestID      string
-	RemoteAddr     string
-	MessageID      string
-	MailAuth       string
 	Causation      string
 	IdempotencyKey string // a retried command with the same key appends nothing
+
+	RemoteAddr string // kept in event_context, not in the log
+	MessageID  string // kept in event_context, not in the log
+	Sender     string // kept in event_context, not in the log
+	MailAuth   string // kept in event_context, not in the log
+}
+
+func (a Actor) hasContext() bool {
+	return a.RemoteAddr != "" || a.MessageID != "" || a.Sender != "" || a.MailAuth != ""
 }
 
 // Outcome is what a command did.
@@ -66,10 +80,14 @@ type Outcome struct {
 
 // Service runs commands against the event store.
 type Service struct {
-	pool *pgxpool.Pool
-	reg  *games.Registry
-	log  *slog.Logger
-	seed func() games.Seed
+	pool   *pgxpool.Pool
+	reg    *games.Registry
+	log    *slog.Logger
+	seed   func() games.Seed
+	cache  *tableCache
+	wake   func()
+	keyTTL time.Duration
+	digest maphash.Seed
 }
 
 // Option configures a Service.
@@ -81,18 +99,40 @@ func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 // WithSeeds sets the seed source (default games.NewSeed); tests pin seeds.
 func WithSeeds(f func() games.Seed) Option { return func(s *Service) { s.seed = f } }
 
+// WithCache bounds the in-process cache of folded games (default 1,024
+// games; 0 turns it off).
+func WithCache(games int) Option { return func(s *Service) { s.cache = newTableCache(games) } }
+
+// WithWake sets what a command calls after its commit, typically the
+// process's events.Watcher.Wake, so that the process's own feed readers
+// learn of the move at once.
+func WithWake(f func()) Option { return func(s *Service) { s.wake = f } }
+
+// WithKeyTTL sets how long an idempotency key is remembered (default 24 h).
+func WithKeyTTL(d time.Duration) Option { return func(s *Service) { s.keyTTL = d } }
+
+// DefaultCacheGames is the default bound of the folded-games cache.
+const DefaultCacheGames = 1024
+
 // New returns a Service on pool for the games in reg.
 func New(pool *pgxpool.Pool, reg *games.Registry, opts ...Option) *Service {
-	s := &Service{pool: pool, reg: reg, log: slog.Default(), seed: games.NewSeed}
+	s := &Service{
+		pool: pool, reg: reg, log: slog.Default(), seed: games.NewSeed,
+		cache: newTableCache(DefaultCacheGames), wake: func() {}, keyTTL: 24 * time.Hour,
+		digest: maphash.MakeSeed(),
+	}
 	for _, o := range opts {
 		o(s)
 	}
 	return s
 }
 
+// CachedGames is the number of folded games in the in-process cache.
+func (s *Service) CachedGames() int { return s.cache.len() }
+
 // command is the decision of one command on a folded table: it stages
-// events on the table (advancing its state) and returns them.
-type command func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error
+// events on the table (advancing its state). It does no I/O.
+type command func(c *cmdCtx) error
 
 // cmdCtx carries a command's staged events.
 type cmdCtx struct {
@@ -104,6 +144,10 @@ type cmdCtx struct {
 	// refused is the first refused line of a several-line move whose
 	// earlier lines were played.
 	refused *MoveError
+	// newSeed is the seed of a game being created, to store.
+	newSeed *games.Seed
+	// reveal is set when the command ends the game and reveals its seed.
+	reveal bool
 }
 
 // stage records events and folds them into the table at once, so the next
@@ -115,12 +159,14 @@ func (c *cmdCtx) stage(typ string, data any, move string) error {
 	}
 	meta := events.Meta{
 		Actor: c.actor.User, Seat: c.seat, Channel: c.actor.Channel, RequestID: c.actor.RequestID,
-		RemoteAddr: c.actor.RemoteAddr, MessageID: c.actor.MessageID, MailAuth: c.actor.MailAuth,
 		Causation: c.actor.Causation, Move: move, IdempotencyKey: c.actor.IdempotencyKey,
 	}
-	e := events.Event{Type: typ, Data: raw, Meta: meta}
-	c.staged = append(c.staged, e)
-	return c.table.apply(c.reg, events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.table.UpdatedAt})
+	c.staged = append(c.staged, events.Event{Type: typ, Data: raw, Meta: meta})
+	actor := games.Spectator
+	if c.seat != nil {
+		actor = games.Seat(*c.seat)
+	}
+	return c.table.apply(c.reg, events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.table.UpdatedAt}, actor)
 }
 
 // stageGame stages a game's own events.
@@ -133,97 +179,209 @@ func (c *cmdCtx) stageGame(evs []games.RawEvent, move string) error {
 	return nil
 }
 
-// exec runs cmd on game id (create: a new id) in one transaction and retries
-// on a version conflict when retry is true.
-func (s *Service) exec(ctx context.Context, actor Actor, id string, create bool, retry bool, cmd command) (Outcome, error) {
+// seedRand returns the generator of the decision taken at the table's
+// version.
+func (c *cmdCtx) seedRand() (*rand.Rand, error) {
+	if c.table.seed == nil {
+		return nil, fmt.Errorf("game %s has no seed", c.table.ID)
+	}
+	return c.table.seed.Rand(c.table.Version), nil
+}
+
+// request is what exec needs to know of a command besides its decision.
+type request struct {
+	gameID string
+	create bool
+	// retry: a version conflict reloads and decides again (the decision
+	// re-checks whatever it depends on).
+	retry bool
+	// hash identifies the command for its idempotency key: the same key
+	// with another command is refused.
+	hash []byte
+}
+
+// exec runs cmd on a game in one transaction, retrying on a version
+// conflict when the request allows it.
+func (s *Service) exec(ctx context.Context, actor Actor, req request, cmd command) (Outcome, error) {
 	for attempt := 0; ; attempt++ {
-		out, err := s.execOnce(ctx, actor, id, create, cmd)
+		out, err := s.execOnce(ctx, actor, req, cmd)
 		// A conflict is retried for retryable commands, and once for a keyed
 		// command: the retry finds the key if the winner was its twin.
 		conflict := errors.Is(err, events.ErrVersionConflict)
-		if conflict && attempt < maxRetries && (retry || (actor.IdempotencyKey != "" && attempt == 0)) {
-			s.log.DebugContext(ctx, "version conflict, retrying", "game", id, "attempt", attempt+1)
+		if conflict && attempt < maxRetries && (req.retry || (actor.IdempotencyKey != "" && attempt == 0)) {
+			s.log.DebugContext(ctx, "version conflict, retrying", "game", req.gameID, "attempt", attempt+1)
 			continue
 		}
 		return out, err
 	}
 }
 
-func (s *Service) execOnce(ctx context.Context, actor Actor, id string, create bool, cmd command) (Outcome, error) {
+// execOnce is one attempt of a command, in at most three round trips before
+// COMMIT: BEGIN; one batch that reserves the idempotency key and reads the
+// events after the cached table's version (and the seed, the first time);
+// the decision in memory; one batch that appends, writes the projections
+// that changed, the key's result and the event context.
+func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd command) (Outcome, error) {
+	t := s.cache.take(req.gameID)
+	putBack := false
+	defer func() {
+		if putBack {
+			s.cache.put(t)
+		}
+	}()
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("begin: %w", err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }() // after a commit, a no-op
 
-	key := ""
-	if actor.IdempotencyKey != "" {
-		key = actor.User + " " + actor.IdempotencyKey
-		var prior Outcome
-		err := tx.QueryRow(ctx, `select result from command_keys where key = $1`, key).Scan(&prior)
-		if err == nil {
-			prior.Replay = true
-			return prior, nil
+	stream := Stream(req.gameID)
+	keyed := actor.IdempotencyKey != ""
+	b := &pgx.Batch{}
+	var prior *keyRecord
+	if keyed {
+		if actor.User == "" {
+			return Outcome{}, refuse(CodeInvalid, "an idempotency key needs a signed-in user")
 		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return Outcome{}, fmt.Errorf("look up idempotency key: %w", err)
+		prior = queueReserveKey(b, actor, req, s.keyTTL)
+	}
+	var recorded []events.Recorded
+	var seed []byte
+	if !req.create {
+		after := 0
+		if t != nil {
+			after = t.Version
+		}
+		events.QueueRead(b, stream, after, &recorded)
+		if t == nil || t.seed == nil {
+			queueLoadSeed(b, req.gameID, &seed)
 		}
 	}
-
-	stream := Stream(id)
-	recorded, err := events.ReadStream(ctx, tx, stream, 0)
-	if err != nil {
+	if b.Len() > 0 {
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return Outcome{}, fmt.Errorf("read game %s: %w", req.gameID, err)
+		}
+	}
+	if prior != nil && prior.found {
+		putBack = t != nil
+		return prior.replay(req)
+	}
+	if t == nil {
+		t = &Table{ID: req.gameID}
+	}
+	if err := t.applyRecorded(s.reg, recorded); err != nil {
 		return Outcome{}, err
 	}
-	if len(recorded) == 0 && !create {
-		return Outcome{}, refuse(CodeNotFound, "there is no game %q", id)
+	if len(seed) == len(games.Seed{}) {
+		var sd games.Seed
+		copy(sd[:], seed)
+		t.seed = &sd
 	}
-	table, err := fold(s.reg, id, recorded)
-	if err != nil {
+	if t.Version == 0 && !req.create {
+		return Outcome{}, refuse(CodeNotFound, "there is no game %q", req.gameID)
+	}
+	from := t.Version
+	c := &cmdCtx{table: t, actor: actor, reg: s.reg}
+	if err := cmd(c); err != nil {
+		putBack = len(c.staged) == 0
 		return Outcome{}, err
 	}
-	from := table.Version
-	c := &cmdCtx{table: table, actor: actor, reg: s.reg}
-	if err := cmd(ctx, tx, c); err != nil {
+	if err := s.finishIfOver(c); err != nil {
 		return Outcome{}, err
 	}
-	if err := s.finishIfOver(ctx, tx, c); err != nil {
-		return Outcome{}, err
+	out := Outcome{GameID: req.gameID, Version: t.Version, From: from, Refused: c.refused}
+	b = &pgx.Batch{}
+	var rec []events.Recorded
+	var written map[games.Seat]uint64
+	if len(c.staged) > 0 {
+		if c.newSeed != nil {
+			b.Queue(`insert into game_secrets (game_id, seed) values ($1, $2)`, req.gameID, c.newSeed[:])
+		}
+		if c.reveal {
+			b.Queue(`update game_secrets set revealed_at = now() where game_id = $1`, req.gameID)
+		}
+		if err := events.QueueAppend(b, stream, from, c.staged, &rec); err != nil {
+			return Outcome{}, err
+		}
+		if actor.hasContext() {
+			b.Queue(`insert into event_context (position, stream, remote_addr, message_id, sender, mail_auth)
+				select position, stream, nullif($3, ''), nullif($4, ''), nullif($5, ''), nullif($6, '')
+				from events where stream = $1 and version = $2`,
+				stream, from+1, actor.RemoteAddr, actor.MessageID, actor.Sender, actor.MailAuth)
+		}
+		if from == 0 {
+			t.CreatedAt = time.Time{}
+		}
+		t.UpdatedAt = time.Time{} // the transaction's time, as the events'
+		g, views, err := t.Project()
+		if err != nil {
+			return Outcome{}, err
+		}
+		views, written = s.changedViews(t, views)
+		if err := projections.QueueSave(b, g, views); err != nil {
+			return Outcome{}, err
+		}
 	}
-	if len(c.staged) == 0 {
-		return Outcome{GameID: id, Version: from, From: from}, nil
+	if keyed {
+		queueKeyResult(b, actor, out)
 	}
-	rec, err := events.Append(ctx, tx, stream, from, c.staged)
-	if err != nil {
-		return Outcome{}, err
-	}
-	if from == 0 {
-		table.CreatedAt = rec[0].RecordedAt
-	}
-	table.UpdatedAt = rec[len(rec)-1].RecordedAt
-	g, views, err := table.Project()
-	if err != nil {
-		return Outcome{}, err
-	}
-	if err := projections.Save(ctx, tx, g, views); err != nil {
-		return Outcome{}, err
-	}
-	out := Outcome{GameID: id, Version: table.Version, From: from, Refused: c.refused}
-	if key != "" {
-		if _, err := tx.Exec(ctx, `insert into command_keys (key, game_id, result) values ($1, $2, $3)`, key, id, out); err != nil {
-			return Outcome{}, fmt.Errorf("record idempotency key: %w", err)
+	if b.Len() > 0 {
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return Outcome{}, err
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return Outcome{}, fmt.Errorf("commit: %w", err)
 	}
-	s.log.InfoContext(ctx, "command", "game", id, "from", from, "to", out.Version, "channel", actor.Channel, "request_id", actor.RequestID)
+	if len(rec) > 0 {
+		if from == 0 {
+			t.CreatedAt = rec[0].RecordedAt
+		}
+		t.UpdatedAt = rec[len(rec)-1].RecordedAt
+		if t.projected == nil {
+			t.projected = map[games.Seat]uint64{}
+		}
+		maps.Copy(t.projected, written)
+		s.wake()
+	}
+	putBack = true
+	if len(c.staged) > 0 {
+		s.log.InfoContext(ctx, "command", "game", req.gameID, "from", from, "to", out.Version, "channel", actor.Channel, "request_id", actor.RequestID)
+	}
 	return out, nil
+}
+
+// changedViews keeps the views whose content differs from what the table
+// last wrote (all of them after a fresh fold), and returns their digests.
+func (s *Service) changedViews(t *Table, views []projections.SeatView) ([]projections.SeatView, map[games.Seat]uint64) {
+	out := views[:0]
+	written := make(map[games.Seat]uint64, len(views))
+	for _, v := range views {
+		var h maphash.Hash
+		h.SetSeed(s.digest)
+		_, _ = h.Write(v.View) // a maphash.Hash never fails to write
+		for _, l := range v.Legal {
+			_, _ = h.WriteString(l)
+			_ = h.WriteByte(0)
+		}
+		_ = h.WriteByte(1)
+		for _, l := range v.Choices {
+			_, _ = h.WriteString(l)
+			_ = h.WriteByte(0)
+		}
+		d := h.Sum64()
+		if old, ok := t.projected[v.Seat]; ok && old == d {
+			continue
+		}
+		written[v.Seat] = d
+		out = append(out, v)
+	}
+	return out, written
 }
 
 // finishIfOver stages the end of a game whose result is in: the result and
 // the revealed seed.
-func (s *Service) finishIfOver(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
+func (s *Service) finishIfOver(c *cmdCtx) error {
 	t := c.table
 	if !t.Started || t.Ended || len(c.staged) == 0 {
 		return nil
@@ -232,25 +390,24 @@ func (s *Service) finishIfOver(ctx context.Context, tx pgx.Tx, c *cmdCtx) error 
 	if !res.Finished {
 		return nil
 	}
-	seed, err := loadSeed(ctx, tx, t.ID)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, `update game_secrets set revealed_at = now() where game_id = $1`, t.ID); err != nil {
-		return fmt.Errorf("mark seed revealed: %w", err)
+	if t.seed == nil {
+		return fmt.Errorf("game %s has no seed to reveal", t.ID)
 	}
 	c.seat = nil
-	return c.stage(TypeEnded, Ended{Result: res, Seed: seed.String()}, "")
+	c.reveal = true
+	return c.stage(TypeEnded, Ended{Result: res, Seed: t.seed.String()}, "")
 }
 
-func loadSeed(ctx context.Context, q events.Querier, id string) (games.Seed, error) {
-	var seed games.Seed
-	var b []byte
-	if err := q.QueryRow(ctx, `select seed from game_secrets where game_id = $1`, id).Scan(&b); err != nil {
-		return seed, fmt.Errorf("load seed of %s: %w", id, err)
-	}
-	copy(seed[:], b)
-	return seed, nil
+func queueLoadSeed(b *pgx.Batch, id string, out *[]byte) {
+	b.Queue(`select seed from game_secrets where game_id = $1`, id).Query(func(rows pgx.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			if err := rows.Scan(out); err != nil {
+				return fmt.Errorf("load seed of %s: %w", id, err)
+			}
+		}
+		return rows.Err()
+	})
 }
 
 // Create makes a new game of kind with options; when name is not empty the
@@ -269,11 +426,15 @@ func (s *Service) Create(ctx context.Context, actor Actor, kind string, opts gam
 	}
 	id := newID()
 	seed := s.seed()
-	return s.exec(ctx, actor, id, true, false, func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
-		if _, err := tx.Exec(ctx, `insert into game_secrets (game_id, seed) values ($1, $2)`, id, seed[:]); err != nil {
-			return fmt.Errorf("store seed: %w", err)
+	req := request{gameID: id, create: true, hash: commandHash("create", kind, optionsText(full), name)}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+		c.newSeed = &seed
+		c.table.seed = &seed
+		created := Created{
+			Kind: kind, Options: full, Rules: eng.Info().Rules, Shuffle: games.ShuffleAlgorithm,
+			Commitment: seed.Commitment(), Creator: actor.User,
 		}
-		if err := c.stage(TypeCreated, Created{Kind: kind, Options: full, Commitment: seed.Commitment(), Creator: actor.User}, ""); err != nil {
+		if err := c.stage(TypeCreated, created, ""); err != nil {
 			return err
 		}
 		if name == "" {
@@ -285,7 +446,8 @@ func (s *Service) Create(ctx context.Context, actor Actor, kind string, opts gam
 
 // Join gives user a place at an open game under name.
 func (s *Service) Join(ctx context.Context, actor Actor, gameID, name string) (Outcome, error) {
-	return s.exec(ctx, actor, gameID, false, true, func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
+	req := request{gameID: gameID, retry: true, hash: commandHash("join", gameID, name)}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		return join(c, actor, name)
 	})
 }
@@ -307,7 +469,7 @@ func join(c *cmdCtx, actor Actor, name string) error {
 		return refuse(CodeConflict, "game %s is full: %s is for at most %d players", t.ID, info.Name, info.MaxSeats)
 	}
 	for _, j := range t.Joined {
-		if strings.EqualFold(j.User, actor.User) {
+		if j.User == actor.User {
 			return refuse(CodeConflict, "you already play in game %s as %s", t.ID, j.Name)
 		}
 		if strings.EqualFold(j.Name, name) {
@@ -337,30 +499,32 @@ func validName(name string) error {
 // Start seats the joined players and deals; only the game's creator may
 // start it.
 func (s *Service) Start(ctx context.Context, actor Actor, gameID string) (Outcome, error) {
-	return s.exec(ctx, actor, gameID, false, true, func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
+	req := request{gameID: gameID, retry: true, hash: commandHash("start", gameID)}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
 		if t.Started {
 			return refuse(CodeConflict, "game %s has already started", t.ID)
 		}
-		if !strings.EqualFold(actor.User, t.Creator) && actor.Channel != ChannelSystem {
+		if actor.User != t.Creator && actor.Channel != ChannelSystem {
 			return refuse(CodeForbidden, "only the player who created game %s can start it", t.ID)
 		}
 		info := t.Engine.Info()
 		if n := len(t.Joined); n < info.MinSeats {
 			return refuse(CodeConflict, "%s needs at least %d players; game %s has %d", info.Name, info.MinSeats, t.ID, n)
 		}
-		seed, err := loadSeed(ctx, tx, t.ID)
-		if err != nil {
+		if err := c.stage(TypeStarted, struct{}{}, ""); err != nil {
 			return err
 		}
-		if err := c.stage(TypeStarted, struct{}{}, ""); err != nil {
+		// The setup draws from the version just before its first event.
+		r, err := c.seedRand()
+		if err != nil {
 			return err
 		}
 		names := make([]string, len(t.Joined))
 		for i, j := range t.Joined {
 			names[i] = j.Name
 		}
-		evs, err := t.Engine.Setup(t.Options, names, seed.Rand(t.Version))
+		evs, err := t.Engine.Setup(t.Options, names, r)
 		if err != nil {
 			return err
 		}
@@ -369,17 +533,28 @@ func (s *Service) Start(ctx context.Context, actor Actor, gameID string) (Outcom
 }
 
 // Move plays the move lines of user's seat in one command: each line is
-// decided on the state the previous lines left. With an expected version
-// other than AnyVersion the game must still be at it, or the player gets a
-// *StaleError. An illegal first line is returned as its rule error and
-// nothing is written; an illegal later line stops the command there: the
-// lines before it are played and Outcome.Refused says which line was not.
+// decided on the state the previous lines left.
+//
+// expected is the version of the game the player saw (AnyVersion: whatever
+// it is now). The move is stale, and the player gets a *StaleError with what
+// changed since, only when the player's own pending entry opened after that
+// version, or is gone: in a window, answers sent against the window's
+// opening version are each taken in turn, whatever the others answered
+// meanwhile.
+//
+// An illegal first line is returned as its rule error and nothing is
+// written; an illegal later line stops the command there: the lines before
+// it are played and Outcome.Refused says which line was not.
 func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected int, lines []string) (Outcome, error) {
 	moves := cleanLines(lines)
 	if len(moves) == 0 {
 		return Outcome{}, refuse(CodeInvalid, "there is no move in your message")
 	}
-	out, err := s.exec(ctx, actor, gameID, false, expected == AnyVersion, func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
+	if expected < AnyVersion {
+		return Outcome{}, refuse(CodeInvalid, "the expected version %d is not a version", expected)
+	}
+	req := request{gameID: gameID, retry: true, hash: commandHash("move", gameID, strconv.Itoa(expected), strings.Join(moves, "\n"))}
+	out, err := s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
 		if err := playable(t); err != nil {
 			return err
@@ -388,24 +563,17 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 		if seat == games.Spectator {
 			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
 		}
-		if expected != AnyVersion && expected != t.Version {
+		if expected != AnyVersion && expected != t.Version && (expected > t.Version || !t.openSince(seat, expected)) {
 			return &StaleError{GameID: t.ID, Expected: expected, Current: t.Version}
 		}
 		seatNo := int(seat)
 		c.seat = &seatNo
-		seed, err := loadSeed(ctx, tx, t.ID)
-		if err != nil {
-			return err
-		}
 		for i, line := range moves {
 			var err error
 			if t.Engine.Result(t.State).Finished {
 				err = games.Illegal("end", "the game ended before this line")
 			} else {
-				var evs []games.RawEvent
-				if evs, err = t.Engine.Decide(t.State, seat, line, seed.Rand(t.Version)); err == nil {
-					err = c.stageGame(evs, line)
-				}
+				err = c.decide(seat, line)
 			}
 			switch {
 			case err == nil:
@@ -429,6 +597,19 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 	return out, err
 }
 
+// decide decides one move line of seat on the table and stages its events.
+func (c *cmdCtx) decide(seat games.Seat, line string) error {
+	r, err := c.seedRand()
+	if err != nil {
+		return err
+	}
+	evs, err := c.table.Engine.Decide(c.table.State, seat, line, r)
+	if err != nil {
+		return err
+	}
+	return c.stageGame(evs, line)
+}
+
 // stale builds the *StaleError of a move against an old version, with what
 // changed since as the actor's seat may see it.
 func (s *Service) stale(ctx context.Context, actor Actor, gameID string, expected int) error {
@@ -436,7 +617,7 @@ func (s *Service) stale(ctx context.Context, actor Actor, gameID string, expecte
 	if err != nil {
 		return err
 	}
-	changes, err := s.History(ctx, gameID, t.SeatOf(actor.User), max(expected, 0))
+	changes, err := s.History(ctx, gameID, actor.User, max(expected, 0))
 	if err != nil {
 		return err
 	}
@@ -478,7 +659,8 @@ func playable(t *Table) error {
 // Resign takes user out of a running game; the game decides what that means
 // for the others.
 func (s *Service) Resign(ctx context.Context, actor Actor, gameID string) (Outcome, error) {
-	return s.exec(ctx, actor, gameID, false, true, func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
+	req := request{gameID: gameID, retry: true, hash: commandHash("resign", gameID)}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
 		if err := playable(t); err != nil {
 			return err
@@ -489,14 +671,14 @@ func (s *Service) Resign(ctx context.Context, actor Actor, gameID string) (Outco
 		}
 		seatNo := int(seat)
 		c.seat = &seatNo
-		seed, err := loadSeed(ctx, tx, t.ID)
-		if err != nil {
-			return err
-		}
 		if err := c.stage(TypeResigned, Resigned{Seat: seat, User: actor.User}, "resign"); err != nil {
 			return err
 		}
-		evs, err := t.Engine.Resign(t.State, seat, seed.Rand(t.Version))
+		r, err := c.seedRand() // the version just before the game's own events
+		if err != nil {
+			return err
+		}
+		evs, err := t.Engine.Resign(t.State, seat, r)
 		if err != nil {
 			return err
 		}
@@ -504,50 +686,32 @@ func (s *Service) Resign(ctx context.Context, actor Actor, gameID string) (Outco
 	})
 }
 
-// Timeout applies the default move of every seat still pending when the game
-// is at version, as a system command. A timeout for a version the game has
-// left does nothing (Outcome.Version == Outcome.From).
-func (s *Service) Timeout(ctx context.Context, gameID string, version int, causation string) (Outcome, error) {
+// Timeout applies, as a system command, the default move of the pending
+// entry entry, re-derived from the game's current state, if that entry is
+// still pending; otherwise it does nothing (Outcome.Version == Outcome.From).
+// Each entry has its own deadline: in a window, one seat's timeout leaves
+// the others' entries, and their deadlines, as they are.
+func (s *Service) Timeout(ctx context.Context, gameID string, entry games.PendingID, causation string) (Outcome, error) {
 	actor := Actor{Channel: ChannelSystem, Causation: causation}
-	// A conflict reloads and retries: the retry finds the game has left
-	// version and does nothing, or applies the defaults that still stand.
-	return s.exec(ctx, actor, gameID, false, true, func(ctx context.Context, tx pgx.Tx, c *cmdCtx) error {
+	// A conflict reloads and retries: the retry finds the entry gone and
+	// does nothing, or applies its default as the state now has it.
+	req := request{gameID: gameID, retry: true}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
-		if !t.Started || t.Ended || t.Version != version {
+		if !t.Started || t.Ended {
 			return nil
 		}
-		seed, err := loadSeed(ctx, tx, t.ID)
-		if err != nil {
-			return err
+		p, ok := t.entry(entry)
+		if !ok {
+			return nil
 		}
-		at := t.Version
-		for _, p := range t.Engine.Pending(t.State) {
-			if t.Version != at && !stillPending(t, p) {
-				continue
-			}
-			evs, err := t.Engine.Decide(t.State, p.Seat, p.Default, seed.Rand(t.Version))
-			if err != nil {
-				return fmt.Errorf("default move %q of seat %d in game %s: %w", p.Default, p.Seat, t.ID, err)
-			}
-			seatNo := int(p.Seat)
-			c.seat = &seatNo
-			if err := c.stageGame(evs, p.Default); err != nil {
-				return err
-			}
+		seatNo := int(p.Seat)
+		c.seat = &seatNo
+		if err := c.decide(p.Seat, p.Default); err != nil {
+			return fmt.Errorf("default move %q of %s in game %s: %w", p.Default, entry, t.ID, err)
 		}
 		return nil
 	})
-}
-
-// stillPending reports whether p's seat is still pending in the same capacity
-// after earlier defaults of the same timeout.
-func stillPending(t *Table, p games.Pending) bool {
-	for _, q := range t.Engine.Pending(t.State) {
-		if q.Seat == p.Seat && q.Kind == p.Kind {
-			return true
-		}
-	}
-	return false
 }
 
 // isRuleError reports whether err is a game's rule error.
@@ -559,6 +723,6 @@ func isRuleError(err error) bool {
 // newID returns a short random game id (10 lowercase base32 characters).
 func newID() string {
 	var b [10]byte
-	_, _ = rand.Read(b[:])
+	_, _ = crand.Read(b[:]) // crypto/rand.Read never returns an error (Go 1.24+)
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))[:10]
 }

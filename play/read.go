@@ -8,21 +8,41 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/projections"
 )
 
+// Every read path of a game for a person goes through one function here that
+// takes the person (their opaque user id, "" for the public) and returns only
+// what their seat may see: the game's own events redacted and described by
+// the game for that seat, lifecycle events without anyone's user id, and
+// meta without the actor and with the move text only for the mover's own
+// seat (a move as typed can name a hidden card).
+
 // Change is one event of a game as a seat may see it.
 type Change struct {
 	Version    int             `json:"version"`
 	Type       string          `json:"type"`
 	Data       json.RawMessage `json:"data"`
+	Meta       ServedMeta      `json:"meta"`
+	Text       string          `json:"text"` // what happened, in plain words for that seat
 	RecordedAt time.Time       `json:"recorded_at"`
 }
 
-// Load folds a game from its stream.
+// ServedMeta is the part of an event's meta a seat may see: through which
+// channel and for which seat it was made, and the move as typed only when it
+// was the viewer's own.
+type ServedMeta struct {
+	Seat    *int   `json:"seat,omitempty"`
+	Channel string `json:"channel,omitempty"`
+	Move    string `json:"move,omitempty"`
+}
+
+// Load folds a game from its stream (not from the command cache: the table
+// is the caller's own).
 func (s *Service) Load(ctx context.Context, gameID string) (*Table, error) {
 	recorded, err := events.ReadStream(ctx, s.pool, Stream(gameID), 0)
 	if err != nil {
@@ -34,10 +54,9 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Table, error) {
 	return fold(s.reg, gameID, recorded)
 }
 
-// History returns the game's events after version after, as seat may see
-// them: a game's own events redacted by the game, lifecycle events without
-// other people's user identities.
-func (s *Service) History(ctx context.Context, gameID string, seat games.Seat, after int) ([]Change, error) {
+// History returns the game's events after version after as user's seat may
+// see them (the public's view for "" or a user without a seat).
+func (s *Service) History(ctx context.Context, gameID, user string, after int) ([]Change, error) {
 	recorded, err := events.ReadStream(ctx, s.pool, Stream(gameID), 0)
 	if err != nil {
 		return nil, err
@@ -45,71 +64,161 @@ func (s *Service) History(ctx context.Context, gameID string, seat games.Seat, a
 	if len(recorded) == 0 {
 		return nil, refuse(CodeNotFound, "there is no game %q", gameID)
 	}
-	var kind string
-	var eng games.Engine
+	return s.history(gameID, user, recorded, after)
+}
+
+// history folds the whole stream (each event is redacted and described on
+// the state before it) and keeps the events after version after.
+func (s *Service) history(gameID, user string, recorded []events.Recorded, after int) ([]Change, error) {
+	full, err := fold(s.reg, gameID, recorded)
+	if err != nil {
+		return nil, err
+	}
+	seat := full.SeatOf(user)
+	t := &Table{ID: gameID}
 	out := make([]Change, 0, len(recorded))
 	for _, e := range recorded {
-		data := e.Data
-		switch e.Type {
-		case TypeCreated:
-			var c Created
-			if err := json.Unmarshal(e.Data, &c); err != nil {
-				return nil, fmt.Errorf("decode %s: %w", e.Type, err)
-			}
-			if eng, err = s.reg.Get(c.Kind); err != nil {
-				return nil, err
-			}
-			kind = c.Kind
-			data, _ = json.Marshal(struct {
-				Kind       string        `json:"kind"`
-				Options    games.Options `json:"options"`
-				Commitment string        `json:"seed_sha256"`
-			}{c.Kind, c.Options, c.Commitment})
-		case TypeJoined:
-			var j Joined
-			if err := json.Unmarshal(e.Data, &j); err != nil {
-				return nil, fmt.Errorf("decode %s: %w", e.Type, err)
-			}
-			data, _ = json.Marshal(struct {
-				Name string `json:"name"`
-			}{j.Name})
-		case TypeResigned:
-			var r Resigned
-			if err := json.Unmarshal(e.Data, &r); err != nil {
-				return nil, fmt.Errorf("decode %s: %w", e.Type, err)
-			}
-			data, _ = json.Marshal(struct {
-				Seat games.Seat `json:"seat"`
-			}{r.Seat})
-		case TypeStarted, TypeEnded:
-		default:
-			typ := strings.TrimPrefix(e.Type, kind+".")
-			red, err := eng.Redact(games.RawEvent{Type: typ, Data: e.Data}, seat)
-			if err != nil {
-				return nil, err
-			}
-			data = red.Data
+		c, err := t.change(e, seat)
+		if err != nil {
+			return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
+		}
+		if err := t.apply(s.reg, e, actorSeat(e.Meta)); err != nil {
+			return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 		}
 		if e.Version > after {
-			out = append(out, Change{Version: e.Version, Type: e.Type, Data: data, RecordedAt: e.RecordedAt})
+			out = append(out, c)
 		}
 	}
 	return out, nil
 }
 
-// RebuildProjections recomputes every inline projection from the event log
-// alone, in one transaction, and returns the number of games rebuilt.
-func (s *Service) RebuildProjections(ctx context.Context) (int, error) {
-	n := 0
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := projections.Clear(ctx, tx); err != nil {
-			return err
+// change is event e, which applies to the table as it is, as seat sees it.
+func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
+	c := Change{Version: e.Version, Type: e.Type, RecordedAt: e.RecordedAt, Data: e.Data}
+	var meta events.Meta
+	if len(e.Meta) > 0 {
+		if err := json.Unmarshal(e.Meta, &meta); err != nil {
+			return c, fmt.Errorf("decode meta: %w", err)
 		}
-		streams, err := events.Streams(ctx, tx, "game-")
+	}
+	c.Meta = ServedMeta{Seat: meta.Seat, Channel: meta.Channel}
+	if meta.Seat != nil && games.Seat(*meta.Seat) == seat && seat != games.Spectator {
+		c.Meta.Move = meta.Move
+	}
+	var err error
+	switch e.Type {
+	case TypeCreated:
+		var cr Created
+		if err := json.Unmarshal(e.Data, &cr); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Data, err = json.Marshal(struct {
+			Kind       string        `json:"kind"`
+			Options    games.Options `json:"options"`
+			Rules      int           `json:"rules_version"`
+			Shuffle    string        `json:"shuffle,omitempty"`
+			Commitment string        `json:"seed_sha256"`
+		}{cr.Kind, cr.Options, max(cr.Rules, 1), cr.Shuffle, cr.Commitment})
+		c.Text = "The game was created."
+	case TypeJoined:
+		var j Joined
+		if err := json.Unmarshal(e.Data, &j); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Data, err = json.Marshal(struct {
+			Name string `json:"name"`
+		}{j.Name})
+		c.Text = j.Name + " joined."
+	case TypeStarted:
+		c.Text = "The game started."
+	case TypeResigned:
+		var r Resigned
+		if err := json.Unmarshal(e.Data, &r); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Data, err = json.Marshal(struct {
+			Seat games.Seat `json:"seat"`
+		}{r.Seat})
+		c.Text = t.nameOf(r.Seat, seat) + " resigned."
+		if r.Seat == seat {
+			c.Text = "You resigned."
+		}
+	case TypeEnded:
+		var en Ended
+		if err := json.Unmarshal(e.Data, &en); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Text = "The game is over."
+		if en.Result.Summary != "" {
+			c.Text = "The game is over: " + strings.TrimSuffix(en.Result.Summary, ".") + "."
+		}
+	default:
+		typ := strings.TrimPrefix(e.Type, t.Kind+".")
+		raw := games.RawEvent{Type: typ, Data: e.Data}
+		red, err := t.Engine.Redact(t.State, raw, seat)
 		if err != nil {
-			return err
+			return c, err
 		}
-		for _, stream := range streams {
+		c.Data = red.Data
+		if c.Text, err = t.Engine.Describe(t.State, red, seat); err != nil {
+			return c, err
+		}
+	}
+	return c, err
+}
+
+// nameOf is the name of the player at seat as viewer refers to them.
+func (t *Table) nameOf(seat, viewer games.Seat) string {
+	if seat == viewer && seat != games.Spectator {
+		return "You"
+	}
+	if t.State != nil {
+		if names := t.Engine.Players(t.State); int(seat) >= 0 && int(seat) < len(names) {
+			return names[seat]
+		}
+	}
+	return fmt.Sprintf("Seat %d", seat)
+}
+
+// Pool is the database the service runs on, for readers beside it.
+func (s *Service) Pool() *pgxpool.Pool { return s.pool }
+
+// GameFor returns a game's list row as anyone may see it (no user ids).
+func (s *Service) GameFor(ctx context.Context, gameID string) (projections.Game, error) {
+	return projections.GetGame(ctx, s.pool, gameID)
+}
+
+// ViewFor returns user's seat view of a game (the public view for "" or a
+// user without a seat), at the game's current version.
+func (s *Service) ViewFor(ctx context.Context, gameID, user string) (projections.SeatView, error) {
+	seat := games.Spectator
+	if user != "" {
+		var seats []int
+		err := s.pool.QueryRow(ctx, `select coalesce(array_agg((p->>'seat')::int), '{}') from games g,
+			jsonb_array_elements(g.players) with ordinality as x(p, n)
+			where g.id = $1 and g.status <> 'open' and g.user_ids[n] = $2`, gameID, user).Scan(&seats)
+		if err != nil {
+			return projections.SeatView{}, fmt.Errorf("find the seat of a user in game %s: %w", gameID, err)
+		}
+		if len(seats) == 1 {
+			seat = games.Seat(seats[0])
+		}
+	}
+	return projections.GetView(ctx, s.pool, gameID, seat)
+}
+
+// RebuildProjections recomputes every inline projection from the event log
+// alone, one game per transaction, with every upsert guarded by version so
+// that it never replaces a newer row written by a live command meanwhile. It
+// returns the number of games rebuilt; progress, when not nil, is called
+// after each.
+func (s *Service) RebuildProjections(ctx context.Context, progress func(done, total int)) (int, error) {
+	streams, err := events.Streams(ctx, s.pool, "game-")
+	if err != nil {
+		return 0, fmt.Errorf("rebuild projections: %w", err)
+	}
+	for i, stream := range streams {
+		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			recorded, err := events.ReadStream(ctx, tx, stream, 0)
 			if err != nil {
 				return err
@@ -122,15 +231,14 @@ func (s *Service) RebuildProjections(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			if err := projections.Save(ctx, tx, g, views); err != nil {
-				return err
-			}
-			n++
+			return projections.Save(ctx, tx, g, views)
+		})
+		if err != nil {
+			return i, fmt.Errorf("rebuild projections of %s: %w", stream, err)
 		}
-		return nil
-	})
-	if err != nil {
-		return n, fmt.Errorf("rebuild projections: %w", err)
+		if progress != nil {
+			progress(i+1, len(streams))
+		}
 	}
-	return n, nil
+	return len(streams), nil
 }

@@ -26,15 +26,22 @@ const (
 type Created struct {
 	Kind    string        `json:"kind"`
 	Options games.Options `json:"options"`
+	// Rules is the version of the game's rules the game is played under for
+	// ever (games.Info.Rules when it was created; absent, 1).
+	Rules int `json:"rules_version,omitempty"`
+	// Shuffle names the drawing algorithm (games.ShuffleAlgorithm; absent,
+	// the same algorithm before it had a name).
+	Shuffle string `json:"shuffle,omitempty"`
 	// Commitment is the hex sha256 of the game's seed; the seed itself is
 	// revealed by the Ended event.
 	Commitment string `json:"seed_sha256"`
-	Creator    string `json:"creator"`
+	// Creator is the opaque user id of who created the game.
+	Creator string `json:"creator"`
 }
 
 // Joined is the data of a player taking a place before the start.
 type Joined struct {
-	User string `json:"user"`
+	User string `json:"user"` // an opaque user id, never an address
 	Name string `json:"name"`
 }
 
@@ -59,6 +66,7 @@ type Table struct {
 	Kind       string
 	Engine     games.Engine
 	Options    games.Options
+	Rules      int // the rules version the game is played under
 	Commitment string
 	Creator    string
 	Joined     []Joined
@@ -68,6 +76,15 @@ type Table struct {
 	Version    int
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	// Pending lists who may act now, each entry with its identity (Since
+	// filled): the version at which it opened.
+	Pending []games.Pending
+
+	// seed is the game's secret, once a command has loaded it.
+	seed *games.Seed
+	// projected holds a digest of each seat's last written projection, so
+	// that a command writes only the views that changed.
+	projected map[games.Seat]uint64
 }
 
 // Stream is the event stream name of a game.
@@ -76,16 +93,36 @@ func Stream(gameID string) string { return "game-" + gameID }
 // fold builds a table from a game's events.
 func fold(reg *games.Registry, id string, evs []events.Recorded) (*Table, error) {
 	t := &Table{ID: id}
-	for _, e := range evs {
-		if err := t.apply(reg, e); err != nil {
-			return nil, fmt.Errorf("game %s version %d: %w", id, e.Version, err)
-		}
-	}
-	return t, nil
+	return t, t.applyRecorded(reg, evs)
 }
 
-// apply folds one recorded event into the table.
-func (t *Table) apply(reg *games.Registry, e events.Recorded) error {
+// applyRecorded folds recorded events into the table.
+func (t *Table) applyRecorded(reg *games.Registry, evs []events.Recorded) error {
+	for _, e := range evs {
+		if err := t.apply(reg, e, actorSeat(e.Meta)); err != nil {
+			return fmt.Errorf("game %s version %d: %w", t.ID, e.Version, err)
+		}
+	}
+	return nil
+}
+
+// actorSeat reads the seat that acted from an event's meta (Spectator when
+// none: the system, or a lifecycle event).
+func actorSeat(meta json.RawMessage) games.Seat {
+	var m struct {
+		Seat *int `json:"seat"`
+	}
+	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil || m.Seat == nil {
+		return games.Spectator
+	}
+	return games.Seat(*m.Seat)
+}
+
+// apply folds one event, made by seat actor (games.Spectator for none), into
+// the table, and keeps the identities of the pending entries: an entry keeps
+// the version it opened at while it stays pending unchanged (same seat,
+// kind, rule and default) through events its own seat did not make.
+func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) error {
 	switch e.Type {
 	case TypeCreated:
 		var c Created
@@ -97,6 +134,11 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded) error {
 			return err
 		}
 		t.Kind, t.Engine, t.Options, t.Commitment, t.Creator = c.Kind, eng, c.Options, c.Commitment, c.Creator
+		t.Rules = max(c.Rules, 1)
+		if t.Rules > eng.Info().Rules {
+			return fmt.Errorf("%s: the game was created under rules version %d, and this courrier knows versions 1 to %d: upgrade courrier to play or replay it",
+				eng.Info().Name, t.Rules, eng.Info().Rules)
+		}
 		t.CreatedAt = e.RecordedAt
 	case TypeJoined:
 		var j Joined
@@ -105,11 +147,15 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded) error {
 		}
 		t.Joined = append(t.Joined, j)
 	case TypeStarted:
-		t.Started = true
-		t.State = t.Engine.Initial()
+		st, err := t.Engine.Initial(t.Rules)
+		if err != nil {
+			return err
+		}
+		t.Started, t.State = true, st
 	case TypeResigned:
 	case TypeEnded:
 		t.Ended = true
+		t.Pending = nil
 	default:
 		if t.Engine == nil || !t.Started {
 			return fmt.Errorf("game event %s before the game started", e.Type)
@@ -125,7 +171,49 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded) error {
 	}
 	t.Version = e.Version
 	t.UpdatedAt = e.RecordedAt
+	if t.Started && !t.Ended {
+		t.Pending = t.keepIdentities(t.Engine.Pending(t.State), actor)
+	}
 	return nil
+}
+
+// keepIdentities gives each new pending entry the version it opened at.
+func (t *Table) keepIdentities(next []games.Pending, actor games.Seat) []games.Pending {
+	for i := range next {
+		next[i].Since = t.Version
+		if next[i].Seat == actor {
+			continue
+		}
+		for _, old := range t.Pending {
+			if old.Seat == next[i].Seat && old.Kind == next[i].Kind && old.Rule == next[i].Rule && old.Default == next[i].Default {
+				next[i].Since = old.Since
+				break
+			}
+		}
+	}
+	return next
+}
+
+// openSince reports whether seat has a pending entry that was already open
+// at version v and has not changed since: a move the player made looking at
+// version v still answers it.
+func (t *Table) openSince(seat games.Seat, v int) bool {
+	for _, p := range t.Pending {
+		if p.Seat == seat && p.Since <= v {
+			return true
+		}
+	}
+	return false
+}
+
+// entry returns the pending entry of identity id, if it is still pending.
+func (t *Table) entry(id games.PendingID) (games.Pending, bool) {
+	for _, p := range t.Pending {
+		if p.ID() == id {
+			return p, true
+		}
+	}
+	return games.Pending{}, false
 }
 
 // Status is the game's projection status.
@@ -172,7 +260,7 @@ func (t *Table) SeatOf(user string) games.Seat {
 	if !t.Started || user == "" {
 		return games.Spectator
 	}
-	i := slices.IndexFunc(t.Joined, func(j Joined) bool { return strings.EqualFold(j.User, user) })
+	i := slices.IndexFunc(t.Joined, func(j Joined) bool { return j.User == user })
 	if i < 0 {
 		return games.Spectator
 	}
@@ -201,7 +289,7 @@ func (t *Table) Project() (projections.Game, []projections.SeatView, error) {
 	if !t.Started {
 		return g, nil, nil
 	}
-	g.ToAct = projections.PublicToAct(t.Engine.Pending(t.State))
+	g.ToAct = projections.PublicToAct(t.Pending)
 	if res := t.Engine.Result(t.State); res.Finished {
 		g.Result = &res
 		g.ToAct = nil
@@ -216,6 +304,7 @@ func (t *Table) Project() (projections.Game, []projections.SeatView, error) {
 		sv := projections.SeatView{GameID: t.ID, Seat: seat, Version: t.Version, View: v}
 		if seat != games.Spectator && g.Result == nil {
 			sv.Legal = t.Engine.Legal(t.State, seat)
+			sv.Choices = t.Engine.Choices(t.State, seat)
 		}
 		views = append(views, sv)
 	}

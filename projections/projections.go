@@ -26,10 +26,12 @@ const (
 )
 
 // Player is a person at a game: the name the table knows them by, the user
-// behind it, and the seat once the game has started (-1 before).
+// behind it, and the seat once the game has started (-1 before). The user
+// id is never served or stored in the players list (the games row keeps the
+// ids apart, for "my games"): other players know a player by name.
 type Player struct {
 	Name string `json:"name"`
-	User string `json:"user"`
+	User string `json:"-"`
 	Seat int    `json:"seat"`
 }
 
@@ -40,13 +42,16 @@ type ToAct struct {
 	Seat games.Seat `json:"seat"`
 	Kind string     `json:"kind"`
 	Rule string     `json:"rule"`
+	// Since is the version at which the entry opened: with Seat and Kind,
+	// its identity.
+	Since int `json:"since"`
 }
 
 // PublicToAct strips the pending entries down to what everyone may see.
 func PublicToAct(pending []games.Pending) []ToAct {
 	out := make([]ToAct, len(pending))
 	for i, p := range pending {
-		out[i] = ToAct{Seat: p.Seat, Kind: p.Kind, Rule: p.Rule}
+		out[i] = ToAct{Seat: p.Seat, Kind: p.Kind, Rule: p.Rule, Since: p.Since}
 	}
 	return out
 }
@@ -66,46 +71,102 @@ type Game struct {
 }
 
 // SeatView is what one seat (or games.Spectator) may see of a game at a
-// version, with its legal moves.
+// version, with its legal moves in full and in the compact form of a
+// numbered prompt.
 type SeatView struct {
 	GameID  string          `json:"game_id"`
 	Seat    games.Seat      `json:"seat"`
 	Version int             `json:"version"`
 	View    json.RawMessage `json:"view"`
 	Legal   []string        `json:"legal"`
+	Choices []string        `json:"choices"`
 }
 
 // ErrNotFound is returned when a game or view does not exist.
 var ErrNotFound = errors.New("not found")
 
-// Save writes a game's row and its seat views (replacing the previous ones).
-func Save(ctx context.Context, q events.Querier, g Game, views []SeatView) error {
-	players, _ := json.Marshal(nonNil(g.Players))
-	toAct, _ := json.Marshal(nonNil(g.ToAct))
-	opts, _ := json.Marshal(g.Options)
+// QueueSave queues on b the upsert of a game's row and of the given seat
+// views (those that changed; the others keep their rows). Every upsert is
+// guarded by version: a row is never replaced by an older one, so a rebuild
+// can run beside live commands. A zero CreatedAt or UpdatedAt is the
+// transaction's time, which is also the recording time of the events it
+// appends.
+func QueueSave(b *pgx.Batch, g Game, views []SeatView) error {
+	players, err := json.Marshal(nonNil(g.Players))
+	if err != nil {
+		return fmt.Errorf("encode players of %s: %w", g.ID, err)
+	}
+	toAct, err := json.Marshal(nonNil(g.ToAct))
+	if err != nil {
+		return fmt.Errorf("encode pending entries of %s: %w", g.ID, err)
+	}
+	opts, err := json.Marshal(g.Options)
+	if err != nil {
+		return fmt.Errorf("encode options of %s: %w", g.ID, err)
+	}
 	var result []byte
 	if g.Result != nil {
-		result, _ = json.Marshal(g.Result)
-	}
-	_, err := q.Exec(ctx, `insert into games (id, kind, status, options, players, to_act, result, version, created_at, updated_at)
-		values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-		on conflict (id) do update set status = excluded.status, options = excluded.options,
-			players = excluded.players, to_act = excluded.to_act, result = excluded.result,
-			version = excluded.version, updated_at = excluded.updated_at`,
-		g.ID, g.Kind, g.Status, opts, players, toAct, result, g.Version, g.CreatedAt, g.UpdatedAt)
-	if err != nil {
-		return fmt.Errorf("save game %s: %w", g.ID, err)
-	}
-	for _, v := range views {
-		legal, _ := json.Marshal(nonNil(v.Legal))
-		_, err := q.Exec(ctx, `insert into seat_views (game_id, seat, version, view, legal) values ($1, $2, $3, $4, $5)
-			on conflict (game_id, seat) do update set version = excluded.version, view = excluded.view, legal = excluded.legal`,
-			g.ID, int(v.Seat), v.Version, []byte(v.View), legal)
-		if err != nil {
-			return fmt.Errorf("save view of seat %d of game %s: %w", v.Seat, g.ID, err)
+		if result, err = json.Marshal(g.Result); err != nil {
+			return fmt.Errorf("encode result of %s: %w", g.ID, err)
 		}
 	}
+	users := make([]string, len(g.Players)) // in the order of players: users[i] plays players[i]
+	for i, p := range g.Players {
+		users[i] = p.User
+	}
+	b.Queue(`insert into games (id, kind, status, options, players, to_act, result, version, created_at, updated_at, user_ids)
+		values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, now()), coalesce($10, now()), $11)
+		on conflict (id) do update set status = excluded.status, options = excluded.options,
+			players = excluded.players, to_act = excluded.to_act, result = excluded.result,
+			version = excluded.version, updated_at = excluded.updated_at, user_ids = excluded.user_ids
+		where games.version <= excluded.version`,
+		g.ID, g.Kind, g.Status, opts, players, toAct, result, g.Version, nullTime(g.CreatedAt), nullTime(g.UpdatedAt), users)
+	if len(views) == 0 {
+		return nil
+	}
+	seats := make([]int32, len(views))
+	texts := make([]string, len(views))
+	legals := make([]string, len(views))
+	choices := make([]string, len(views))
+	for i, v := range views {
+		seats[i] = int32(v.Seat) //nolint:gosec // G115: a seat is -1 to a handful
+		texts[i] = string(v.View)
+		l, err := json.Marshal(nonNil(v.Legal))
+		if err != nil {
+			return fmt.Errorf("encode legal moves of %s: %w", g.ID, err)
+		}
+		c, err := json.Marshal(nonNil(v.Choices))
+		if err != nil {
+			return fmt.Errorf("encode choices of %s: %w", g.ID, err)
+		}
+		legals[i], choices[i] = string(l), string(c)
+	}
+	b.Queue(`insert into seat_views (game_id, seat, version, view, legal, choices)
+		select $1, s, $2, v::jsonb, l::jsonb, c::jsonb from unnest($3::int[], $4::text[], $5::text[], $6::text[]) as x(s, v, l, c)
+		on conflict (game_id, seat) do update set version = excluded.version, view = excluded.view,
+			legal = excluded.legal, choices = excluded.choices
+		where seat_views.version <= excluded.version`,
+		g.ID, g.Version, seats, texts, legals, choices)
 	return nil
+}
+
+// Save writes a game's row and the given seat views in tx (see QueueSave).
+func Save(ctx context.Context, tx pgx.Tx, g Game, views []SeatView) error {
+	b := &pgx.Batch{}
+	if err := QueueSave(b, g, views); err != nil {
+		return err
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("save game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
 }
 
 func nonNil[T any](s []T) []T {
@@ -165,11 +226,12 @@ func ListGames(ctx context.Context, q events.Querier, status string, limit int) 
 	return out, rows.Err()
 }
 
-// GetView reads seat's view of a game.
+// GetView reads seat's view of a game at the game's current version.
 func GetView(ctx context.Context, q events.Querier, gameID string, seat games.Seat) (SeatView, error) {
 	v := SeatView{GameID: gameID, Seat: seat}
-	err := q.QueryRow(ctx, `select version, view, legal from seat_views where game_id = $1 and seat = $2`, gameID, int(seat)).
-		Scan(&v.Version, &v.View, &v.Legal)
+	err := q.QueryRow(ctx, `select g.version, v.view, v.legal, v.choices from seat_views v join games g on g.id = v.game_id
+		where v.game_id = $1 and v.seat = $2`, gameID, int(seat)).
+		Scan(&v.Version, &v.View, &v.Legal, &v.Choices)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return v, fmt.Errorf("view of seat %d of game %s: %w", seat, gameID, ErrNotFound)
 	}
@@ -184,7 +246,7 @@ func GetView(ctx context.Context, q events.Querier, gameID string, seat games.Se
 func Dump(ctx context.Context, q events.Querier) ([]string, error) {
 	rows, err := q.Query(ctx, `select row_to_json(g)::text from (select `+gameColumns+` from games order by id) g
 		union all
-		select row_to_json(v)::text from (select * from seat_views order by game_id, seat) v`)
+		select row_to_json(v)::text from (select game_id, seat, view, legal, choices from seat_views order by game_id, seat) v`)
 	if err != nil {
 		return nil, fmt.Errorf("dump projections: %w", err)
 	}
@@ -194,13 +256,4 @@ func Dump(ctx context.Context, q events.Querier) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
-}
-
-// Clear deletes every inline projection row, in the caller's transaction,
-// before a rebuild.
-func Clear(ctx context.Context, q events.Querier) error {
-	if _, err := q.Exec(ctx, `delete from seat_views; delete from games`); err != nil {
-		return fmt.Errorf("clear projections: %w", err)
-	}
-	return nil
 }

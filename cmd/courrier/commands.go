@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/courrier-games/courrier/api"
+	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
 )
@@ -26,7 +27,13 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 // serveHTTP serves the API on cfg.HTTPAddr until ctx ends, then shuts down
 // gracefully.
 func serveHTTP(ctx context.Context, cfg config, db *database, log *slog.Logger) error {
-	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
+	watcher := events.NewWatcher(db.Pool, events.WithWatcherLogger(log))
+	go func() {
+		if err := watcher.Run(ctx); err != nil {
+			log.Error("the feed watcher stopped", "err", err)
+		}
+	}()
+	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake))
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
@@ -86,7 +93,11 @@ func migrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 func rebuild(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	return withDatabase(ctx, "projections rebuild", args, log, func(_ config, db *database) error {
 		svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
-		n, err := svc.RebuildProjections(ctx)
+		n, err := svc.RebuildProjections(ctx, func(done, total int) {
+			if done%1000 == 0 || done == total {
+				log.Info("rebuilding projections", "games", done, "of", total)
+			}
+		})
 		if err != nil {
 			return err
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/migrations"
 )
 
@@ -64,7 +65,17 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database,
 		stop()
 		return nil, err
 	}
-	pool, err := pgxpool.New(ctx, url)
+	pcfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		stop()
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	for k, v := range events.SessionParams() {
+		if _, set := pcfg.ConnConfig.RuntimeParams[k]; !set {
+			pcfg.ConnConfig.RuntimeParams[k] = v
+		}
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		stop()
 		return nil, fmt.Errorf("open the database: %w", err)

@@ -49,7 +49,7 @@ func longGame(b *testing.B) []games.RawEvent {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := games.Fold(eng, log)
+		s, err := games.Fold(eng, RulesVersion, log)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func BenchmarkFoldLongGame(b *testing.B) {
 	log := longGame(b)
 	eng := New()
 	for b.Loop() {
-		if _, err := games.Fold(eng, log); err != nil {
+		if _, err := games.Fold(eng, RulesVersion, log); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -19,6 +19,10 @@ const (
 	Spades
 )
 
+// suitsInOrder are the four suits in suit order, by index 0..3 (the order of
+// the codes "cdhs").
+var suitsInOrder = [4]Suit{Clubs, Diamonds, Hearts, Spades}
+
 // Code is the suit's one-letter code: c, d, h or s ("" for NoSuit).
 func (u Suit) Code() string {
 	if u < Clubs || u > Spades {
@@ -74,7 +78,7 @@ func (u *Suit) UnmarshalText(b []byte) error {
 	if len(s) != 1 || i < 0 {
 		return fmt.Errorf("suit: unknown code %q", s)
 	}
-	*u = Suit(i + 1)
+	*u = suitsInOrder[i]
 	return nil
 }
 
@@ -159,14 +163,26 @@ const NoCard Card = 0
 // NumCards is the size of the pack (CO-2).
 const NumCards = 24
 
-// NewCard returns the card of rank k and suit u.
-func NewCard(k Rank, u Suit) Card { return Card((int(k)-1)*4 + int(u)) }
+// NewCard returns the card of rank k (Nine … Ace) and suit u (Clubs …
+// Spades); the arithmetic stays in the cards' 8 bits, where it fits (24 at
+// most).
+func NewCard(k Rank, u Suit) Card { return Card(k-1)*4 + Card(u) }
 
-// Rank is the card's rank.
-func (c Card) Rank() Rank { return Rank((int(c)-1)/4 + 1) }
+// Rank is the card's rank (0 if c is not one of the 24 cards).
+func (c Card) Rank() Rank {
+	if !c.Valid() {
+		return 0
+	}
+	return Rank((c-1)/4 + 1)
+}
 
-// Suit is the card's suit.
-func (c Card) Suit() Suit { return Suit((int(c)-1)%4 + 1) }
+// Suit is the card's suit (NoSuit if c is not one of the 24 cards).
+func (c Card) Suit() Suit {
+	if !c.Valid() {
+		return NoSuit
+	}
+	return Suit((c-1)%4 + 1)
+}
 
 // Valid reports whether c is one of the 24 cards.
 func (c Card) Valid() bool { return c >= 1 && c <= NumCards }
@@ -225,15 +241,15 @@ func (c *Card) UnmarshalText(b []byte) error {
 	if i < 0 {
 		return fmt.Errorf("card: unknown code %q", b)
 	}
-	*c = NewCard(k, Suit(i+1))
+	*c = NewCard(k, suitsInOrder[i])
 	return nil
 }
 
 // Pack returns the 24 cards in canonical order.
 func Pack() []Card {
-	out := make([]Card, NumCards)
-	for i := range out {
-		out[i] = Card(i + 1)
+	out := make([]Card, 0, NumCards)
+	for c := Card(1); c <= NumCards; c++ {
+		out = append(out, c)
 	}
 	return out
 }

@@ -1,7 +1,8 @@
 // Package couillon is the rules engine of Couillon (id "couillon"), the
 // Belgian and Ardennes 24-card trick-taking game for four players in two
-// teams, as specified in shared/rules/couillon.md. Rule ids CO-1 … CO-31 are
-// the rules file's; CO-32 … are this package's [HOUSE] rules (HOUSE.md).
+// teams. RULES.md in this directory is its rules page: rule ids CO-1 … CO-31
+// come from the project's rules specification, CO-32 … are this package's
+// [HOUSE] rules, and the rules versions are listed there.
 package couillon
 
 import (
@@ -21,14 +22,26 @@ func New() games.Engine { return games.Adapt(Rules{}) }
 
 var _ games.Rules[State, Move, Event] = Rules{}
 
+// RulesVersion is the rules version this code decides new games by
+// (RULES.md, "Rules versions"):
+//
+//  1. the first rules: once a trick is trumped, any card of the led suit
+//     follows (CO-7a); under deal_rule = threshold20 only a 20–20 split is a
+//     tie (CO-9).
+//  2. issue 19: the led suit is always played higher when possible, trumped
+//     or not (CO-7a); under threshold20 any equal split is a tie (CO-9).
+const RulesVersion = 2
+
 // Info describes Couillon: exactly 4 seats and the options of section 4.
 func (Rules) Info() games.Info {
-	return games.Info{ID: "couillon", Name: "Couillon", MinSeats: 4, MaxSeats: 4, Options: optionSpecs()}
+	return games.Info{ID: "couillon", Name: "Couillon", MinSeats: 4, MaxSeats: 4, Options: optionSpecs(), Rules: RulesVersion}
 }
 
-// Initial is the state before any event.
-func (Rules) Initial() State {
-	return State{Winner: -1, Declarers: -1, Declarer: -1, Resigned: -1}
+// Initial is the state before any event of a game created under rules
+// version rules (1 ≤ rules ≤ RulesVersion); the state keeps the version and
+// Decide follows it.
+func (Rules) Initial(rules int) State {
+	return State{Rules: rules, Winner: -1, Declarers: -1, Declarer: -1, Resigned: -1}
 }
 
 // Setup draws the teams and seating (CO-17), then shuffles and deals the
@@ -241,7 +254,7 @@ func (s *State) legalSet(seat games.Seat) cardSet {
 		return hand
 	}
 	if f.led != s.Trump && led != 0 { // (a)
-		if f.highTrump == NoCard {
+		if f.highTrump == NoCard || s.beatTrumped() {
 			if over := led.above(f.highLed); over != 0 {
 				return over
 			}
@@ -274,7 +287,13 @@ func (s *State) whyNot(seat games.Seat, c Card) string {
 		if c.Suit() != f.led {
 			return fmt.Sprintf("%s were led and you hold %s: you must follow suit", f.led.Name(), f.led.Name())
 		}
-		return fmt.Sprintf("the trick is not trumped and you can beat the %s: you must play a higher %s", f.highLed, f.led.Symbol())
+		switch {
+		case !s.beatTrumped(): // rules version 1
+			return fmt.Sprintf("the trick is not trumped and you can beat the %s: you must play a higher %s", f.highLed, f.led.Symbol())
+		case f.highTrump != NoCard:
+			return fmt.Sprintf("you can beat the %s: you must play a higher %s, even on a trumped trick", f.highLed, f.led.Symbol())
+		}
+		return fmt.Sprintf("you can beat the %s: you must play a higher %s", f.highLed, f.led.Symbol())
 	}
 	if c.Suit() != s.Trump {
 		if f.led == s.Trump {
@@ -319,8 +338,8 @@ func scoreDeal(s State) DealRecord {
 		switch {
 		case rec.Points[d] > 20:
 			rec.Winner = d
-		case rec.Points[d] == 20 && rec.Points[1-d] == 20:
-			rec.Winner = -1
+		case rec.Points[d] == rec.Points[1-d] && (s.anyEqualTie() || rec.Points[d] == 20):
+			rec.Winner = -1 // CO-13
 		default:
 			rec.Winner = 1 - d
 		}
@@ -349,6 +368,14 @@ func scoreDeal(s State) DealRecord {
 	rec.B = 0
 	return rec
 }
+
+// beatTrumped says whether a player holding the led suit must beat its
+// highest card even when the trick is trumped (CO-7a, rules version 2).
+func (s *State) beatTrumped() bool { return s.Rules >= 2 }
+
+// anyEqualTie says whether, under deal_rule = threshold20, any equal split is
+// a tie rather than only 20–20 (CO-9, rules version 2).
+func (s *State) anyEqualTie() bool { return s.Rules >= 2 }
 
 // Resign is seat leaving the match: [HOUSE] CO-32, its team forfeits and the
 // other team wins; every card becomes public.
@@ -398,6 +425,10 @@ func (r Rules) Legal(s State, seat games.Seat) []string {
 	}
 	return nil
 }
+
+// Choices is Legal: a Couillon player never has more than 4 legal moves (a
+// hand of 4 cards, or accept and pass), so the prompt lists them all.
+func (r Rules) Choices(s State, seat games.Seat) []string { return r.Legal(s, seat) }
 
 // Parse reads one move (section 7).
 func (Rules) Parse(_ State, text string) (Move, error) { return parseMove(text) }

@@ -12,7 +12,7 @@ import (
 func cards(t testing.TB, s string) []Card {
 	t.Helper()
 	var out []Card
-	for _, w := range strings.Fields(s) {
+	for w := range strings.FieldsSeq(s) {
 		c, ok := parseCard(w)
 		if !ok {
 			t.Fatalf("bad card %q", w)
@@ -25,16 +25,22 @@ func cards(t testing.TB, s string) []Card {
 // rng is a fixed generator for decisions whose randomness does not matter.
 func rng() *rand.Rand { return rand.New(rand.NewPCG(7, 11)) }
 
-// rig builds a match by folding chosen events: the seating (Ana, Ben, Cleo,
-// Dan in seats 0..3), optionally a score sheet (R, b) from an earlier deal,
-// then deal 1 by dealer 0 with the given hands (by seat) and stock (cards
-// 17..24) and the 17th card turned.
+// rig builds a match under the current rules version by folding chosen
+// events: the seating (Ana, Ben, Cleo, Dan in seats 0..3), optionally a score
+// sheet (R, b) from an earlier deal, then deal 1 by dealer 0 with the given
+// hands (by seat) and stock (cards 17..24) and the 17th card turned.
 func rig(t testing.TB, opts games.Options, hands [4]string, stock string) State {
 	t.Helper()
-	return rigScore(t, opts, hands, stock, nil, 0)
+	return rigAt(t, RulesVersion, opts, hands, stock, nil, 0)
 }
 
 func rigScore(t testing.TB, opts games.Options, hands [4]string, stock string, r []int, b int) State {
+	t.Helper()
+	return rigAt(t, RulesVersion, opts, hands, stock, r, b)
+}
+
+// rigAt is rig under rules version version, with an optional score sheet.
+func rigAt(t testing.TB, version int, opts games.Options, hands [4]string, stock string, r []int, b int) State {
 	t.Helper()
 	var rules Rules
 	evs := []Event{{Type: EvSeated, Players: []string{"Ana", "Ben", "Cleo", "Dan"},
@@ -59,7 +65,7 @@ func rigScore(t testing.TB, opts games.Options, hands [4]string, stock string, r
 	}
 	evs = append(evs, Event{Type: EvDealt, Deal: 1, Dealer: 0, Hands: hs, Stock: st},
 		Event{Type: EvTurned, Pos: 17, Card: st[0]})
-	s := rules.Initial()
+	s := rules.Initial(version)
 	for _, e := range evs {
 		s = rules.Evolve(s, e)
 	}
@@ -100,8 +106,8 @@ func run(t testing.TB, s State, moves ...string) (State, []Event) {
 	return s, all
 }
 
-// refuse checks that seat's move is rejected for rule.
-func refuse(t testing.TB, s State, seat games.Seat, move, rule string) *games.RuleError {
+// refuse checks that seat's move is rejected for rule and returns the reason.
+func refuse(t testing.TB, s State, seat games.Seat, move, rule string) string {
 	t.Helper()
 	var rules Rules
 	m, err := rules.Parse(s, move)
@@ -118,7 +124,7 @@ func refuse(t testing.TB, s State, seat games.Seat, move, rule string) *games.Ru
 	if re.Reason == "" {
 		t.Fatalf("rule error without a reason")
 	}
-	return re
+	return re.Reason
 }
 
 // legal is seat's legal moves joined by spaces.

@@ -41,7 +41,7 @@ func candidates(s games.State, seat games.Seat, r *rand.Rand) []string {
 	if st.Phase == PhasePlay {
 		out = append(out, "accept", "pass")
 	} else {
-		out = append(out, "play "+Card(1+r.IntN(NumCards)).Code())
+		out = append(out, "play "+Pack()[r.IntN(NumCards)].Code())
 	}
 	words := r.IntN(2) == 0
 	for _, c := range st.Hands[seat].cards() {
@@ -51,7 +51,7 @@ func candidates(s games.State, seat games.Seat, r *rand.Rand) []string {
 			out = append(out, c.Code())
 		}
 	}
-	out = append(out, "play "+Card(1+r.IntN(NumCards)).Code())
+	out = append(out, "play "+Pack()[r.IntN(NumCards)].Code())
 	return out
 }
 
@@ -148,7 +148,9 @@ func conserved(t testing.TB, st State) {
 }
 
 // scoredRight re-derives the score sheet of the last finished deal from the
-// one before it (CO-9 … CO-16, CO-19, CO-33).
+// one before it (CO-9 … CO-16, CO-19, CO-33), under the match's rules
+// version: under threshold20, version 1 ties only 20–20, version 2 any equal
+// split.
 func scoredRight(t testing.TB, st State) {
 	t.Helper()
 	n := len(st.History)
@@ -162,9 +164,10 @@ func scoredRight(t testing.TB, st State) {
 	switch {
 	case st.Set.Threshold20 && d >= 0 && rec.Points[d] > 20:
 		winner = d
-	case st.Set.Threshold20 && d >= 0 && !(rec.Points[0] == 20 && rec.Points[1] == 20):
-		winner = 1 - d
+	case st.Set.Threshold20 && d >= 0 && rec.Points[0] == rec.Points[1] && (st.Rules >= 2 || rec.Points[0] == 20):
+		// a tie
 	case st.Set.Threshold20 && d >= 0:
+		winner = 1 - d
 	case rec.Points[0] != rec.Points[1]:
 		winner = 0
 		if rec.Points[1] > rec.Points[0] {
@@ -172,23 +175,69 @@ func scoredRight(t testing.TB, st State) {
 		}
 	}
 	want, wantB := prevR, 0
-	if winner < 0 {
-		wantB = prevB + 1
-	} else {
+	for w := range want {
+		if w != winner {
+			continue
+		}
 		erase := 1 + prevB
-		if st.Set.Capot && rec.Capot == winner {
+		if st.Set.Capot && rec.Capot == w {
 			erase++
 		}
-		want[winner] = max(0, prevR[winner]-erase)
-		if d >= 0 && d != winner {
-			want[d] = prevR[d] + 1 + prevB
+		want[w] = max(0, prevR[w]-erase)
+		if d >= 0 && d != w {
+			want[1-w] = prevR[1-w] + 1 + prevB
 		}
+	}
+	if winner < 0 {
+		wantB = prevB + 1
 	}
 	if rec.Winner != winner || rec.R != want || rec.B != wantB {
 		t.Errorf("deal %d scored %+v after R %v b %d; want winner %d R %v b %d", rec.Deal, rec, prevR, prevB, winner, want, wantB)
 	}
 	if rec.Points[0]+rec.Points[1] > 40 {
 		t.Errorf("deal %d: %v points", rec.Deal, rec.Points)
+	}
+}
+
+// checkEvents walks the events of one decision from before, the state before
+// them: each seat's (and the spectator's) redacted copy and description of
+// an event name no card that is hidden from it once the event has applied (a
+// deal shows only the viewer's hand and no stock; a played or turned card is
+// public; the end reveals all).
+func checkEvents(t testing.TB, eng games.Engine, before State, evs []games.RawEvent) {
+	t.Helper()
+	s := before.clone()
+	for _, raw := range evs {
+		var e Event
+		if err := json.Unmarshal(raw.Data, &e); err != nil {
+			t.Fatalf("decode event: %v", err)
+		}
+		after := Rules{}.Evolve(s.clone(), e)
+		named := cardsNamed(raw.Data) // the copy of a seat that Redact leaves whole
+		for seat := games.Spectator; seat < 4; seat++ {
+			hidden := hiddenFrom(after, seat)
+			if hidden == 0 {
+				continue
+			}
+			seen := named
+			if red := (Rules{}).Redact(s, e, seat); !reflect.DeepEqual(red, e) {
+				doc, err := eng.Redact(s, raw, seat)
+				if err != nil {
+					t.Fatalf("redact: %v", err)
+				}
+				seen = cardsNamed(doc.Data)
+			}
+			if l := seen & hidden; l != 0 {
+				t.Errorf("seat %d's copy of %s reveals %v", seat, raw.Type, l.cards())
+			}
+			desc := (Rules{}).Describe(s, e, seat)
+			for _, c := range hidden.cards() {
+				if strings.Contains(desc, c.String()) {
+					t.Errorf("seat %d's description of %s names the hidden %v: %q", seat, raw.Type, c, desc)
+				}
+			}
+		}
+		s = after
 	}
 }
 
@@ -231,47 +280,6 @@ func checkState(t testing.TB, eng games.Engine, s games.State, evs []games.RawEv
 			}
 		}
 	}
-	// Events: a redacted deal shows only the viewer's hand and no stock; the
-	// events after the last deal of the batch name no card hidden now.
-	last := -1
-	for i, e := range evs {
-		if e.Type == EvDealt {
-			last = i
-		}
-	}
-	for i, raw := range evs {
-		if raw.Type == EvOver || (raw.Type != EvDealt && i < last) {
-			continue // the end reveals all; events before a new deal were public then
-		}
-		var e Event
-		if err := json.Unmarshal(raw.Data, &e); err != nil {
-			t.Fatalf("decode event: %v", err)
-		}
-		named := cardsNamed(raw.Data) // the copy of a seat that Redact leaves whole
-		for seat := games.Spectator; seat < 4; seat++ {
-			hidden := hiddenFrom(st, seat)
-			if raw.Type == EvDealt {
-				hidden = setOf(e.Stock...)
-				for h := range e.Hands {
-					if games.Seat(h) != seat {
-						hidden |= setOf(e.Hands[h]...)
-					}
-				}
-			}
-			red := Rules{}.Redact(e, seat)
-			seen := named
-			if !reflect.DeepEqual(red, e) {
-				doc, err := eng.Redact(raw, seat)
-				if err != nil {
-					t.Fatalf("redact: %v", err)
-				}
-				seen = cardsNamed(doc.Data)
-			}
-			if l := seen & hidden; l != 0 {
-				t.Errorf("seat %d's copy of %s reveals %v", seat, raw.Type, l.cards())
-			}
-		}
-	}
 	// A seat that may not act is refused, with a rule error.
 	if st.Phase == PhaseOver {
 		return
@@ -309,20 +317,44 @@ func checkState(t testing.TB, eng games.Engine, s games.State, evs []games.RawEv
 	}
 }
 
-// TestRandomGames plays -gamecount seeded games by random legal moves and
-// timeout defaults, with random options, checking that every game ends, that
-// Legal and Decide agree, that a fold reproduces the state, that the 24 cards
-// are conserved and that no view or redacted event leaks a hidden card.
+// TestRandomGames plays -gamecount seeded games under the current rules
+// version by random legal moves and timeout defaults, with random options,
+// checking that every game ends, that Legal and Decide agree, that Choices
+// covers Legal, that a fold reproduces the state, that the 24 cards are
+// conserved and that no view, redacted event or description leaks a hidden
+// card.
 func TestRandomGames(t *testing.T) {
-	// The run allocates many short-lived views; collect garbage less often.
-	defer debug.SetGCPercent(debug.SetGCPercent(800))
-	eng := New()
-	var deals, ties, stacked, noDecl int
 	n := *gameCount
 	if testing.Short() {
 		n = min(n, 200)
 	}
+	randomGames(t, 0, n)
+}
+
+// TestRandomGamesRules1 is TestRandomGames for matches created under rules
+// version 1 (a quarter of the games), which are still played and replayed.
+func TestRandomGamesRules1(t *testing.T) {
+	n := max(1, *gameCount/4)
+	if testing.Short() {
+		n = min(n, 50)
+	}
+	randomGames(t, 1, n)
+}
+
+// randomGames runs the property harness for n games under rules version
+// rules (0: the current one).
+func randomGames(t *testing.T, rules, n int) {
+	// The run allocates many short-lived views; collect garbage less often.
+	defer debug.SetGCPercent(debug.SetGCPercent(800))
+	eng := New()
+	version := rules
+	if version == 0 {
+		version = RulesVersion
+	}
+	var deals, ties, stacked, noDecl int
+	var before State // the state before the decision being checked
 	st := gametest.Run(t, gametest.Config{
+		Rules:       rules,
 		Engine:      eng,
 		Games:       n,
 		MaxMoves:    20000,
@@ -331,6 +363,14 @@ func TestRandomGames(t *testing.T) {
 		DefaultRate: 0.2,
 		Candidates:  candidates,
 		Check: func(t testing.TB, s games.State, evs []games.RawEvent) {
+			if len(evs) > 0 && evs[0].Type == EvSeated { // a new game
+				before = Rules{}.Initial(version)
+			}
+			if v := s.(State).Rules; v != version {
+				t.Errorf("the state keeps rules version %d, want %d", v, version)
+			}
+			checkEvents(t, eng, before, evs)
+			before = s.(State).clone()
 			checkState(t, eng, s, evs)
 			for _, e := range evs {
 				if e.Type == EvScored {
@@ -350,6 +390,6 @@ func TestRandomGames(t *testing.T) {
 			}
 		},
 	})
-	t.Logf("%d games, %d moves, %d defaults, %d near misses rejected; %d deals, %d ties, %d stacked ties, %d without declarers",
-		st.Games, st.Moves, st.Defaults, st.Rejected, deals, ties, stacked, noDecl)
+	t.Logf("rules %d: %d games, %d moves, %d defaults, %d near misses rejected; %d deals, %d ties, %d stacked ties, %d without declarers",
+		version, st.Games, st.Moves, st.Defaults, st.Rejected, deals, ties, stacked, noDecl)
 }

@@ -32,7 +32,7 @@ func TestUnknownMoveKindRefused_CO4(t *testing.T) {
 // [HOUSE] Notation extras: French words, white suit symbols, `jouer <card>`,
 // and the emoji form of the suit symbols that phones send ("k♥️").
 func TestNotationExtras_HOUSE(t *testing.T) {
-	s := (Rules{}).Initial()
+	s := (Rules{}).Initial(RulesVersion)
 	for _, tc := range []struct{ in, want string }{
 		{"prendre", "accept"}, {"Prendre", "accept"}, {"passe", "pass"}, {"PASSE", "pass"},
 		{"k♡", "play kh"}, {"q♢", "play qd"}, {"a♤", "play as"}, {"10♧", "play 10c"},
@@ -71,9 +71,10 @@ func TestCapotWithoutDeclarers_CO16_CO33_CO15(t *testing.T) {
 	}
 }
 
-// [HOUSE] threshold20 tie read literally, and CO-9's "anything else is won by
-// the opponents": declarers with exactly 20 against 19 fail.
-func TestThreshold20Edges_CO9_HOUSE(t *testing.T) {
+// CO-9 threshold20 edges: 20–20 is a tie (under every rules version), and
+// "anything else is won by the opponents": declarers with exactly 20 against
+// 19 fail. Equal splits under each version: TestThreshold20EqualSplits_CO9_CO13.
+func TestThreshold20Edges_CO9(t *testing.T) {
 	th := games.Options{"deal_rule": "threshold20"}
 	for _, tc := range []struct {
 		d, pa, pb int
@@ -99,37 +100,37 @@ func TestErrorReasons_CO7_HOUSE(t *testing.T) {
 	// Ben accepts ♠ and leads Q♦; Cleo holds 10♦ K♦ A♠ 9♣.
 	s := followRig(t, nil)
 	s, _ = run(t, s, "qd")
-	if re := refuse(t, s, 2, "9c", "CO-7"); !strings.Contains(re.Reason, "follow suit") {
-		t.Errorf("9♣ when holding ♦: %q", re.Reason)
+	if why := refuse(t, s, 2, "9c", "CO-7"); !strings.Contains(why, "follow suit") {
+		t.Errorf("9♣ when holding ♦: %q", why)
 	}
-	if re := refuse(t, s, 2, "10d", "CO-7"); !strings.Contains(re.Reason, "higher") || !strings.Contains(re.Reason, "Q♦") {
-		t.Errorf("10♦ under Q♦: %q", re.Reason)
+	if why := refuse(t, s, 2, "10d", "CO-7"); !strings.Contains(why, "higher") || !strings.Contains(why, "Q♦") {
+		t.Errorf("10♦ under Q♦: %q", why)
 	}
 	// Void in ♦ with trumps: Dan must trump, then overtrump.
 	s = rig(t, nil, [4]string{"10d jd qd kd", "9d 9h 10h ac", "ks jc qc kc", "qs as 9c 10c"},
 		"9s jh qh kh ah 10s js ad")
 	s, _ = run(t, s, "accept", "9d")
-	if re := refuse(t, s, 2, "jc", "CO-7"); !strings.Contains(re.Reason, "trump") {
-		t.Errorf("a club when void in ♦ with trumps: %q", re.Reason)
+	if why := refuse(t, s, 2, "jc", "CO-7"); !strings.Contains(why, "trump") {
+		t.Errorf("a club when void in ♦ with trumps: %q", why)
 	}
 	s, _ = run(t, s, "ks")
-	re := refuse(t, s, 3, "qs", "CO-7")
-	if !strings.Contains(re.Reason, "higher trump") || !strings.Contains(re.Reason, "K♠") {
-		t.Errorf("Q♠ under K♠ while holding A♠: %q", re.Reason)
+	why := refuse(t, s, 3, "qs", "CO-7")
+	if !strings.Contains(why, "higher trump") || !strings.Contains(why, "K♠") {
+		t.Errorf("Q♠ under K♠ while holding A♠: %q", why)
 	}
-	if strings.Contains(re.Reason, "A♠") {
-		t.Errorf("the reason names the card to play: %q", re.Reason)
+	if strings.Contains(why, "A♠") {
+		t.Errorf("the reason names the card to play: %q", why)
 	}
 	// Trumps led, a non-trump while holding trumps.
 	s = rig(t, nil, [4]string{"10d jd qd kd", "9s 9h 10h ac", "ks jc qc kc", "qs as 9c 10c"},
 		"9d 10s qh kh ah jh js ad")
 	s, _ = run(t, s, "pass", "pass", "pass", "pass", "pass", "accept", "9s") // ♠ (18th card) made by Ben
-	if re := refuse(t, s, 2, "jc", "CO-7"); !strings.Contains(re.Reason, "must play a trump") {
-		t.Errorf("a club on a trump lead: %q", re.Reason)
+	if why := refuse(t, s, 2, "jc", "CO-7"); !strings.Contains(why, "must play a trump") {
+		t.Errorf("a club on a trump lead: %q", why)
 	}
 	// A card of another hand: CO-18, naming only the card the mover wrote.
-	if re := refuse(t, s, 2, "qs", "CO-18"); strings.Contains(re.Reason, "Dan") || strings.Contains(re.Reason, "seat 3") {
-		t.Errorf("the reason tells who holds Q♠: %q", re.Reason)
+	if why := refuse(t, s, 2, "qs", "CO-18"); strings.Contains(why, "Dan") || strings.Contains(why, "seat 3") {
+		t.Errorf("the reason tells who holds Q♠: %q", why)
 	}
 }
 
@@ -191,7 +192,11 @@ func TestViewContents_HOUSE(t *testing.T) {
 // finished ones included.
 func fuzzStates(tb testing.TB) []games.State {
 	eng := New()
-	out := []games.State{eng.Initial()}
+	s0, err := eng.Initial(RulesVersion)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := []games.State{s0}
 	for i := range 4 {
 		var seed games.Seed
 		seed[0], seed[1] = byte(i), 0xf7
@@ -204,7 +209,7 @@ func fuzzStates(tb testing.TB) []games.State {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		s, err := games.Fold(eng, log)
+		s, err := games.Fold(eng, RulesVersion, log)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -259,13 +264,14 @@ func FuzzDecide(f *testing.F) {
 		"1", "-1", "Ana", "seat 0", "10 of", "t♦️", "\u00e9", "play 10d 10d",
 	}
 	r := rand.New(rand.NewPCG(5, 9))
+	seats := []int8{-2, -1, 0, 1, 2, 3, 4, 5} // seats in and out of range
 	for i, text := range texts {
-		f.Add(text, int8(r.IntN(8)-2), uint16(r.IntN(1<<16)))
+		f.Add(text, seats[r.IntN(len(seats))], uint16(r.Uint32()&0xffff))
 		f.Add(text, int8(i%6-1), uint16(i*7919))
 	}
 	for _, c := range Pack() {
-		f.Add("play "+c.Code(), int8(r.IntN(6)-1), uint16(r.IntN(1<<16)))
-		f.Add(c.Rank().Name()+" of "+c.Suit().Name(), int8(r.IntN(4)), uint16(r.IntN(1<<16)))
+		f.Add("play "+c.Code(), seats[1+r.IntN(6)], uint16(r.Uint32()&0xffff))
+		f.Add(c.Rank().Name()+" of "+c.Suit().Name(), seats[2+r.IntN(4)], uint16(r.Uint32()&0xffff))
 	}
 	states := fuzzStates(f)
 	eng := New()

@@ -27,8 +27,12 @@ import (
 //	CO-33 TestCapot_CO16_CO33 ([HOUSE])
 //	section 5 TestHiddenInformation
 //	section 7 TestNotation, TestNotationExtras_HOUSE
-//	[HOUSE] TestCapotWithoutDeclarers_CO16_CO33_CO15, TestThreshold20Edges_CO9_HOUSE,
-//	        TestErrorReasons_CO7_HOUSE, TestResultScores_HOUSE, TestViewContents_HOUSE
+//	[HOUSE] TestCapotWithoutDeclarers_CO16_CO33_CO15, TestErrorReasons_CO7_HOUSE,
+//	        TestResultScores_HOUSE, TestViewContents_HOUSE
+//	CO-9 threshold20 TestThreshold20Edges_CO9, TestThreshold20EqualSplits_CO9_CO13
+//	rules versions TestInfoRulesVersion, TestScenario10_FollowingDefault_CO7,
+//	        TestScenario2_EqualScore_CO9_CO13, TestRecordedGameRules1
+//	Describe, Choices, Redact TestDescribe*, TestChoices*, TestRedact*
 //	robustness FuzzDecide (its seed corpus runs with every go test)
 
 func TestTeamsAndTurnOrder_CO1(t *testing.T) {
@@ -45,9 +49,9 @@ func TestTeamsAndTurnOrder_CO1(t *testing.T) {
 	s := rig(t, nil, hands, stock)
 	s, _ = run(t, s, "accept", "ah")
 	// Cleo (seat 2) is next, clockwise; Ana and Dan may not play.
-	re := refuse(t, s, 3, "10h", "CO-1")
-	if !strings.Contains(re.Reason, "Cleo") {
-		t.Fatalf("reason %q does not say whose turn it is", re.Reason)
+	why := refuse(t, s, 3, "10h", "CO-1")
+	if !strings.Contains(why, "Cleo") {
+		t.Fatalf("reason %q does not say whose turn it is", why)
 	}
 	refuse(t, s, 0, "jh", "CO-1")
 	refuse(t, s, 7, "jh", "CO-1")
@@ -112,9 +116,9 @@ func TestMakingTrump_CO4(t *testing.T) {
 	hands, stock := deal2()
 	s := rig(t, nil, hands, stock)
 	// Ben speaks first; the others wait.
-	re := refuse(t, s, 2, "accept", "CO-4")
-	if !strings.Contains(re.Reason, "Ben") {
-		t.Fatalf("reason %q", re.Reason)
+	why := refuse(t, s, 2, "accept", "CO-4")
+	if !strings.Contains(why, "Ben") {
+		t.Fatalf("reason %q", why)
 	}
 	refuse(t, s, 1, "play ah", "CO-4")
 	s, evs := run(t, s, "pass", "accept")
@@ -184,7 +188,7 @@ func TestLines_CO10(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := (Rules{}).Initial()
+	s := (Rules{}).Initial(RulesVersion)
 	for _, e := range evs {
 		s = (Rules{}).Evolve(s, e)
 	}
@@ -192,7 +196,7 @@ func TestLines_CO10(t *testing.T) {
 		t.Fatalf("R %v", s.R)
 	}
 	evs, _ = (Rules{}).Setup(nil, []string{"a", "b", "c", "d"}, rng())
-	if evs[0].Options["lines"] != "5" || (Rules{}).Evolve(Rules{}.Initial(), evs[0]).R != [2]int{5, 5} {
+	if evs[0].Options["lines"] != "5" || (Rules{}).Evolve(Rules{}.Initial(RulesVersion), evs[0]).R != [2]int{5, 5} {
 		t.Fatalf("default lines: %v", evs[0].Options)
 	}
 	if _, err := (Rules{}).Setup(games.Options{"lines": "6"}, []string{"a", "b", "c", "d"}, rng()); err == nil {
@@ -276,7 +280,7 @@ func TestResign_CO32(t *testing.T) {
 	if len(v.Hands) != 4 || len(v.Hands[2]) != 4 || len(v.Stock) != 8 {
 		t.Fatalf("after resign every card is public: %v %v", v.Hands, v.Stock)
 	}
-	if _, err := (Rules{}).Resign(Rules{}.Initial(), 0, rng()); err == nil {
+	if _, err := (Rules{}).Resign(Rules{}.Initial(RulesVersion), 0, rng()); err == nil {
 		t.Fatal("resign before setup accepted")
 	}
 }
@@ -292,7 +296,11 @@ func TestHiddenInformation(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seat := games.Spectator; seat < 4; seat++ {
-		red, err := eng.Redact(evs[1], seat)
+		before, err := games.Fold(eng, RulesVersion, evs[:1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		red, err := eng.Redact(before, evs[1], seat)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,7 +321,10 @@ func TestHiddenInformation(t *testing.T) {
 			}
 		}
 	}
-	s, _ := games.Fold(eng, evs)
+	s, err := games.Fold(eng, RulesVersion, evs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st := s.(State)
 	for seat := games.Spectator; seat < 4; seat++ {
 		doc, _ := eng.View(s, seat)
@@ -333,7 +344,7 @@ func TestHiddenInformation(t *testing.T) {
 }
 
 func TestNotation(t *testing.T) {
-	s := (Rules{}).Initial()
+	s := (Rules{}).Initial(RulesVersion)
 	for _, tc := range []struct {
 		in, want string
 	}{

@@ -1,8 +1,10 @@
 package couillon
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -53,7 +55,7 @@ func TestSetupSeatsByRecordedDraw_CO17(t *testing.T) {
 			t.Fatalf("first event %+v", e)
 		}
 		d := e.Draws
-		if !(d[0] > d[2] && d[2] > d[1] && d[1] > d[3]) {
+		if d[0] <= d[2] || d[2] <= d[1] || d[1] <= d[3] {
 			t.Fatalf("draws by seat %v are not highest, third, second, fourth", d)
 		}
 		got := slices.Sorted(slices.Values(e.Players))
@@ -85,10 +87,16 @@ func pointSets(a, b int) (cardSet, cardSet) {
 	return sa, pick(b, sa)
 }
 
-// scoreState is a finished deal: team A took pa points, team B pb; tricks
-// split 2–2 unless capot names a team that took all four.
+// scoreState is a finished deal under the current rules version: team A
+// took pa points, team B pb; tricks split 2–2 unless capot names a team that
+// took all four.
 func scoreState(opts games.Options, declarers, pa, pb int, r [2]int, b int, capot int) State {
-	s := (Rules{}).Initial()
+	return scoreStateAt(RulesVersion, opts, declarers, pa, pb, r, b, capot)
+}
+
+// scoreStateAt is scoreState under rules version version.
+func scoreStateAt(version int, opts games.Options, declarers, pa, pb int, r [2]int, b int, capot int) State {
+	s := (Rules{}).Initial(version)
 	s.Options = completeOptions(opts)
 	s.Set, _ = parseSettings(s.Options)
 	s.Declarers = declarers
@@ -122,6 +130,8 @@ func TestScenarios2to7_Scoring_CO9_CO11_CO12_CO13_CO14_CO19(t *testing.T) {
 		{"S2 CO-9 threshold20: 15 fails", th20, 0, 15, 10, [2]int{5, 5}, 0, 1, [2]int{6, 4}, 0},
 		{"S2 CO-9 threshold20: 21 wins", th20, 0, 21, 10, [2]int{5, 5}, 0, 0, [2]int{4, 5}, 0},
 		{"S2 CO-9 threshold20: 20-20 tie", th20, 1, 20, 20, [2]int{5, 5}, 0, -1, [2]int{5, 5}, 1},
+		{"S2 CO-9 CO-13 10-10 tie", nil, 0, 10, 10, [2]int{5, 5}, 0, -1, [2]int{5, 5}, 1},
+		{"S2 CO-9 CO-13 threshold20 (rules 2): 10-10 tie", th20, 0, 10, 10, [2]int{5, 5}, 0, -1, [2]int{5, 5}, 1},
 		{"S3 CO-12 declarers 8 v 12 lose", nil, 1, 12, 8, [2]int{5, 5}, 0, 0, [2]int{4, 6}, 0},
 		{"S4 CO-13 tie 12-12", nil, 0, 12, 12, [2]int{5, 5}, 0, -1, [2]int{5, 5}, 1},
 		{"S4 CO-13 after a tie the non-declarers win: erase 2", nil, 1, 14, 9, [2]int{5, 5}, 1, 0, [2]int{3, 7}, 0},
@@ -324,49 +334,93 @@ func TestScenario9_WholeStockRefused_CO5_CO15(t *testing.T) {
 
 // followRig: trump ♠ (Ben accepts), Ben leads; Cleo holds 10♦ K♦ A♠ 9♣.
 func followRig(t *testing.T, opts games.Options) State {
-	s := rig(t, opts, [4]string{
+	return followRigAt(t, RulesVersion, opts)
+}
+
+func followRigAt(t *testing.T, version int, opts games.Options) State {
+	s := rigAt(t, version, opts, [4]string{
 		"9d jd qc jc",
 		"qd 9h 10h jh",
 		"10d kd as 9c",
 		"ad ks qs js",
-	}, "9s kc ac qh kh ah 10c 10s")
+	}, "9s kc ac qh kh ah 10c 10s", nil, 0)
 	s, _ = run(t, s, "accept")
 	return s
 }
 
-// Scenario 10 (CO-7): ♦ led, highest Q♦: Cleo holding 10♦ K♦ A♠ must play
-// K♦; once the trick is trumped 10♦ or K♦; with following = gerver 10♦, K♦
-// and A♠ are legal and a ♣ is rejected.
-func TestScenario10_FollowingDefault_CO7(t *testing.T) {
-	s := followRig(t, nil)
-	s, _ = run(t, s, "qd")
-	if got := legal(s, 2); got != "play kd" {
-		t.Fatalf("legal %q, want play kd", got)
-	}
-	re := refuse(t, s, 2, "10d", "CO-7")
-	t.Logf("10d: %s", re.Reason)
-	refuse(t, s, 2, "as", "CO-7")
-	refuse(t, s, 2, "9c", "CO-7")
-
-	// Trumped: Ben leads Q♦, Cleo (void) trumps with 9♠, Dan follows with
-	// 9♦; Ana holds 10♦ K♦ A♠ 9♣ and may play either ♦.
-	s = rig(t, nil, [4]string{
+// trumpedRig: trump ♠; Ben leads Q♦, Cleo (void) trumps with 9♠, Dan
+// follows with 9♦; Ana, to play, holds 10♦ K♦ A♠ 9♣.
+func trumpedRig(t *testing.T, version int) State {
+	s := rigAt(t, version, nil, [4]string{
 		"10d kd as 9c",
 		"qd 9h 10h jh",
 		"9s qc jc kc",
 		"9d ks qs js",
-	}, "10s ac qh kh ah 10c ad jd")
+	}, "10s ac qh kh ah 10c ad jd", nil, 0)
 	s, _ = run(t, s, "accept", "qd", "9s", "9d")
-	if got := legal(s, 0); got != "play 10d, play kd" {
-		t.Fatalf("trumped trick: legal %q, want 10d and kd", got)
-	}
+	return s
+}
 
-	g := followRig(t, games.Options{"following": "gerver"})
-	g, _ = run(t, g, "qd")
-	if got := legal(g, 2); got != "play 10d, play kd, play as" {
-		t.Fatalf("gerver legal %q", got)
+// Scenario 10 (CO-7): ♦ led, highest Q♦: Cleo holding 10♦ K♦ A♠ must play
+// K♦. Even if the trick has already been trumped, K♦ (rules version 2; under
+// version 1, which games created before it keep, 10♦ or K♦ once trumped).
+// With following = gerver 10♦, K♦ and A♠ are legal and a ♣ is rejected.
+func TestScenario10_FollowingDefault_CO7(t *testing.T) {
+	for _, tc := range []struct {
+		version int
+		trumped string // Ana's legal moves on the trumped trick
+	}{
+		{1, "play 10d, play kd"},
+		{2, "play kd"},
+	} {
+		t.Run(fmt.Sprintf("rules %d", tc.version), func(t *testing.T) {
+			s := followRigAt(t, tc.version, nil)
+			s, _ = run(t, s, "qd")
+			if got := legal(s, 2); got != "play kd" {
+				t.Fatalf("legal %q, want play kd", got)
+			}
+			why := refuse(t, s, 2, "10d", "CO-7")
+			if !strings.Contains(why, "higher ♦") || !strings.Contains(why, "Q♦") {
+				t.Errorf("10♦ under Q♦: %q", why)
+			}
+			refuse(t, s, 2, "as", "CO-7")
+			refuse(t, s, 2, "9c", "CO-7")
+
+			s = trumpedRig(t, tc.version)
+			if got := legal(s, 0); got != tc.trumped {
+				t.Fatalf("trumped trick: legal %q, want %q", got, tc.trumped)
+			}
+			if p, low := (Rules{}).Pending(s), strings.Split(tc.trumped, ", ")[0]; p[0].Default != low {
+				t.Errorf("trumped trick: default %q, want %q (CO-31)", p[0].Default, low)
+			}
+			if tc.version >= 2 {
+				why := refuse(t, s, 0, "10d", "CO-7")
+				if !strings.Contains(why, "Q♦") || !strings.Contains(why, "trumped") {
+					t.Errorf("10♦ on a trumped trick: %q", why)
+				}
+			} else {
+				s, _ = do(t, s, 0, "10d") // version 1 still accepts it
+				if w := s.Tricks[0].Winner; w != 2 {
+					t.Errorf("the 9♠ should win the trick, not seat %d", w)
+				}
+			}
+
+			g := followRigAt(t, tc.version, games.Options{"following": "gerver"})
+			g, _ = run(t, g, "qd")
+			if got := legal(g, 2); got != "play 10d, play kd, play as" {
+				t.Fatalf("gerver legal %q", got)
+			}
+			refuse(t, g, 2, "9c", "CO-7")
+			// gerver is the same under every version, trumped or not.
+			g = rigAt(t, tc.version, games.Options{"following": "gerver"}, [4]string{
+				"10d kd as 9c", "qd 9h 10h jh", "9s qc jc kc", "9d ks qs js",
+			}, "10s ac qh kh ah 10c ad jd", nil, 0)
+			g, _ = run(t, g, "accept", "qd", "9s", "9d")
+			if got := legal(g, 0); got != "play 10d, play kd, play as" {
+				t.Fatalf("gerver, trumped: legal %q", got)
+			}
+		})
 	}
-	refuse(t, g, 2, "9c", "CO-7")
 }
 
 // Scenario 11 (CO-7): ♦ led and trumped with K♠: without ♦, Q♠ and A♠ →

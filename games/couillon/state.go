@@ -72,6 +72,10 @@ type DealRecord struct {
 // sets; the only slices are the players, the bids, the tricks and the history,
 // which Decide clones before simulating.
 type State struct {
+	// Rules is the rules version the match was created under (RulesVersion
+	// or earlier); Decide follows it for ever.
+	Rules int `json:"rules"`
+
 	Phase   Phase
 	Players []string // by seat
 	Draws   [4]Card  // the seating draw, by seat (CO-17)
@@ -139,17 +143,6 @@ func (s *State) hiddenStock() cardSet {
 	for i, c := range s.Stock {
 		if c.Valid() && s.Turned&(1<<i) == 0 {
 			out = out.with(c)
-		}
-	}
-	return out
-}
-
-// turnedCards lists the face-up stock cards in stock order.
-func (s *State) turnedCards() []Card {
-	var out []Card
-	for i, c := range s.Stock {
-		if c.Valid() && s.Turned&(1<<i) != 0 {
-			out = append(out, c)
 		}
 	}
 	return out

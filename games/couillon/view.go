@@ -143,8 +143,10 @@ func (r Rules) View(s State, seat games.Seat) any {
 
 // Redact is seat's version of an event: a deal shows only seat's own hand and
 // no stock card (the 17th is shown by the following "turned" event). Every
-// other event is public; the "over" event shows every card (section 5).
-func (r Rules) Redact(e Event, seat games.Seat) Event {
+// other event is public; the "over" event shows every card (section 5). The
+// state is not needed: a seat that resigns ends the match ([HOUSE] CO-32), so
+// no seated player ever watches as a spectator while cards are still hidden.
+func (r Rules) Redact(_ State, e Event, seat games.Seat) Event {
 	if e.Type != EvDealt {
 		return e
 	}

@@ -37,7 +37,7 @@ func BenchmarkFoldLongGame(b *testing.B) {
 	evs := longGame(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		s := r.Initial()
+		s := r.Initial(RulesVersion)
 		for _, e := range evs {
 			s = r.Evolve(s, e)
 		}

@@ -1,7 +1,7 @@
 package coup
 
 import (
-	"encoding/json"
+	"encoding/binary"
 	"slices"
 	"testing"
 
@@ -14,15 +14,13 @@ func fuzzState(t *testing.T, game uint64, steps uint16) (games.Engine, *State, g
 	t.Helper()
 	eng := New()
 	var seed games.Seed
-	for i := range 8 {
-		seed[i] = byte(game >> (8 * i))
-	}
+	binary.LittleEndian.PutUint64(seed[:8], game)
 	pick := seed.Rand(1 << 40)
 	evs, err := eng.Setup(randomOptions(pick), randomPlayers(pick), seed.Rand(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := games.Fold(eng, evs)
+	st, err := games.Fold(eng, RulesVersion, evs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,13 +130,16 @@ func FuzzDecide(f *testing.F) {
 			}
 			var st games.State = s.clone()
 			for _, e := range out {
+				for v := games.Spectator; v < games.Seat(n); v++ {
+					if _, err := eng.Redact(st, e, v); err != nil {
+						t.Fatal(err)
+					}
+					if _, err := eng.Describe(st, e, v); err != nil {
+						t.Fatal(err)
+					}
+				}
 				if st, err = eng.Evolve(st, e); err != nil {
 					t.Fatal(err)
-				}
-				for v := games.Spectator; v < games.Seat(n); v++ {
-					var ev Event
-					_ = json.Unmarshal(e.Data, &ev)
-					_ = r.Redact(ev, v)
 				}
 			}
 			_ = eng.Pending(st)

@@ -13,10 +13,11 @@ import (
 // game is a rigged game for scenario tests: its setup event is built by hand
 // (a chosen deal) and folded; moves go through Parse and Decide.
 type game struct {
-	t   *testing.T
-	s   *State
-	log []Event
-	r   *rand.Rand
+	t      *testing.T
+	s      *State
+	log    []Event
+	before []*State // the state before each event of log
+	r      *rand.Rand
 }
 
 // Seats of the scenarios.
@@ -50,13 +51,14 @@ func newGame(t *testing.T, opts games.Options, hands [][]Char, coins []int) *gam
 		}
 	}
 	e := Event{Type: evSetup, Players: names, Options: fullOptions(opts), Coins: coins, Hands: hands}
-	g := &game{t: t, s: (Rules{}).Initial(), r: rand.New(rand.NewPCG(1, 2))}
+	g := &game{t: t, s: (Rules{}).Initial(RulesVersion), r: rand.New(rand.NewPCG(1, 2))}
 	g.apply([]Event{e})
 	return g
 }
 
 func (g *game) apply(evs []Event) {
 	for _, e := range evs {
+		g.before = append(g.before, g.s.clone())
 		g.s = (Rules{}).Evolve(g.s, e)
 		g.log = append(g.log, e)
 	}
@@ -185,7 +187,7 @@ func (g *game) refold() {
 		}
 		raw = append(raw, games.RawEvent{Type: e.Type, Data: b})
 	}
-	s, err := games.Fold(eng, raw)
+	s, err := games.Fold(eng, RulesVersion, raw)
 	if err != nil {
 		g.t.Fatal(err)
 	}
@@ -201,3 +203,22 @@ func hasType(evs []Event, typ string) bool {
 }
 
 func h(cs ...Char) []Char { return cs }
+
+// at returns the state before e, the latest logged event equal to e.
+func (g *game) at(e Event) *State {
+	g.t.Helper()
+	for i, logged := range slices.Backward(g.log) {
+		if reflect.DeepEqual(logged, e) {
+			return g.before[i]
+		}
+	}
+	g.t.Fatalf("event %+v is not in the log", e)
+	return nil
+}
+
+// redact is seat's copy of the logged event e, redacted against the state
+// before it.
+func (g *game) redact(e Event, seat games.Seat) Event {
+	g.t.Helper()
+	return (Rules{}).Redact(g.at(e), e, seat)
+}

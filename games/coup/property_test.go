@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -59,7 +60,8 @@ func nearMisses(s games.State, seat games.Seat, r *rand.Rand) []string {
 // checker verifies conservation and hidden information after every decision.
 type checker struct {
 	eng   games.Engine
-	total int // coins held by the players after the previous decision
+	total int    // coins held by the players after the previous decision
+	prev  *State // the state after the previous decision
 }
 
 func (k *checker) check(t testing.TB, gs games.State, raw []games.RawEvent) {
@@ -136,14 +138,109 @@ func (k *checker) check(t testing.TB, gs games.State, raw []games.RawEvent) {
 			t.Errorf("%d %s in the game, want %d (court %v)", count[c], c, want, s.Court)
 		}
 	}
-	// Hidden information in views.
+	// Hidden information in redacted events and descriptions, each against
+	// the state before its event, and in views.
+	before := k.prev
+	if len(evs) > 0 && evs[0].Type == evSetup {
+		before = (Rules{}).Initial(RulesVersion)
+	}
+	for _, e := range evs {
+		for seat := games.Spectator; seat < games.Seat(len(s.Players)); seat++ {
+			red := (Rules{}).Redact(before, e, seat)
+			me := int(seat)
+			if !before.inGame(e, me) {
+				me = int(games.Spectator)
+				if spec := (Rules{}).Redact(before, e, games.Spectator); !reflect.DeepEqual(red, spec) {
+					t.Errorf("seat %d, out of the game, sees more of %s than a spectator: %+v", seat, e.Type, red)
+				}
+			}
+			checkRedacted(t, e, red, me)
+			checkDescription(t, before, e, seat)
+		}
+		before = (Rules{}).Evolve(before.clone(), e)
+	}
+	k.prev = s.clone()
 	for seat := games.Spectator; seat < games.Seat(len(s.Players)); seat++ {
 		k.checkView(t, s, seat)
-		for i, r := range raw {
-			_ = r
-			checkRedacted(t, evs[i], (Rules{}).Redact(evs[i], seat), int(seat))
+	}
+}
+
+// checkDescription verifies that seat's description of e (which applies to
+// s) names no hidden card seat may not know (section 5) and does not depend
+// on another player's hidden card in s.
+func checkDescription(t testing.TB, s *State, e Event, seat games.Seat) {
+	desc := (Rules{}).Describe(s, e, seat)
+	if e.Type != "" && desc == "" {
+		t.Errorf("seat %d: no description of %s", seat, e.Type)
+	}
+	me := int(seat)
+	if !s.inGame(e, me) {
+		me = -1
+	}
+	if allowed, private := knownChars(s, e, me); private {
+		for c := Duke; c < nChars; c++ {
+			if strings.Contains(desc, c.Title()) && !slices.Contains(allowed, c) {
+				t.Errorf("seat %d: the description of %s names the %s, which it may not know: %q (event %+v)", seat, e.Type, c.Title(), desc, e)
+			}
 		}
 	}
+	if e.Type == evFactionChose && me != e.Seat && strings.Contains(desc, "face") {
+		t.Errorf("seat %d: the description tells %s's secret faction: %q", seat, s.name(e.Seat), desc)
+	}
+	if alt := swapHidden(s, me); alt != nil {
+		if other := (Rules{}).Describe(alt, e, seat); other != desc {
+			t.Errorf("seat %d: the description of %s depends on another player's hidden card: %q vs %q", seat, e.Type, desc, other)
+		}
+	}
+}
+
+// knownChars lists, for an event with private cards, the characters seat
+// (-1: nobody's cards) may see named in its description: public ones (the
+// proven card, the character a Selective Coup names) and those section 5
+// shows seat. private is false for an event with no private part.
+func knownChars(s *State, e Event, seat int) (allowed []Char, private bool) {
+	switch e.Type {
+	case evSetup, evDealt:
+		if seat >= 0 && seat < len(e.Hands) {
+			allowed = e.Hands[seat]
+		}
+	case evKept:
+		if seat == e.Seat {
+			allowed = []Char{e.Char}
+		}
+	case evReplaced:
+		allowed = []Char{e.Char}
+		if seat == e.Seat {
+			allowed = append(allowed, e.Drew)
+		}
+	case evExchDrawn:
+		if seat == e.Seat {
+			allowed = e.Cards
+		}
+	case evExchanged:
+		if seat == e.Seat {
+			allowed = append(slices.Clone(s.Players[seat].Hidden), s.Ctx.Drawn...)
+		}
+	case evCoupShown:
+		allowed = []Char{s.Ctx.Named}
+		if seat == e.Seat || seat == e.Viewer {
+			allowed = append(allowed, e.Cards...)
+		}
+	case evShown:
+		if seat == e.Seat || seat == e.Viewer {
+			allowed = []Char{e.Char}
+		}
+	case evChanged:
+		if seat == e.Seat || seat == e.Viewer {
+			allowed = []Char{e.Char}
+		}
+		if seat == e.Seat {
+			allowed = append(allowed, e.Drew)
+		}
+	default:
+		return nil, false
+	}
+	return allowed, true
 }
 
 func (k *checker) checkView(t testing.TB, s *State, seat games.Seat) {
@@ -164,7 +261,7 @@ func (k *checker) checkView(t testing.TB, s *State, seat games.Seat) {
 		} else if pv.Cards != nil || pv.SetAside != nil || pv.Set != nil {
 			t.Errorf("seat %d sees %s's hidden cards: %v %v %v (stage %s)", seat, p.Name, pv.Cards, pv.SetAside, pv.Set, s.Stage)
 		}
-		if pv.Faction != "" && !(s.FactionsPublic || over || mine) {
+		if pv.Faction != "" && !s.FactionsPublic && !over && !mine {
 			t.Errorf("seat %d sees %s's secret faction", seat, p.Name)
 		}
 	}
@@ -196,10 +293,10 @@ func (k *checker) checkView(t testing.TB, s *State, seat games.Seat) {
 		t.Errorf("seat %d sees the Court %v", seat, v.Court)
 	}
 	if a := v.Action; a != nil && !over {
-		if a.Drawn != nil && !(meIn && me == s.Ctx.Actor) {
+		if a.Drawn != nil && (!meIn || me != s.Ctx.Actor) {
 			t.Errorf("seat %d sees the exchange draw", seat)
 		}
-		if a.Shown != NoChar && !(meIn && (me == s.Ctx.Actor || me == s.Ctx.Target)) {
+		if a.Shown != NoChar && (!meIn || (me != s.Ctx.Actor && me != s.Ctx.Target)) {
 			t.Errorf("seat %d sees the examined card", seat)
 		}
 	}
@@ -294,7 +391,7 @@ func TestRandomResigns(t *testing.T) {
 			t.Fatal(err)
 		}
 		log := slices.Clone(evs)
-		s, err := games.Fold(eng, evs)
+		s, err := games.Fold(eng, RulesVersion, evs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -340,7 +437,7 @@ func TestRandomResigns(t *testing.T) {
 		if !eng.Result(s).Finished {
 			t.Fatalf("game %d: nobody pending but not finished", i)
 		}
-		refold, err := games.Fold(eng, log)
+		refold, err := games.Fold(eng, RulesVersion, log)
 		if err != nil {
 			t.Fatal(err)
 		}

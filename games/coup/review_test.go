@@ -189,7 +189,7 @@ func TestTwoPlayerOrder_TC35(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, _ := games.Fold(eng, raw)
+		st, _ := games.Fold(eng, RulesVersion, raw)
 		s := st.(*State)
 		if s.Stage != stTurn || s.Players[0].Coins != 2 || len(s.Players[0].Hidden) != 2 {
 			t.Fatalf("%s with 3 players: %+v", opt, s.Players[0])
@@ -247,7 +247,7 @@ func TestCourtDrawsRecorded_TC38(t *testing.T) {
 	if i < 0 || evs[i].Drew == NoChar || !slices.Contains(g.s.Players[ana].Hidden, evs[i].Drew) {
 		t.Fatalf("the drawn card is in the event: %+v", evs)
 	}
-	if (Rules{}).Redact(evs[i], bob).Drew != NoChar || (Rules{}).Redact(evs[i], ana).Drew != evs[i].Drew {
+	if g.redact(evs[i], bob).Drew != NoChar || g.redact(evs[i], ana).Drew != evs[i].Drew {
 		t.Fatal("the replacement is seen by its owner only")
 	}
 	for seat := games.Spectator; seat <= dee; seat++ {
@@ -292,7 +292,7 @@ func TestEndShowsAll_TC40(t *testing.T) {
 	if last.Type != evEnded || len(last.SetAside[ana]) != 4 || len(last.SetAside[bob]) != 4 || len(last.Court) != 3 {
 		t.Fatalf("ended %+v", last)
 	}
-	if red := (Rules{}).Redact(last, games.Spectator); !slices.Equal(red.SetAside[bob], last.SetAside[bob]) || red.Hands[ana] == nil {
+	if red := g.redact(last, games.Spectator); !slices.Equal(red.SetAside[bob], last.SetAside[bob]) || red.Hands[ana] == nil {
 		t.Fatal("the end is public")
 	}
 	v := (Rules{}).View(g.s, games.Spectator).(View)

@@ -30,11 +30,17 @@ func (Rules) Info() games.Info {
 			{Name: "blocking_contessa", Values: onOff, Default: "off", Rules: "TC-29"},
 			{Name: "failed_claim_cost", Values: []string{"refund", "spent"}, Default: "refund", Rules: "TC-17"},
 		},
+		Rules: RulesVersion,
 	}
 }
 
-// Initial is the state before any event.
-func (Rules) Initial() *State { return &State{Winner: -1} }
+// RulesVersion is the version of the rules this code decides by (RULES.md);
+// Coup has had one.
+const RulesVersion = 1
+
+// Initial is the state before any event of a game created under rules
+// version rules.
+func (Rules) Initial(rules int) *State { return &State{Rules: rules, Winner: -1} }
 
 // Setup seats the players in a random order (TC-3), deals (TC-1) or prepares
 // the official 2-player sets (TC-2).
@@ -80,13 +86,13 @@ func (Rules) Setup(opts games.Options, players []string, r *rand.Rand) ([]Event,
 	return []Event{e}, nil
 }
 
-// draw picks one card at random from the Court multiset.
+// draw picks one card at random from the Court multiset ([HOUSE] TC-38).
 func draw(court *[nChars]int, r *rand.Rand) Char {
 	total := 0
 	for _, n := range court {
 		total += n
 	}
-	k := r.IntN(total)
+	k := games.IntN(r, total)
 	for c, n := range court {
 		if k < n {
 			court[c]--
@@ -658,7 +664,20 @@ func (s *State) defaultTurn() Move {
 
 // Legal lists seat's legal moves in canonical notation.
 func (g Rules) Legal(s *State, seat games.Seat) []string {
-	i := int(seat)
+	moves := g.legalMoves(s, int(seat))
+	if moves == nil {
+		return nil
+	}
+	out := make([]string, len(moves))
+	for j, m := range moves {
+		out[j] = g.Format(s, m)
+	}
+	return out
+}
+
+// legalMoves lists seat's legal moves, one per canonical notation, in the
+// order of Legal.
+func (g Rules) legalMoves(s *State, i int) []Move {
 	if s.Stage == stOver || s.Stage == stEnd || !s.alive(i) {
 		return nil
 	}
@@ -712,12 +731,13 @@ func (g Rules) Legal(s *State, seat games.Seat) []string {
 		cands = append(cands, Move{Kind: MAutoAllow, Window: w, On: !p.AutoAllow[w]})
 	}
 	cands = append(cands, Move{Kind: MAutoAllow, All: true, On: true}, Move{Kind: MAutoAllow, All: true})
-	var out []string
+	var out []Move
+	seen := map[string]bool{}
 	for _, m := range cands {
 		if g.check(s, i, m) == nil {
-			f := g.Format(s, m)
-			if !slices.Contains(out, f) {
-				out = append(out, f)
+			if f := g.Format(s, m); !seen[f] {
+				seen[f] = true
+				out = append(out, m)
 			}
 		}
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // TestRules covers the rule ids the scenarios do not reach (section 3 and
-// section 6 of the rules file, and the [HOUSE] rules of HOUSE.md).
+// section 6 of the rules file, and the [HOUSE] rules of RULES.md).
 func TestRules(t *testing.T) {
 	tests := []struct {
 		rule string
@@ -57,7 +57,7 @@ func testSetupDeal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := games.Fold(eng, raw)
+			st, err := games.Fold(eng, RulesVersion, raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func testSeatOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, _ := games.Fold(eng, raw)
+		s, _ := games.Fold(eng, RulesVersion, raw)
 		seated := eng.Players(s)
 		if !slices.Equal(slices.Sorted(slices.Values(seated)), players) {
 			t.Fatalf("seating %v", seated)
@@ -292,7 +292,7 @@ func testGameEnd(t *testing.T) {
 	}
 	g.reject(ana, "income", "TC-22")
 	last := g.log[len(g.log)-1]
-	if last.Type != evEnded || len(last.Court) != 9 || (Rules{}).Redact(last, games.Spectator).Hands == nil {
+	if last.Type != evEnded || len(last.Court) != 9 || g.redact(last, games.Spectator).Hands == nil {
 		t.Fatalf("the end reveals every card: %+v", last)
 	}
 	v := (Rules{}).View(g.s, games.Spectator).(View)
@@ -381,7 +381,7 @@ func testInquisitor(t *testing.T) {
 		t.Fatalf("TC-25h default %q", g.defaultOf(bob))
 	}
 	evs := g.do(bob, "show contessa")
-	if (Rules{}).Redact(evs[0], cal).Char != Contessa || (Rules{}).Redact(evs[0], dee).Char != NoChar {
+	if g.redact(evs[0], cal).Char != Contessa || g.redact(evs[0], dee).Char != NoChar {
 		t.Fatal("the shown card is for the Inquisitor only")
 	}
 	if v := (Rules{}).View(g.s, dee).(View); v.Action.Shown != NoChar {
@@ -393,7 +393,7 @@ func testInquisitor(t *testing.T) {
 	}
 	evs = g.do(cal, "change")
 	ch := evs[0]
-	if ch.Type != evChanged || (Rules{}).Redact(ch, cal).Drew != NoChar || (Rules{}).Redact(ch, bob).Drew == NoChar {
+	if ch.Type != evChanged || g.redact(ch, cal).Drew != NoChar || g.redact(ch, bob).Drew == NoChar {
 		t.Fatalf("the replacement is seen by its owner only: %+v", ch)
 	}
 	g.influence(bob, 2)

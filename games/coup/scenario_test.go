@@ -331,10 +331,10 @@ func TestScenario11_SelectiveCoup_TC28(t *testing.T) {
 	if shown.Type != evCoupShown {
 		t.Fatalf("%+v", evs)
 	}
-	if got := (Rules{}).Redact(shown, ana).Cards; !slices.Equal(got, h(Duke, Captain)) {
+	if got := g.redact(shown, ana).Cards; !slices.Equal(got, h(Duke, Captain)) {
 		t.Fatalf("Ana sees %v", got)
 	}
-	if got := (Rules{}).Redact(shown, cal).Cards; got != nil {
+	if got := g.redact(shown, cal).Cards; got != nil {
 		t.Fatalf("Cal sees %v", got)
 	}
 	g = newGame(t, games.Options{"selective_coup": "on"}, hands, []int{7, 2, 2, 2})

@@ -128,6 +128,8 @@ func newCtx(actor int) Ctx {
 
 // State is a game of Coup.
 type State struct {
+	// Rules is the rules version the game was created under (RULES.md).
+	Rules          int `json:"rules"`
 	Players        []Player
 	Options        games.Options
 	Opt            Opt
@@ -674,7 +676,7 @@ func (s *State) resolved(e Event) {
 	}
 }
 
-// resign applies a player leaving: [HOUSE] TC-34 (see HOUSE.md).
+// resign applies a player leaving: [HOUSE] TC-34 (see RULES.md).
 func (s *State) resign(seat int) {
 	p := &s.Players[seat]
 	p.Lost = append(p.Lost, p.Hidden...)

@@ -1,8 +1,12 @@
-// Package coup is the rules engine of Coup (Rikki Tahta), implementing
-// ../shared/rules/coup.md: hidden influence cards, claims that anyone may
-// challenge, blocks, the three response windows (TC-23), standing auto-allow
-// preferences (TC-32) and the variants (official 2-player setup, Inquisitor,
-// Factions, Selective Coup, Blocking Contessa).
+// Package coup is the rules engine of Coup (Rikki Tahta): hidden influence
+// cards, claims that anyone may challenge, blocks, the three response
+// windows (TC-23), standing auto-allow preferences (TC-32) and the variants
+// (official 2-player setup, Inquisitor, Factions, Selective Coup, Blocking
+// Contessa).
+//
+// RULES.md in this directory is the game's rules page: every rule id the
+// engine and its tests cite, the [HOUSE] decisions (TC-34 to TC-40) in their
+// places, the notation and the prompt's list of choices.
 package coup
 
 import (
@@ -114,10 +118,11 @@ func actIDs() [10]string {
 
 // String is the action's id in events ("aid" for Foreign Aid).
 func (a Act) String() string {
-	if a <= NoAct || int(a) >= len(actIDs()) {
+	ids := actIDs()
+	if a <= NoAct || int(a) >= len(ids) {
 		return ""
 	}
-	return actIDs()[a]
+	return ids[a]
 }
 
 func actFromID(id string) Act {

@@ -141,9 +141,14 @@ func (Rules) View(s *State, seat games.Seat) any {
 	return v
 }
 
-// Redact is seat's version of an event: private cards of others removed.
-func (Rules) Redact(e Event, seat games.Seat) Event {
+// Redact is seat's version of event e, which applies to s (the state before
+// it): the private cards of others removed (section 5). A seat that is out
+// (eliminated or resigned) and the spectator see the public part only.
+func (Rules) Redact(s *State, e Event, seat games.Seat) Event {
 	me := int(seat)
+	if !s.inGame(e, me) {
+		me = int(games.Spectator)
+	}
 	out := e
 	hide := func() { out.Redacted = true }
 	switch e.Type {
@@ -191,4 +196,13 @@ func (Rules) Redact(e Event, seat games.Seat) Event {
 		}
 	}
 	return out
+}
+
+// inGame reports whether seat takes part in the game when e applies to s:
+// a seated player still in it (for the setup event, any seat it seats).
+func (s *State) inGame(e Event, seat int) bool {
+	if e.Type == evSetup {
+		return seat >= 0 && seat < len(e.Players)
+	}
+	return s.alive(seat)
 }

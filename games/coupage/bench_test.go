@@ -52,7 +52,7 @@ func BenchmarkFoldLongGame(b *testing.B) {
 	}
 	eng := New()
 	for b.Loop() {
-		if _, err := games.Fold(eng, raw); err != nil {
+		if _, err := games.Fold(eng, rulesCurrent, raw); err != nil {
 			b.Fatal(err)
 		}
 	}

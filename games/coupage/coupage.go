@@ -6,7 +6,8 @@
 //
 // Tables G, W and S (grapes, recipes, special counts) are [HOUSE]
 // replaceable data read from the embedded aid_<name>.json files (option
-// aid_tables). House rules the rules file leaves open are in HOUSE.md.
+// aid_tables). RULES.md is the game's rules page: the specification in our
+// own words with the [HOUSE] decisions folded in, and the rules versions.
 package coupage
 
 import (
@@ -78,9 +79,28 @@ type Harvest struct {
 	Next  int          `json:"next"`
 }
 
+// Rules versions (Info().Rules): a game keeps the version it was created
+// under (State.Rules) and is decided by it for ever (RULES.md, "Rules
+// versions").
+const (
+	// rulesV1 is the first version: Time may not be added to a barrel that
+	// lost a grape (CP-19, CP-29, as first written).
+	rulesV1 = 1
+	// rulesV2 lets a barrel that lost a grape (CP-28) receive Time; only its
+	// bottling waits for the repair (CP-19, CP-29; issue 19).
+	rulesV2 = 2
+	// idleRounds is how many rounds without a barrel made, repaired or
+	// bottled end a game of rules version 2 (CP-51).
+	idleRounds = 50
+	// rulesCurrent is the version new games are created under.
+	rulesCurrent = rulesV2
+)
+
 // State is the whole game state.
 type State struct {
-	aid       *Aid
+	aid *Aid
+	// Rules is the rules version the game was created under.
+	Rules     int `json:"rules"`
 	Players   []string
 	Options   games.Options
 	Abilities bool
@@ -94,6 +114,9 @@ type State struct {
 	Turn      Turn
 	Harvest   *Harvest
 	Resigned  []bool
+	// Idle counts the turns ended since a barrel was last made, repaired
+	// or bottled (CP-51).
+	Idle      int `json:"idle"`
 	Over      bool
 	Winners   []games.Seat
 	Summary   string
@@ -242,11 +265,17 @@ func (Rules) Info() games.Info {
 			{Name: "wine_abilities", Values: []string{"on", "off"}, Default: "on", Rules: "CP-7, CP-31–CP-34"},
 			{Name: "aid_tables", Values: []string{"house"}, Default: "house", Rules: "Tables G, W, S"},
 		},
+		Rules: rulesCurrent,
 	}
 }
 
-// Initial implements games.Rules.
-func (Rules) Initial() *State { return &State{} }
+// Initial implements games.Rules: the empty state of a game created under
+// rules version rules.
+func (Rules) Initial(rules int) *State { return &State{Rules: rules} }
+
+// timeOnIncomplete tells whether a barrel that lost a grape may still
+// receive Time (CP-19 from rules version 2).
+func (s *State) timeOnIncomplete() bool { return s.Rules >= rulesV2 }
 
 // aidOf returns the data set named by the options.
 func (r Rules) aidOf(opts games.Options) (*Aid, error) {
@@ -279,7 +308,7 @@ func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Ev
 	}
 	seated := games.Shuffle(rng, players)
 	deck := games.Shuffle(rng, a.Deck())
-	b := &builder{r: r, s: r.Initial(), rng: rng}
+	b := &builder{r: r, s: r.Initial(rulesCurrent), rng: rng}
 	b.emit(Event{Type: evSeated, Players: seated, Options: o})
 	b.emit(Event{Type: evShuffled, Cards: deck, N: len(deck), Reason: "setup"})
 	for seat := range seated {
@@ -304,7 +333,7 @@ func (r Rules) Evolve(s *State, e Event) *State {
 			a = r.aids["house"]
 		}
 		n := len(e.Players)
-		*s = State{aid: a, Players: slices.Clone(e.Players), Options: maps.Clone(e.Options),
+		*s = State{aid: a, Rules: s.Rules, Players: slices.Clone(e.Players), Options: maps.Clone(e.Options),
 			Abilities: e.Options["wine_abilities"] != "off", CavaLeft: a.CavaCards,
 			Hands: make([][]string, n), Barrels: make([][]Barrel, n), Resigned: make([]bool, n)}
 		for i := range n {
@@ -346,11 +375,13 @@ func (r Rules) Evolve(s *State, e Event) *State {
 		s.takeFromHand(e.Seat, e.Cards)
 		b := &s.Barrels[e.Seat][e.Barrel-1]
 		b.State, b.Wine, b.Grapes, b.Time, b.Spoil = Production, e.Wine, slices.Clone(e.Cards), nil, 0
+		s.Idle = 0
 		s.useActionIf(e.Action)
 	case evRepaired:
 		s.takeFromHand(e.Seat, e.Cards)
 		b := &s.Barrels[e.Seat][e.Barrel-1]
 		b.Grapes = append(b.Grapes, e.Cards...)
+		s.Idle = 0
 		s.useActionIf(e.Action)
 	case evAged:
 		b := &s.Barrels[e.Seat][e.Barrel-1]
@@ -368,6 +399,7 @@ func (r Rules) Evolve(s *State, e Event) *State {
 		s.Discard = append(s.Discard, e.Paid...)
 		b.State = Bottled
 		b.Spoil = 0
+		s.Idle = 0
 		if e.Cava {
 			b.Cava = true
 			s.CavaLeft--
@@ -478,6 +510,7 @@ func (r Rules) Evolve(s *State, e Event) *State {
 		}
 	case evTurnEnded:
 		s.Turn.Actions = 0
+		s.Idle++
 	case evTurnStarted:
 		s.Turn = Turn{Seat: e.Seat, Number: s.Turn.Number + 1, Actions: 2}
 	case evResigned:

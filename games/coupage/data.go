@@ -237,9 +237,6 @@ func (a *Aid) wine(code string) (Wine, bool) {
 // isGrape tells whether a card code is a grape.
 func (a *Aid) isGrape(c string) bool { _, ok := a.variety[c]; return ok }
 
-// isCard tells whether a code is a card of the deck.
-func (a *Aid) isCard(c string) bool { _, ok := a.order[c]; return ok }
-
 // sortCards sorts card codes in canonical order (in place) and returns them.
 func (a *Aid) sortCards(cs []string) []string {
 	slices.SortStableFunc(cs, func(x, y string) int { return a.order[x] - a.order[y] })

@@ -326,19 +326,31 @@ func (s *State) complete(b Barrel) bool {
 	return s.aid.matches(w, b.Grapes)
 }
 
-// canReceiveTime checks CP-19 for seat's barrel (1-based).
+// canReceiveTime checks CP-19 for seat's barrel (1-based): every way of
+// adding Time (a Time card, Time from stars, Vol de temps, the Rouge
+// ability) asks it. Under rules version 1 a barrel that lost a grape
+// (CP-28) was refused too; from version 2 only its bottling waits (CP-29).
 func (s *State) canReceiveTime(seat games.Seat, barrel int, rule string) error {
 	b := s.Barrels[seat][barrel-1]
 	if b.State != Production {
-		return games.Illegal(rule, "barrel %d is %s: Time goes only on a complete barrel in production (CP-19)", barrel, b.State)
+		return games.Illegal(rule, "barrel %d is %s: Time goes only on %s barrel in production (CP-19)", barrel, b.State, s.timeTarget())
 	}
 	if b.Spoil > 0 {
 		return games.Illegal("CP-24", "barrel %d carries a Vin piqué: no Time may be added until it is removed", barrel)
 	}
-	if !s.complete(b) {
+	if !s.timeOnIncomplete() && !s.complete(b) {
 		return games.Illegal("CP-29", "barrel %d lost a grape and is incomplete: repair it before adding Time", barrel)
 	}
 	return nil
+}
+
+// timeTarget says which barrels may receive Time under the game's rules
+// version, for messages.
+func (s *State) timeTarget() string {
+	if s.timeOnIncomplete() {
+		return "a"
+	}
+	return "a complete"
 }
 
 // ready checks that seat's barrel may be bottled now.
@@ -447,7 +459,7 @@ func (s *State) validateSpecial(seat games.Seat, m Move) error {
 			return err
 		}
 		if len(s.timeReceivers(seat)) == 0 {
-			return games.Illegal("CP-30", "you have no barrel that may receive Time (complete, in production, not spoiled)")
+			return games.Illegal("CP-30", "you have no barrel that may receive Time (%s barrel in production, not spoiled: CP-19)", s.timeTarget())
 		}
 		b := s.Barrels[m.Target][m.Barrel-1]
 		if b.State != Production {
@@ -680,6 +692,12 @@ func (b *builder) wins(seat games.Seat) bool {
 
 // gameOver ends the game with winners; every hand becomes public.
 func (b *builder) gameOver(winners []games.Seat, summary string) {
+	b.gameOverWhy(winners, "", summary)
+}
+
+// gameOverWhy ends the game with winners (none for CP-50 and CP-51) and
+// the reason of an end without a winner; every hand becomes public.
+func (b *builder) gameOverWhy(winners []games.Seat, reason, summary string) {
 	hands := make([][]string, len(b.s.Hands))
 	for i, h := range b.s.Hands {
 		hands[i] = slices.Clone(h)
@@ -687,7 +705,7 @@ func (b *builder) gameOver(winners []games.Seat, summary string) {
 			hands[i] = []string{}
 		}
 	}
-	b.emit(Event{Type: evGameOver, Winners: winners, Hands: hands, Summary: summary})
+	b.emit(Event{Type: evGameOver, Winners: winners, Hands: hands, Summary: summary, Reason: reason})
 }
 
 // winSummary is the summary of a win by bottling.
@@ -740,7 +758,7 @@ func (b *builder) special(seat games.Seat, m Move) bool {
 	case effYoung:
 		over = b.bottle(seat, m.Barrel, nil, false)
 	case effStealCard:
-		i := b.rng.IntN(len(s.Hands[m.Target]))
+		i := games.IntN(b.rng, len(s.Hands[m.Target]))
 		b.emit(Event{Type: evStole, Seat: seat, Target: m.Target, Index: i, Card: s.Hands[m.Target][i]})
 	case effSpoil:
 		b.emit(Event{Type: evSpoiled, Seat: seat, Target: m.Target, Barrel: m.Barrel})
@@ -846,7 +864,36 @@ func (b *builder) finishTurn() {
 	}
 	b.fillSlot(1)
 	b.fillSlot(2)
+	if b.stalled() {
+		return
+	}
 	b.nextTurn()
+}
+
+// stalled ends a game of rules version 2 that can no longer be won by play
+// (CP-50) or in which nothing has been made, repaired or bottled for
+// idleRounds rounds (CP-51), without a winner; it is checked at the end of
+// every turn. Version 1 games never end so (they are replayed as played).
+func (b *builder) stalled() bool {
+	s := b.s
+	if s.Rules < rulesV2 {
+		return false
+	}
+	if s.deadlocked() {
+		b.gameOverWhy(nil, "deadlock", "no wine or cava can be finished any more: the game ends without a winner")
+		return true
+	}
+	alive := 0
+	for _, out := range s.Resigned {
+		if !out {
+			alive++
+		}
+	}
+	if s.Idle >= idleRounds*alive {
+		b.gameOverWhy(nil, "idle", fmt.Sprintf("no barrel was made, repaired or bottled in %d rounds: the game ends without a winner", idleRounds))
+		return true
+	}
+	return false
 }
 
 // nextTurn starts the next turn: the extra turn of a Cava rosé (CP-33), or
@@ -908,4 +955,87 @@ func (r Rules) Resign(s *State, seat games.Seat, rng *rand.Rand) ([]Event, error
 	b.harvestDone()
 	b.continueTurn()
 	return b.evs, nil
+}
+
+// deadlocked tells whether no barrel can ever be bottled again by play
+// (CP-50): no barrel in production is complete or holds two grapes or more
+// (which Évaporation could free), and the grape cards outside the barrels
+// can neither complete a barrel in production nor fill a recipe on an
+// empty barrel. Grape cards then never leave the barrels again.
+func (s *State) deadlocked() bool {
+	a := s.aid
+	for p, bs := range s.Barrels {
+		for _, b := range bs {
+			if !s.Resigned[p] && b.State == Production && (len(b.Grapes) >= 2 || s.complete(b)) {
+				return false
+			}
+		}
+	}
+	var free []string
+	for _, cs := range [][]string{s.Deck, s.Discard, s.Market[:]} {
+		free = append(free, a.grapesOf(cs)...)
+	}
+	for _, h := range s.Hands {
+		free = append(free, a.grapesOf(h)...)
+	}
+	if s.Harvest != nil {
+		free = append(free, a.grapesOf(s.Harvest.Cards)...)
+	}
+	for p, bs := range s.Barrels {
+		if s.Resigned[p] {
+			continue
+		}
+		empty := false
+		for _, b := range bs {
+			switch b.State {
+			case Empty:
+				empty = true
+			case Production:
+				if w, _ := a.wine(b.Wine); a.canFill(w, b.Grapes, free) {
+					return false
+				}
+			}
+		}
+		if !empty {
+			continue
+		}
+		wines, cavas := s.countWines(games.Seat(p))
+		for _, w := range a.Wines {
+			if (w.IsCava() && cavas >= 2) || (!w.IsCava() && wines >= 3) {
+				continue
+			}
+			if a.canFill(w, nil, free) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// canFill tells whether some of the free grape cards, added to the grapes
+// a barrel has, make the exact recipe of w (CP-50).
+func (a *Aid) canFill(w Wine, has, free []string) bool {
+	need := w.need
+	var used uint64 // varieties already on the barrel (recipes of different varieties)
+	for _, g := range has {
+		need[a.colIdx[g]]--
+		used |= 1 << a.varIdx[g]
+	}
+	var got [8]int
+	for _, g := range free {
+		if w.Distinct {
+			bit := uint64(1) << a.varIdx[g]
+			if used&bit != 0 {
+				continue
+			}
+			used |= bit
+		}
+		got[a.colIdx[g]]++
+	}
+	for ci := range need {
+		if got[ci] < need[ci] {
+			return false
+		}
+	}
+	return true
 }

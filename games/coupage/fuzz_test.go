@@ -28,7 +28,7 @@ var fuzzStates = sync.OnceValue(func() []*State {
 		if err != nil {
 			panic(err)
 		}
-		s := r.Initial()
+		s := r.Initial(rulesCurrent)
 		for _, e := range evs {
 			s = r.Evolve(s, e)
 		}

@@ -42,6 +42,8 @@ type tableSetup struct {
 	active  games.Seat
 	// rules, when set, replaces NewRules() (a table with other house data).
 	rules *Rules
+	// version is the rules version of the game (0: the current one).
+	version int
 }
 
 // table is a rigged game under test.
@@ -126,7 +128,11 @@ func (ts tableSetup) build(t testing.TB) *table {
 	deck = append(deck, discard...)
 	deck = append(deck, ts.top...)
 	deck = append(deck, pool...)
-	tb := &table{t: t, r: r, s: r.Initial(), rng: rand.New(rand.NewPCG(1, 2))}
+	version := ts.version
+	if version == 0 {
+		version = rulesCurrent
+	}
+	tb := &table{t: t, r: r, s: r.Initial(version), rng: rand.New(rand.NewPCG(1, 2))}
 	tb.fold(Event{Type: evSeated, Players: ts.players, Options: opts})
 	tb.fold(Event{Type: evShuffled, Cards: deck, N: len(deck), Reason: "setup"})
 	for seat, cards := range deals {
@@ -242,4 +248,43 @@ func (tb *table) hand(seat games.Seat) []string {
 // has tells whether events include a type.
 func has(evs []Event, typ string) bool {
 	return slices.ContainsFunc(evs, func(e Event) bool { return e.Type == typ })
+}
+
+// step is an event with the state before it, as Redact and Describe take
+// them.
+type step struct {
+	before *State
+	e      Event
+}
+
+// play plays a move that must be legal and returns its events with the
+// state before each.
+func (tb *table) play(seat games.Seat, move string) []step {
+	tb.t.Helper()
+	m, err := tb.r.Parse(tb.s, move)
+	if err != nil {
+		tb.t.Fatalf("%s: parse %q: %v", tb.s.name(seat), move, err)
+	}
+	evs, err := tb.r.Decide(tb.s, seat, m, tb.rng)
+	if err != nil {
+		tb.t.Fatalf("%s: %q rejected: %v", tb.s.name(seat), move, err)
+	}
+	out := make([]step, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, step{tb.s.clone(), e})
+		tb.fold(e)
+	}
+	return out
+}
+
+// first is the first step of an event type.
+func first(t testing.TB, steps []step, typ string) step {
+	t.Helper()
+	for _, st := range steps {
+		if st.e.Type == typ {
+			return st
+		}
+	}
+	t.Fatalf("no %s event among %d", typ, len(steps))
+	return step{}
 }

@@ -77,15 +77,21 @@ func (a *Aid) payments(hand []string, need int) [][]string {
 
 // Legal implements games.Rules: every move seat may make now, canonical.
 func (r Rules) Legal(s *State, seat games.Seat) []string {
+	_, texts := r.legal(s, seat)
+	return texts
+}
+
+// legal lists the moves seat may make now and their canonical texts.
+func (r Rules) legal(s *State, seat games.Seat) ([]Move, []string) {
 	var cands []Move
 	add := func(m Move) { cands = append(cands, m) }
 	if s.aid == nil || s.Over || seat < 0 || int(seat) >= len(s.Players) {
-		return nil
+		return nil, nil
 	}
 	a := s.aid
 	if h := s.Harvest; h != nil {
 		if h.Order[h.Next] != seat {
-			return nil
+			return nil, nil
 		}
 		for _, c := range h.Cards {
 			add(Move{Kind: mvPick, Card: c})
@@ -93,7 +99,7 @@ func (r Rules) Legal(s *State, seat games.Seat) []string {
 		return r.filter(s, seat, cands)
 	}
 	if seat != s.Turn.Seat {
-		return nil
+		return nil, nil
 	}
 	add(Move{Kind: mvEnd})
 	hand := s.Hands[seat]
@@ -285,8 +291,9 @@ func (r Rules) actions(s *State, seat games.Seat, hand []string, nb int, add fun
 }
 
 // filter keeps the valid candidates and writes them canonically, once each.
-func (r Rules) filter(s *State, seat games.Seat, cands []Move) []string {
-	out := make([]string, 0, len(cands))
+func (r Rules) filter(s *State, seat games.Seat, cands []Move) ([]Move, []string) {
+	moves := make([]Move, 0, len(cands))
+	texts := make([]string, 0, len(cands))
 	seen := map[string]bool{}
 	for _, m := range cands {
 		if s.validate(seat, m) != nil {
@@ -295,8 +302,9 @@ func (r Rules) filter(s *State, seat games.Seat, cands []Move) []string {
 		t := r.Format(s, m)
 		if !seen[t] {
 			seen[t] = true
-			out = append(out, t)
+			moves = append(moves, m)
+			texts = append(texts, t)
 		}
 	}
-	return out
+	return moves, texts
 }

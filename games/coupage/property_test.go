@@ -170,26 +170,60 @@ func checkHidden(t testing.TB, r Rules, s *State) {
 	}
 }
 
+// viewer is the seat whose private information an event may show: a
+// player who left sees the public part only (CP-42), as a spectator.
+func viewer(s *State, seat games.Seat) games.Seat {
+	if seat >= 0 && int(seat) < len(s.Resigned) && s.Resigned[seat] && !s.Over {
+		return games.Spectator
+	}
+	return seat
+}
+
+// hiddenCards are the cards of event e (which applies to s) that seat may
+// not see (section 5): another seat's draw, a stolen card seen by neither
+// thief nor victim, a card put face down or recovered from face down by
+// someone else.
+func hiddenCards(s *State, e Event, seat games.Seat) []string {
+	seat = viewer(s, seat)
+	switch e.Type {
+	case evDrew:
+		if seat != e.Seat {
+			return e.Cards
+		}
+	case evStole:
+		if seat != e.Seat && seat != e.Target {
+			return []string{e.Card}
+		}
+	case evAged, evRecovered:
+		if e.FaceDown && seat != e.Seat {
+			return []string{e.Card}
+		}
+	}
+	return nil
+}
+
 // checkRedacted checks every event's redacted versions against the true
-// event: private cards reach only the seats that may see them.
-func checkRedacted(t testing.TB, r Rules, e Event, seats int) {
+// event (which applies to s): private cards reach only the seats that may
+// see them.
+func checkRedacted(t testing.TB, r Rules, s *State, e Event, seats int) {
 	t.Helper()
 	for seat := games.Spectator; int(seat) < seats; seat++ {
-		x := r.Redact(e, seat)
+		x := r.Redact(s, e, seat)
+		v := viewer(s, seat)
 		switch e.Type {
 		case evShuffled:
 			if x.Cards != nil {
 				t.Errorf("seat %d sees the order of a shuffled deck", seat)
 			}
 		case evDrew:
-			if seat != e.Seat && x.Cards != nil {
+			if v != e.Seat && x.Cards != nil {
 				t.Errorf("seat %d sees the cards seat %d drew", seat, e.Seat)
 			}
-			if seat == e.Seat && !slices.Equal(x.Cards, e.Cards) {
+			if v == e.Seat && !slices.Equal(x.Cards, e.Cards) {
 				t.Errorf("seat %d does not see its own draw", seat)
 			}
 		case evStole:
-			may := seat == e.Seat || seat == e.Target
+			may := v == e.Seat || v == e.Target
 			if !may && (x.Card != "" || x.Index != 0) {
 				t.Errorf("seat %d sees the stolen card", seat)
 			}
@@ -197,7 +231,7 @@ func checkRedacted(t testing.TB, r Rules, e Event, seats int) {
 				t.Errorf("seat %d does not see the stolen card", seat)
 			}
 		case evAged, evRecovered:
-			if e.FaceDown && seat != e.Seat && x.Card != "" {
+			if e.FaceDown && v != e.Seat && x.Card != "" {
 				t.Errorf("seat %d sees a face-down card (%s)", seat, e.Type)
 			}
 		default:
@@ -205,6 +239,58 @@ func checkRedacted(t testing.TB, r Rules, e Event, seats int) {
 				t.Errorf("public event %s redacted for seat %d", e.Type, seat)
 			}
 		}
+	}
+}
+
+// checkDescribed checks every seat's description of event e (which applies
+// to s): a sentence that names no card the seat may not see, unless the
+// same card is also shown in public by the event (a payment, a grape).
+func checkDescribed(t testing.TB, r Rules, s *State, e Event, seats int) {
+	t.Helper()
+	tl := teller{s: s}
+	for seat := games.Spectator; int(seat) < seats; seat++ {
+		d := r.Describe(s, e, seat)
+		if d != "" && !strings.HasSuffix(d, ".") {
+			t.Errorf("seat %d: description of %s %q is not a sentence", seat, e.Type, d)
+		}
+		public := slices.Concat(e.Paid, e.Cards)
+		for _, c := range hiddenCards(s, e, seat) {
+			if c == "" || (e.Type != evDrew && slices.Contains(public, c)) {
+				continue
+			}
+			if name := tl.card(c); strings.Contains(d, name) {
+				t.Errorf("seat %d: description of %s %q names the hidden card %s", seat, e.Type, d, name)
+			}
+		}
+	}
+}
+
+// eventChecker follows one random game event by event from the harness's
+// Check calls, keeping the state before each event (the harness gives the
+// state after a decision only), and checks every event's redactions and
+// descriptions against it.
+type eventChecker struct {
+	r       Rules
+	version int
+	s       *State
+}
+
+func (c *eventChecker) check(t testing.TB, evs []games.RawEvent) {
+	t.Helper()
+	for _, raw := range evs {
+		var e Event
+		if err := json.Unmarshal(raw.Data, &e); err != nil {
+			t.Fatalf("event: %v", err)
+		}
+		if e.Type == evSeated {
+			c.s = c.r.Initial(c.version)
+		}
+		if c.s == nil {
+			t.Fatalf("event %s before the seating", e.Type)
+		}
+		checkRedacted(t, c.r, c.s, e, max(len(c.s.Players), len(e.Players)))
+		checkDescribed(t, c.r, c.s, e, max(len(c.s.Players), len(e.Players)))
+		c.s = c.r.Evolve(c.s, e)
 	}
 }
 
@@ -251,15 +337,28 @@ func candidates(s games.State, seat games.Seat, r *rand.Rand, eng games.Engine) 
 	return out
 }
 
-// legalMemo is the engine under test, remembering the legal moves of the
-// state and seat it was last asked about until the next Evolve: the harness
-// asks for the acting seat's legal moves and candidates asks again for the
-// same, unchanged state (the harness checks that Decide leaves it alone).
+// legalMemo is the engine under test, remembering the legal moves and the
+// choices of the state and seat it was last asked about until the next
+// Evolve: the harness asks for the acting seat's legal moves and choices
+// more than once and candidates asks again, for the same, unchanged state
+// (the harness checks that Decide leaves it alone). The first answer is
+// computed; Choices' determinism is tested on fresh calls by
+// TestChoicesWorstCases.
 type legalMemo struct {
 	games.Engine
-	s     games.State
-	seat  games.Seat
-	legal []string
+	s       games.State
+	seat    games.Seat
+	legal   []string
+	cs      games.State
+	cseat   games.Seat
+	choices []string
+}
+
+func (m *legalMemo) Choices(s games.State, seat games.Seat) []string {
+	if m.choices == nil || m.cs != s || m.cseat != seat {
+		m.cs, m.cseat, m.choices = s, seat, m.Engine.Choices(s, seat)
+	}
+	return slices.Clone(m.choices)
 }
 
 func (m *legalMemo) Legal(s games.State, seat games.Seat) []string {
@@ -270,19 +369,36 @@ func (m *legalMemo) Legal(s games.State, seat games.Seat) []string {
 }
 
 func (m *legalMemo) Evolve(s games.State, e games.RawEvent) (games.State, error) {
-	m.s, m.legal = nil, nil
+	m.s, m.legal, m.cs, m.choices = nil, nil, nil, nil
 	return m.Engine.Evolve(s, e)
 }
 
+// TestRandomGames runs the property harness under the current rules
+// version (2: Time on a barrel that lost a grape, CP-19).
 func TestRandomGames(t *testing.T) {
+	randomGames(t, 0, *gameCount)
+}
+
+// TestRandomGamesV1 runs the property harness under rules version 1, which
+// games created before issue 19 keep (fewer games: only CP-19 differs).
+func TestRandomGamesV1(t *testing.T) {
+	randomGames(t, rulesV1, max(*gameCount/10, 1))
+}
+
+func randomGames(t *testing.T, version, count int) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	r := NewRules()
 	eng := &legalMemo{Engine: games.Adapt(r)}
 	names := []string{"Ana", "Bob", "Cléo", "Dan"}
+	events := &eventChecker{r: r, version: version}
+	if version == 0 {
+		events.version = r.Info().Rules
+	}
 	st := gametest.Run(t, gametest.Config{
 		Engine:   eng,
-		Games:    *gameCount,
+		Games:    count,
 		MaxMoves: 5000,
+		Rules:    version,
 		Players: func(rng *rand.Rand) []string {
 			return names[:2+rng.IntN(3)]
 		},
@@ -298,17 +414,14 @@ func TestRandomGames(t *testing.T) {
 		},
 		Check: func(t testing.TB, gs games.State, evs []games.RawEvent) {
 			s := gs.(*State)
+			if s.Rules != events.version {
+				t.Fatalf("the state keeps rules version %d, want %d", s.Rules, events.version)
+			}
 			if err := conserved(s); err != nil {
 				t.Errorf("conservation: %v", err)
 			}
 			checkHidden(t, r, s)
-			for _, raw := range evs {
-				var e Event
-				if err := json.Unmarshal(raw.Data, &e); err != nil {
-					t.Fatalf("event: %v", err)
-				}
-				checkRedacted(t, r, e, len(s.Players))
-			}
+			events.check(t, evs)
 		},
 	})
 	t.Logf("%+v", st)
@@ -326,7 +439,7 @@ func TestRandomResignations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := r.Initial()
+		s := r.Initial(rulesCurrent)
 		for _, e := range evs {
 			s = r.Evolve(s, e)
 		}
@@ -368,6 +481,8 @@ func TestRandomResignations(t *testing.T) {
 				t.Fatalf("game %d: %v", g, err)
 			}
 			for _, e := range out {
+				checkRedacted(t, r, s, e, len(s.Players))
+				checkDescribed(t, r, s, e, len(s.Players))
 				s = r.Evolve(s, e)
 			}
 			log = append(log, out...)
@@ -376,7 +491,7 @@ func TestRandomResignations(t *testing.T) {
 			}
 			checkHidden(t, r, s)
 		}
-		re := r.Initial()
+		re := r.Initial(rulesCurrent)
 		for _, e := range log {
 			re = r.Evolve(re, e)
 		}

@@ -29,7 +29,7 @@ func TestCP1_CP3_Setup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := r.Initial()
+	s := r.Initial(rulesCurrent)
 	for _, e := range evs {
 		s = r.Evolve(s, e)
 	}
@@ -58,10 +58,10 @@ func TestCP1_CP3_Setup(t *testing.T) {
 	// Every card of the deal is in the events, hidden from the other seats.
 	for _, e := range evs {
 		if e.Type == evDrew && e.Seat == 1 {
-			if x := r.Redact(e, 0); x.Cards != nil || x.N != 5 {
+			if x := r.Redact(s, e, 0); x.Cards != nil || x.N != 5 {
 				t.Errorf("Ana sees Bob's deal: %+v", x)
 			}
-			if x := r.Redact(e, 1); len(x.Cards) != 5 {
+			if x := r.Redact(s, e, 1); len(x.Cards) != 5 {
 				t.Errorf("Bob does not see his deal")
 			}
 		}
@@ -197,7 +197,7 @@ func TestCP20_DiscardAndDraw(t *testing.T) {
 	}
 	for _, e := range evs {
 		if e.Type == evDrew {
-			if x := tb.r.Redact(e, bob); x.Cards != nil {
+			if x := tb.r.Redact(tb.s, e, bob); x.Cards != nil {
 				t.Errorf("Bob sees Ana's draw")
 			}
 		}
@@ -285,10 +285,10 @@ func TestCP23_VolDeCarte(t *testing.T) {
 		if e.Type != evStole {
 			continue
 		}
-		if tb.r.Redact(e, cleo).Card != "" || tb.r.Redact(e, games.Spectator).Card != "" {
+		if tb.r.Redact(tb.s, e, cleo).Card != "" || tb.r.Redact(tb.s, e, games.Spectator).Card != "" {
 			t.Errorf("Cleo sees the stolen card")
 		}
-		if tb.r.Redact(e, bob).Card != "mac1" || tb.r.Redact(e, ana).Card != "mac1" {
+		if tb.r.Redact(tb.s, e, bob).Card != "mac1" || tb.r.Redact(tb.s, e, ana).Card != "mac1" {
 			t.Errorf("thief and victim see the card")
 		}
 	}
@@ -440,7 +440,7 @@ func TestCP40_CP44_Defaults(t *testing.T) {
 	}
 	// The face-down ull1 becomes visible to its new holder only.
 	for _, e := range tb.log {
-		if e.Type == evRecovered && (tb.r.Redact(e, bob).Card != "" || tb.r.Redact(e, ana).Card != "ull1") {
+		if e.Type == evRecovered && (tb.r.Redact(tb.s, e, bob).Card != "" || tb.r.Redact(tb.s, e, ana).Card != "ull1") {
 			t.Errorf("recovered face-down card redacted wrongly")
 		}
 	}

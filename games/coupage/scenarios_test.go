@@ -169,9 +169,63 @@ func TestScenario4_VinPique_CP24_CP25_CP26(t *testing.T) {
 	}
 }
 
-// Scenario 5: Évaporation and repair (CP-28, CP-29).
+// Scenario 5: Évaporation and repair (CP-28, CP-29), under the current
+// rules (version 2): a barrel that lost a grape still receives Time (CP-19);
+// only its bottling waits for the repair.
 func TestScenario5_EvaporationRepair_CP28_CP29(t *testing.T) {
+	tb := scenario5(t, 0)
+	tb.do(ana, "draw")
+	tb.reject(ana, "bottle 2 xar2", "CP-29")
+	tb.do(ana, "time 2")
+	if b := tb.s.Barrels[ana][1]; len(b.Time) != 2 || tb.s.complete(b) {
+		t.Errorf("barrel 2 = %+v, want the incomplete Rosé with Time 2", b)
+	}
+	tb.do(ana, "repair 2 par1")
+	if b := tb.s.Barrels[ana][1]; !tb.s.complete(b) || len(b.Time) != 2 {
+		t.Errorf("barrel 2 = %+v, want it complete again with its 2 Time", b)
+	}
+	if _, err := tb.s.ready(ana, 2, "CP-10"); err != nil {
+		t.Errorf("after the repair barrel 2 is not ready: %v", err)
+	}
+	tb.endTurn(bob)
+	tb.endTurn(cleo)
+	tb.do(ana, "draw")
+	if !slices.Contains(tb.r.Legal(tb.s, ana), "bottle 2 xar2") {
+		t.Errorf("with her next action Ana may bottle barrel 2")
+	}
+	tb.reject(ana, "repair 4 mac1", "CP-29")
+	tb.do(ana, "repair 4 xar3")
+	if !tb.s.complete(tb.s.Barrels[ana][3]) {
+		t.Errorf("Cava blanc not repaired")
+	}
+	tb.do(ana, "bottle 2 xar2")
+}
+
+// Scenario 5 as rules version 1 decided it (games created before issue
+// 19 keep it): Time on a barrel that lost a grape is refused (CP-29).
+func TestScenario5_RulesV1_CP28_CP29(t *testing.T) {
+	tb := scenario5(t, rulesV1)
+	tb.do(ana, "draw")
+	tb.reject(ana, "bottle 2 xar2", "CP-29")
+	tb.reject(ana, "time 2", "CP-29")
+	tb.do(ana, "repair 2 par1")
+	if b := tb.s.Barrels[ana][1]; !tb.s.complete(b) || len(b.Time) != 1 {
+		t.Errorf("barrel 2 = %+v, want it complete with its 1 Time", b)
+	}
+	if !slices.Contains(tb.r.Legal(tb.s, ana), "bottle 2 xar2") {
+		t.Errorf("after the repair Ana may bottle barrel 2")
+	}
+	tb.reject(ana, "repair 4 mac1", "CP-29")
+	tb.do(ana, "repair 4 xar3")
+}
+
+// scenario5 is scenario 5's table under rules version (0: current), after
+// Bob's and Cleo's Évaporations: Ana's Rosé on barrel 2 holds gar1 and 1
+// Time, her Cava blanc on barrel 4 lost xar1; it is Ana's turn.
+func scenario5(t *testing.T, version int) *table {
+	t.Helper()
 	tb := tableSetup{
+		version: version,
 		seats: []seatSetup{
 			{hand: []string{"par1", "xar2", "time", "mac1", "xar3"}, barrels: map[int]barrelSetup{
 				2: {wine: "rose", grapes: []string{"gar1", "mac2"}, time: []string{"time"}},
@@ -181,6 +235,7 @@ func TestScenario5_EvaporationRepair_CP28_CP29(t *testing.T) {
 			{hand: []string{"evaporation"}},
 		},
 		market: [2]string{"ull2", "par2"},
+		top:    []string{"gar2", "tre2", "ull1", "tre3", "gar3", "mac3"},
 		active: bob,
 	}.build(t)
 	tb.do(bob, "draw")
@@ -193,21 +248,7 @@ func TestScenario5_EvaporationRepair_CP28_CP29(t *testing.T) {
 	tb.reject(cleo, "evaporation ana 2 gar1", "CP-28")
 	tb.do(cleo, "evaporation ana 4 xar1")
 	tb.endTurn(cleo)
-	tb.do(ana, "draw")
-	tb.reject(ana, "bottle 2 xar2", "CP-29")
-	tb.reject(ana, "time 2", "CP-29")
-	tb.do(ana, "repair 2 par1")
-	if !tb.s.complete(tb.s.Barrels[ana][1]) || len(tb.s.Barrels[ana][1].Time) != 1 {
-		t.Errorf("barrel 2 not complete with its 1 Time")
-	}
-	if !slices.Contains(tb.r.Legal(tb.s, ana), "bottle 2 xar2") {
-		t.Errorf("after the repair Ana may bottle barrel 2")
-	}
-	tb.reject(ana, "repair 4 mac1", "CP-29")
-	tb.do(ana, "repair 4 xar3")
-	if !tb.s.complete(tb.s.Barrels[ana][3]) {
-		t.Errorf("Cava blanc not repaired")
-	}
+	return tb
 }
 
 // Scenario 6: Vol de temps (CP-30).
@@ -418,8 +459,8 @@ func TestScenario11_CavaBlancRouge_CP34_CP32_CP7(t *testing.T) {
 	}
 	// tre1, face down until now, is discarded face up: everyone sees it.
 	for _, e := range evs {
-		if e.Type == evCleared && !slices.Contains(tb.r.Redact(e, games.Spectator).Cards, "tre1") {
-			t.Errorf("the cleared bottle hides tre1: %+v", tb.r.Redact(e, games.Spectator))
+		if e.Type == evCleared && !slices.Contains(tb.r.Redact(tb.s, e, games.Spectator).Cards, "tre1") {
+			t.Errorf("the cleared bottle hides tre1: %+v", tb.r.Redact(tb.s, e, games.Spectator))
 		}
 	}
 	got := tb.s.aid.sortCards(slices.Clone(tb.s.Discard[before:]))
@@ -467,7 +508,7 @@ func TestScenario12_Reshuffle_CP11(t *testing.T) {
 	if len(tb.s.Discard) != 0 || len(tb.s.Deck) != n-1 || len(evs[0].Cards) != n {
 		t.Errorf("deck %d, discard %d after the reshuffle of %d", len(tb.s.Deck), len(tb.s.Discard), n)
 	}
-	if x := tb.r.Redact(evs[0], ana); x.Cards != nil {
+	if x := tb.r.Redact(tb.s, evs[0], ana); x.Cards != nil {
 		t.Errorf("the new deck order is visible")
 	}
 }

@@ -145,8 +145,13 @@ func (Rules) View(s *State, seat games.Seat) any {
 	return v
 }
 
-// Redact implements games.Rules: a seat's version of an event (section 5).
-func (Rules) Redact(e Event, seat games.Seat) Event {
+// Redact implements games.Rules: a seat's version of event e, which applies
+// to s (section 5). A player who left sees the public part only (CP-42), as
+// a spectator does.
+func (Rules) Redact(s *State, e Event, seat games.Seat) Event {
+	if seat >= 0 && int(seat) < len(s.Resigned) && s.Resigned[seat] && !s.Over {
+		seat = games.Spectator
+	}
 	switch e.Type {
 	case evShuffled:
 		e.Cards = nil // the deck order is nobody's to see

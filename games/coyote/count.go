@@ -107,7 +107,7 @@ func countFeathers(s State, counted []countedFeather) Count {
 		case l.f.Colour == Green:
 			cl.Value = l.f.Value * factor
 			if factor > 1 {
-				cl.Note = "doubled by x2"
+				cl.Note = noteDoubled
 			}
 		case l.f.Colour == Red:
 			cl.Value = l.f.Value
@@ -125,6 +125,9 @@ func countFeathers(s State, counted []countedFeather) Count {
 	out.Steps = steps
 	return out
 }
+
+// noteDoubled is the note of a green feather doubled by x2 (CY-8).
+const noteDoubled = "doubled by x2"
 
 func signed(v int, first bool) string {
 	switch {

@@ -1,5 +1,5 @@
-// Package coyote implements Coyote (Spartaco Albertarelli), rules file
-// shared/rules/coyote.md: every player wears a feather that everyone else
+// Package coyote implements Coyote (Spartaco Albertarelli), rules page
+// RULES.md: every player wears a feather that everyone else
 // sees but they do not; players bid ever higher on the total of all feathers
 // or call "Coyote!" against the last bid; whoever is wrong takes a coyote
 // token, and enough tokens eliminate.
@@ -10,6 +10,7 @@
 // table it was played with. Feathers are identified by their index in that
 // table; the count is recorded step by step in a "count" event.
 //
-// [HOUSE] decisions beyond the rules file are listed in HOUSE.md (CY-31 to
-// CY-33).
+// RULES.md in this directory is the game's rules page: every rule id with
+// the [HOUSE] decisions (CY-31 to CY-33 and the clarifications) in their
+// places, the notation and the prompt's list of choices.
 package coyote

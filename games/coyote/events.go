@@ -32,7 +32,7 @@ type Event struct {
 	Call     *CallEvent     `json:"call,omitempty"`
 	Turn     *TurnEvent     `json:"turn,omitempty"`
 	Count    *Count         `json:"count,omitempty"`
-	Coyote   *CoyoteEvent   `json:"coyote,omitempty"`
+	Coyote   *TakeEvent     `json:"coyote,omitempty"`
 	RoundEnd *RoundEndEvent `json:"round_end,omitempty"`
 	Resign   *ResignEvent   `json:"resign,omitempty"`
 	GameOver *GameOverEvent `json:"game_over,omitempty"`
@@ -103,9 +103,9 @@ type TurnEvent struct {
 	Feather Feather `json:"feather"`
 }
 
-// CoyoteEvent gives Seat a coyote token (CY-7, CY-12e): Coyotes is its
+// TakeEvent gives Seat a coyote token (CY-7, CY-12e): Coyotes is its
 // count after, Eliminated whether that put it out (CY-10).
-type CoyoteEvent struct {
+type TakeEvent struct {
 	Seat       games.Seat `json:"seat"`
 	Coyotes    int        `json:"coyotes"`
 	Eliminated bool       `json:"eliminated"`
@@ -171,5 +171,3 @@ type Step struct {
 	Face string `json:"face,omitempty"`
 	Text string `json:"text"`
 }
-
-func ptr(f Feather) *Feather { return &f }

@@ -1,7 +1,9 @@
 package coyote
 
 import (
+	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -13,7 +15,10 @@ type table struct {
 	t   *testing.T
 	s   State
 	log []Event
-	rng *rand.Rand
+	// prev holds the state before each event of log (what Redact and
+	// Describe take).
+	prev []State
+	rng  *rand.Rand
 }
 
 var fiveNames = []string{"Ana", "Bob", "Cal", "Dee", "Eve", "Fay"}
@@ -26,9 +31,7 @@ var fiveNames = []string{"Ana", "Bob", "Cal", "Dee", "Eve", "Fay"}
 func rig(t *testing.T, n int, opts games.Options, top ...string) *table {
 	t.Helper()
 	o := games.Options{OptDeck: DeckFeathers30, OptElimination: "3", OptVariantTokens: "off"}
-	for k, v := range opts {
-		o[k] = v
-	}
+	maps.Copy(o, opts)
 	deck, err := LoadDeck(o[OptDeck])
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +82,26 @@ func pileWith(t *testing.T, deck []Feather, top []string) []int {
 
 func (tb *table) emit(e Event) {
 	tb.log = append(tb.log, e)
+	tb.prev = append(tb.prev, tb.s.clone())
 	tb.s = evolve(tb.s, e)
+}
+
+// before is the state just before event e, the last such event of the log.
+func (tb *table) before(e Event) State {
+	tb.t.Helper()
+	for i, logged := range slices.Backward(tb.log) {
+		if reflect.DeepEqual(logged, e) {
+			return tb.prev[i]
+		}
+	}
+	tb.t.Fatalf("no event %+v in the log", e)
+	return State{}
+}
+
+// redact is seat's copy of event e of the log.
+func (tb *table) redact(e Event, seat games.Seat) Event {
+	tb.t.Helper()
+	return Rules{}.Redact(tb.before(e), e, seat)
 }
 
 // seat returns the seat of a player name.

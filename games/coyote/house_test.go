@@ -9,10 +9,10 @@ import (
 	"github.com/courrier-games/courrier/games"
 )
 
-// Tests of the clarifications of HOUSE.md that have no id of their own, and
+// Tests of the [HOUSE] clarifications of RULES.md that have no id of their own, and
 // of rules the other tests reach only in passing.
 
-// rigDeck is rig with a replaced deck table (HOUSE.md: several copies of a
+// rigDeck is rig with a replaced deck table (RULES.md [HOUSE]: several copies of a
 // blue face are possible with a replaced data table).
 func rigDeck(t *testing.T, n int, deck []Feather, top ...string) *table {
 	t.Helper()
@@ -45,7 +45,7 @@ func withCopies(t *testing.T, extra ...string) []Feather {
 	return deck
 }
 
-// HOUSE "Ties (CY-8)": max0 and -max take the first of the tied highest
+// RULES.md [HOUSE] "Ties (CY-8)": max0 and -max take the first of the tied highest
 // green feathers in counting order (seats in order, then face-up feathers).
 func TestTies_CY8_House(t *testing.T) {
 	c := countOf(t, 4, "10", "10", "4", "max0")
@@ -58,7 +58,7 @@ func TestTies_CY8_House(t *testing.T) {
 	}
 }
 
-// HOUSE "Several copies of a blue face" (CY-8, CY-16): each copy acts in its
+// RULES.md [HOUSE] "Several copies of a blue face" (CY-8, CY-16): each copy acts in its
 // step; a `?` turned by `?` turns another feather.
 func TestBlueCopies_CY8_CY16_House(t *testing.T) {
 	for _, tc := range []struct {
@@ -92,7 +92,7 @@ func TestBlueCopies_CY8_CY16_House(t *testing.T) {
 	}
 }
 
-// HOUSE "Deal order (CY-4)": from the round's first bidder (CY-5) clockwise,
+// RULES.md [HOUSE] "Deal order (CY-4)": from the round's first bidder (CY-5) clockwise,
 // each living player takes the top feather of the pile.
 func TestDealOrder_CY4_CY5_House(t *testing.T) {
 	tb := rig(t, 5, nil, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
@@ -111,7 +111,7 @@ func TestDealOrder_CY4_CY5_House(t *testing.T) {
 	}
 }
 
-// HOUSE "Night (CY-11)": night turned face up by `?` reshuffles all the
+// RULES.md [HOUSE] "Night (CY-11)": night turned face up by `?` reshuffles all the
 // feathers after the round; so does night worn when a resignation ends the
 // round (CY-33).
 func TestNightAnywhere_CY11_House(t *testing.T) {
@@ -143,7 +143,7 @@ func TestNightAnywhere_CY11_House(t *testing.T) {
 	tb.wantTurn("Bob")
 }
 
-// HOUSE "A withdrawn player" (section 5, CY-12d, CY-12e): after declaring
+// RULES.md [HOUSE] "A withdrawn player" (section 5, CY-12d, CY-12e): after declaring
 // right, a player sees their own face-up feather but still not the one their
 // replaced feather left behind; the others see both; spectators see the
 // face-up one only.
@@ -174,7 +174,7 @@ func TestWithdrawnReplaced_Section5_House(t *testing.T) {
 // spectator: no worn feather in its view or in its copy of the deal.
 func TestEliminatedSeesPublic_Section5(t *testing.T) {
 	tb := rig(t, 4, nil, "1", "2", "3", "4")
-	tb.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: 3, Coyotes: 2}})
+	tb.emit(Event{Type: EvCoyote, Coyote: &TakeEvent{Seat: 3, Coyotes: 2}})
 	tb.play("Ana", "bid 1")
 	tb.play("Bob", "bid 2")
 	tb.play("Cal", "bid 3")
@@ -195,14 +195,14 @@ func TestEliminatedSeesPublic_Section5(t *testing.T) {
 	if got, err := json.Marshal(v); err != nil || string(got) != spectator {
 		t.Fatalf("eliminated Dee's view %s\nspectator's %s", got, spectator)
 	}
-	for _, w := range (Rules{}).Redact(deal, 3).Deal.Worn {
+	for _, w := range tb.redact(deal, 3).Deal.Worn {
 		if w.Feather != nil {
 			t.Fatalf("eliminated Dee's copy of the deal shows %+v", w)
 		}
 	}
 	// The round just counted is public to everyone, Dee included.
 	for seat := games.Spectator; seat < 4; seat++ {
-		if e := (Rules{}).Redact(find(t, evs, EvRoundEnd), seat).RoundEnd; len(e.Feathers) != 4 {
+		if e := tb.redact(find(t, evs, EvRoundEnd), seat).RoundEnd; len(e.Feathers) != 4 {
 			t.Fatalf("seat %d: round end %+v", seat, e)
 		}
 	}
@@ -216,7 +216,7 @@ func TestRoundEndPublic_Section5_CY11(t *testing.T) {
 	tb.play("Ana", "bid 1")
 	evs := tb.play("Bob", "coyote")
 	for seat := games.Spectator; seat < 3; seat++ {
-		e := (Rules{}).Redact(find(t, evs, EvRoundEnd), seat).RoundEnd
+		e := tb.redact(find(t, evs, EvRoundEnd), seat).RoundEnd
 		var faces []string
 		for _, f := range e.Feathers {
 			faces = append(faces, f.Face)
@@ -229,7 +229,7 @@ func TestRoundEndPublic_Section5_CY11(t *testing.T) {
 	if c := find(t, evs, EvCount).Count; c.Total != 9 {
 		t.Fatalf("the replaced 1 is not counted: total %d, want 4+2+3", c.Total)
 	}
-	// HOUSE "History in the view": the count stays in every view, public.
+	// RULES.md [HOUSE] "History in the view": the count stays in every view, public.
 	for seat := games.Spectator; seat < 3; seat++ {
 		if lc := (Rules{}).View(tb.s, seat).(View).LastCount; lc == nil || lc.Total != 9 || lc.Loser != 1 {
 			t.Fatalf("seat %d: last count %+v", seat, lc)
@@ -237,7 +237,7 @@ func TestRoundEndPublic_Section5_CY11(t *testing.T) {
 	}
 }
 
-// HOUSE "Shuffles": the pile is a shuffle of the feather ids in ascending
+// RULES.md [HOUSE] "Shuffles": the pile is a shuffle of the feather ids in ascending
 // order by the game's generator, so the seed revealed at the end lets anyone
 // recompute it (rules README, Randomness).
 func TestShufflesRecomputable_CY18_House(t *testing.T) {
@@ -253,7 +253,7 @@ func TestShufflesRecomputable_CY18_House(t *testing.T) {
 		t.Fatalf("second setup event: %s %v", evs[1].Type, err)
 	}
 	r := seed.Rand(3)
-	r.Perm(4) // the seating is drawn first (CY-14)
+	games.Shuffle(r, []int{0, 1, 2, 3}) // the seating is drawn first (CY-14)
 	ids := make([]int, 30)
 	for i := range ids {
 		ids[i] = i

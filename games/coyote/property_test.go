@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -20,7 +21,9 @@ var gameCount = flag.Int("gamecount", 2000, "random games played by TestProperti
 // TestProperties plays thousands of random games (random player counts and
 // options, 20% timeouts) and checks after every event that the game ends,
 // that the feathers are conserved (CY-2, CY-4, CY-11, CY-16) and that no
-// view or redacted event shows a seat a feather hidden from it (section 5).
+// view, redacted event or description shows a seat a feather hidden from it
+// (section 5); gametest.Run itself checks Choices against Legal on every
+// decision.
 func TestProperties(t *testing.T) {
 	eng := New()
 	decks := map[string][]Feather{}
@@ -65,13 +68,14 @@ func TestProperties(t *testing.T) {
 					t.Fatalf("decode %s: %v", raw.Type, err)
 				}
 				if e.Type == EvSetup {
-					shadow = newState()
+					shadow = Rules{}.Initial(RulesVersion)
 				}
+				prev := shadow.clone()
 				shadow = evolve(shadow, e)
 				if e.Type != EvSetup { // the deck is shuffled into the pile next
 					checkConservation(t, decks, shadow, e)
 				}
-				checkHidden(t, shadow, e, i == len(evs)-1)
+				checkHidden(t, prev, shadow, e, i == len(evs)-1)
 				if i == len(evs)-1 {
 					checkTokens(t, shadow)
 				}
@@ -150,25 +154,40 @@ func checkConservation(t testing.TB, decks map[string][]Feather, s State, e Even
 // wrong declaration every feather of the round is public, section 5).
 func hidden(s State, seat games.Seat) []int {
 	out := slices.Clone(s.Pile)
-	if s.Over || s.Turn < 0 {
-		return out
-	}
 	for p, id := range s.Worn {
-		if id < 0 || (seat >= 0 && !s.Out[seat] && int(seat) != p) {
-			continue
-		}
-		if !s.Withdrawn[p] {
+		if hidesWorn(s, seat, games.Seat(p)) {
 			out = append(out, id)
 		}
-		out = append(out, s.Replaced[p]...)
+		if hidesReplaced(s, seat, games.Seat(p)) {
+			out = append(out, s.Replaced[p]...)
+		}
 	}
 	return out
 }
 
-// checkHidden checks seat by seat that the redacted event and, when views is
-// set, the view show no feather hidden from that seat.
-func checkHidden(t testing.TB, s State, e Event, views bool) {
+// hidesReplaced says whether the feathers left behind p's worn one are
+// hidden from seat (section 5).
+func hidesReplaced(s State, seat, p games.Seat) bool {
+	if s.Over || s.Turn < 0 || s.Worn[p] < 0 {
+		return false
+	}
+	return seat < 0 || s.Out[seat] || seat == p
+}
+
+// hidesWorn says whether p's worn feather is hidden from seat: as its
+// replaced ones, unless p withdrew (its feather lies face up).
+func hidesWorn(s State, seat, p games.Seat) bool {
+	return hidesReplaced(s, seat, p) && !s.Withdrawn[p]
+}
+
+// checkHidden checks seat by seat that the redacted event (which applies to
+// prev and gave s) and, when views is set, the view show no feather hidden
+// from that seat, and that the description says nothing hidden either.
+func checkHidden(t testing.TB, prev, s State, e Event, views bool) {
 	t.Helper()
+	for seat := games.Spectator; int(seat) < s.seats(); seat++ {
+		checkDescribeHidden(t, prev, e, seat)
+	}
 	switch e.Type {
 	case EvBid, EvCall, EvCoyote, EvResign, EvGameOver: // no feathers in these
 		if !views {
@@ -177,7 +196,7 @@ func checkHidden(t testing.TB, s State, e Event, views bool) {
 	}
 	for seat := games.Spectator; int(seat) < s.seats(); seat++ {
 		h := hidden(s, seat)
-		red, err := json.Marshal(Rules{}.Redact(e, seat))
+		red, err := json.Marshal(Rules{}.Redact(prev, e, seat))
 		if err != nil {
 			t.Fatalf("redact: %v", err)
 		}
@@ -200,6 +219,74 @@ func checkHidden(t testing.TB, s State, e Event, views bool) {
 	}
 }
 
+// checkDescribeHidden checks that seat's description of e (which applies to
+// prev) does not change when every feather hidden from seat is changed for
+// one of another face: in the state (its own worn and replaced feathers,
+// every worn one for spectators and eliminated seats, the pile order) and
+// in the event (its own dealt feather, every dealt one for a seat not dealt
+// in, a replacing feather it may not see, the pile order of a shuffle). So
+// the description names no hidden feather, whatever its words.
+func checkDescribeHidden(t testing.TB, prev State, e Event, seat games.Seat) {
+	t.Helper()
+	want := Rules{}.Describe(prev, e, seat)
+	if prev.Deck == nil { // the setup event: nothing is hidden yet
+		return
+	}
+	alt := prev.clone()
+	slices.Reverse(alt.Pile)
+	for p := range alt.Worn {
+		if hidesWorn(prev, seat, games.Seat(p)) {
+			alt.Worn[p] = otherFace(prev.Deck, alt.Worn[p])
+		}
+		if hidesReplaced(prev, seat, games.Seat(p)) {
+			for i, id := range alt.Replaced[p] {
+				alt.Replaced[p][i] = otherFace(prev.Deck, id)
+			}
+		}
+	}
+	out := seat < 0 || int(seat) >= prev.seats() || prev.Out[seat]
+	changed := func(f *Feather) *Feather {
+		if f == nil {
+			return nil
+		}
+		return new(prev.Deck[otherFace(prev.Deck, f.ID)])
+	}
+	ae := e
+	switch {
+	case e.Shuffle != nil:
+		sh := *e.Shuffle
+		sh.Pile = slices.Clone(sh.Pile)
+		slices.Reverse(sh.Pile)
+		ae.Shuffle = &sh
+	case e.Deal != nil:
+		d := *e.Deal
+		d.Worn = slices.Clone(d.Worn)
+		for i, w := range d.Worn {
+			if out || w.Seat == seat {
+				d.Worn[i].Feather = changed(w.Feather)
+			}
+		}
+		ae.Deal = &d
+	case e.Flip != nil && e.Flip.Token == TokenReplace && (out || e.Flip.Seat == seat):
+		f := *e.Flip
+		f.Feather = changed(f.Feather)
+		ae.Flip = &f
+	}
+	if got := (Rules{}).Describe(alt, ae, seat); got != want {
+		t.Fatalf("seat %d's description of %s tells a hidden feather: %q, but %q when the hidden feathers are others", seat, e.Type, want, got)
+	}
+}
+
+// otherFace returns the first feather of deck with another face than id's.
+func otherFace(deck []Feather, id int) int {
+	for _, f := range deck {
+		if f.Face != deck[id].Face {
+			return f.ID
+		}
+	}
+	return id
+}
+
 func viewJSON(t testing.TB, s State, seat games.Seat) string {
 	b, err := json.Marshal(Rules{}.View(s, seat))
 	if err != nil {
@@ -220,7 +307,10 @@ func featherIDs(t testing.TB, doc []byte) []int {
 	}
 	var out []int
 	for _, m := range featherRe.FindAllSubmatch(doc, -1) {
-		id, _ := strconv.Atoi(string(m[1]))
+		id, err := strconv.Atoi(string(m[1]))
+		if err != nil {
+			t.Fatalf("feather id %q: %v", m[1], err)
+		}
 		out = append(out, id)
 	}
 	return out
@@ -295,7 +385,11 @@ func nearMisses(st games.State, seat games.Seat, r *rand.Rand) []string {
 func TestResignProperties(t *testing.T) {
 	decks := map[string][]Feather{}
 	for _, name := range deckNames() {
-		decks[name], _ = LoadDeck(name)
+		d, err := LoadDeck(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decks[name] = d
 	}
 	r := Rules{}
 	for g := range max(*gameCount/10, 20) {
@@ -306,14 +400,20 @@ func TestResignProperties(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := newState()
+		s := r.Initial(RulesVersion)
 		apply := func(evs []Event) {
 			for i, e := range evs {
+				prev := s.clone()
 				s = evolve(s, e)
 				if e.Type != EvSetup {
 					checkConservation(t, decks, s, e)
 				}
-				checkHidden(t, s, e, i == len(evs)-1)
+				checkHidden(t, prev, s, e, i == len(evs)-1)
+				for seat := games.Spectator; int(seat) < s.seats(); seat++ {
+					if d := r.Describe(prev, e, seat); d != r.Describe(prev, r.Redact(prev, e, seat), seat) || !strings.HasSuffix(d, ".") {
+						t.Fatalf("seat %d: description %q of %s is not a sentence or tells more than the redacted event", seat, d, e.Type)
+					}
+				}
 			}
 		}
 		apply(evs)

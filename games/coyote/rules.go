@@ -36,11 +36,21 @@ func (Rules) Info() games.Info {
 			{Name: OptElimination, Values: []string{"3", "4", "5"}, Default: "3", Rules: "CY-10"},
 			{Name: OptVariantTokens, Values: []string{"off", "on"}, Default: "off", Rules: "CY-12, CY-19"},
 		},
+		Rules: RulesVersion,
 	}
 }
 
-// Initial is the state before any event.
-func (Rules) Initial() State { return newState() }
+// RulesVersion is the version of the rules this code decides by (RULES.md);
+// Coyote has had one.
+const RulesVersion = 1
+
+// Initial is the state before any event of a game created under rules
+// version rules.
+func (Rules) Initial(rules int) State {
+	s := newState()
+	s.Rules = rules
+	return s
+}
 
 // Players returns the player names by seat.
 func (Rules) Players(s State) []string { return slices.Clone(s.Players) }
@@ -88,12 +98,16 @@ func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Ev
 			return nil, err
 		}
 	}
-	order := rng.Perm(len(players))
+	order := make([]int, len(players))
+	for i := range order {
+		order[i] = i
+	}
+	order = games.Shuffle(rng, order)
 	seated := make([]string, len(players))
 	for seat, j := range order {
 		seated[seat] = players[j]
 	}
-	b := newBuilder(newState(), rng)
+	b := newBuilder(r.Initial(RulesVersion), rng)
 	b.emit(Event{Type: EvSetup, Setup: &SetupEvent{Players: seated, Order: order, Deck: deckName, Feathers: deck,
 		Elimination: elim, Variant: variant, Tokens: tokens}})
 	ids := make([]int, len(deck))
@@ -146,7 +160,7 @@ func (b *builder) deal(first games.Seat) {
 		if s.Out[seat] {
 			continue
 		}
-		worn = append(worn, Dealt{Seat: seat, Feather: ptr(s.feather(s.Pile[top]))})
+		worn = append(worn, Dealt{Seat: seat, Feather: new(s.feather(s.Pile[top]))})
 		top++
 	}
 	b.emit(Event{Type: EvDeal, Deal: &DealEvent{Round: s.Round + 1, First: first, Worn: worn}})
@@ -194,7 +208,7 @@ func (b *builder) endRound(first games.Seat, abandoned bool) {
 // take gives seat a coyote token (CY-7, CY-10).
 func (b *builder) take(seat games.Seat) {
 	n := b.s.Coyotes[seat] + 1
-	b.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: seat, Coyotes: n, Eliminated: n >= b.s.Elimination}})
+	b.emit(Event{Type: EvCoyote, Coyote: &TakeEvent{Seat: seat, Coyotes: n, Eliminated: n >= b.s.Elimination}})
 }
 
 // Decide checks a move by seat and returns its events with every automatic
@@ -298,10 +312,10 @@ func (b *builder) flip(seat games.Seat, m Move) {
 	switch m.Kind {
 	case TokenReveal:
 		f, _ := b.turnOver()
-		e.Feather = ptr(f)
+		e.Feather = new(f)
 	case TokenReplace:
 		f, _ := b.turnOver()
-		e.Feather = ptr(f)
+		e.Feather = new(f)
 		for v := range b.s.seats() {
 			if v != int(seat) && !b.s.Out[v] {
 				e.Viewers = append(e.Viewers, games.Seat(v))
@@ -310,7 +324,7 @@ func (b *builder) flip(seat games.Seat, m Move) {
 	case TokenDeclare:
 		f := s.feather(s.Worn[seat])
 		right := f.Face == m.Face
-		e.Named, e.Feather, e.Right = m.Face, ptr(f), &right
+		e.Named, e.Feather, e.Right = m.Face, new(f), &right
 	}
 	b.emit(Event{Type: EvFlip, Flip: &e})
 	if e.Right != nil && !*e.Right {
@@ -491,30 +505,53 @@ func defaultMove(s State) string {
 // Legal lists seat's moves in canonical notation: the call, the tokens, then
 // every bid allowed.
 func (Rules) Legal(s State, seat games.Seat) []string {
-	if mayAct(s, seat) != nil {
+	l, ok := legalMoves(s, seat)
+	if !ok {
 		return nil
 	}
 	var out []string
-	if s.Bid > 0 && s.Bidder != seat {
-		out = append(out, "coyote")
+	if l.call {
+		out = append(out, Rules{}.Format(s, Move{Kind: MoveCoyote}))
 	}
+	out = append(out, l.tokens...)
+	for _, f := range l.declare {
+		out = append(out, Rules{}.Format(s, Move{Kind: TokenDeclare, Face: f}))
+	}
+	for n := l.low; n <= l.high; n++ {
+		out = append(out, Rules{}.Format(s, Move{Kind: MoveBid, Bid: n}))
+	}
+	return out
+}
+
+// legal is seat's legal moves by kind: whether it may call, the tokens it
+// may flip (besides declare) in canonical order, the faces it may declare in
+// table order, and its bids, every whole number from low to high.
+type legal struct {
+	call      bool
+	tokens    []string
+	declare   []string
+	low, high int
+}
+
+func legalMoves(s State, seat games.Seat) (legal, bool) {
+	if mayAct(s, seat) != nil {
+		return legal{}, false
+	}
+	l := legal{call: s.Bid > 0 && s.Bidder != seat, low: max(s.Bid+1, 1), high: bidLimit(s, seat)}
 	if s.Variant {
 		for _, kind := range tokenKinds() {
 			if kind == TokenDeclare {
 				for _, f := range s.Faces {
 					if mayFlip(s, seat, Move{Kind: kind, Face: f}) == nil {
-						out = append(out, "declare "+f)
+						l.declare = append(l.declare, f)
 					}
 				}
 			} else if mayFlip(s, seat, Move{Kind: kind}) == nil {
-				out = append(out, kind)
+				l.tokens = append(l.tokens, kind)
 			}
 		}
 	}
-	for n := max(s.Bid+1, 1); n <= bidLimit(s, seat); n++ {
-		out = append(out, "bid "+strconv.Itoa(n))
-	}
-	return out
+	return l, true
 }
 
 // Result tells whether the game is over and who won (CY-17).

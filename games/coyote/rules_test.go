@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 )
 
 // Tests for the rule ids the scenarios do not reach, and for the [HOUSE]
-// rules of HOUSE.md. Where each rule id is tested:
+// rules of RULES.md. Where each rule id is tested:
 //
 //	CY-1   TestPlayers_CY1
 //	CY-2   TestDecks_CY2_CY3, TestProperties (the game's deck is the table)
@@ -36,7 +37,10 @@ import (
 //	CY-32  TestBids_CY6_CY32 [HOUSE]
 //	CY-33  TestResign_CY33, TestResignProperties [HOUSE]
 //	§5     TestViews_Section5, TestEliminatedSeesPublic_Section5, TestRoundEndPublic_Section5_CY11,
-//	       TestWithdrawnReplaced_Section5_House, TestProperties (every view and redacted event)
+//	       TestWithdrawnReplaced_Section5_House, TestRedact_ResignedSeesNoFeather_Section5_CY33,
+//	       TestProperties (every view, redacted event and description)
+//	words  TestDescribe_Round_Section5, TestDescribe_Settling (Describe of every event type)
+//	prompt TestChoices_WorstCases, TestChoices_NotYourTurn_CY15, TestChoices_DeclareBlank
 //	robustness FuzzDecide (its seed corpus runs with every go test)
 //	§7     TestNotation_Section7
 
@@ -272,7 +276,7 @@ func TestCount_CY8(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // CY-12a, CY-16: a revealed feather is counted; a `?` turned by reveal acts.
 func TestReveal_CY12a_CY16(t *testing.T) {
@@ -346,7 +350,7 @@ func TestTokens_CY12(t *testing.T) {
 // clockwise starts. The declarer's feather is public at once.
 func TestWrongDeclarationEliminates_CY5_CY12e(t *testing.T) {
 	tb := rig(t, 4, games.Options{OptVariantTokens: "on"}, "1", "2", "3", "night")
-	tb.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: 1, Coyotes: 2}})
+	tb.emit(Event{Type: EvCoyote, Coyote: &TakeEvent{Seat: 1, Coyotes: 2}})
 	tb.play("Ana", "bid 1")
 	evs := tb.play("Bob", "declare 5")
 	if got := types(evs); !slices.Equal(got, []string{EvFlip, EvCoyote, EvRoundEnd, EvShuffle, EvDeal}) {
@@ -360,7 +364,7 @@ func TestWrongDeclarationEliminates_CY5_CY12e(t *testing.T) {
 	}
 	// The declarer's flip event is public for every seat.
 	for seat := games.Spectator; seat < 4; seat++ {
-		if r := (Rules{}).Redact(evs[0], seat).Flip; r.Feather == nil || r.Feather.Face != "2" {
+		if r := tb.redact(evs[0], seat).Flip; r.Feather == nil || r.Feather.Face != "2" {
 			t.Fatalf("seat %d: %+v", seat, r)
 		}
 	}
@@ -416,8 +420,8 @@ func TestDefaultAfterToken_CY30(t *testing.T) {
 // CY-17: the last player left wins; nothing more can be played.
 func TestGameOver_CY17(t *testing.T) {
 	tb := rig(t, 3, nil, "20", "15", "10")
-	tb.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: 0, Coyotes: 2}})
-	tb.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: 1, Coyotes: 2}})
+	tb.emit(Event{Type: EvCoyote, Coyote: &TakeEvent{Seat: 0, Coyotes: 2}})
+	tb.emit(Event{Type: EvCoyote, Coyote: &TakeEvent{Seat: 1, Coyotes: 2}})
 	tb.play("Ana", "bid 100")
 	tb.play("Bob", "coyote") // Ana out
 	tb.play(tb.turn(), "bid 200")
@@ -463,12 +467,16 @@ func TestResign_CY33(t *testing.T) {
 		t.Fatal("resigned twice")
 	}
 	// Dee resigns while it is Cal's turn: Cal starts the new round.
-	evs, _ = Rules{}.Resign(tb.s, 3, tb.rng)
+	if evs, err = (Rules{}).Resign(tb.s, 3, tb.rng); err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range evs {
 		tb.emit(e)
 	}
 	tb.wantTurn("Cal")
-	evs, _ = Rules{}.Resign(tb.s, 0, tb.rng)
+	if evs, err = (Rules{}).Resign(tb.s, 0, tb.rng); err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range evs {
 		tb.emit(e)
 	}
@@ -501,16 +509,16 @@ func TestViews_Section5(t *testing.T) {
 	// The deal and the replace event, redacted.
 	deal := tb.log[2]
 	for seat := games.Spectator; seat < 4; seat++ {
-		d := r.Redact(deal, seat)
+		d := tb.redact(deal, seat)
 		for _, w := range d.Deal.Worn {
 			if see := seat >= 0 && seat != w.Seat; (w.Feather != nil) != see {
 				t.Errorf("seat %d, deal of seat %d: %+v", seat, w.Seat, w.Feather)
 			}
 		}
-		if r.Redact(tb.log[1], seat).Shuffle.Pile != nil {
+		if tb.redact(tb.log[1], seat).Shuffle.Pile != nil {
 			t.Errorf("seat %d sees the pile order", seat)
 		}
-		rep := r.Redact(tb.log[len(tb.log)-1], seat).Flip
+		rep := tb.redact(tb.log[len(tb.log)-1], seat).Flip
 		if see := seat >= 0 && seat != 1; (rep.Feather != nil) != see {
 			t.Errorf("seat %d, replace: %+v", seat, rep.Feather)
 		}
@@ -555,7 +563,7 @@ func TestNotation_Section7(t *testing.T) {
 // The state before any event answers every question without a panic.
 func TestInitialState(t *testing.T) {
 	r := Rules{}
-	s := r.Initial()
+	s := r.Initial(RulesVersion)
 	if p := r.Pending(s); p != nil {
 		t.Fatalf("pending %v", p)
 	}

@@ -225,7 +225,7 @@ func TestScenario9_BidsAndTimeouts_CY6_CY30(t *testing.T) {
 func TestScenario10_Elimination_CY10_CY5(t *testing.T) {
 	t.Run("third token eliminates; the winner starts with 4 players", func(t *testing.T) {
 		tb := rig(t, 5, nil, "1", "2", "3", "4", "4")
-		tb.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: 3, Coyotes: 2}}) // Dee's earlier tokens
+		tb.emit(Event{Type: EvCoyote, Coyote: &TakeEvent{Seat: 3, Coyotes: 2}}) // Dee's earlier tokens
 		tb.play("Ana", "bid 8")
 		tb.play("Bob", "bid 13")
 		tb.play("Cal", "bid 14")
@@ -250,7 +250,7 @@ func TestScenario10_Elimination_CY10_CY5(t *testing.T) {
 	})
 	t.Run("elimination 4 in a 4-player game: 3 tokens stay in", func(t *testing.T) {
 		tb := rig(t, 4, games.Options{OptElimination: "4"}, "10", "10", "9", "8")
-		tb.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: 2, Coyotes: 2}})
+		tb.emit(Event{Type: EvCoyote, Coyote: &TakeEvent{Seat: 2, Coyotes: 2}})
 		tb.play("Ana", "bid 1")
 		tb.play("Bob", "bid 2")
 		evs := tb.play("Cal", "coyote")
@@ -384,7 +384,7 @@ func TestScenario12_DeclareAndReplace_CY12(t *testing.T) {
 	})
 	t.Run("with two living players every token is rejected", func(t *testing.T) {
 		tb := rig(t, 3, on, "1", "2", "3")
-		tb.emit(Event{Type: EvCoyote, Coyote: &CoyoteEvent{Seat: 2, Coyotes: 2}})
+		tb.emit(Event{Type: EvCoyote, Coyote: &TakeEvent{Seat: 2, Coyotes: 2}})
 		tb.play("Ana", "bid 1")
 		tb.play("Bob", "bid 2")
 		tb.play("Cal", "bid 50")

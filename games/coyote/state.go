@@ -8,6 +8,8 @@ import (
 
 // State is a Coyote game folded from its events.
 type State struct {
+	// Rules is the rules version the game was created under (RULES.md).
+	Rules int `json:"rules"`
 	// Players are the names by seat; Order the joining index of each seat.
 	Players []string
 	Order   []int
@@ -188,8 +190,6 @@ func (s State) roundFeathers() []int {
 // canTurn says whether a feather can be turned now (CY-16): the pile or the
 // discard holds one.
 func (s State) canTurn() bool { return len(s.Pile)+len(s.Discard) > 0 }
-
-func (s State) variantInUse() bool { return s.Variant && s.living() > 2 }
 
 // faceUpToken returns the index of a face-up token of kind, or -1.
 func (s State) faceUpToken(kind string) int {

@@ -89,7 +89,7 @@ func (Rules) View(s State, seat games.Seat) any {
 		pv := PlayerView{Seat: p, Name: name, Coyotes: s.Coyotes[i], Eliminated: s.Out[i], Withdrawn: s.Withdrawn[i]}
 		if id := s.Worn[i]; id >= 0 {
 			if s.Withdrawn[i] || seesWorn(s, seat, p) {
-				pv.Feather = ptr(s.feather(id))
+				pv.Feather = new(s.feather(id))
 			} else {
 				pv.Hidden = true
 			}
@@ -114,11 +114,12 @@ func (Rules) View(s State, seat games.Seat) any {
 	return v
 }
 
-// Redact is seat's copy of an event: the pile order is hidden from every
-// seat; a worn feather from its wearer, from spectators and from eliminated
-// players (who are not dealt in); a replacing feather from all but its
-// viewers.
-func (Rules) Redact(e Event, seat games.Seat) Event {
+// Redact is seat's copy of event e, which applies to s (section 5): the pile
+// order is hidden from every seat; a worn feather from its wearer, from
+// spectators and from eliminated players (who are not dealt in and see only
+// what lies face up); a replacing feather from all but its viewers (the
+// other living players).
+func (Rules) Redact(s State, e Event, seat games.Seat) Event {
 	switch {
 	case e.Shuffle != nil:
 		sh := *e.Shuffle
@@ -126,7 +127,7 @@ func (Rules) Redact(e Event, seat games.Seat) Event {
 		e.Shuffle = &sh
 	case e.Deal != nil:
 		d := *e.Deal
-		dealtIn := slices.ContainsFunc(d.Worn, func(w Dealt) bool { return w.Seat == seat })
+		dealtIn := slices.ContainsFunc(d.Worn, func(w Dealt) bool { return w.Seat == seat }) && seesTable(s, seat)
 		d.Worn = slices.Clone(d.Worn)
 		for i, w := range d.Worn {
 			if !dealtIn || w.Seat == seat {
@@ -134,10 +135,17 @@ func (Rules) Redact(e Event, seat games.Seat) Event {
 			}
 		}
 		e.Deal = &d
-	case e.Flip != nil && e.Flip.Token == TokenReplace && !slices.Contains(e.Flip.Viewers, seat):
+	case e.Flip != nil && e.Flip.Token == TokenReplace && (!slices.Contains(e.Flip.Viewers, seat) || !seesTable(s, seat)):
 		f := *e.Flip
 		f.Feather = nil
 		e.Flip = &f
 	}
 	return e
+}
+
+// seesTable says whether seat sees other players' worn feathers at all: a
+// living seated player does; a spectator or an eliminated (or resigned)
+// player does not (section 5).
+func seesTable(s State, seat games.Seat) bool {
+	return s.valid(seat) && !s.Out[seat]
 }

@@ -1,16 +1,20 @@
 // Package gametest holds the property checks every game's tests run: many
 // seeded games played by random legal moves and timeout defaults, checking
-// that each game ends, that Legal and Decide agree, that Decide leaves the
-// state alone, that events round-trip through JSON and that a fold of the log
-// reproduces the state. Game-specific invariants (conservation, hidden
+// that each game ends, that Legal and Decide agree, that Choices covers Legal
+// in at most games.MaxChoices lines, that Decide leaves the state alone, that
+// Describe tells no more than Redact shows, that events round-trip through
+// JSON and that a fold of the log reproduces the state. Game-specific invariants (conservation, hidden
 // information) plug in through Config.Check.
 package gametest
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -40,6 +44,9 @@ type Config struct {
 	// Full, when true, tries every legal move of the acting seat at every step
 	// (slower); otherwise a sample of up to 4 is tried.
 	Full bool
+	// Rules is the rules version the games are played under (0: the
+	// engine's current version).
+	Rules int
 }
 
 // Stats is what a run saw, for the caller's own assertions.
@@ -78,7 +85,11 @@ func playOne(t *testing.T, cfg Config, seed games.Seed, st *Stats) bool {
 		return false
 	}
 	log := slices.Clone(evs)
-	s, err := games.Fold(eng, evs)
+	rules := cfg.Rules
+	if rules == 0 {
+		rules = eng.Info().Rules
+	}
+	s, err := games.Fold(eng, rules, evs)
 	if err != nil {
 		t.Errorf("fold setup: %v", err)
 		return false
@@ -120,6 +131,9 @@ func playOne(t *testing.T, cfg Config, seed games.Seed, st *Stats) bool {
 		if !checkLegal(t, cfg, s, p.Seat, legal, seed, len(log), pick) {
 			return false
 		}
+		if !CheckChoices(t, eng, s, p.Seat) {
+			return false
+		}
 		if cfg.Candidates != nil {
 			for _, c := range cfg.Candidates(s, p.Seat, pick) {
 				canon, err := eng.Canonical(s, c)
@@ -153,15 +167,12 @@ func playOne(t *testing.T, cfg Config, seed games.Seed, st *Stats) bool {
 			return false
 		}
 		for _, e := range out {
+			if !checkDescribe(t, eng, s, e, seats) {
+				return false
+			}
 			if s, err = eng.Evolve(s, e); err != nil {
 				t.Errorf("evolve %s: %v", e.Type, err)
 				return false
-			}
-			for seat := games.Spectator; seat < games.Seat(seats); seat++ {
-				if _, err := eng.Redact(e, seat); err != nil {
-					t.Errorf("redact %s for seat %d: %v", e.Type, seat, err)
-					return false
-				}
 			}
 		}
 		log = append(log, out...)
@@ -184,7 +195,7 @@ func playOne(t *testing.T, cfg Config, seed games.Seed, st *Stats) bool {
 		}
 		stored = append(stored, back)
 	}
-	refold, err := games.Fold(eng, stored)
+	refold, err := games.Fold(eng, rules, stored)
 	if err != nil {
 		t.Errorf("refold: %v", err)
 		return false
@@ -219,6 +230,123 @@ func checkLegal(t *testing.T, cfg Config, s games.State, seat games.Seat, legal 
 		}
 	}
 	return true
+}
+
+// checkDescribe redacts and describes e (which applies to s) for every seat
+// and the spectator: each description is a sentence, and the same as the
+// description of the seat's redacted event, so it cannot tell more than
+// Redact shows.
+func checkDescribe(t testing.TB, eng games.Engine, s games.State, e games.RawEvent, seats int) bool {
+	t.Helper()
+	for seat := games.Spectator; seat < games.Seat(seats); seat++ {
+		red, err := eng.Redact(s, e, seat)
+		if err != nil {
+			t.Errorf("redact %s for seat %d: %v", e.Type, seat, err)
+			return false
+		}
+		full, err := eng.Describe(s, e, seat)
+		if err != nil {
+			t.Errorf("describe %s for seat %d: %v", e.Type, seat, err)
+			return false
+		}
+		if full != "" && !strings.HasSuffix(full, ".") && !strings.HasSuffix(full, "!") && !strings.HasSuffix(full, "?") {
+			t.Errorf("describe %s for seat %d = %q: not a sentence", e.Type, seat, full)
+			return false
+		}
+		fromRedacted, err := eng.Describe(s, red, seat)
+		if err != nil {
+			t.Errorf("describe redacted %s for seat %d: %v", e.Type, seat, err)
+			return false
+		}
+		if full != fromRedacted {
+			t.Errorf("seat %d: Describe(%s) = %q but Describe of its redacted event = %q: the description tells more than Redact shows", seat, e.Type, full, fromRedacted)
+			return false
+		}
+	}
+	return true
+}
+
+// CheckChoices checks seat's compact list of legal moves against Legal: at
+// most games.MaxChoices lines, the same on a second call, each exact line and
+// each expanded range legal and, unless a line has a blank to fill in
+// ("<card>"), every legal move covered.
+func CheckChoices(t testing.TB, eng games.Engine, s games.State, seat games.Seat) bool {
+	t.Helper()
+	legal := eng.Legal(s, seat)
+	choices := eng.Choices(s, seat)
+	if len(choices) > games.MaxChoices {
+		t.Errorf("seat %d: %d choices, more than %d: %q", seat, len(choices), games.MaxChoices, choices)
+		return false
+	}
+	if len(legal) > 0 && len(choices) == 0 {
+		t.Errorf("seat %d has %d legal moves but no choices", seat, len(legal))
+		return false
+	}
+	if again := eng.Choices(s, seat); !slices.Equal(choices, again) {
+		t.Errorf("seat %d: Choices is not deterministic: %q then %q", seat, choices, again)
+		return false
+	}
+	isLegal := make(map[string]bool, len(legal))
+	for _, m := range legal {
+		isLegal[m] = true
+	}
+	covered := map[string]bool{}
+	blanks := false
+	for _, line := range choices {
+		if strings.Contains(line, "<") {
+			blanks = true
+			continue
+		}
+		moves, err := ExpandChoice(line)
+		if err != nil {
+			t.Errorf("seat %d: choice %q: %v", seat, line, err)
+			return false
+		}
+		for _, m := range moves {
+			if !isLegal[m] {
+				t.Errorf("seat %d: choice %q stands for %q, which is not among the legal moves %q", seat, line, m, legal)
+				return false
+			}
+			covered[m] = true
+		}
+	}
+	if !blanks && len(covered) != len(isLegal) {
+		for _, m := range legal {
+			if !covered[m] {
+				t.Errorf("seat %d: legal move %q is in no choice of %q", seat, m, choices)
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ExpandChoice returns the moves one choice line stands for: the line itself,
+// or, for a range "bid 13 … 120", every line with an integer from 13 to 120
+// in the range's place.
+func ExpandChoice(line string) ([]string, error) {
+	before, after, ok := strings.Cut(line, " … ")
+	if !ok {
+		return []string{line}, nil
+	}
+	i := strings.LastIndexByte(before, ' ') + 1
+	lo, err := strconv.Atoi(before[i:])
+	if err != nil {
+		return nil, fmt.Errorf("range start %q is not an integer", before[i:])
+	}
+	j := strings.IndexByte(after, ' ')
+	if j < 0 {
+		j = len(after)
+	}
+	hi, err := strconv.Atoi(after[:j])
+	if err != nil || hi < lo {
+		return nil, fmt.Errorf("range end %q is not an integer at least %d", after[:j], lo)
+	}
+	out := make([]string, 0, hi-lo+1)
+	for n := lo; n <= hi; n++ {
+		out = append(out, before[:i]+strconv.Itoa(n)+after[j:])
+	}
+	return out, nil
 }
 
 func views(t testing.TB, eng games.Engine, s games.State, seats int) []string {

@@ -13,13 +13,13 @@ import (
 // events of the longest: a realistic long log for fold benchmarks.
 func LongestRandomGame[S any, M any, E games.Event](r games.Rules[S, M, E], opts games.Options, players []string, tries, maxMoves int) ([]E, error) {
 	var best []E
-	for try := range uint64(tries) {
-		rng := rand.New(rand.NewPCG(try, 42))
+	for try := range tries {
+		rng := rand.New(rand.NewPCG(uint64(max(try, 0)), 42)) //nolint:gosec // G115: try is never negative
 		evs, err := r.Setup(opts, players, rng)
 		if err != nil {
 			return nil, fmt.Errorf("setup: %w", err)
 		}
-		s := r.Initial()
+		s := r.Initial(r.Info().Rules)
 		for _, e := range evs {
 			s = r.Evolve(s, e)
 		}

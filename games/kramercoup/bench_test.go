@@ -12,8 +12,14 @@ import (
 func midGame(b *testing.B) *State {
 	eng := New()
 	seed := games.Seed{42}
-	evs, _ := eng.Setup(nil, []string{"a", "b", "c", "d"}, seed.Rand(0))
-	gs, _ := games.Fold(eng, evs)
+	evs, err := eng.Setup(nil, []string{"a", "b", "c", "d"}, seed.Rand(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	gs, err := games.Fold(eng, RulesVersion, evs)
+	if err != nil {
+		b.Fatal(err)
+	}
 	v := len(evs)
 	for s := gs.(*State); s.Round < 3 || s.Phase != PhasePlace; s = gs.(*State) {
 		p := eng.Pending(gs)[0]
@@ -22,7 +28,10 @@ func midGame(b *testing.B) *State {
 			b.Fatal(err)
 		}
 		for _, e := range out {
-			gs, _ = eng.Evolve(gs, e)
+			gs, err = eng.Evolve(gs, e)
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
 		v += len(out)
 	}
@@ -46,7 +55,10 @@ func BenchmarkDecideEvolve(b *testing.B) {
 func BenchmarkDecideEvolveExchange(b *testing.B) {
 	s := midGame(b)
 	for s.Phase != PhaseExchange {
-		evs, _ := Rules{}.Decide(s, games.Seat(s.Turn), Move{Kind: KindPlace, Tile: s.Hands[s.Turn][0]}, nil)
+		evs, err := Rules{}.Decide(s, games.Seat(s.Turn), Move{Kind: KindPlace, Tile: s.Hands[s.Turn][0]}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
 		for _, e := range evs {
 			s = Rules{}.Evolve(s, e)
 		}
@@ -69,8 +81,14 @@ func BenchmarkFoldLongGame(b *testing.B) {
 		seed := games.Seed{byte(g), 7}
 		pick := seed.Rand(1 << 40)
 		n := 2 + g%5
-		evs, _ := eng.Setup(nil, []string{"a", "b", "c", "d", "e", "f"}[:n], seed.Rand(0))
-		gs, _ := games.Fold(eng, evs)
+		evs, err := eng.Setup(nil, []string{"a", "b", "c", "d", "e", "f"}[:n], seed.Rand(0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs, err := games.Fold(eng, RulesVersion, evs)
+		if err != nil {
+			b.Fatal(err)
+		}
 		for {
 			p := eng.Pending(gs)
 			if len(p) == 0 {
@@ -82,7 +100,10 @@ func BenchmarkFoldLongGame(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, e := range out {
-				gs, _ = eng.Evolve(gs, e)
+				gs, err = eng.Evolve(gs, e)
+				if err != nil {
+					b.Fatal(err)
+				}
 			}
 			evs = append(evs, out...)
 		}
@@ -91,7 +112,7 @@ func BenchmarkFoldLongGame(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if _, err := games.Fold(eng, log); err != nil {
+		if _, err := games.Fold(eng, RulesVersion, log); err != nil {
 			b.Fatal(err)
 		}
 	}

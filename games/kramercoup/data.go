@@ -1,6 +1,7 @@
 // Package kramercoup is the rules engine of Coup by Wolfgang Kramer (ASS,
-// 1975), implementing /work/shared/rules/kramercoup.md (rule ids KC-1 …
-// KC-33) plus the [HOUSE] rules in HOUSE.md (KC-34 onwards).
+// 1975). RULES.md in this directory is its rules page: rule ids KC-1 …
+// KC-33 of the specification and the engine's own [HOUSE] rules KC-34
+// onwards.
 //
 // Six coloured rows of cells 1–20; players buy shares (tokens) in colours,
 // lay hidden tiles on their own cells, exchange and refill their hands; an

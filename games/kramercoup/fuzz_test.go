@@ -17,8 +17,8 @@ import (
 // phase, resignations, the end).
 var fuzzStates = sync.OnceValue(func() []*State {
 	eng := New()
-	out := []*State{Rules{}.Initial()}
-	seated := Rules{}.Evolve(Rules{}.Initial(), Event{Type: EvSeated, Players: []string{"a", "b", "c"},
+	out := []*State{Rules{}.Initial(RulesVersion)}
+	seated := Rules{}.Evolve(Rules{}.Initial(RulesVersion), Event{Type: EvSeated, Players: []string{"a", "b", "c"},
 		Options: games.Options{OptExchangeOrder: DiscardFirst}})
 	out = append(out, seated)
 	for g, n := range []int{2, 4, 6, 3} {
@@ -29,9 +29,12 @@ var fuzzStates = sync.OnceValue(func() []*State {
 		if err != nil {
 			panic(err)
 		}
-		gs, _ := games.Fold(eng, evs)
+		gs, err := games.Fold(eng, RulesVersion, evs)
+		if err != nil {
+			panic(err)
+		}
 		v := len(evs)
-		for moves := 0; moves < 6000; moves++ {
+		for moves := range 6000 {
 			s := gs.(*State)
 			if moves%7 == 0 || s.Phase == PhaseLast {
 				out = append(out, s.clone())
@@ -42,7 +45,11 @@ var fuzzStates = sync.OnceValue(func() []*State {
 			}
 			var raw []games.RawEvent
 			if g == 3 && pick.IntN(60) == 0 {
-				raw, _ = eng.Resign(gs, games.Seat(pick.IntN(n)), seed.Rand(v))
+				// A seat that already left is refused (no events): skip it.
+				raw, err = eng.Resign(gs, games.Seat(pick.IntN(n)), seed.Rand(v))
+				if _, ok := games.AsRuleError(err); err != nil && !ok {
+					panic(err)
+				}
 			} else {
 				legal := eng.Legal(gs, p[0].Seat)
 				raw, err = eng.Decide(gs, p[0].Seat, legal[pick.IntN(len(legal))], seed.Rand(v))
@@ -51,7 +58,9 @@ var fuzzStates = sync.OnceValue(func() []*State {
 				}
 			}
 			for _, e := range raw {
-				gs, _ = eng.Evolve(gs, e)
+				if gs, err = eng.Evolve(gs, e); err != nil {
+					panic(err)
+				}
 			}
 			v += len(raw)
 		}
@@ -110,7 +119,10 @@ func FuzzDecide(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint16, seat int, text string) {
 		s := states[int(which)%len(states)]
-		before, _ := json.Marshal(s)
+		before, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		eng := New()
 		if m, err := (Rules{}).Parse(s, text); err == nil {
 			back, err := Rules{}.Parse(s, Rules{}.Format(s, m))
@@ -121,7 +133,7 @@ func FuzzDecide(f *testing.F) {
 			t.Errorf("%q: parse error %v is not a rule error", text, err)
 		}
 		evs, err := eng.Decide(s, games.Seat(seat), text, games.Seed{9}.Rand(int(which)))
-		if after, _ := json.Marshal(s); string(after) != string(before) {
+		if after, err := json.Marshal(s); err != nil || string(after) != string(before) {
 			t.Fatalf("seat %d %q: Decide changed the state", seat, text)
 		}
 		if err != nil {
@@ -144,13 +156,18 @@ func FuzzDecide(f *testing.F) {
 			}
 			return
 		}
-		canon, _ := eng.Canonical(s, text)
+		canon, err := eng.Canonical(s, text)
+		if err != nil {
+			t.Fatalf("seat %d %q accepted but not canonical: %v", seat, text, err)
+		}
 		if !slices.Contains(eng.Legal(s, games.Seat(seat)), canon) {
 			t.Errorf("seat %d: %q (%q) accepted but not among its legal moves", seat, text, canon)
 		}
 		var c games.State = s.clone()
 		for _, e := range evs {
-			c, _ = eng.Evolve(c, e)
+			if c, err = eng.Evolve(c, e); err != nil {
+				t.Fatalf("seat %d %q: evolve %s: %v", seat, text, e.Type, err)
+			}
 		}
 	})
 }

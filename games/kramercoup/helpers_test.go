@@ -56,7 +56,7 @@ func newTable(t *testing.T, order string, hands ...[]Tile) *table {
 		{Type: EvSeated, Players: names, Options: games.Options{OptExchangeOrder: order}},
 		{Type: EvDealt, Hands: hands, Counts: counts, PoolSize: pool},
 	}
-	tb := &table{t: t, s: Rules{}.Initial()}
+	tb := &table{t: t, s: Rules{}.Initial(RulesVersion)}
 	for _, e := range evs {
 		tb.s = Rules{}.Evolve(tb.s, e)
 	}
@@ -109,8 +109,8 @@ func (tb *table) apply(evs []Event) {
 	tb.v += len(evs)
 }
 
-// reject requires move by seat to fail with rule.
-func (tb *table) reject(seat int, move, rule string) *games.RuleError {
+// reject requires move by seat to fail with rule and returns the reason given.
+func (tb *table) reject(seat int, move, rule string) string {
 	tb.t.Helper()
 	_, err := New().Decide(tb.s, games.Seat(seat), move, games.Seed{7}.Rand(tb.v))
 	re, ok := games.AsRuleError(err)
@@ -123,7 +123,7 @@ func (tb *table) reject(seat int, move, rule string) *games.RuleError {
 	if re.Reason == "" {
 		tb.t.Fatalf("seat %d %q: no reason given", seat, move)
 	}
-	return re
+	return re.Reason
 }
 
 // pending returns the one pending entry (fails if there is not exactly one).

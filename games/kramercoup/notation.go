@@ -71,7 +71,7 @@ func fields(text string) []string {
 		b.WriteRune(r)
 	}
 	var out []string
-	for _, w := range strings.Fields(b.String()) {
+	for w := range strings.FieldsSeq(b.String()) {
 		i := strings.IndexFunc(w, unicode.IsDigit)
 		if i > 0 && strings.IndexFunc(w[:i], func(r rune) bool { return !unicode.IsLetter(r) }) < 0 &&
 			strings.IndexFunc(w[i:], func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {

@@ -17,12 +17,14 @@ var gameCount = flag.Int("gamecount", 2000, "number of random games in TestPrope
 
 // TestPropertyRandomGames plays thousands of seeded games by random legal
 // moves and timeout defaults (gametest.Run) and checks, after every
-// decision: conservation of tiles, tokens and cash; that no view or redacted
-// event shows a seat a tile it may not see (section 5); that only the pending
-// seat may act.
+// decision: conservation of tiles, tokens and cash; that no view, redacted
+// event or description shows a seat a tile it may not see (section 5); that
+// only the pending seat may act. gametest.Run itself checks Choices against
+// Legal and Describe against Redact on every step.
 func TestPropertyRandomGames(t *testing.T) {
 	eng := New()
 	var coups int
+	var prev *State // the state before the decision being checked
 	st := gametest.Run(t, gametest.Config{
 		Engine:   eng,
 		Games:    *gameCount,
@@ -45,6 +47,9 @@ func TestPropertyRandomGames(t *testing.T) {
 		Candidates:  candidates,
 		Check: func(t testing.TB, gs games.State, evs []games.RawEvent) {
 			s := gs.(*State)
+			if len(evs) > 0 && evs[0].Type == EvSeated {
+				prev = Rules{}.Initial(RulesVersion)
+			}
 			checkConservation(t, s)
 			// Every seat after deals, exchanges, resignations and the end;
 			// otherwise (buys, placements: public events) the spectator,
@@ -55,7 +60,8 @@ func TestPropertyRandomGames(t *testing.T) {
 					seats = []games.Seat{games.Spectator, games.Seat(e.Seat), games.Seat((e.Seat + 1) % len(s.Players))}
 				}
 			}
-			checkHidden(t, eng, s, evs, seats)
+			checkHidden(t, eng, prev, s, evs, seats)
+			prev = s.clone()
 			checkOthersRejected(t, eng, s)
 			for _, e := range evs {
 				if e.Type == EvGameOver && s.CoupMaker >= 0 {
@@ -162,15 +168,28 @@ func hiddenFrom(s *State, seat int) []Tile {
 	return out
 }
 
-// checkHidden: no view or redacted event of a seat (or a spectator) names a
-// tile that seat may not see; one's own hand is in one's view; at the end
-// every hand is in every view.
-func checkHidden(t testing.TB, eng games.Engine, s *State, evs []games.RawEvent, seats []games.Seat) {
+// checkHidden: no view, redacted event or description of a seat (or a
+// spectator) names a tile that seat may not see in s, the state after evs;
+// one's own hand is in one's view; at the end every hand is in every view.
+// prev is the state before evs (it is not modified): each event is redacted
+// and described with the state before it, as the contract says.
+func checkHidden(t testing.TB, eng games.Engine, prev, s *State, evs []games.RawEvent, seats []games.Seat) {
 	t.Helper()
 	if seats == nil {
 		for seat := games.Spectator; seat < games.Seat(len(s.Players)); seat++ {
 			seats = append(seats, seat)
 		}
+	}
+	befores := make([]*State, len(evs))
+	cur := prev.clone()
+	for i, raw := range evs {
+		befores[i] = cur.clone()
+		var err error
+		var next games.State
+		if next, err = eng.Evolve(cur, raw); err != nil {
+			t.Fatalf("evolve %s: %v", raw.Type, err)
+		}
+		cur = next.(*State)
 	}
 	for _, seat := range seats {
 		p := int(seat)
@@ -194,10 +213,17 @@ func checkHidden(t testing.TB, eng games.Engine, s *State, evs []games.RawEvent,
 				}
 			}
 		}
-		for _, raw := range evs {
-			red, err := eng.Redact(raw, seat)
+		for i, raw := range evs {
+			red, err := eng.Redact(befores[i], raw, seat)
 			if err != nil {
 				t.Fatalf("redact: %v", err)
+			}
+			desc, err := eng.Describe(befores[i], raw, seat)
+			if err != nil {
+				t.Fatalf("describe: %v", err)
+			}
+			if desc == "" {
+				t.Errorf("seat %d: %s has no description", p, raw.Type)
 			}
 			var e Event
 			if raw.Type == EvExchanged || raw.Type == EvDealt {
@@ -209,10 +235,13 @@ func checkHidden(t testing.TB, eng games.Engine, s *State, evs []games.RawEvent,
 			if e.Type == EvExchanged && e.Seat == p {
 				own = e.Discarded
 			}
-			inEvent := tilesIn(red.Data)
+			inEvent, inDesc := tilesIn(red.Data), tilesIn([]byte(desc))
 			for _, x := range hidden {
 				if inEvent[x] && !slices.Contains(own, x) {
 					t.Errorf("seat %d's copy of %s shows hidden tile %s", p, raw.Type, x)
+				}
+				if inDesc[x] && !slices.Contains(own, x) {
+					t.Errorf("seat %d's description of %s names hidden tile %s: %q", p, raw.Type, x, desc)
 				}
 			}
 			switch e.Type {

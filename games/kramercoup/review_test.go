@@ -37,7 +37,7 @@ func TestNotation_PassInBuyPhase_KC9_KC15(t *testing.T) {
 // TestKC8_NobodyMovesBetweenSeatingAndDeal: before the deal nobody may act;
 // every seat's move is refused with a rule error (it used to panic).
 func TestKC8_NobodyMovesBetweenSeatingAndDeal(t *testing.T) {
-	s := Rules{}.Evolve(Rules{}.Initial(), Event{Type: EvSeated, Players: []string{"a", "b"}})
+	s := Rules{}.Evolve(Rules{}.Initial(RulesVersion), Event{Type: EvSeated, Players: []string{"a", "b"}})
 	for seat := games.Seat(-1); seat < 3; seat++ {
 		_, err := New().Decide(s, seat, "buy nothing", games.Seed{}.Rand(0))
 		if re, ok := games.AsRuleError(err); !ok || re.Reason == "" {
@@ -53,7 +53,10 @@ func TestKC8_NobodyMovesBetweenSeatingAndDeal(t *testing.T) {
 // the table or a tile that does not exist is ignored.
 func TestEvolveIgnoresMisfits(t *testing.T) {
 	tb := newTable(t, "", tls(t, "y1"), tls(t, "y3"))
-	before, _ := json.Marshal(tb.s)
+	before, err := json.Marshal(tb.s)
+	if err != nil {
+		t.Fatal(err)
+	}
 	bad := Tile(500)
 	for _, e := range []Event{
 		{Type: EvBought, Seat: 2, Tokens: []int{1}, Cost: 100},
@@ -65,7 +68,7 @@ func TestEvolveIgnoresMisfits(t *testing.T) {
 		{Type: EvResigned, Seat: 2},
 	} {
 		s := Rules{}.Evolve(tb.s.clone(), e)
-		if after, _ := json.Marshal(s); string(after) != string(before) {
+		if after, err := json.Marshal(s); err != nil || string(after) != string(before) {
 			t.Errorf("%s for seat %d changed the state", e.Type, e.Seat)
 		}
 	}
@@ -79,9 +82,9 @@ func TestKC15_LastTileNotHeld(t *testing.T) {
 	tb.buyNothing()
 	tb.play(0, "place b10")
 	tb.expect(1, "last")
-	re := tb.reject(1, "place y5", "KC-15")
-	if re.Reason != "you do not hold yellow 5" {
-		t.Errorf("reason %q", re.Reason)
+	reason := tb.reject(1, "place y5", "KC-15")
+	if reason != "you do not hold yellow 5" {
+		t.Errorf("reason %q", reason)
 	}
 	tb.reject(1, "place b4", "KC-1")
 	tb.reject(1, "buy nothing", "KC-15")
@@ -132,7 +135,10 @@ func TestKC34_ResignedSkippedEverywhere(t *testing.T) {
 	// Last tiles: the resigned seat is not offered one.
 	tb = newTable(t, "", tls(t, "b10", "y1"), tls(t, "y3"), tls(t, "y5"), tls(t, "y7"))
 	tb.row(blue, 1, 9)
-	out, _ = Rules{}.Resign(tb.s, 2, nil)
+	out, err = Rules{}.Resign(tb.s, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tb.apply(out)
 	tb.buyNothing()
 	tb.play(0, "place b10")

@@ -92,11 +92,19 @@ func (Rules) Info() games.Info {
 			Name: OptExchangeOrder, Values: []string{DiscardFirst, DrawFirst},
 			Default: DiscardFirst, Rules: "KC-11",
 		}},
+		Rules: RulesVersion,
 	}
 }
 
-// Initial is the state before any event.
-func (Rules) Initial() *State { return &State{Phase: PhaseSetup, Turn: -1, CoupMaker: -1} }
+// RulesVersion is the version of the rules this code decides by (see
+// games.Info.Rules): RULES.md as it stands is version 1.
+const RulesVersion = 1
+
+// Initial is the state before any event of a game created under rules
+// version rules (there is one version, 1; the state keeps it).
+func (Rules) Initial(rules int) *State {
+	return &State{Rules: rules, Phase: PhaseSetup, Turn: -1, CoupMaker: -1}
+}
 
 // Setup seats the players in a random order (KC-7), records the options and
 // deals B tiles to each seat from the shuffled pool (KC-4, KC-22).
@@ -305,7 +313,7 @@ func decideExchange(s *State, p int, m Move, r *rand.Rand) (Event, error) {
 	k := min(s.Limits.Hand-kept, len(avail))
 	var drawn []Tile
 	for range max(k, 0) {
-		j := r.IntN(len(avail))
+		j := games.IntN(r, len(avail))
 		drawn = append(drawn, avail[j])
 		avail = slices.Delete(avail, j, j+1)
 	}

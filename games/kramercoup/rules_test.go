@@ -41,9 +41,9 @@ func TestKC1_TileOnItsOwnCell(t *testing.T) {
 	tb.row(yellow, 1, 2)
 	tb.buyNothing()
 	tb.reject(0, "place yellow 1", "KC-1")
-	re := tb.reject(0, "place green 1", "KC-10")
-	if strings.Contains(re.Reason, "B") || !strings.Contains(re.Reason, "you do not hold green 1") {
-		t.Errorf("reason %q should only say the mover does not hold the tile", re.Reason)
+	reason := tb.reject(0, "place green 1", "KC-10")
+	if strings.Contains(reason, "B") || !strings.Contains(reason, "you do not hold green 1") {
+		t.Errorf("reason %q should only say the mover does not hold the tile", reason)
 	}
 	if l := (Rules{}).Legal(tb.s, 0); !slices.Equal(l, []string{"place red 3", "place blue 7"}) {
 		t.Errorf("legal %v", l)
@@ -86,7 +86,10 @@ func TestKC3_KC22_Table1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gs, _ := games.Fold(eng, evs)
+		gs, err := games.Fold(eng, RulesVersion, evs)
+		if err != nil {
+			t.Fatal(err)
+		}
 		s := gs.(*State)
 		for p := range n {
 			if len(s.Hands[p]) != lim.Hand || s.Cash[p] != lim.Cash {
@@ -95,7 +98,10 @@ func TestKC3_KC22_Table1(t *testing.T) {
 		}
 		most := 0
 		for _, m := range eng.Legal(s, 0) {
-			mv, _ := Rules{}.Parse(s, m)
+			mv, err := Rules{}.Parse(s, m)
+			if err != nil {
+				t.Fatal(err)
+			}
 			most = max(most, mv.total())
 		}
 		if most != lim.Buy {
@@ -112,7 +118,10 @@ func TestKC3_KC22_Table1(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range out {
-				gs, _ = eng.Evolve(s, e)
+				gs, err = eng.Evolve(s, e)
+				if err != nil {
+					t.Fatal(err)
+				}
 				s = gs.(*State)
 			}
 		}
@@ -135,23 +144,37 @@ func TestKC4_KC5_DealAndHiddenHands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gs, _ := games.Fold(eng, evs)
+	gs, err := games.Fold(eng, RulesVersion, evs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := gs.(*State)
 	if len(s.Pool) != 120-33 {
 		t.Errorf("pool %d", len(s.Pool))
 	}
 	for seat := games.Spectator; seat < 3; seat++ {
-		red, _ := eng.Redact(evs[1], seat)
+		seated := Rules{}.Evolve(Rules{}.Initial(RulesVersion), Event{Type: EvSeated, Players: s.Players})
+		red, err := eng.Redact(seated, evs[1], seat)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var e Event
-		_ = json.Unmarshal(red.Data, &e)
+		if err := json.Unmarshal(red.Data, &e); err != nil {
+			t.Fatal(err)
+		}
 		for p, h := range e.Hands {
 			if (int(seat) == p) != (len(h) == 11) || e.Counts[p] != 11 {
 				t.Errorf("seat %d sees %d tiles of seat %d's deal", seat, len(h), p)
 			}
 		}
-		raw, _ := eng.View(s, seat)
+		raw, err := eng.View(s, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var v View
-		_ = json.Unmarshal(raw, &v)
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
 		for p, pv := range v.Players {
 			if (int(seat) == p) != (len(pv.Hand) == 11) || pv.HandSize != 11 || pv.Cash != 3000 {
 				t.Errorf("seat %d's view of seat %d: %+v", seat, p, pv)
@@ -164,9 +187,10 @@ func TestKC4_KC5_DealAndHiddenHands(t *testing.T) {
 // never tiles; the game end reveals every hand and the pool.
 func TestHiddenInformation_Exchange(t *testing.T) {
 	tb := shortPool(t, "")
+	before := tb.s.clone()
 	evs := tb.play(0, "discard red 3 green 12 blue 1")
 	for seat := games.Spectator; seat < 4; seat++ {
-		e := Rules{}.Redact(evs[0], seat)
+		e := Rules{}.Redact(before, evs[0], seat)
 		if seat == 0 {
 			if len(e.Discarded) != 3 || len(e.Drawn) != 5 {
 				t.Errorf("the exchanger sees %+v", e)
@@ -193,12 +217,18 @@ func TestHiddenInformation_Exchange(t *testing.T) {
 	if tb.s.finished() {
 		t.Fatalf("two players left; the game goes on")
 	}
-	out, _ := Rules{}.Resign(tb.s, 3, nil)
+	out, err := Rules{}.Resign(tb.s, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tb.apply(out)
 	if !tb.s.finished() {
 		t.Fatalf("one player left; the game should be over")
 	}
-	sv, _ := json.Marshal(Rules{}.View(tb.s, games.Spectator))
+	sv, err := json.Marshal(Rules{}.View(tb.s, games.Spectator))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, x := range append(slices.Clone(tb.s.Pool), tb.s.Hands[0]...) {
 		if !gametest.Contains(sv, x.String()) {
 			t.Errorf("the end view of a spectator lacks %s", x)
@@ -212,8 +242,14 @@ func TestKC7_RandomSeating(t *testing.T) {
 	players := []string{"a", "b", "c", "d", "e"}
 	orders := map[string]bool{}
 	for i := range 20 {
-		evs, _ := eng.Setup(nil, players, games.Seed{byte(i)}.Rand(0))
-		gs, _ := games.Fold(eng, evs)
+		evs, err := eng.Setup(nil, players, games.Seed{byte(i)}.Rand(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs, err := games.Fold(eng, RulesVersion, evs)
+		if err != nil {
+			t.Fatal(err)
+		}
 		seated := eng.Players(gs)
 		if !slices.Equal(slices.Sorted(slices.Values(seated)), players) {
 			t.Fatalf("seating %v", seated)
@@ -232,9 +268,9 @@ func TestKC7_RandomSeating(t *testing.T) {
 // player; moves out of turn or out of phase name the rule and the player.
 func TestKC8_PhasesAndTurns(t *testing.T) {
 	tb := newTable(t, "", tls(t, "y1", "y3"), tls(t, "o1", "o3"), tls(t, "r1", "r3"))
-	re := tb.reject(1, "buy nothing", "KC-8")
-	if !strings.Contains(re.Reason, "A's turn to buy") {
-		t.Errorf("reason %q", re.Reason)
+	reason := tb.reject(1, "buy nothing", "KC-8")
+	if !strings.Contains(reason, "A's turn to buy") {
+		t.Errorf("reason %q", reason)
 	}
 	tb.reject(0, "place y1", "KC-9")
 	tb.reject(0, "keep", "KC-9")
@@ -321,8 +357,14 @@ func TestKC12_DefaultGamesEnd(t *testing.T) {
 
 // playDefaults plays a game by defaults only and returns its end state.
 func playDefaults(t testing.TB, eng games.Engine, n int, order string, seed games.Seed) *State {
-	evs, _ := eng.Setup(games.Options{OptExchangeOrder: order}, []string{"a", "b", "c", "d", "e", "f"}[:n], seed.Rand(0))
-	gs, _ := games.Fold(eng, evs)
+	evs, err := eng.Setup(games.Options{OptExchangeOrder: order}, []string{"a", "b", "c", "d", "e", "f"}[:n], seed.Rand(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := games.Fold(eng, RulesVersion, evs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	v := len(evs)
 	for moves := 0; ; moves++ {
 		p := eng.Pending(gs)
@@ -337,7 +379,10 @@ func playDefaults(t testing.TB, eng games.Engine, n int, order string, seed game
 			t.Fatalf("default %q: %v", p[0].Default, err)
 		}
 		for _, e := range out {
-			gs, _ = eng.Evolve(gs, e)
+			gs, err = eng.Evolve(gs, e)
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 		v += len(out)
 	}
@@ -457,7 +502,10 @@ func TestKC34_Resign(t *testing.T) {
 		t.Fatalf("events %+v", out)
 	}
 	for seat := games.Spectator; seat < 3; seat++ {
-		b, _ := json.Marshal(Rules{}.Redact(out[0], seat))
+		b, err := json.Marshal(Rules{}.Redact(tb.s, out[0], seat))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if gametest.Contains(b, "yellow 3") {
 			t.Errorf("the resignation shows the hand to seat %d", seat)
 		}
@@ -471,7 +519,9 @@ func TestKC34_Resign(t *testing.T) {
 	if !slices.Contains(tb.s.Pool, tl(t, "y3")) || tb.s.Cash[1] != 3000 {
 		t.Errorf("hand not in the pool or cash gone")
 	}
-	out, _ = Rules{}.Resign(tb.s, 0, nil)
+	if out, err = (Rules{}).Resign(tb.s, 0, nil); err != nil {
+		t.Fatal(err)
+	}
 	tb.apply(out)
 	res := Rules{}.Result(tb.s)
 	if !res.Finished || !slices.Equal(res.Winners, []games.Seat{2}) || res.Scores[0] <= res.Scores[2] {
@@ -491,8 +541,14 @@ func TestKC34_ResignRandomGames(t *testing.T) {
 		seed := games.Seed{byte(g), 0xAA}
 		pick := seed.Rand(1 << 40)
 		n := 2 + pick.IntN(5)
-		evs, _ := eng.Setup(nil, []string{"a", "b", "c", "d", "e", "f"}[:n], seed.Rand(0))
-		gs, _ := games.Fold(eng, evs)
+		evs, err := eng.Setup(nil, []string{"a", "b", "c", "d", "e", "f"}[:n], seed.Rand(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs, err := games.Fold(eng, RulesVersion, evs)
+		if err != nil {
+			t.Fatal(err)
+		}
 		v := len(evs)
 		for moves := 0; ; moves++ {
 			p := eng.Pending(gs)
@@ -516,13 +572,17 @@ func TestKC34_ResignRandomGames(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			prev := gs.(*State).clone()
 			for _, e := range out {
-				gs, _ = eng.Evolve(gs, e)
+				if gs, err = eng.Evolve(gs, e); err != nil {
+					t.Fatal(err)
+				}
 			}
 			v += len(out)
 			s := gs.(*State)
 			checkConservation(t, s)
-			checkHidden(t, eng, s, out, nil)
+			checkHidden(t, eng, prev, s, out, nil)
+			checkResignedRereads(t, eng, s, evs)
 			if t.Failed() {
 				t.Fatalf("game %d move %d", g, moves)
 			}
@@ -610,7 +670,10 @@ func TestNotation(t *testing.T) {
 	}
 	for x := range TileCount {
 		tile := Tile(x)
-		b, _ := json.Marshal(tile)
+		b, err := json.Marshal(tile)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var back Tile
 		if err := json.Unmarshal(b, &back); err != nil || back != tile || string(b) != fmt.Sprintf("%q", tile.String()) {
 			t.Errorf("tile %s JSON %s", tile, b)
@@ -624,6 +687,15 @@ func TestInfo(t *testing.T) {
 	if info.ID != "kramercoup" || info.MinSeats != 2 || info.MaxSeats != 6 || len(info.Options) != 1 ||
 		info.Options[0].Default != DiscardFirst || !slices.Equal(info.Options[0].Values, []string{DiscardFirst, DrawFirst}) {
 		t.Errorf("info %+v", info)
+	}
+	if info.Rules != 1 {
+		t.Errorf("rules version %d, want 1", info.Rules)
+	}
+	if s := (Rules{}).Initial(1); s.Rules != 1 {
+		t.Errorf("Initial(1) keeps rules version %d", s.Rules)
+	}
+	if _, err := New().Initial(2); err == nil {
+		t.Errorf("rules version 2 accepted")
 	}
 	if _, err := New().Setup(games.Options{OptExchangeOrder: "shuffle"}, []string{"a", "b"}, games.Seed{}.Rand(0)); err == nil {
 		t.Errorf("bad option accepted")

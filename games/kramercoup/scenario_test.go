@@ -174,9 +174,9 @@ func TestScenario6_BuyingLimits_KC9(t *testing.T) {
 	}
 	tb := four()
 	tb.cash(0, 250)
-	re := tb.reject(0, "buy 3 red", "KC-9")
-	if !strings.Contains(re.Reason, "300") {
-		t.Errorf("reason %q should say the cost", re.Reason)
+	reason := tb.reject(0, "buy 3 red", "KC-9")
+	if !strings.Contains(reason, "300") {
+		t.Errorf("reason %q should say the cost", reason)
 	}
 	tb.play(0, "buy 2 red")
 	if tb.s.Cash[0] != 50 || tb.s.Tokens[0][red] != 2 || tb.s.Supply[red] != 18 {

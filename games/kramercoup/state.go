@@ -42,6 +42,9 @@ const (
 // are kept in canonical order; the pool is a set (every draw is picked at
 // random when it happens and recorded in its event).
 type State struct {
+	// Rules is the rules version the game was created under (Initial); this
+	// engine has one version, 1.
+	Rules int `json:"rules"`
 	// Players are the names by seat (KC-7).
 	Players []string `json:"players"`
 	// Order is the exchange_order option (KC-11).
@@ -199,14 +202,6 @@ func (s *State) seek() {
 			return
 		}
 	}
-}
-
-// chainAt is the length of the chain through cell t (0 if t is empty).
-func (s *State) chainAt(t Tile) int {
-	if !s.Board[t] {
-		return 0
-	}
-	return s.chainWith(t)
 }
 
 // chainWith is the length of the chain through cell t once t is filled.

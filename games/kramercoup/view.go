@@ -209,10 +209,22 @@ func (Rules) View(s *State, seat games.Seat) any {
 	return v
 }
 
-// Redact is seat's version of an event: other seats' dealt hands and the
-// tiles another player discarded or drew are removed; counts stay.
-func (Rules) Redact(e Event, seat games.Seat) Event {
+// Redact is seat's version of event e, which applies to s (section 5):
+// other seats' dealt hands and the tiles another player discarded or drew are
+// removed; counts stay. A seat that has resigned in s (KC-34), like any seat
+// not at the table, gets the spectator's version until the game is over;
+// once s is over everything is public and e is returned whole. Redact
+// depends on s only through who has resigned and whether the game is over,
+// so it gives the right version with the state before e or any later state
+// (a resigned player re-reading the deal with the current state sees no hand).
+func (Rules) Redact(s *State, e Event, seat games.Seat) Event {
+	if s.finished() {
+		return e
+	}
 	p := seatOf(seat)
+	if !s.active(p) {
+		p = seatOf(games.Spectator)
+	}
 	switch e.Type {
 	case EvDealt:
 		hands := make([][]Tile, len(e.Hands))

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/migrations"
 )
 
@@ -58,7 +60,7 @@ func NewWithURL(t testing.TB) (*pgxpool.Pool, string) {
 			"pg_ctlcluster 15 main start) or point DATABASE_URL at one; .ci/run does this for you.",
 			redact(ServerURL()), err)
 	}
-	defer admin.Close(ctx)
+	defer func() { _ = admin.Close(ctx) }()
 
 	tpl, err := ensureTemplate(ctx, admin)
 	if err != nil {
@@ -69,7 +71,12 @@ func NewWithURL(t testing.TB) (*pgxpool.Pool, string) {
 		t.Fatalf("pgtest: create database %s: %v", name, err)
 	}
 	url := databaseURL(t, name)
-	pool, err := pgxpool.New(ctx, url)
+	pcfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	maps.Copy(pcfg.ConnConfig.RuntimeParams, events.SessionParams()) // the service's session settings
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		t.Fatalf("pgtest: open %s: %v", name, err)
 	}
@@ -82,7 +89,7 @@ func NewWithURL(t testing.TB) (*pgxpool.Pool, string) {
 			t.Errorf("pgtest: drop %s: %v", name, err)
 			return
 		}
-		defer conn.Close(ctx)
+		defer func() { _ = conn.Close(ctx) }()
 		if _, err := conn.Exec(ctx, fmt.Sprintf("drop database if exists %s with (force)", name)); err != nil {
 			t.Errorf("pgtest: drop %s: %v", name, err)
 		}
@@ -97,7 +104,10 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
 	if _, err := admin.Exec(ctx, "select pg_advisory_lock($1)", int64(templateLock)); err != nil {
 		return "", fmt.Errorf("lock: %w", err)
 	}
-	defer admin.Exec(context.WithoutCancel(ctx), "select pg_advisory_unlock($1)", int64(templateLock))
+	defer func() {
+		// Closing the connection releases the lock too, should this fail.
+		_, _ = admin.Exec(context.WithoutCancel(ctx), "select pg_advisory_unlock($1)", int64(templateLock))
+	}()
 
 	var exists bool
 	if err := admin.QueryRow(ctx, "select exists(select from pg_database where datname = $1 and datistemplate)", name).Scan(&exists); err != nil {
@@ -122,7 +132,9 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
 		return "", fmt.Errorf("connect to %s: %w", name, err)
 	}
 	err = migrations.Migrate(ctx, conn)
-	conn.Close(ctx)
+	if cerr := conn.Close(ctx); err == nil && cerr != nil {
+		err = fmt.Errorf("close %s: %w", name, cerr)
+	}
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,153 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// User is a person's account. Everywhere else (the event log, the
+// projections, seats, JWT subjects) a person is only their ID, an opaque
+// string; the address lives here alone, so it can change, and an account can
+// be erased, without touching the log.
+type User struct {
+	ID        string
+	Email     string // empty once erased
+	CreatedAt time.Time
+}
+
+// Users is the store of accounts.
+type Users struct {
+	pool *pgxpool.Pool
+}
+
+// NewUsers returns the account store on pool.
+func NewUsers(pool *pgxpool.Pool) *Users { return &Users{pool: pool} }
+
+// ErrNoUser is returned when no account matches.
+var ErrNoUser = errors.New("no such user")
+
+// NormalizeEmail checks an address and returns it trimmed, with its domain
+// in lower case; the local part keeps its case (it belongs to the domain),
+// but lookups ignore case.
+func NormalizeEmail(email string) (string, error) {
+	addr, err := mail.ParseAddress(strings.TrimSpace(email))
+	if err != nil || addr.Name != "" {
+		return "", fmt.Errorf("%q is not an email address", email)
+	}
+	at := strings.LastIndexByte(addr.Address, '@')
+	if at <= 0 {
+		return "", fmt.Errorf("%q is not an email address", email)
+	}
+	return addr.Address[:at] + strings.ToLower(addr.Address[at:]), nil
+}
+
+// Ensure returns the account of email, creating it with a new opaque id the
+// first time the address is seen.
+func (u *Users) Ensure(ctx context.Context, email string) (User, error) {
+	addr, err := NormalizeEmail(email)
+	if err != nil {
+		return User{}, err
+	}
+	for range 3 {
+		user, err := u.ByEmail(ctx, addr)
+		if err == nil {
+			return user, nil
+		}
+		if !errors.Is(err, ErrNoUser) {
+			return User{}, err
+		}
+		user = User{ID: NewUserID(), Email: addr}
+		err = u.pool.QueryRow(ctx, `insert into users (id, email) values ($1, $2)
+			on conflict do nothing returning created_at`, user.ID, addr).Scan(&user.CreatedAt)
+		if err == nil {
+			return user, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return User{}, fmt.Errorf("create the account of an address: %w", err)
+		}
+		// Someone created it meanwhile: read it again.
+	}
+	return User{}, errors.New("create the account of an address: it kept changing; try again")
+}
+
+// ByEmail finds the account of an address (case-insensitively).
+func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
+	var user User
+	err := u.pool.QueryRow(ctx, `select id, email, created_at from users where lower(email) = lower($1)`, email).
+		Scan(&user.ID, &user.Email, &user.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, ErrNoUser
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("find the account of an address: %w", err)
+	}
+	return user, nil
+}
+
+// ByID finds an account by its id; an erased account has no address.
+func (u *Users) ByID(ctx context.Context, id string) (User, error) {
+	var user User
+	var email *string
+	err := u.pool.QueryRow(ctx, `select id, email, created_at from users where id = $1`, id).
+		Scan(&user.ID, &email, &user.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, ErrNoUser
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("find account %s: %w", id, err)
+	}
+	if email != nil {
+		user.Email = *email
+	}
+	return user, nil
+}
+
+// ChangeEmail gives an account a new address.
+func (u *Users) ChangeEmail(ctx context.Context, id, email string) error {
+	addr, err := NormalizeEmail(email)
+	if err != nil {
+		return err
+	}
+	tag, err := u.pool.Exec(ctx, `update users set email = $2 where id = $1 and erased_at is null`, id, addr)
+	if err != nil {
+		return fmt.Errorf("change the address of account %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNoUser
+	}
+	return nil
+}
+
+// Erase removes an account's address for good; its id stays in the log,
+// where it never meant anything outside courrier.
+func (u *Users) Erase(ctx context.Context, id string) error {
+	tag, err := u.pool.Exec(ctx, `update users set email = null, erased_at = now() where id = $1 and erased_at is null`, id)
+	if err != nil {
+		return fmt.Errorf("erase account %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNoUser
+	}
+	return nil
+}
+
+// NewUserID returns a fresh opaque user id: "u" and 20 random base-32
+// characters.
+func NewUserID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	var b [20]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error (Go 1.24+)
+	out := make([]byte, len(b))
+	for i, c := range b {
+		out[i] = alphabet[c%32]
+	}
+	return "u" + string(out)
+}

@@ -1,0 +1,212 @@
+package coupage
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// Rules versions: Info says 2, Initial keeps the version it is given, the
+// engine refuses a version it does not know, and a seating keeps it.
+func TestRulesVersions(t *testing.T) {
+	r := NewRules()
+	if v := r.Info().Rules; v != 2 {
+		t.Fatalf("Info().Rules = %d, want 2", v)
+	}
+	eng := New()
+	for _, v := range []int{1, 2} {
+		s, err := eng.Initial(v)
+		if err != nil {
+			t.Fatalf("Initial(%d): %v", v, err)
+		}
+		evs, err := eng.Setup(nil, []string{"Ana", "Bob"}, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if s, err = eng.Evolve(s, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := s.(*State).Rules; got != v {
+			t.Errorf("a game created under version %d keeps version %d after its setup", v, got)
+		}
+	}
+	for _, v := range []int{0, 3} {
+		if _, err := eng.Initial(v); err == nil {
+			t.Errorf("Initial(%d) accepted", v)
+		}
+	}
+}
+
+// CP-19, CP-29 (issue 19): every way of adding Time reaches a barrel that
+// lost a grape under rules version 2 (Time card CP-18, Time from stars
+// CP-9, Vol de temps CP-30, the Rouge ability CP-32), while its bottling
+// still waits for the repair; under version 1 each is refused as it was.
+func TestCP19_CP29_TimeOnBarrelThatLostAGrape(t *testing.T) {
+	// Ana's barrel 2 is a Rosé that lost its white grape (gar1 left, no
+	// Time); Bob's barrel 1 holds a face-up Time card to steal.
+	incomplete := barrelSetup{wine: "rose", grapes: []string{"gar1"}}
+	bobBarrel := map[int]barrelSetup{1: {wine: "blanc", grapes: []string{"mac2", "par2"}, time: []string{"time"}}}
+	cases := []struct {
+		name string
+		hand []string
+		// more are Ana's other barrels (besides barrel 2).
+		more map[int]barrelSetup
+		// before are Ana's moves after her draw and before the move.
+		before []string
+		move   string
+		// v1 is the rule version 1 names when it refuses the move.
+		v1 string
+	}{
+		{name: "Time card (CP-18)", hand: []string{"time", "par1"}, move: "time 2", v1: "CP-29"},
+		{name: "Time from stars (CP-9)", hand: []string{"xar3", "par1"}, move: "time 2 xar3", v1: "CP-29"},
+		{name: "Vol de temps (CP-30)", hand: []string{"vol de temps", "par1"}, move: "vol de temps bob 1 time 2", v1: "CP-30"},
+		{name: "Rouge ability (CP-32)", hand: []string{"xar2", "mac1", "par1"},
+			more:   map[int]barrelSetup{1: {wine: "rouge", grapes: []string{"gar2", "tre2"}, time: []string{"time", "time"}}},
+			before: []string{"bottle 1 xar2"}, move: "age 2 mac1", v1: "CP-32"},
+	}
+	for _, c := range cases {
+		build := func(t *testing.T, version int) *table {
+			t.Helper()
+			barrels := map[int]barrelSetup{2: incomplete}
+			for k, v := range c.more {
+				barrels[k] = v
+			}
+			tb := tableSetup{
+				version: version,
+				seats:   []seatSetup{{hand: c.hand, barrels: barrels}, {barrels: bobBarrel}},
+				market:  [2]string{"ull3", "par3"},
+				top:     []string{"tre1", "ull1", "gar3"},
+			}.build(t)
+			tb.do(ana, "draw")
+			for _, m := range c.before {
+				tb.do(ana, m)
+			}
+			return tb
+		}
+		t.Run(c.name+"/v2", func(t *testing.T) {
+			tb := build(t, 0)
+			tb.do(ana, c.move)
+			b := tb.s.Barrels[ana][1]
+			if len(b.Time) != 1 || tb.s.complete(b) {
+				t.Fatalf("barrel 2 = %+v, want the incomplete Rosé with 1 Time", b)
+			}
+			tb.reject(ana, "bottle 2 par1", "CP-29")
+			tb.do(ana, "repair 2 par1")
+			if _, err := tb.s.ready(ana, 2, "CP-10"); err != nil {
+				t.Errorf("repaired, barrel 2 is still not ready: %v", err)
+			}
+		})
+		t.Run(c.name+"/v1", func(t *testing.T) {
+			tb := build(t, rulesV1)
+			tb.reject(ana, c.move, c.v1)
+			tb.reject(ana, "bottle 2 par1", "CP-29")
+			tb.do(ana, "repair 2 par1")
+			if b := tb.s.Barrels[ana][1]; len(b.Time) != 0 {
+				t.Errorf("barrel 2 received Time under version 1: %+v", b)
+			}
+		})
+	}
+}
+
+// A game recorded under rules version 1, in which Time on a barrel that
+// lost a grape was refused and play went on, folds under Initial(1) to the
+// state it was played to, and every recorded move, decided again on the
+// folded state, gives the same events; version 1 still refuses the Time,
+// while the same position under version 2 accepts it.
+func TestRulesV1_RecordedGameReplays(t *testing.T) {
+	tb := scenario5(t, rulesV1)
+	type step struct {
+		seat games.Seat
+		move string
+		from int // index in the log of the move's first event
+		evs  []Event
+	}
+	var steps []step
+	play := func(seat games.Seat, move string) {
+		from := len(tb.log)
+		steps = append(steps, step{seat, move, from, tb.do(seat, move)})
+	}
+	play(ana, "draw")
+	refusedAfter := len(tb.log)
+	tb.reject(ana, "time 2", "CP-29") // refused: no event recorded
+	play(ana, "repair 2 par1")
+	play(ana, "time 2")
+	play(bob, "draw")
+	play(bob, "end")
+	play(cleo, "end")
+	play(ana, "draw")
+	play(ana, "bottle 2 xar2")
+	play(ana, "take market 1")
+
+	// The stored log (JSON) folds under version 1 to the state as played.
+	raw := make([]games.RawEvent, len(tb.log))
+	for i, e := range tb.log {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw[i] = games.RawEvent{Type: e.EventType(), Data: b}
+	}
+	eng := New()
+	folded, err := games.Fold(eng, rulesV1, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if folded.(*State).Rules != rulesV1 {
+		t.Errorf("the fold keeps rules version %d, want 1", folded.(*State).Rules)
+	}
+	for seat := games.Spectator; seat <= cleo; seat++ {
+		if !reflect.DeepEqual(tb.r.View(folded.(*State), seat), tb.r.View(tb.s, seat)) {
+			t.Errorf("seat %d: the fold under version 1 differs from the game as played", seat)
+		}
+	}
+
+	// Every move decided again on the fold of the log before it gives the
+	// recorded events.
+	prefix := func(version, n int) *State {
+		s, err := games.Fold(eng, version, raw[:n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.(*State)
+	}
+	for _, st := range steps {
+		s := prefix(rulesV1, st.from)
+		m, err := tb.r.Parse(s, st.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, err := tb.r.Decide(s, st.seat, m, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatalf("replay of %q: %v", st.move, err)
+		}
+		if !reflect.DeepEqual(evs, st.evs) {
+			t.Errorf("replay of %q gives %+v, recorded %+v", st.move, evs, st.evs)
+		}
+	}
+
+	// Where the Time was refused, version 1 still refuses it; version 2
+	// would accept it.
+	v1 := prefix(rulesV1, refusedAfter)
+	m, err := tb.r.Parse(v1, "time 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tb.r.Decide(v1, ana, m, rand.New(rand.NewPCG(1, 2)))
+	if re, ok := games.AsRuleError(err); !ok || re.Rule != "CP-29" {
+		t.Errorf("version 1 replay of time 2: %v, want a CP-29 refusal", err)
+	}
+	if slices.Contains(tb.r.Legal(v1, ana), "time 2") {
+		t.Errorf("version 1 lists time 2 on the barrel that lost a grape")
+	}
+	v2 := prefix(rulesV2, refusedAfter)
+	if _, err := tb.r.Decide(v2, ana, m, rand.New(rand.NewPCG(1, 2))); err != nil {
+		t.Errorf("version 2 refuses time 2 on the barrel that lost a grape: %v", err)
+	}
+}

@@ -1,0 +1,377 @@
+package play_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/migrations/pgtest"
+	"github.com/courrier-games/courrier/play"
+)
+
+// startGame creates a game of kind for n players (u-p0 … named P0 …),
+// starts it and returns its id, the table and the actor of each seat.
+func startGame(t *testing.T, svc *play.Service, kind string, n int, opts games.Options) (string, *play.Table, map[games.Seat]play.Actor) {
+	t.Helper()
+	ctx := context.Background()
+	people := make([]play.Actor, n)
+	for i := range people {
+		people[i] = play.Actor{User: fmt.Sprintf("u-p%d", i), Channel: play.ChannelAPI}
+	}
+	out, err := svc.Create(ctx, people[0], kind, opts, "P0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < n; i++ {
+		if _, err := svc.Join(ctx, people[i], out.GameID, fmt.Sprintf("P%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.Start(ctx, people[0], out.GameID); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := svc.Load(ctx, out.GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySeat := map[games.Seat]play.Actor{}
+	for _, a := range people {
+		bySeat[tbl.SeatOf(a.User)] = a
+	}
+	return out.GameID, tbl, bySeat
+}
+
+func catalogService(t *testing.T, opts ...play.Option) (*play.Service, *pgxpool.Pool) {
+	t.Helper()
+	pool := pgtest.New(t)
+	return play.New(pool, catalog.Registry(), opts...), pool
+}
+
+// In a four-player Coup challenge window, all three answers sent against
+// the window's opening version are taken in turn: each seat's own entry did
+// not change when another seat allowed.
+func TestWindowAnswersAgainstTheOpeningVersionAreAllTaken(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, tbl, bySeat := startGame(t, svc, "coup", 4, nil)
+	actor := tbl.Pending[0].Seat
+	if _, err := svc.Move(ctx, bySeat[actor], id, tbl.Version, []string{"tax"}); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ = svc.Load(ctx, id)
+	opened := tbl.Version
+	if len(tbl.Pending) != 3 {
+		t.Fatalf("after a tax claim, pending %+v, want three challenge entries", tbl.Pending)
+	}
+	for _, p := range tbl.Pending {
+		if p.Since != opened || p.Seat == actor {
+			t.Fatalf("entry %+v: want it opened at %d for a seat other than %d", p, opened, actor)
+		}
+	}
+	answered := 0
+	for _, p := range tbl.Pending {
+		out, err := svc.Move(ctx, bySeat[p.Seat], id, opened, []string{"allow"})
+		if err != nil {
+			t.Fatalf("answer %d of seat %d against version %d: %v", answered+1, p.Seat, opened, err)
+		}
+		if out.From < opened {
+			t.Fatalf("outcome %+v", out)
+		}
+		answered++
+	}
+	after, _ := svc.Load(ctx, id)
+	if len(after.Pending) != 1 || after.Pending[0].Seat == actor || after.Pending[0].Kind == "challenge" {
+		t.Fatalf("after three allows the window should be closed and the next turn open: %+v", after.Pending)
+	}
+	// An answer against the old version now is stale: the seat's entry is a
+	// new one (or gone).
+	late := after.Pending[0].Seat
+	var stale *play.StaleError
+	if _, err := svc.Move(ctx, bySeat[late], id, opened, []string{"income"}); !errors.As(err, &stale) {
+		t.Fatalf("a move against the window's version after it closed: %v, want stale", err)
+	}
+}
+
+// Answers sent at the same moment against the window's version race on the
+// append; the losers reload and are taken, not refused as stale.
+func TestConcurrentWindowAnswersAreAllTaken(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, tbl, bySeat := startGame(t, svc, "coup", 5, nil)
+	if _, err := svc.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{"tax"}); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ = svc.Load(ctx, id)
+	var wg sync.WaitGroup
+	errs := make([]error, len(tbl.Pending))
+	for i, p := range tbl.Pending {
+		wg.Go(func() { _, errs[i] = svc.Move(ctx, bySeat[p.Seat], id, tbl.Version, []string{"allow"}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("answer %d: %v", i, err)
+		}
+	}
+}
+
+// A timeout names one entry and applies its default as the state has it
+// when it fires; another entry of the window keeps its identity.
+func TestTimeoutIsPerEntryAndRederivesItsDefault(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, tbl, bySeat := startGame(t, svc, "coup", 4, nil)
+	if _, err := svc.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{"tax"}); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ = svc.Load(ctx, id)
+	first, second := tbl.Pending[0], tbl.Pending[1]
+	out, err := svc.Timeout(ctx, id, first.ID(), "timer-a")
+	if err != nil || out.Version == out.From {
+		t.Fatalf("timeout of %s: %+v, %v", first.ID(), out, err)
+	}
+	after, _ := svc.Load(ctx, id)
+	var kept bool
+	for _, p := range after.Pending {
+		if p.Seat == first.Seat {
+			t.Fatalf("seat %d is still pending after its timeout: %+v", first.Seat, after.Pending)
+		}
+		if p.ID() == second.ID() {
+			kept = true
+		}
+	}
+	if !kept {
+		t.Fatalf("seat %d's entry %s lost its identity when seat %d timed out: %+v", second.Seat, second.ID(), first.Seat, after.Pending)
+	}
+	// The same timer again: the entry is gone, nothing happens.
+	if again, err := svc.Timeout(ctx, id, first.ID(), "timer-a"); err != nil || again.Version != again.From {
+		t.Fatalf("a second firing: %+v, %v", again, err)
+	}
+	// An entry that never existed: nothing happens.
+	ghost := games.PendingID{Seat: second.Seat, Kind: second.Kind, Since: second.Since - 1}
+	if again, err := svc.Timeout(ctx, id, ghost, "timer-b"); err != nil || again.Version != again.From {
+		t.Fatalf("a timer of an entry that is not pending: %+v, %v", again, err)
+	}
+	// The timeout decided with the state it found: its event's meta says
+	// which seat and that it was the system.
+	recorded, _ := events.ReadStream(ctx, svc.Pool(), play.Stream(id), tbl.Version)
+	if len(recorded) == 0 || !strings.Contains(string(recorded[0].Meta), `"channel": "system"`) || !strings.Contains(string(recorded[0].Meta), "timer-a") {
+		t.Fatalf("timeout event meta %s", recorded[0].Meta)
+	}
+}
+
+// Two services (two processes) on one database alternate moves on one game:
+// each one's cached table goes stale at every move of the other, and
+// neither ever decides on a stale state.
+func TestTwoServicesAlternateOnOneGame(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	a := play.New(pool, catalog.Registry())
+	b := play.New(pool, catalog.Registry())
+	id, tbl, bySeat := startGame(t, a, "coyote", 3, nil)
+	svcs := []*play.Service{a, b}
+	for i := 0; i < 60 && !tbl.Ended; i++ {
+		p := tbl.Pending[0]
+		legal := tbl.Engine.Legal(tbl.State, p.Seat)
+		move := legal[len(legal)/2]
+		if i%5 == 4 {
+			move = legal[0]
+		}
+		out, err := svcs[i%2].Move(ctx, bySeat[p.Seat], id, tbl.Version, []string{move})
+		if err != nil {
+			t.Fatalf("move %d (%q by seat %d at %d) through service %d: %v", i, move, p.Seat, tbl.Version, i%2, err)
+		}
+		if out.From != tbl.Version {
+			t.Fatalf("service %d decided from version %d, the game was at %d", i%2, out.From, tbl.Version)
+		}
+		if tbl, err = a.Load(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.CachedGames() == 0 || b.CachedGames() == 0 {
+		t.Fatalf("the caches were not used: %d and %d games", a.CachedGames(), b.CachedGames())
+	}
+	n, err := events.VerifyStream(ctx, pool, play.Stream(id))
+	if err != nil || n != tbl.Version {
+		t.Fatalf("verify: %d, %v", n, err)
+	}
+}
+
+// The cache keeps at most its bound; with the cache off, the same game plays
+// the same.
+func TestCacheBoundAndCacheOff(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	on := play.New(pool, catalog.Registry(), play.WithCache(2), play.WithSeeds(fixedSeed))
+	off := play.New(pool, catalog.Registry(), play.WithCache(0), play.WithSeeds(fixedSeed))
+	var finals []string
+	for _, svc := range []*play.Service{on, off} {
+		var ids []string
+		for range 4 {
+			id, _, _ := startGame(t, svc, "coyote", 4, nil)
+			ids = append(ids, id)
+		}
+		if got := svc.CachedGames(); got > 2 {
+			t.Fatalf("%d games cached, bound 2", got)
+		}
+		// The same moves on the last game.
+		id := ids[len(ids)-1]
+		tbl, _ := svc.Load(ctx, id)
+		bySeat := map[games.Seat]play.Actor{}
+		for i := range 4 {
+			u := play.Actor{User: fmt.Sprintf("u-p%d", i), Channel: play.ChannelAPI}
+			bySeat[tbl.SeatOf(u.User)] = u
+		}
+		for range 20 {
+			if tbl.Ended {
+				break
+			}
+			p := tbl.Pending[0]
+			legal := tbl.Engine.Legal(tbl.State, p.Seat)
+			if _, err := svc.Move(ctx, bySeat[p.Seat], id, tbl.Version, []string{legal[len(legal)-1]}); err != nil {
+				t.Fatal(err)
+			}
+			tbl, _ = svc.Load(ctx, id)
+		}
+		v, err := svc.ViewFor(ctx, id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		finals = append(finals, fmt.Sprintf("%d %s", tbl.Version, v.View))
+	}
+	if off.CachedGames() != 0 {
+		t.Fatalf("the cache is off but holds %d games", off.CachedGames())
+	}
+	if finals[0] != finals[1] {
+		t.Fatalf("with and without the cache the same moves differ:\n%s\n%s", finals[0], finals[1])
+	}
+}
+
+func fixedSeed() games.Seed { return games.Seed{7} }
+
+// Eight concurrent Creates with one idempotency key all return the first
+// result: one game, no raw database error.
+func TestConcurrentIdempotentCreatesReturnOneResult(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	actor := play.Actor{User: "u-key", Channel: play.ChannelAPI, IdempotencyKey: "create-1"}
+	for round := range 3 {
+		actor.IdempotencyKey = fmt.Sprintf("create-%d", round)
+		outs := make([]play.Outcome, 8)
+		errs := make([]error, 8)
+		var wg sync.WaitGroup
+		for i := range outs {
+			wg.Go(func() { outs[i], errs[i] = svc.Create(ctx, actor, "coyote", nil, "Kim") })
+		}
+		wg.Wait()
+		replays := 0
+		for i := range outs {
+			if errs[i] != nil {
+				t.Fatalf("round %d create %d: %v", round, i, errs[i])
+			}
+			if outs[i].GameID != outs[0].GameID {
+				t.Fatalf("round %d: two games made with one key: %s and %s", round, outs[0].GameID, outs[i].GameID)
+			}
+			if outs[i].Replay {
+				replays++
+			}
+		}
+		if replays != 7 {
+			t.Fatalf("round %d: %d replays, want 7", round, replays)
+		}
+	}
+	var games int
+	if err := pool.QueryRow(ctx, `select count(*) from games`).Scan(&games); err != nil || games != 3 {
+		t.Fatalf("%d games, %v; want 3", games, err)
+	}
+	// The same key for another command is refused in words, and writes nothing.
+	actor.IdempotencyKey = "create-0"
+	var pe *play.Error
+	if _, err := svc.Create(ctx, actor, "coup", nil, "Kim"); !errors.As(err, &pe) || pe.Code != play.CodeConflict || !strings.Contains(pe.Message, "another command") {
+		t.Fatalf("the key of a coyote game reused for a coup game: %v", err)
+	}
+}
+
+// Nothing personal enters the hashed log: events hold opaque ids; the
+// remote address and mail headers go to event_context.
+func TestNoAddressInTheLog(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	ana := play.Actor{User: "u-ana", Channel: play.ChannelEmail, RemoteAddr: "192.0.2.7",
+		MessageID: "<m1@mail.example.org>", Sender: "ana@example.org", MailAuth: "dkim=pass header.d=example.org"}
+	out, err := svc.Create(ctx, ana, "coyote", nil, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := pool.QueryRow(ctx, `select count(*) from events where data::text like '%@%' or meta::text like '%@%' or meta::text like '%192.0.2.7%'`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d events hold an address, %v", n, err)
+	}
+	var sender, remote string
+	err = pool.QueryRow(ctx, `select c.sender, c.remote_addr from event_context c join events e using (position)
+		where e.stream = $1 and e.version = 1`, play.Stream(out.GameID)).Scan(&sender, &remote)
+	if err != nil || sender != "ana@example.org" || remote != "192.0.2.7" {
+		t.Fatalf("event_context: %q %q, %v", sender, remote, err)
+	}
+}
+
+// countingTracer counts the round trips of a connection: queries and
+// batches.
+type countingTracer struct{ n atomic.Int64 }
+
+func (c *countingTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *countingTracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *countingTracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *countingTracer) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (c *countingTracer) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+// A move costs BEGIN, one read batch and one write batch, then COMMIT: four
+// round trips, of which three before COMMIT.
+func TestAMoveTakesThreeRoundTripsBeforeCommit(t *testing.T) {
+	ctx := context.Background()
+	_, url := pgtest.NewWithURL(t)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tracer := &countingTracer{}
+	cfg.ConnConfig.Tracer = tracer
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	svc := play.New(pool, catalog.Registry())
+	id, tbl, bySeat := startGame(t, svc, "coyote", 6, nil)
+	for i := range 6 {
+		p := tbl.Pending[0]
+		legal := tbl.Engine.Legal(tbl.State, p.Seat)
+		before := tracer.n.Load()
+		if _, err := svc.Move(ctx, bySeat[p.Seat], id, tbl.Version, []string{legal[1]}); err != nil {
+			t.Fatal(err)
+		}
+		// pgx sends BEGIN and COMMIT as queries: 2 + the two batches.
+		if got := tracer.n.Load() - before; got > 4 {
+			t.Fatalf("move %d took %d round trips, want at most 4 (BEGIN, read, write, COMMIT)", i, got)
+		}
+		if tbl, err = svc.Load(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
