@@ -176,9 +176,11 @@ func TestDifferentGamesDoNotWait(t *testing.T) {
 	}
 }
 
+// Even the owner of the schema cannot change or delete an event: the
+// triggers refuse, saying why.
 func TestLogIsAppendOnly(t *testing.T) {
 	ctx := context.Background()
-	pool := pgtest.New(t)
+	pool := pgtest.Open(t).Owner
 	if _, err := appendTx(ctx, pool, "game-ro", 0, ev("a", 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +206,7 @@ func TestLogIsAppendOnly(t *testing.T) {
 
 func TestVerifyStreamCatchesAlteredAndDeletedEvents(t *testing.T) {
 	ctx := context.Background()
-	pool := pgtest.New(t)
+	pool := pgtest.Open(t).Owner
 	for _, s := range []string{"game-alter", "game-delete"} {
 		if _, err := appendTx(ctx, pool, s, 0, ev("a", 1), ev("b", 2), ev("c", 3)); err != nil {
 			t.Fatal(err)
@@ -243,5 +245,76 @@ func TestVerifyStreamCatchesAlteredAndDeletedEvents(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Version != tt.version {
 			t.Errorf("%s: err = %v, want a chain error at version %d", tt.stream, err, tt.version)
 		}
+	}
+}
+
+// The service role (what `courrier serve` connects as) may read events and
+// append them by their data columns, and nothing else: every other write is
+// refused by PostgreSQL's privileges before any trigger runs.
+func TestServiceRoleCannotRewriteTheLog(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Open(t)
+	pool := db.Service
+	var super bool
+	if err := pool.QueryRow(ctx, "select rolsuper from pg_roles where rolname = current_user").Scan(&super); err != nil || super {
+		t.Fatalf("the service pool is a superuser (%v): the test means nothing", err)
+	}
+	if _, err := appendTx(ctx, pool, "game-svc", 0, ev("a", 1)); err != nil {
+		t.Fatalf("the service role cannot append: %v", err)
+	}
+	forbidden := []string{
+		`update events set data = '{"n": 9}' where stream = 'game-svc'`,
+		`delete from events where stream = 'game-svc'`,
+		`truncate events`,
+		`insert into events (stream, version, type, data, tx) values ('game-svc', 2, 'x', '{}', '1')`,
+		`insert into events (stream, version, type, data, recorded_at) values ('game-svc', 2, 'x', '{}', now() - interval '1 day')`,
+		`insert into events (position, stream, version, type, data) overriding system value values (1000000, 'game-svc', 2, 'x', '{}')`,
+		`insert into events (stream, version, type, data, hash) values ('game-svc', 2, 'x', '{}', '\x00')`,
+		`set session_replication_role = replica`,
+		`alter table events disable trigger user`,
+		`drop trigger events_no_update on events`,
+		`create table sneaky (x int)`,
+		`delete from game_secrets`,
+		`alter role current_user superuser`,
+	}
+	for _, stmt := range forbidden {
+		_, err := pool.Exec(ctx, stmt)
+		if err == nil {
+			t.Errorf("the service role may run %q", stmt)
+			continue
+		}
+		if !pgtest.IsCode(err, "42501") {
+			t.Errorf("%s: %v, want a privilege refusal (42501)", stmt, err)
+		}
+	}
+	got, err := events.ReadStream(ctx, pool, "game-svc", 0)
+	if err != nil || len(got) != 1 || string(got[0].Data) != `{"n": 1}` {
+		t.Fatalf("the log changed: %+v, %v", got, err)
+	}
+}
+
+// The store, not the writer, sets an event's transaction id and time: even
+// the owner, naming them in an INSERT, gets the store's values.
+func TestTheStoreSetsTxAndRecordedAt(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.Open(t).Owner
+	var tx, now string
+	err := pgx.BeginFunc(ctx, pool, func(q pgx.Tx) error {
+		if err := q.QueryRow(ctx, `select pg_current_xact_id()::text, now()::text`).Scan(&tx, &now); err != nil {
+			return err
+		}
+		_, err := q.Exec(ctx, `insert into events (stream, version, type, data, tx, recorded_at)
+			values ('game-own', 1, 'x', '{}', '1', '2000-01-01')`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotTx, gotAt string
+	if err := pool.QueryRow(ctx, `select tx::text, recorded_at::text from events where stream = 'game-own'`).Scan(&gotTx, &gotAt); err != nil {
+		t.Fatal(err)
+	}
+	if gotTx != tx || gotAt != now {
+		t.Fatalf("stored tx %s at %s, want the store's %s at %s", gotTx, gotAt, tx, now)
 	}
 }

@@ -58,3 +58,28 @@ func Fingerprint() string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }
+
+// Latest is the schema version the migrations bring a database to.
+func Latest() int {
+	names, _ := fs.Glob(FS(), "*.sql") // the pattern is valid
+	return len(names)
+}
+
+// Current returns the schema version of the database q is connected to (0
+// before any migration).
+func Current(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}) (int, error) {
+	var exists bool
+	if err := q.QueryRow(ctx, `select to_regclass('`+versionTable+`') is not null`).Scan(&exists); err != nil {
+		return 0, fmt.Errorf("read the schema version: %w", err)
+	}
+	if !exists {
+		return 0, nil
+	}
+	var v int
+	if err := q.QueryRow(ctx, `select version from `+versionTable).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read the schema version: %w", err)
+	}
+	return v, nil
+}

@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -176,8 +177,9 @@ func TestTimeoutIsPerEntryAndRederivesItsDefault(t *testing.T) {
 func TestTwoServicesAlternateOnOneGame(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.New(t)
-	a := play.New(pool, catalog.Registry())
-	b := play.New(pool, catalog.Registry())
+	box := play.NewEphemeralSeedBox() // both processes hold the seed keys
+	a := play.New(pool, catalog.Registry(), play.WithSeedBox(box))
+	b := play.New(pool, catalog.Registry(), play.WithSeedBox(box))
 	id, tbl, bySeat := startGame(t, a, "coyote", 3, nil)
 	svcs := []*play.Service{a, b}
 	for i := 0; i < 60 && !tbl.Ended; i++ {
@@ -373,5 +375,50 @@ func TestAMoveTakesThreeRoundTripsBeforeCommit(t *testing.T) {
 		if tbl, err = svc.Load(ctx, id); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// Seeds are sealed at rest: the game_secrets table holds no seed in clear,
+// a service without the key cannot open it, and a seed stored in clear by an
+// older version is sealed at start.
+func TestSeedsAreSealedAtRest(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Open(t)
+	seed := games.Seed{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	box := play.NewEphemeralSeedBox()
+	svc := play.New(db.Service, catalog.Registry(), play.WithSeeds(func() games.Seed { return seed }), play.WithSeedBox(box))
+	id, _, bySeat := startGame(t, svc, "coyote", 3, nil)
+	var clear, sealed []byte
+	var kid string
+	if err := db.Service.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, id).Scan(&clear, &sealed, &kid); err != nil {
+		t.Fatal(err)
+	}
+	if clear != nil || len(sealed) == 0 || kid == "" {
+		t.Fatalf("game_secrets row: seed %x, sealed %x, key %q", clear, sealed, kid)
+	}
+	if bytes.Contains(sealed, seed[:10]) || strings.Contains(string(sealed), seed.String()[:16]) {
+		t.Fatalf("the sealed seed contains the seed: %x", sealed)
+	}
+	// Another service without the key cannot decide a draw of this game.
+	stranger := play.New(db.Service, catalog.Registry())
+	tbl, _ := stranger.Load(ctx, id)
+	legal := tbl.Engine.Legal(tbl.State, tbl.Pending[0].Seat)
+	if _, err := stranger.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{legal[0]}); !errors.Is(err, play.ErrSeedKey) {
+		t.Fatalf("a move through a service without the seed key: %v, want ErrSeedKey", err)
+	}
+	// A seed in clear from before sealing is sealed at the next start.
+	if _, err := db.Owner.Exec(ctx, `update game_secrets set seed = $2, sealed = null, key_id = null where game_id = $1`, id, seed[:]); err != nil {
+		t.Fatal(err)
+	}
+	n, err := svc.SealClearSeeds(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("sealed %d clear seeds, %v; want 1", n, err)
+	}
+	var left int
+	if err := db.Service.QueryRow(ctx, `select count(*) from game_secrets where seed is not null`).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d seeds left in clear, %v", left, err)
+	}
+	if _, err := svc.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{legal[0]}); err != nil {
+		t.Fatalf("a move after sealing: %v", err)
 	}
 }

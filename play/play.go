@@ -88,6 +88,7 @@ type Service struct {
 	wake   func()
 	keyTTL time.Duration
 	digest maphash.Seed
+	seeds  *SeedBox
 }
 
 // Option configures a Service.
@@ -108,6 +109,10 @@ func WithCache(games int) Option { return func(s *Service) { s.cache = newTableC
 // learn of the move at once.
 func WithWake(f func()) Option { return func(s *Service) { s.wake = f } }
 
+// WithSeedBox sets the keys that seal game seeds at rest. Without it a
+// service seals with a key of its own that dies with the process (tests).
+func WithSeedBox(b *SeedBox) Option { return func(s *Service) { s.seeds = b } }
+
 // WithKeyTTL sets how long an idempotency key is remembered (default 24 h).
 func WithKeyTTL(d time.Duration) Option { return func(s *Service) { s.keyTTL = d } }
 
@@ -123,6 +128,9 @@ func New(pool *pgxpool.Pool, reg *games.Registry, opts ...Option) *Service {
 	}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.seeds == nil {
+		s.seeds = NewEphemeralSeedBox()
 	}
 	return s
 }
@@ -246,7 +254,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		prior = queueReserveKey(b, actor, req, s.keyTTL)
 	}
 	var recorded []events.Recorded
-	var seed []byte
+	var secret storedSeed
 	if !req.create {
 		after := 0
 		if t != nil {
@@ -254,7 +262,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		}
 		events.QueueRead(b, stream, after, &recorded)
 		if t == nil || t.seed == nil {
-			queueLoadSeed(b, req.gameID, &seed)
+			queueLoadSeed(b, req.gameID, &secret)
 		}
 	}
 	if b.Len() > 0 {
@@ -272,9 +280,11 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	if err := t.applyRecorded(s.reg, recorded); err != nil {
 		return Outcome{}, err
 	}
-	if len(seed) == len(games.Seed{}) {
-		var sd games.Seed
-		copy(sd[:], seed)
+	if secret.found {
+		sd, err := secret.open(s.seeds, req.gameID)
+		if err != nil {
+			return Outcome{}, err
+		}
 		t.seed = &sd
 	}
 	if t.Version == 0 && !req.create {
@@ -295,7 +305,8 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	var written map[games.Seat]uint64
 	if len(c.staged) > 0 {
 		if c.newSeed != nil {
-			b.Queue(`insert into game_secrets (game_id, seed) values ($1, $2)`, req.gameID, c.newSeed[:])
+			sealed, kid := s.seeds.Seal(req.gameID, *c.newSeed)
+			b.Queue(`insert into game_secrets (game_id, sealed, key_id) values ($1, $2, $3)`, req.gameID, sealed, kid)
 		}
 		if c.reveal {
 			b.Queue(`update game_secrets set revealed_at = now() where game_id = $1`, req.gameID)
@@ -398,13 +409,36 @@ func (s *Service) finishIfOver(c *cmdCtx) error {
 	return c.stage(TypeEnded, Ended{Result: res, Seed: t.seed.String()}, "")
 }
 
-func queueLoadSeed(b *pgx.Batch, id string, out *[]byte) {
-	b.Queue(`select seed from game_secrets where game_id = $1`, id).Query(func(rows pgx.Rows) error {
+// storedSeed is a game's row of game_secrets: sealed, or in clear from
+// before seeds were sealed.
+type storedSeed struct {
+	found  bool
+	clear  []byte
+	sealed []byte
+	keyID  *string
+}
+
+func (st storedSeed) open(box *SeedBox, gameID string) (games.Seed, error) {
+	if st.clear != nil {
+		var seed games.Seed
+		copy(seed[:], st.clear)
+		return seed, nil
+	}
+	kid := ""
+	if st.keyID != nil {
+		kid = *st.keyID
+	}
+	return box.Open(gameID, kid, st.sealed)
+}
+
+func queueLoadSeed(b *pgx.Batch, id string, out *storedSeed) {
+	b.Queue(`select seed, sealed, key_id from game_secrets where game_id = $1`, id).Query(func(rows pgx.Rows) error {
 		defer rows.Close()
 		for rows.Next() {
-			if err := rows.Scan(out); err != nil {
+			if err := rows.Scan(&out.clear, &out.sealed, &out.keyID); err != nil {
 				return fmt.Errorf("load seed of %s: %w", id, err)
 			}
+			out.found = true
 		}
 		return rows.Err()
 	})

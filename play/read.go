@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,6 +76,11 @@ func (s *Service) history(gameID, user string, recorded []events.Recorded, after
 		return nil, err
 	}
 	seat := full.SeatOf(user)
+	if slices.Contains(full.Resigned, seat) && !full.Ended {
+		// A player who left reads the game as a spectator until it ends:
+		// the hand they gave back is no longer theirs to see.
+		seat = games.Spectator
+	}
 	t := &Table{ID: gameID}
 	out := make([]Change, 0, len(recorded))
 	for _, e := range recorded {

@@ -79,6 +79,8 @@ type Table struct {
 	// Pending lists who may act now, each entry with its identity (Since
 	// filled): the version at which it opened.
 	Pending []games.Pending
+	// Resigned lists the seats that left the game.
+	Resigned []games.Seat
 
 	// seed is the game's secret, once a command has loaded it.
 	seed *games.Seed
@@ -153,6 +155,11 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) 
 		}
 		t.Started, t.State = true, st
 	case TypeResigned:
+		var r Resigned
+		if err := json.Unmarshal(e.Data, &r); err != nil {
+			return fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		t.Resigned = append(t.Resigned, r.Seat)
 	case TypeEnded:
 		t.Ended = true
 		t.Pending = nil

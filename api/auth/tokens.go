@@ -49,16 +49,38 @@ func NewTokens(issuer, audience string, ttl time.Duration, now func() time.Time,
 	return t, nil
 }
 
-// Issue returns a token for user, valid for the configured lifetime.
-func (t *Tokens) Issue(user string) (string, error) {
+// Purpose says what a token is for; a token is accepted only for the
+// purpose it was issued for, so that a login token cannot open a session.
+type Purpose string
+
+// The purposes of courrier's tokens.
+const (
+	PurposeSession Purpose = "session" // a signed-in person's short-lived session
+	PurposeAPI     Purpose = "api"     // a bot's or script's personal API token
+	PurposeLogin   Purpose = "login"   // the one step between a login link and a session
+)
+
+// Leeway is the clock difference tolerated between the machines that issue
+// and verify tokens, on expiry and issue time.
+const Leeway = 30 * time.Second
+
+// claims are a token's registered claims and its purpose.
+type claims struct {
+	jwt.RegisteredClaims
+	Purpose Purpose `json:"purpose"`
+}
+
+// Issue returns a token for user (an opaque user id) and purpose, valid for
+// the configured lifetime.
+func (t *Tokens) Issue(user string, purpose Purpose) (string, error) {
 	now := t.now()
-	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.RegisteredClaims{
+	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, claims{RegisteredClaims: jwt.RegisteredClaims{
 		Subject:   user,
 		Issuer:    t.issuer,
 		Audience:  jwt.ClaimStrings{t.audience},
 		IssuedAt:  jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
-	})
+	}, Purpose: purpose})
 	tok.Header["kid"] = t.current.ID
 	s, err := tok.SignedString(t.current.Secret)
 	if err != nil {
@@ -67,22 +89,26 @@ func (t *Tokens) Issue(user string) (string, error) {
 	return s, nil
 }
 
-// Verify checks a token and returns its user. Any other algorithm than
-// HS256 (including "none"), an unknown key id, a wrong issuer or audience,
-// a missing or past expiry all fail with an error wrapping ErrInvalidToken.
-func (t *Tokens) Verify(token string) (string, error) {
-	var claims jwt.RegisteredClaims
-	_, err := jwt.ParseWithClaims(token, &claims, t.key,
+// Verify checks a token issued for purpose and returns its user. Any other
+// algorithm than HS256 (including "none"), an unknown key id, a wrong
+// issuer, audience or purpose, a missing or past expiry (beyond Leeway) all
+// fail with an error wrapping ErrInvalidToken.
+func (t *Tokens) Verify(token string, purpose Purpose) (string, error) {
+	var c claims
+	_, err := jwt.ParseWithClaims(token, &c, t.key,
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(t.issuer),
 		jwt.WithAudience(t.audience),
 		jwt.WithExpirationRequired(),
 		jwt.WithIssuedAt(),
+		jwt.WithLeeway(Leeway),
 		jwt.WithTimeFunc(t.now),
 	)
 	switch {
-	case err == nil && claims.Subject != "":
-		return claims.Subject, nil
+	case err == nil && c.Purpose != purpose:
+		return "", fmt.Errorf("%w: this token is for %s, not %s", ErrInvalidToken, orNone(c.Purpose), purpose)
+	case err == nil && c.Subject != "":
+		return c.Subject, nil
 	case err == nil:
 		return "", fmt.Errorf("%w: the token names no user", ErrInvalidToken)
 	case errors.Is(err, jwt.ErrTokenExpired):
@@ -99,4 +125,11 @@ func (t *Tokens) key(tok *jwt.Token) (any, error) {
 		return nil, fmt.Errorf("unknown key id %q", kid)
 	}
 	return secret, nil
+}
+
+func orNone(p Purpose) string {
+	if p == "" {
+		return "no stated purpose"
+	}
+	return string(p)
 }

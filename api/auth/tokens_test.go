@@ -27,15 +27,22 @@ func TestIssueAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := tokens.Issue("ana@example.org")
+	tok, err := tokens.Issue("u-ana", auth.PurposeSession)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if user, err := tokens.Verify(tok); err != nil || user != "ana@example.org" {
+	if user, err := tokens.Verify(tok, auth.PurposeSession); err != nil || user != "u-ana" {
 		t.Fatalf("verify: %q, %v", user, err)
 	}
-	c.t = c.t.Add(61 * time.Minute)
-	_, err = tokens.Verify(tok)
+	if _, err := tokens.Verify(tok, auth.PurposeLogin); !errors.Is(err, auth.ErrInvalidToken) || !strings.Contains(err.Error(), "for session, not login") {
+		t.Fatalf("a session token used as a login token: %v", err)
+	}
+	c.t = c.t.Add(time.Hour + auth.Leeway/2) // within the leeway of another machine's clock
+	if _, err := tokens.Verify(tok, auth.PurposeSession); err != nil {
+		t.Fatalf("a token expired by less than the leeway: %v", err)
+	}
+	c.t = c.t.Add(auth.Leeway)
+	_, err = tokens.Verify(tok, auth.PurposeSession)
 	if !errors.Is(err, auth.ErrInvalidToken) || !strings.Contains(err.Error(), "expired") {
 		t.Fatalf("expired token: %v", err)
 	}
@@ -44,16 +51,16 @@ func TestIssueAndVerify(t *testing.T) {
 func TestRotationAcceptsOlderKeys(t *testing.T) {
 	c := &clock{time.Now()}
 	old, _ := auth.NewTokens("courrier", "courrier-api", time.Hour, c.now, keyA)
-	tok, _ := old.Issue("bob@example.org")
+	tok, _ := old.Issue("u-bob", auth.PurposeAPI)
 	rotated, err := auth.NewTokens("courrier", "courrier-api", time.Hour, c.now, keyB, keyA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if user, err := rotated.Verify(tok); err != nil || user != "bob@example.org" {
+	if user, err := rotated.Verify(tok, auth.PurposeAPI); err != nil || user != "u-bob" {
 		t.Fatalf("a token of the older key: %q, %v", user, err)
 	}
 	retired, _ := auth.NewTokens("courrier", "courrier-api", time.Hour, c.now, keyB)
-	if _, err := retired.Verify(tok); !errors.Is(err, auth.ErrInvalidToken) {
+	if _, err := retired.Verify(tok, auth.PurposeAPI); !errors.Is(err, auth.ErrInvalidToken) {
 		t.Fatalf("a token of a retired key: %v", err)
 	}
 }
@@ -61,13 +68,17 @@ func TestRotationAcceptsOlderKeys(t *testing.T) {
 func TestVerifyRefusesForgedTokens(t *testing.T) {
 	c := &clock{time.Now()}
 	tokens, _ := auth.NewTokens("courrier", "courrier-api", time.Hour, c.now, keyA)
-	claims := func(mod func(*jwt.RegisteredClaims)) jwt.RegisteredClaims {
-		rc := jwt.RegisteredClaims{Subject: "eve@example.org", Issuer: "courrier", Audience: jwt.ClaimStrings{"courrier-api"},
-			IssuedAt: jwt.NewNumericDate(c.t), ExpiresAt: jwt.NewNumericDate(c.t.Add(time.Hour))}
+	type purposed struct {
+		jwt.RegisteredClaims
+		Purpose string `json:"purpose,omitempty"`
+	}
+	claims := func(mod func(*purposed)) purposed {
+		rc := purposed{RegisteredClaims: jwt.RegisteredClaims{Subject: "u-eve", Issuer: "courrier", Audience: jwt.ClaimStrings{"courrier-api"},
+			IssuedAt: jwt.NewNumericDate(c.t), ExpiresAt: jwt.NewNumericDate(c.t.Add(time.Hour))}, Purpose: "session"}
 		mod(&rc)
 		return rc
 	}
-	sign := func(m jwt.SigningMethod, kid string, secret any, rc jwt.RegisteredClaims) string {
+	sign := func(m jwt.SigningMethod, kid string, secret any, rc purposed) string {
 		tok := jwt.NewWithClaims(m, rc)
 		if kid != "" {
 			tok.Header["kid"] = kid
@@ -78,22 +89,29 @@ func TestVerifyRefusesForgedTokens(t *testing.T) {
 		}
 		return s
 	}
-	same := func(*jwt.RegisteredClaims) {}
+	same := func(*purposed) {}
+	// The control: the same claims, properly signed, are accepted.
+	if user, err := tokens.Verify(sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(same)), auth.PurposeSession); err != nil || user != "u-eve" {
+		t.Fatalf("a well-made token: %q, %v", user, err)
+	}
 	tests := map[string]string{
 		"alg none":       sign(jwt.SigningMethodNone, "a", jwt.UnsafeAllowNoneSignatureType, claims(same)),
 		"HS512":          sign(jwt.SigningMethodHS512, "a", keyA.Secret, claims(same)),
 		"unknown kid":    sign(jwt.SigningMethodHS256, "zz", keyA.Secret, claims(same)),
 		"no kid":         sign(jwt.SigningMethodHS256, "", keyA.Secret, claims(same)),
 		"wrong secret":   sign(jwt.SigningMethodHS256, "a", keyB.Secret, claims(same)),
-		"wrong issuer":   sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *jwt.RegisteredClaims) { r.Issuer = "x" })),
-		"wrong audience": sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *jwt.RegisteredClaims) { r.Audience = jwt.ClaimStrings{"x"} })),
-		"no expiry":      sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *jwt.RegisteredClaims) { r.ExpiresAt = nil })),
-		"no user":        sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *jwt.RegisteredClaims) { r.Subject = "" })),
+		"wrong issuer":   sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *purposed) { r.Issuer = "x" })),
+		"wrong audience": sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *purposed) { r.Audience = jwt.ClaimStrings{"x"} })),
+		"no expiry":      sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *purposed) { r.ExpiresAt = nil })),
+		"no user":        sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *purposed) { r.Subject = "" })),
+		"no purpose":     sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *purposed) { r.Purpose = "" })),
+		"other purpose":  sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *purposed) { r.Purpose = "login" })),
+		"issued ahead":   sign(jwt.SigningMethodHS256, "a", keyA.Secret, claims(func(r *purposed) { r.IssuedAt = jwt.NewNumericDate(c.t.Add(2 * auth.Leeway)) })),
 		"garbage":        "not.a.token",
 	}
 	for name, tok := range tests {
 		t.Run(name, func(t *testing.T) {
-			if user, err := tokens.Verify(tok); !errors.Is(err, auth.ErrInvalidToken) || user != "" {
+			if user, err := tokens.Verify(tok, auth.PurposeSession); !errors.Is(err, auth.ErrInvalidToken) || user != "" {
 				t.Fatalf("verify = %q, %v; want a refusal", user, err)
 			}
 		})

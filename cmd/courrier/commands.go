@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/courrier-games/courrier/api"
@@ -33,7 +34,19 @@ func serveHTTP(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 			log.Error("the feed watcher stopped", "err", err)
 		}
 	}()
-	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake))
+	if err := ensureSecrets(cfg.DataDir); err != nil {
+		return err
+	}
+	box, err := seedBox(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake), play.WithSeedBox(box))
+	if n, err := svc.SealClearSeeds(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		log.Info("sealed game seeds stored in clear by an older courrier", "games", n)
+	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
@@ -69,7 +82,7 @@ func withDatabase(ctx context.Context, name string, args []string, log *slog.Log
 	if err != nil {
 		return err
 	}
-	db, err := openDatabase(ctx, cfg, log)
+	db, err := openDatabase(ctx, cfg, name, log)
 	if err != nil {
 		return err
 	}
@@ -104,4 +117,23 @@ func rebuild(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		fmt.Fprintf(stdout, "rebuilt the projections of %d games from the event log\n", n)
 		return nil
 	})
+}
+
+// secretsCmd manages the keys of the data directory: `courrier secrets
+// rotate <purpose>` adds a new current key.
+func secretsCmd(args []string, stdout io.Writer) error {
+	if len(args) < 2 || args[0] != "rotate" {
+		return usageError{"usage: courrier secrets rotate jwt|reply|seed [-data-dir DIR]"}
+	}
+	cfg, err := loadConfig("secrets rotate", args[2:], os.Getenv)
+	if err != nil {
+		return err
+	}
+	id, err := rotateKey(cfg.DataDir, args[1])
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "new %s key %s in %s: it signs or seals from the next start; the older keys still verify or open\n",
+		args[1], id, filepath.Join(cfg.DataDir, secretsDir))
+	return err
 }

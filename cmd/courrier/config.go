@@ -13,6 +13,7 @@ import (
 // flag of the same name.
 type config struct {
 	DatabaseURL string // DATABASE_URL; empty: local server, else embedded
+	MigrateURL  string // COURRIER_DATABASE_URL_MIGRATE: the owner, for `courrier migrate`
 	HTTPAddr    string // COURRIER_HTTP_ADDR
 	SMTPAddr    string // COURRIER_SMTP_ADDR (inbound)
 	SMTPRelay   string // COURRIER_SMTP_RELAY (outbound; empty: dev mailbox)
@@ -30,6 +31,7 @@ type setting struct {
 func (c *config) settings() []setting {
 	return []setting{
 		{"DATABASE_URL", "", "PostgreSQL URL; empty: localhost:5432 if it answers, else an embedded server in the data directory", &c.DatabaseURL},
+		{"COURRIER_DATABASE_URL_MIGRATE", "", "PostgreSQL URL of the schema's owner, for `courrier migrate`; empty: DATABASE_URL", &c.MigrateURL},
 		{"COURRIER_HTTP_ADDR", ":8080", "HTTP listen address", &c.HTTPAddr},
 		{"COURRIER_SMTP_ADDR", ":2525", "inbound SMTP listen address", &c.SMTPAddr},
 		{"COURRIER_SMTP_RELAY", "", "outbound relay smtp://user:pass@host:port; empty: the built-in dev mailbox", &c.SMTPRelay},

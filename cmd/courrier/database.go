@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/user"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,33 +44,184 @@ func (d *database) Close() {
 	}
 }
 
-// openDatabase resolves the database (DATABASE_URL; else the local server on
-// localhost:5432; else an embedded server in the data directory), creates it
-// if needed, applies the migrations and opens a pool.
-func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database, error) {
-	url, stop, err := resolveDatabase(ctx, cfg, log)
+// serviceLogin is the login role `courrier serve` connects as in the
+// zero-config modes: a member of courrier_service, which may read and append
+// events and write the projections, and nothing else.
+const serviceLogin = "courrier_app"
+
+// openDatabase resolves the database and opens a pool on it for command
+// name.
+//
+//   - DATABASE_URL set: `migrate` connects as COURRIER_DATABASE_URL_MIGRATE
+//     (the owner; DATABASE_URL when unset) and migrates. The other commands
+//     connect as DATABASE_URL, which should name a login role in
+//     courrier_service, and refuse to run on a schema that is behind, saying
+//     to run `courrier migrate` (a role that owns the schema migrates it
+//     instead, with a warning when it is a superuser).
+//   - Unset (zero-config): the local server on localhost:5432 if it answers,
+//     else an embedded server in the data directory. courrier is then the
+//     owner: it migrates, sets up its login role with a password kept in the
+//     data directory, and the pool connects as that role.
+func openDatabase(ctx context.Context, cfg config, name string, log *slog.Logger) (*database, error) {
+	if cfg.DatabaseURL != "" {
+		return openGiven(ctx, cfg, name, log)
+	}
+	ownerURL, stop, err := resolveDatabase(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
-	if err := ensureDatabase(ctx, url); err != nil {
+	db, err := openZeroConfig(ctx, cfg, name, ownerURL)
+	if err != nil {
 		stop()
 		return nil, err
 	}
+	db.close = stop
+	return db, nil
+}
+
+// openGiven opens the database named by DATABASE_URL (and, to migrate,
+// COURRIER_DATABASE_URL_MIGRATE).
+func openGiven(ctx context.Context, cfg config, name string, log *slog.Logger) (*database, error) {
+	if name == "migrate" {
+		url := cfg.MigrateURL
+		if url == "" {
+			url = cfg.DatabaseURL
+		}
+		log.Info("migrating as the schema's owner", "database", redactURL(url))
+		if err := ensureDatabase(ctx, url); err != nil {
+			return nil, err
+		}
+		if err := migrateURL(ctx, url); err != nil {
+			return nil, err
+		}
+		pool, err := openPool(ctx, url)
+		if err != nil {
+			return nil, err
+		}
+		return &database{Pool: pool, URL: url}, nil
+	}
+	log.Info("using the database named by DATABASE_URL", "database", redactURL(cfg.DatabaseURL))
+	pool, err := openPool(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSchema(ctx, pool, cfg.DatabaseURL, log); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return &database{Pool: pool, URL: cfg.DatabaseURL}, nil
+}
+
+// checkSchema refuses a schema that is behind this binary, unless the role
+// owns it (then it migrates it), and warns when the role is a superuser.
+func checkSchema(ctx context.Context, pool *pgxpool.Pool, url string, log *slog.Logger) error {
+	var super, owner bool
+	err := pool.QueryRow(ctx, `select rolsuper, coalesce((select pg_has_role(current_user, tableowner, 'usage')
+		from pg_tables where schemaname = 'public' and tablename = 'events'), true)
+		from pg_roles where rolname = current_user`).Scan(&super, &owner)
+	if err != nil {
+		return fmt.Errorf("connect to the database: %w", err)
+	}
+	if super {
+		log.Warn("connected as a superuser: the event log's append-only guarantee rests on triggers a superuser can disable; " +
+			"connect as a login role in courrier_service (README: Running with two database roles)")
+	}
+	have, err := migrations.Current(ctx, pool)
+	if err != nil {
+		return err
+	}
+	if want := migrations.Latest(); have < want {
+		if !owner && !super {
+			return fmt.Errorf("the database schema is at version %d and this courrier needs %d: run `courrier migrate` "+
+				"as the schema's owner (COURRIER_DATABASE_URL_MIGRATE), then start it again", have, want)
+		}
+		log.Info("migrating the schema at start: this role owns it", "from", have, "to", want)
+		if err := migrateURL(ctx, url); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openZeroConfig migrates as the owner, sets up the service's login role and
+// opens the pool as that role (as the owner for `migrate`).
+func openZeroConfig(ctx context.Context, cfg config, name, ownerURL string) (*database, error) {
+	if err := ensureDatabase(ctx, ownerURL); err != nil {
+		return nil, err
+	}
+	if err := migrateURL(ctx, ownerURL); err != nil {
+		return nil, err
+	}
+	if name == "migrate" {
+		pool, err := openPool(ctx, ownerURL)
+		if err != nil {
+			return nil, err
+		}
+		return &database{Pool: pool, URL: ownerURL}, nil
+	}
+	password, err := databasePassword(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureLogin(ctx, ownerURL, password); err != nil {
+		return nil, err
+	}
+	pcfg, err := pgx.ParseConfig(ownerURL)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	url := fmt.Sprintf("postgres://%s:%s@%s/%s?sslmode=disable", serviceLogin, password,
+		net.JoinHostPort(pcfg.Host, strconv.Itoa(int(pcfg.Port))), pcfg.Database)
+	pool, err := openPool(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	return &database{Pool: pool, URL: url}, nil
+}
+
+// ensureLogin creates or updates the service's login role: LOGIN, the
+// password of the data directory, a member of courrier_service.
+func ensureLogin(ctx context.Context, ownerURL, password string) error {
+	if strings.Trim(password, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+		return errors.New("the database password holds characters it should not") // base64url only
+	}
+	conn, err := pgx.Connect(ctx, ownerURL)
+	if err != nil {
+		return fmt.Errorf("connect to the database as its owner: %w", err)
+	}
+	defer func() { _ = conn.Close(ctx) }()
+	_, err = conn.Exec(ctx, fmt.Sprintf(`do $$
+		begin
+			if not exists (select from pg_roles where rolname = '%[1]s') then
+				create role %[1]s login;
+			end if;
+		end $$;
+		alter role %[1]s with login nosuperuser nocreatedb nocreaterole password '%[2]s';
+		grant courrier_service to %[1]s`, serviceLogin, password))
+	if err != nil {
+		return fmt.Errorf("set up the service's login role %s: %w", serviceLogin, err)
+	}
+	return nil
+}
+
+// migrateURL applies the migrations on a connection to url.
+func migrateURL(ctx context.Context, url string) error {
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
-		stop()
-		return nil, fmt.Errorf("connect to the database: %w", err)
+		return fmt.Errorf("connect to the database: %w", err)
 	}
 	err = migrations.Migrate(ctx, conn)
-	conn.Close(ctx)
-	if err != nil {
-		stop()
-		return nil, err
+	if cerr := conn.Close(ctx); err == nil && cerr != nil {
+		err = fmt.Errorf("close the migration connection: %w", cerr)
 	}
+	return err
+}
+
+// openPool opens a pool on url with the service's session settings.
+func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	pcfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		stop()
-		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		return nil, fmt.Errorf("database URL: %w", err)
 	}
 	for k, v := range events.SessionParams() {
 		if _, set := pcfg.ConnConfig.RuntimeParams[k]; !set {
@@ -77,21 +230,24 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database,
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
-		stop()
 		return nil, fmt.Errorf("open the database: %w", err)
 	}
-	return &database{Pool: pool, URL: url, close: stop}, nil
+	return pool, nil
+}
+
+// redactURL is a URL without its password, for logs.
+func redactURL(url string) string {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return fmt.Sprintf("%s@%s:%d/%s", cfg.User, cfg.Host, cfg.Port, cfg.Database)
 }
 
 func resolveDatabase(ctx context.Context, cfg config, log *slog.Logger) (string, func(), error) {
-	noop := func() {}
-	if cfg.DatabaseURL != "" {
-		log.Info("using the database named by DATABASE_URL")
-		return cfg.DatabaseURL, noop, nil
-	}
 	if answers(ctx, strings.Replace(localURL, "/courrier?", "/postgres?", 1)) {
 		log.Info("using the local PostgreSQL server", "addr", "localhost:5432")
-		return localURL, noop, nil
+		return localURL, func() {}, nil
 	}
 	return startEmbedded(ctx, cfg, log)
 }

@@ -3,6 +3,7 @@
 //	courrier serve                 run the HTTP API (and, later, mail and jobs)
 //	courrier migrate               apply the database migrations and exit
 //	courrier projections rebuild   recompute every read model from the event log
+//	courrier secrets rotate P      add a new current key (jwt, reply, seed)
 //	courrier version               print the version
 //
 // Configuration is environment first, each variable with a flag of the same
@@ -46,6 +47,7 @@ commands:
   serve                  run the service (HTTP API; migrations are applied at start)
   migrate                apply the database migrations and exit
   projections rebuild    recompute every read model from the event log
+  secrets rotate P       add a new current key of purpose P (jwt, reply, seed)
   version                print the version
 
 Run 'courrier <command> -h' for the flags of a command.`
@@ -67,9 +69,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageError{"usage: courrier projections rebuild"}
 		}
 		return rebuild(ctx, args[2:], stdout, log)
+	case "secrets":
+		return secretsCmd(args[1:], stdout)
 	case "version":
-		fmt.Fprintln(stdout, "courrier", version())
-		return nil
+		_, err := fmt.Fprintln(stdout, "courrier", version())
+		return err
 	case "help", "-h", "-help", "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil

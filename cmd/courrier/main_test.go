@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/user"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +62,7 @@ func TestMigrateAndRebuild(t *testing.T) {
 
 func TestServeAnswersHealthAndStops(t *testing.T) {
 	_, url := pgtest.NewWithURL(t)
+	dataDir := t.TempDir()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +73,7 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 	done := make(chan error, 1)
 	var errb bytes.Buffer
 	go func() {
-		done <- run(ctx, []string{"serve", "-database-url", url, "-http-addr", addr}, &bytes.Buffer{}, &errb)
+		done <- run(ctx, []string{"serve", "-database-url", url, "-http-addr", addr, "-data-dir", dataDir}, &bytes.Buffer{}, &errb)
 	}()
 	var resp *http.Response
 	for range 100 {
@@ -113,5 +116,71 @@ func TestEmbeddedRefusesRoot(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "cannot run as root") || !strings.Contains(err.Error(), "DATABASE_URL") {
 		t.Fatalf("err = %v, want the root refusal", err)
+	}
+}
+
+// Given a login role in courrier_service, serve refuses a schema that is
+// behind and says to run `courrier migrate` as the owner; migrate, given the
+// owner's URL, brings it up; then serve starts.
+func TestServeRefusesAnOldSchemaAsTheServiceRole(t *testing.T) {
+	db := pgtest.Open(t)
+	ctx := context.Background()
+	if _, err := db.Owner.Exec(ctx, "update schema_version set version = version - 1"); err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	err := run(ctx, []string{"projections", "rebuild", "-database-url", db.ServiceURL, "-data-dir", t.TempDir()}, &bytes.Buffer{}, &errb)
+	if err == nil || !strings.Contains(err.Error(), "courrier migrate") || !strings.Contains(err.Error(), "COURRIER_DATABASE_URL_MIGRATE") {
+		t.Fatalf("a service role on an old schema: %v, want a refusal that says to run courrier migrate", err)
+	}
+}
+
+// Keys are created on first start, 0600 in a 0700 directory, kept across
+// starts, and rotated by adding a later key; a directory open to others is
+// refused.
+func TestSecretsAreCreatedPrivateAndRotate(t *testing.T) {
+	dir := t.TempDir()
+	if err := ensureSecrets(dir); err != nil {
+		t.Fatal(err)
+	}
+	sdir := filepath.Join(dir, secretsDir)
+	info, err := os.Stat(sdir)
+	if err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("secrets directory mode %v, %v; want 0700", info.Mode().Perm(), err)
+	}
+	files, _ := filepath.Glob(filepath.Join(sdir, "*.key"))
+	if len(files) != 4 {
+		t.Fatalf("%d key files, want 4 (jwt, reply, seed, database): %v", len(files), files)
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("%s mode %v, %v; want 0600", f, fi.Mode().Perm(), err)
+		}
+	}
+	first, err := jwtKeys(dir)
+	if err != nil || len(first) != 1 {
+		t.Fatalf("jwt keys %v, %v", first, err)
+	}
+	if err := ensureSecrets(dir); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := jwtKeys(dir)
+	if len(again) != 1 || again[0].ID != first[0].ID || !bytes.Equal(again[0].Secret, first[0].Secret) {
+		t.Fatal("a second start made new keys")
+	}
+	time.Sleep(1100 * time.Millisecond) // key ids are UTC seconds
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"secrets", "rotate", "jwt", "-data-dir", dir}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	rotated, _ := jwtKeys(dir)
+	if len(rotated) != 2 || rotated[1].ID != first[0].ID || rotated[0].ID <= first[0].ID {
+		t.Fatalf("after a rotation: %v, want a new current key before the old one", rotated)
+	}
+	if err := os.Chmod(sdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jwtKeys(dir); err == nil || !strings.Contains(err.Error(), "0700") {
+		t.Fatalf("a secrets directory open to others: %v, want a refusal", err)
 	}
 }

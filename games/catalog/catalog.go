@@ -20,3 +20,22 @@ func Registry() *games.Registry {
 		kramercoup.New(),
 	)
 }
+
+// RulesPage returns the rules page (Markdown) of game id: the same
+// games/<id>/RULES.md the repository holds, for the API's catalog and the
+// web pages.
+func RulesPage(id string) (string, error) {
+	switch id {
+	case "couillon":
+		return couillon.RulesPage(), nil
+	case "coup":
+		return coup.RulesPage(), nil
+	case "coupage":
+		return coupage.RulesPage(), nil
+	case "coyote":
+		return coyote.RulesPage(), nil
+	case "kramercoup":
+		return kramercoup.RulesPage(), nil
+	}
+	return "", games.Illegal("game", "there is no game %q", id)
+}

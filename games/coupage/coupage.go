@@ -116,10 +116,10 @@ type State struct {
 	Resigned  []bool
 	// Idle counts the turns ended since a barrel was last made, repaired
 	// or bottled (CP-51).
-	Idle      int `json:"idle"`
-	Over      bool
-	Winners   []games.Seat
-	Summary   string
+	Idle    int `json:"idle"`
+	Over    bool
+	Winners []games.Seat
+	Summary string
 }
 
 // clone deep-copies the state. The card lists share one backing array and
@@ -303,9 +303,7 @@ func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Ev
 		return nil, err
 	}
 	o := games.Options{"wine_abilities": "on", "aid_tables": a.Name}
-	for k, v := range opts {
-		o[k] = v
-	}
+	maps.Copy(o, opts)
 	seated := games.Shuffle(rng, players)
 	deck := games.Shuffle(rng, a.Deck())
 	b := &builder{r: r, s: r.Initial(rulesCurrent), rng: rng}

@@ -153,10 +153,10 @@ func (t teller) whoseOwn(p games.Seat) string {
 // "your barrel 2", "barrel 2" (the subject's own) or "Ana's barrel 2".
 // An actor of -2 is nobody.
 func (t teller) barrel(actor, owner games.Seat, n int) string {
-	switch {
-	case owner == t.seat:
+	switch owner {
+	case t.seat:
 		return "your barrel " + strconv.Itoa(n)
-	case owner == actor:
+	case actor:
 		return "barrel " + strconv.Itoa(n)
 	}
 	return t.s.name(owner) + "'s barrel " + strconv.Itoa(n)

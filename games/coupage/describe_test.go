@@ -25,33 +25,33 @@ func TestDescribe(t *testing.T) {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}, top: []string{"xar1"}}.build(t)
 			return tb.play(ana, "draw")
 		}, evDrew, map[games.Seat]string{
-			ana: "You drew xar1 from the deck.",
-			bob: "Ana drew a card from the deck.",
+			ana:  "You drew xar1 from the deck.",
+			bob:  "Ana drew a card from the deck.",
 			spec: "Ana drew a card from the deck.",
 		}},
 		{"draw from the market", func(t *testing.T) []step {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}, top: []string{"xar1"}}.build(t)
 			return tb.play(ana, "draw market 2")
 		}, evTook, map[games.Seat]string{
-			ana: "You took par3 from market slot 2.",
-			bob: "Ana took par3 from market slot 2.",
+			ana:  "You took par3 from market slot 2.",
+			bob:  "Ana took par3 from market slot 2.",
 			spec: "Ana took par3 from market slot 2.",
 		}},
 		{"market refilled", func(t *testing.T) []step {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}, top: []string{"xar1"}}.build(t)
 			return tb.play(ana, "draw market 2")
 		}, evMarket, map[games.Seat]string{
-			ana: "Market slot 2 now shows xar1.",
+			ana:  "Market slot 2 now shows xar1.",
 			spec: "Market slot 2 now shows xar1.",
 		}},
-		{"end-of-turn refill", func(t *testing.T) []step {
+		{"end-of-turn refill (one event per card)", func(t *testing.T) []step {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}, top: []string{"xar1", "xar2", "time"}}.build(t)
 			tb.do(ana, "draw")
 			return tb.play(ana, "end")
 		}, evDrew, map[games.Seat]string{
-			ana: "You drew xar2 and a Time card at the end of the turn.",
-			cleo: "Ana drew 2 cards at the end of the turn.",
-			spec: "Ana drew 2 cards at the end of the turn.",
+			ana:  "You drew xar2 at the end of the turn.",
+			cleo: "Ana drew a card at the end of the turn.",
+			spec: "Ana drew a card at the end of the turn.",
 		}},
 		{"make", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"gar2", "tre1"}}}, market: [2]string{"ull3", "par3"}}.build(t)
@@ -67,7 +67,7 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "time 1")
 		}, evAged, map[games.Seat]string{
-			ana: "You added a Time card to your barrel 1.",
+			ana:  "You added a Time card to your barrel 1.",
 			spec: "Ana added a Time card to barrel 1.",
 		}},
 		{"Time from stars: the face-down card is Ana's", func(t *testing.T) []step {
@@ -76,8 +76,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "time 1 mac2 par1")
 		}, evAged, map[games.Seat]string{
-			ana: "You put mac2 face down under your barrel 1 as Time and discarded par1.",
-			bob: "Ana put a grape card face down under barrel 1 as Time and discarded par1.",
+			ana:  "You put mac2 face down under your barrel 1 as Time and discarded par1.",
+			bob:  "Ana put a grape card face down under barrel 1 as Time and discarded par1.",
 			spec: "Ana put a grape card face down under barrel 1 as Time and discarded par1.",
 		}},
 		{"Vol de carte: thief and victim see the card", func(t *testing.T) []step {
@@ -85,8 +85,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "vol de carte bob")
 		}, evStole, map[games.Seat]string{
-			ana: "You took mac1 at random from Bob's hand.",
-			bob: "Ana took mac1 at random from your hand.",
+			ana:  "You took mac1 at random from Bob's hand.",
+			bob:  "Ana took mac1 at random from your hand.",
 			cleo: "Ana took a card at random from Bob's hand.",
 			spec: "Ana took a card at random from Bob's hand.",
 		}},
@@ -109,8 +109,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(bob, "draw")
 			return tb.play(bob, "evaporation ana 2 mac2")
 		}, evEvaporated, map[games.Seat]string{
-			bob: "You evaporated mac2 from Ana's barrel 2.",
-			ana: "Bob evaporated mac2 from your barrel 2.",
+			bob:  "You evaporated mac2 from Ana's barrel 2.",
+			ana:  "Bob evaporated mac2 from your barrel 2.",
 			cleo: "Bob evaporated mac2 from Ana's barrel 2.",
 		}},
 		{"Vin piqué", func(t *testing.T) []step {
@@ -154,8 +154,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(bob, "draw")
 			return tb.play(bob, "vol de temps ana 1 facedown 1")
 		}, evTimeStolen, map[games.Seat]string{
-			bob: "You moved a face-down card counting as Time from Ana's barrel 1 to your barrel 1.",
-			ana: "Bob moved a face-down card counting as Time from your barrel 1 to Bob's barrel 1.",
+			bob:  "You moved a face-down card counting as Time from Ana's barrel 1 to your barrel 1.",
+			ana:  "Bob moved a face-down card counting as Time from your barrel 1 to Bob's barrel 1.",
 			spec: "Bob moved a face-down card counting as Time from Ana's barrel 1 to Bob's barrel 1.",
 		}},
 		{"repair", func(t *testing.T) []step {
@@ -201,8 +201,8 @@ func TestDescribe(t *testing.T) {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}}.build(t)
 			return tb.play(ana, "end")
 		}, evTurnStarted, map[games.Seat]string{
-			ana: "It is Bob's turn.",
-			bob: "It is your turn.",
+			ana:  "It is Bob's turn.",
+			bob:  "It is your turn.",
 			spec: "It is Bob's turn.",
 		}},
 		{"turn ended is bookkeeping", func(t *testing.T) []step {
@@ -229,8 +229,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "bottle 3 ull2")
 			return tb.play(ana, "age 2 vin pique")
 		}, evAged, map[games.Seat]string{
-			ana: "You put Vin piqué face down under your barrel 2 as Time (Rouge ability).",
-			bob: "Ana put a card from their hand face down under barrel 2 as Time (Rouge ability).",
+			ana:  "You put Vin piqué face down under your barrel 2 as Time (Rouge ability).",
+			bob:  "Ana put a card from their hand face down under barrel 2 as Time (Rouge ability).",
 			spec: "Ana put a card from their hand face down under barrel 2 as Time (Rouge ability).",
 		}},
 		{"Rosé ability declined", func(t *testing.T) []step {
@@ -241,7 +241,7 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "bottle 1 mac2")
 			return tb.play(ana, "take nothing")
 		}, evDeclined, map[games.Seat]string{
-			ana: "You declined the Rosé ability.",
+			ana:  "You declined the Rosé ability.",
 			cleo: "Ana declined the Rosé ability.",
 		}},
 		{"Cava blanc: the face-down card reaches Ana's hand unseen", func(t *testing.T) []step {
@@ -252,8 +252,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "bottle 4 gar3")
 			return tb.play(ana, "recover facedown xar2")
 		}, evRecovered, map[games.Seat]string{
-			ana: "You took tre1 and xar2 back into your hand from the bottled Cava blanc of your barrel 4 (Cava blanc ability).",
-			bob: "Ana took a face-down card and xar2 back into their hand from the bottled Cava blanc of barrel 4 (Cava blanc ability).",
+			ana:  "You took tre1 and xar2 back into your hand from the bottled Cava blanc of your barrel 4 (Cava blanc ability).",
+			bob:  "Ana took a face-down card and xar2 back into their hand from the bottled Cava blanc of barrel 4 (Cava blanc ability).",
 			spec: "Ana took a face-down card and xar2 back into their hand from the bottled Cava blanc of barrel 4 (Cava blanc ability).",
 		}},
 		{"discard and draw", func(t *testing.T) []step {
@@ -276,8 +276,8 @@ func TestDescribe(t *testing.T) {
 			tb := tableSetup{market: [2]string{"ull3", "par1"}, restToDiscard: true}.build(t)
 			return tb.play(ana, "draw")
 		}, evShuffled, map[games.Seat]string{
-			ana: "The discard pile was shuffled into a new deck of 64 cards.",
-			spec: "The discard pile was shuffled into a new deck of 64 cards.",
+			ana:  "The discard pile was shuffled into a new deck of 77 cards.",
+			spec: "The discard pile was shuffled into a new deck of 77 cards.",
 		}},
 		{"Récolte revealed", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{}, {hand: []string{"recolte"}}}, market: [2]string{"ull2", "par3"},
@@ -285,7 +285,7 @@ func TestDescribe(t *testing.T) {
 			tb.do(bob, "draw")
 			return tb.play(bob, "recolte")
 		}, evRevealed, map[games.Seat]string{
-			ana: "The Récolte revealed a Time card, mac3 and Vin piqué.",
+			ana:  "The Récolte revealed a Time card, mac3 and Vin piqué.",
 			spec: "The Récolte revealed a Time card, mac3 and Vin piqué.",
 		}},
 		{"Récolte pick", func(t *testing.T) []step {
@@ -307,8 +307,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "vin jeune 3")
 		}, evGameOver, map[games.Seat]string{
-			ana: "The game is over: you win with 2 wines and 1 cava bottled.",
-			bob: "The game is over: Ana wins with 2 wines and 1 cava bottled.",
+			ana:  "The game is over: you win with 2 wines and 1 cava bottled.",
+			bob:  "The game is over: Ana wins with 2 wines and 1 cava bottled.",
 			spec: "The game is over: Ana wins with 2 wines and 1 cava bottled.",
 		}},
 		{"Vin jeune bottles without stars", func(t *testing.T) []step {
@@ -358,7 +358,7 @@ func TestDescribeSetup(t *testing.T) {
 				got["shuffled"] = d
 			case e.Type == evDrew && e.Seat == 0 && seat == 0:
 				got["deal/own"] = d
-				if want := "You were dealt " + list(teller{s: s}.cardsWords(e.Cards)) + "."; d != want {
+				if want := "You were dealt " + (teller{s: s}).cards(e.Cards) + "."; d != want {
 					t.Errorf("own deal %q, want %q", d, want)
 				}
 			case e.Type == evDrew && e.Seat == 0 && seat != 0:

@@ -1,6 +1,7 @@
 package coupage
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -65,9 +66,7 @@ func (ts tableSetup) build(t testing.TB) *table {
 		ts.players = []string{"Ana", "Bob", "Cleo"}
 	}
 	opts := games.Options{"wine_abilities": "on", "aid_tables": "house"}
-	for k, v := range ts.opts {
-		opts[k] = v
-	}
+	maps.Copy(opts, ts.opts)
 	a := r.aids["house"]
 	pool := a.Deck()
 	take := func(c string) {

@@ -433,7 +433,7 @@ func (s *State) seatName(seat games.Seat) string {
 
 // Format implements games.Rules: the first form of each row of section 7.
 func (Rules) Format(s *State, m Move) string {
-	b := func(n int) string { return strconv.Itoa(n) }
+	b := strconv.Itoa
 	form := func(fd bool) string {
 		if fd {
 			return "facedown"

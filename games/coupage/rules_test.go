@@ -22,6 +22,9 @@ import (
 //	CP-42 TestCP42_Resign                 CP-43 TestCP43_MinimalPayment
 //	CP-46 TestNotation*                   CP-48 TestCP48_EndOfTurnOrder
 //	CP-12 TestCP12_RefillOnlyBelowThree
+//	CP-19, CP-29 by rules version: TestCP19_CP29_TimeOnBarrelThatLostAGrape,
+//	TestScenario5_*, TestRulesV1_RecordedGameReplays (version_test.go)
+//	CP-50 TestCP50_Deadlock               CP-51 TestCP51_IdleRounds
 
 func TestCP1_CP3_Setup(t *testing.T) {
 	r := NewRules()
@@ -278,7 +281,7 @@ func TestCP23_VolDeCarte(t *testing.T) {
 	// Cleo was dealt nothing in this rig.
 	tb.reject(ana, "vol de carte cleo", "CP-23")
 	evs := tb.do(ana, "vol de carte bob")
-	if !slices.Contains(tb.s.Hands[ana], "mac1") || len(tb.s.Hands[bob]) != 0 {
+	if !slices.Contains(tb.hand(ana), "mac1") || len(tb.hand(bob)) != 0 {
 		t.Errorf("the card did not move")
 	}
 	for _, e := range evs {

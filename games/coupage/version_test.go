@@ -2,6 +2,7 @@ package coupage
 
 import (
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -74,9 +75,7 @@ func TestCP19_CP29_TimeOnBarrelThatLostAGrape(t *testing.T) {
 		build := func(t *testing.T, version int) *table {
 			t.Helper()
 			barrels := map[int]barrelSetup{2: incomplete}
-			for k, v := range c.more {
-				barrels[k] = v
-			}
+			maps.Copy(barrels, c.more)
 			tb := tableSetup{
 				version: version,
 				seats:   []seatSetup{{hand: c.hand, barrels: barrels}, {barrels: bobBarrel}},
@@ -208,5 +207,114 @@ func TestRulesV1_RecordedGameReplays(t *testing.T) {
 	v2 := prefix(rulesV2, refusedAfter)
 	if _, err := tb.r.Decide(v2, ana, m, rand.New(rand.NewPCG(1, 2))); err != nil {
 		t.Errorf("version 2 refuses time 2 on the barrel that lost a grape: %v", err)
+	}
+}
+
+// deadlockTable is a table of two players under rules version (0:
+// current) where every grape card lies in a barrel, as its grape or face
+// down as Time, but Ana's mac3 (unless sunk: then it lies under her
+// barrel too): Ana's Rosé (ull1) and Bob's Rouge (gar1) hold one grape
+// each, and both have empty barrels.
+func deadlockTable(t *testing.T, version int, sunk bool) *table {
+	t.Helper()
+	a := NewRules().aids["house"]
+	rest := a.grapesOf(a.Deck())
+	for _, c := range []string{"ull1", "gar1", "mac3"} {
+		i := slices.Index(rest, c)
+		rest = slices.Delete(rest, i, i+1)
+	}
+	var hand, anaTime, bobTime []string
+	if sunk {
+		anaTime = append(anaTime, "mac3")
+	} else {
+		hand = append(hand, "mac3")
+	}
+	for i, c := range rest {
+		if i%2 == 0 {
+			anaTime = append(anaTime, c)
+		} else {
+			bobTime = append(bobTime, c)
+		}
+	}
+	return tableSetup{
+		version: version,
+		players: []string{"Ana", "Bob"},
+		seats: []seatSetup{
+			{hand: hand, barrels: map[int]barrelSetup{1: {wine: "rose", grapes: []string{"ull1"}, time: anaTime}}},
+			{barrels: map[int]barrelSetup{1: {wine: "rouge", grapes: []string{"gar1"}, time: bobTime}}},
+		},
+		market: [2]string{"time", "vin jeune"},
+		top:    []string{"recolte", "time", "time"},
+	}.build(t)
+}
+
+// CP-50 [HOUSE], rules version 2: once no barrel can ever be bottled again
+// (every grape card is in a barrel, none complete, none with two grapes to
+// evaporate), the game ends at the end of the turn without a winner.
+// Version 1 games go on as they were played.
+func TestCP50_Deadlock(t *testing.T) {
+	tb := deadlockTable(t, 0, false)
+	if tb.s.deadlocked() {
+		t.Fatalf("deadlocked while Ana's mac3 can still repair her Rosé")
+	}
+	tb.do(ana, "draw")
+	tb.do(ana, "time 1 mac3")
+	if !tb.s.deadlocked() {
+		t.Fatalf("not deadlocked once the last free grape is under a barrel")
+	}
+	steps := tb.play(ana, "end")
+	res := tb.r.Result(tb.s)
+	if !res.Finished || len(res.Winners) != 0 || len(tb.r.Pending(tb.s)) != 0 {
+		t.Fatalf("result %+v, pending %+v: want the game over without a winner", res, tb.r.Pending(tb.s))
+	}
+	over := first(t, steps, evGameOver)
+	if d := tb.r.Describe(over.before, over.e, bob); d != "The game is over without a winner: no wine or cava can be finished any more." {
+		t.Errorf("description %q", d)
+	}
+	if has([]Event{steps[len(steps)-1].e}, evTurnStarted) {
+		t.Errorf("a turn started after the deadlock")
+	}
+
+	tb = deadlockTable(t, rulesV1, true)
+	if !tb.s.deadlocked() {
+		t.Fatalf("rig: not deadlocked")
+	}
+	tb.do(ana, "end")
+	if tb.s.Over || tb.s.Turn.Seat != bob {
+		t.Errorf("a version 1 game ended by CP-50")
+	}
+}
+
+// CP-51 [HOUSE], rules version 2: idleRounds rounds in a row without a
+// barrel made, repaired or bottled end the game without a winner; making,
+// repairing or bottling starts the count again. Version 1 games go on.
+func TestCP51_IdleRounds(t *testing.T) {
+	setup := func(version int) *table {
+		tb := tableSetup{version: version, seats: []seatSetup{{hand: []string{"gar2", "tre1"}}}, market: [2]string{"ull3", "par3"}}.build(t)
+		tb.s.Idle = idleRounds*3 - 1 // three players
+		return tb
+	}
+	tb := setup(0)
+	tb.do(ana, "draw")
+	tb.do(ana, "make rouge 1 gar2 tre1")
+	tb.do(ana, "end")
+	if tb.s.Over || tb.s.Idle != 1 {
+		t.Fatalf("after a make: over %v, idle %d; want the game going on, idle 1", tb.s.Over, tb.s.Idle)
+	}
+
+	tb = setup(0)
+	steps := tb.play(ana, "end")
+	if res := tb.r.Result(tb.s); !res.Finished || len(res.Winners) != 0 {
+		t.Fatalf("result %+v: want the game over without a winner after %d idle rounds", res, idleRounds)
+	}
+	over := first(t, steps, evGameOver)
+	if d, want := tb.r.Describe(over.before, over.e, ana), "The game is over without a winner: no barrel was made, repaired or bottled in 50 rounds."; d != want {
+		t.Errorf("description %q, want %q", d, want)
+	}
+
+	tb = setup(rulesV1)
+	tb.do(ana, "end")
+	if tb.s.Over {
+		t.Errorf("a version 1 game ended by CP-51")
 	}
 }

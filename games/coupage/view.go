@@ -30,7 +30,12 @@ type BarrelView struct {
 
 // View is what one seat may see (section 5).
 type View struct {
-	Seat        games.Seat     `json:"seat"`
+	Seat games.Seat `json:"seat"`
+	// Rules is the rules version the game is played under.
+	Rules int `json:"rules_version"`
+	// IdleTurns counts the turns since a barrel was last made, repaired or
+	// bottled (rules version 2, CP-51).
+	IdleTurns   int            `json:"idle_turns,omitempty"`
 	Players     []string       `json:"players"`
 	Options     games.Options  `json:"options"`
 	Active      games.Seat     `json:"active"`
@@ -61,12 +66,15 @@ func (Rules) View(s *State, seat games.Seat) any {
 		return View{Seat: seat}
 	}
 	v := View{
-		Seat: seat, Players: slices.Clone(s.Players), Options: s.Options,
+		Seat: seat, Rules: s.Rules, Players: slices.Clone(s.Players), Options: s.Options,
 		Active: s.Turn.Seat, Turn: s.Turn.Number, Drawn: s.Turn.Drawn, ActionsLeft: s.Turn.Actions,
 		Ability: s.Turn.Ability, ExtraTurn: s.Turn.Extra,
 		Market: s.Market, DeckSize: len(s.Deck), Discard: slices.Clone(s.Discard),
 		CavaLeft: s.CavaLeft, Resigned: slices.Clone(s.Resigned),
 		Over: s.Over, Winners: slices.Clone(s.Winners), Summary: s.Summary,
+	}
+	if s.Rules >= rulesV2 {
+		v.IdleTurns = s.Idle
 	}
 	// A player who left sees the public part only (CP-42).
 	if seat >= 0 && int(seat) < len(s.Resigned) && s.Resigned[seat] && !s.Over {

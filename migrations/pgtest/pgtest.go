@@ -39,17 +39,43 @@ func ServerURL() string {
 // across test binaries running in parallel.
 const templateLock = 0x636f757272696572 // "courrier"
 
-// New creates a fresh migrated database for t, returns a pool on it and drops
-// the database when t ends.
-func New(t testing.TB) *pgxpool.Pool {
-	t.Helper()
-	pool, _ := NewWithURL(t)
-	return pool
+// ServiceRole is the login role tests connect as, like `courrier serve`: a
+// member of courrier_service, with only the service's grants.
+const ServiceRole = "courrier_test_service"
+
+// servicePassword is the test login role's password (for servers that do not
+// trust local connections); the role can do nothing outside test databases
+// that courrier_service could not.
+const servicePassword = "courrier-test-service"
+
+// DB is a fresh migrated database of one test: a pool as the service role
+// (what `courrier serve` may do), a pool as the owner (what `courrier
+// migrate` may do), and their URLs.
+type DB struct {
+	Service    *pgxpool.Pool
+	Owner      *pgxpool.Pool
+	ServiceURL string
+	OwnerURL   string
 }
 
-// NewWithURL is New that also returns the new database's URL (for code under
-// test that opens its own connections, such as the binary's subcommands).
+// New creates a fresh migrated database for t and returns a pool on it as
+// the service role; the database is dropped when t ends.
+func New(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	return Open(t).Service
+}
+
+// NewWithURL is New that also returns the URL of the service role on the
+// new database (for code under test that opens its own connections).
 func NewWithURL(t testing.TB) (*pgxpool.Pool, string) {
+	t.Helper()
+	db := Open(t)
+	return db.Service, db.ServiceURL
+}
+
+// Open creates a fresh migrated database for t with pools as the service
+// role and as the owner; the database is dropped when t ends.
+func Open(t testing.TB) *DB {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -70,18 +96,7 @@ func NewWithURL(t testing.TB) (*pgxpool.Pool, string) {
 	if _, err := admin.Exec(ctx, fmt.Sprintf("create database %s template %s", name, tpl)); err != nil {
 		t.Fatalf("pgtest: create database %s: %v", name, err)
 	}
-	url := databaseURL(t, name)
-	pcfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-	maps.Copy(pcfg.ConnConfig.RuntimeParams, events.SessionParams()) // the service's session settings
-	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
-	if err != nil {
-		t.Fatalf("pgtest: open %s: %v", name, err)
-	}
 	t.Cleanup(func() {
-		pool.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		conn, err := pgx.Connect(ctx, ServerURL())
@@ -94,7 +109,27 @@ func NewWithURL(t testing.TB) (*pgxpool.Pool, string) {
 			t.Errorf("pgtest: drop %s: %v", name, err)
 		}
 	})
-	return pool, url
+	db := &DB{OwnerURL: databaseURL(t, name, "", ""), ServiceURL: databaseURL(t, name, ServiceRole, servicePassword)}
+	db.Owner = openPool(ctx, t, db.OwnerURL)
+	db.Service = openPool(ctx, t, db.ServiceURL)
+	return db
+}
+
+// openPool opens a pool with the service's session settings, closed when t
+// ends (before the database is dropped).
+func openPool(ctx context.Context, t testing.TB, url string) *pgxpool.Pool {
+	t.Helper()
+	pcfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	maps.Copy(pcfg.ConnConfig.RuntimeParams, events.SessionParams()) // the service's session settings
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		t.Fatalf("pgtest: open %s: %v", redact(url), err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
 }
 
 // ensureTemplate creates and migrates the template database for the current
@@ -114,7 +149,7 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
 		return "", fmt.Errorf("look for %s: %w", name, err)
 	}
 	if exists {
-		return name, nil
+		return name, ensureServiceRole(ctx, admin)
 	}
 	if err := dropTemplates(ctx, admin); err != nil {
 		return "", err
@@ -141,7 +176,22 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
 	if _, err := admin.Exec(ctx, fmt.Sprintf("alter database %s is_template true", name)); err != nil {
 		return "", fmt.Errorf("mark %s as template: %w", name, err)
 	}
-	return name, nil
+	return name, ensureServiceRole(ctx, admin)
+}
+
+// ensureServiceRole creates the tests' login role, a member of
+// courrier_service (which the migrations create), once per server.
+func ensureServiceRole(ctx context.Context, admin *pgx.Conn) error {
+	_, err := admin.Exec(ctx, fmt.Sprintf(`do $$
+		begin
+			if not exists (select from pg_roles where rolname = '%[1]s') then
+				create role %[1]s login password '%[2]s' in role courrier_service;
+			end if;
+		end $$`, ServiceRole, servicePassword))
+	if err != nil {
+		return fmt.Errorf("create the test login role %s: %w", ServiceRole, err)
+	}
+	return nil
 }
 
 // dropTemplates drops the templates of earlier schemas and a half-made one
@@ -167,14 +217,18 @@ func dropTemplates(ctx context.Context, admin *pgx.Conn) error {
 	return nil
 }
 
-func databaseURL(t testing.TB, name string) string {
+// databaseURL is the URL of database name on the test server, as user
+// with password ("" for the server URL's own user).
+func databaseURL(t testing.TB, name, user, password string) string {
 	cfg, err := pgconn.ParseConfig(ServerURL())
 	if err != nil {
 		t.Fatalf("pgtest: DATABASE_URL: %v", err)
 	}
-	user := cfg.User
-	if cfg.Password != "" {
-		user += ":" + cfg.Password
+	if user == "" {
+		user, password = cfg.User, cfg.Password
+	}
+	if password != "" {
+		user += ":" + password
 	}
 	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", user, cfg.Host, cfg.Port, name)
 }
