@@ -59,7 +59,7 @@ func NewEphemeralSeedBox() *SeedBox {
 	k := SeedKey{Secret: make([]byte, 32)}
 	_, _ = rand.Read(k.Secret) // crypto/rand.Read never returns an error (Go 1.24+)
 	k.ID = "ephemeral-" + newID()
-	b, _ := NewSeedBox(k)      // a 32-byte key is always accepted
+	b, _ := NewSeedBox(k) // a 32-byte key is always accepted
 	return b
 }
 
