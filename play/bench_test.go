@@ -3,6 +3,7 @@ package play_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -191,9 +192,7 @@ func benchService(tb testing.TB, maxConns int32) (*play.Service, *pgxpool.Pool) 
 		tb.Fatal(err)
 	}
 	cfg.MaxConns = maxConns
-	for k, v := range events.SessionParams() {
-		cfg.ConnConfig.RuntimeParams[k] = v
-	}
+	maps.Copy(cfg.ConnConfig.RuntimeParams, events.SessionParams())
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)
@@ -282,7 +281,7 @@ func BenchmarkMoveParallel(b *testing.B) {
 	for range clients {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < ngames; i = int(next.Add(1)) - 1 {
-				mirrors[i] = newMirror(b, svc, pool, "coyote", 3+i%4, uint64(i)+1)
+				mirrors[i] = newMirror(b, svc, pool, "coyote", 3+i%4, uint64(i)+1) //nolint:gosec // G115: i is an index, never negative
 			}
 		})
 	}
@@ -381,7 +380,7 @@ func BenchmarkFold5000(b *testing.B) {
 		before := m.version
 		m.fastForward(b, svc, pool, 5000)
 		if m.version == before {
-			m = newMirror(b, svc, pool, "coyote", 6, uint64(m.version)+2) // that game would have ended
+			m = newMirror(b, svc, pool, "coyote", 6, uint64(m.version)+2) //nolint:gosec // G115: a version is positive; that game would have ended
 		}
 	}
 	b.ResetTimer()

@@ -22,14 +22,14 @@ import (
 
 // startGame creates a game of kind for n players (u-p0 … named P0 …),
 // starts it and returns its id, the table and the actor of each seat.
-func startGame(t *testing.T, svc *play.Service, kind string, n int, opts games.Options) (string, *play.Table, map[games.Seat]play.Actor) {
+func startGame(t *testing.T, svc *play.Service, kind string, n int) (string, *play.Table, map[games.Seat]play.Actor) {
 	t.Helper()
 	ctx := context.Background()
 	people := make([]play.Actor, n)
 	for i := range people {
 		people[i] = play.Actor{User: fmt.Sprintf("u-p%d", i), Channel: play.ChannelAPI}
 	}
-	out, err := svc.Create(ctx, people[0], kind, opts, "P0")
+	out, err := svc.Create(ctx, people[0], kind, nil, "P0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,10 +52,10 @@ func startGame(t *testing.T, svc *play.Service, kind string, n int, opts games.O
 	return out.GameID, tbl, bySeat
 }
 
-func catalogService(t *testing.T, opts ...play.Option) (*play.Service, *pgxpool.Pool) {
+func catalogService(t *testing.T) (*play.Service, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.New(t)
-	return play.New(pool, catalog.Registry(), opts...), pool
+	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog())), pool
 }
 
 // In a four-player Coup challenge window, all three answers sent against
@@ -64,7 +64,7 @@ func catalogService(t *testing.T, opts ...play.Option) (*play.Service, *pgxpool.
 func TestWindowAnswersAgainstTheOpeningVersionAreAllTaken(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := catalogService(t)
-	id, tbl, bySeat := startGame(t, svc, "coup", 4, nil)
+	id, tbl, bySeat := startGame(t, svc, "coup", 4)
 	actor := tbl.Pending[0].Seat
 	if _, err := svc.Move(ctx, bySeat[actor], id, tbl.Version, []string{"tax"}); err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestWindowAnswersAgainstTheOpeningVersionAreAllTaken(t *testing.T) {
 func TestConcurrentWindowAnswersAreAllTaken(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := catalogService(t)
-	id, tbl, bySeat := startGame(t, svc, "coup", 5, nil)
+	id, tbl, bySeat := startGame(t, svc, "coup", 5)
 	if _, err := svc.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{"tax"}); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestConcurrentWindowAnswersAreAllTaken(t *testing.T) {
 func TestTimeoutIsPerEntryAndRederivesItsDefault(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := catalogService(t)
-	id, tbl, bySeat := startGame(t, svc, "coup", 4, nil)
+	id, tbl, bySeat := startGame(t, svc, "coup", 4)
 	if _, err := svc.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{"tax"}); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestTwoServicesAlternateOnOneGame(t *testing.T) {
 	box := play.NewEphemeralSeedBox() // both processes hold the seed keys
 	a := play.New(pool, catalog.Registry(), play.WithSeedBox(box))
 	b := play.New(pool, catalog.Registry(), play.WithSeedBox(box))
-	id, tbl, bySeat := startGame(t, a, "coyote", 3, nil)
+	id, tbl, bySeat := startGame(t, a, "coyote", 3)
 	svcs := []*play.Service{a, b}
 	for i := 0; i < 60 && !tbl.Ended; i++ {
 		p := tbl.Pending[0]
@@ -220,7 +220,7 @@ func TestCacheBoundAndCacheOff(t *testing.T) {
 	for _, svc := range []*play.Service{on, off} {
 		var ids []string
 		for range 4 {
-			id, _, _ := startGame(t, svc, "coyote", 4, nil)
+			id, _, _ := startGame(t, svc, "coyote", 4)
 			ids = append(ids, id)
 		}
 		if got := svc.CachedGames(); got > 2 {
@@ -360,7 +360,7 @@ func TestAMoveTakesThreeRoundTripsBeforeCommit(t *testing.T) {
 	}
 	defer pool.Close()
 	svc := play.New(pool, catalog.Registry())
-	id, tbl, bySeat := startGame(t, svc, "coyote", 6, nil)
+	id, tbl, bySeat := startGame(t, svc, "coyote", 6)
 	for i := range 6 {
 		p := tbl.Pending[0]
 		legal := tbl.Engine.Legal(tbl.State, p.Seat)
@@ -387,14 +387,14 @@ func TestSeedsAreSealedAtRest(t *testing.T) {
 	seed := games.Seed{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	box := play.NewEphemeralSeedBox()
 	svc := play.New(db.Service, catalog.Registry(), play.WithSeeds(func() games.Seed { return seed }), play.WithSeedBox(box))
-	id, _, bySeat := startGame(t, svc, "coyote", 3, nil)
-	var clear, sealed []byte
+	id, _, bySeat := startGame(t, svc, "coyote", 3)
+	var inClear, sealed []byte
 	var kid string
-	if err := db.Service.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, id).Scan(&clear, &sealed, &kid); err != nil {
+	if err := db.Service.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, id).Scan(&inClear, &sealed, &kid); err != nil {
 		t.Fatal(err)
 	}
-	if clear != nil || len(sealed) == 0 || kid == "" {
-		t.Fatalf("game_secrets row: seed %x, sealed %x, key %q", clear, sealed, kid)
+	if inClear != nil || len(sealed) == 0 || kid == "" {
+		t.Fatalf("game_secrets row: seed %x, sealed %x, key %q", inClear, sealed, kid)
 	}
 	if bytes.Contains(sealed, seed[:10]) || strings.Contains(string(sealed), seed.String()[:16]) {
 		t.Fatalf("the sealed seed contains the seed: %x", sealed)

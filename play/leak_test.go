@@ -41,7 +41,7 @@ func TestReadPathsShowEachSeatOnlyItsOwn(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d", kind, round), func(t *testing.T) {
 				eng, _ := reg.Get(kind)
 				info := eng.Info()
-				pick := rand.New(rand.NewPCG(uint64(gi), uint64(round)))
+				pick := rand.New(rand.NewPCG(uint64(gi), uint64(round))) //nolint:gosec // G115: indexes, never negative
 				n := info.MinSeats + pick.IntN(info.MaxSeats-info.MinSeats+1)
 				var people []play.Actor
 				var secrets []string // what must never be served: addresses and ids

@@ -30,7 +30,7 @@ import (
 	"github.com/courrier-games/courrier/projections"
 )
 
-// AnyVersion, as a move's expected version, means "whatever the game is at
+// AnyVersion is the expected version of a move that means "whatever the game is at
 // now": the move is decided against the current state and retried on a race.
 const AnyVersion = -1
 
@@ -671,7 +671,7 @@ var mailTypography = strings.NewReplacer(
 func cleanLines(lines []string) []string {
 	var out []string
 	for _, l := range lines {
-		for _, part := range strings.Split(mailTypography.Replace(l), "\n") {
+		for part := range strings.SplitSeq(mailTypography.Replace(l), "\n") {
 			if p := strings.TrimSpace(part); p != "" {
 				out = append(out, p)
 			}

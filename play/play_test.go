@@ -331,7 +331,7 @@ func TestViewsAndHistoryHideOtherSeatsSecrets(t *testing.T) {
 	ctx := context.Background()
 	svc, pool := newService(t)
 	id, tbl := startPile(t, svc)
-	for seat := games.Seat(0); seat < 2; seat++ {
+	for seat := range games.Seat(2) {
 		v, err := projections.GetView(ctx, pool, id, seat)
 		if err != nil {
 			t.Fatal(err)

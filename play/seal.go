@@ -85,11 +85,11 @@ func (b *SeedBox) Open(gameID, keyID string, sealed []byte) (games.Seed, error) 
 	if len(sealed) < aead.NonceSize() {
 		return seed, fmt.Errorf("game %s: the sealed seed is too short", gameID)
 	}
-	clear, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(gameID))
-	if err != nil || len(clear) != len(seed) {
+	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(gameID))
+	if err != nil || len(plain) != len(seed) {
 		return seed, fmt.Errorf("game %s: the sealed seed does not open: it was altered or sealed for another game", gameID)
 	}
-	copy(seed[:], clear)
+	copy(seed[:], plain)
 	return seed, nil
 }
 

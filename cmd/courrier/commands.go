@@ -47,7 +47,8 @@ func serveHTTP(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	} else if n > 0 {
 		log.Info("sealed game seeds stored in clear by an older courrier", "games", n)
 	}
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
 	}
@@ -64,7 +65,7 @@ func serveHTTP(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
 		return fmt.Errorf("shut down the http server: %w", err)
@@ -97,8 +98,8 @@ func migrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		if err := db.Pool.QueryRow(ctx, "select version from schema_version").Scan(&v); err != nil {
 			return fmt.Errorf("read the schema version: %w", err)
 		}
-		fmt.Fprintf(stdout, "the database is at schema version %d\n", v)
-		return nil
+		_, err := fmt.Fprintf(stdout, "the database is at schema version %d\n", v)
+		return err
 	})
 }
 
@@ -114,8 +115,8 @@ func rebuild(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "rebuilt the projections of %d games from the event log\n", n)
-		return nil
+		_, err = fmt.Fprintf(stdout, "rebuilt the projections of %d games from the event log\n", n)
+		return err
 	})
 }
 

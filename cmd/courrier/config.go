@@ -20,6 +20,8 @@ type config struct {
 	MailDomain  string // COURRIER_MAIL_DOMAIN
 	BaseURL     string // COURRIER_BASE_URL
 	DataDir     string // COURRIER_DATA_DIR
+	// EmbeddedPort is where the embedded server listens (tests move it).
+	EmbeddedPort int
 }
 
 // setting describes one configuration variable.
@@ -64,11 +66,17 @@ func loadConfig(name string, args []string, getenv func(string) string) (config,
 	if fs.NArg() > 0 {
 		return c, usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
+	c.EmbeddedPort = embeddedPort
 	return c, nil
 }
 
-// defaultDataDir is $XDG_DATA_HOME/courrier, else ~/.local/share/courrier.
+// defaultDataDir is $XDG_DATA_HOME/courrier, else ~/.local/share/courrier;
+// for root, /var/lib/courrier (a system service's place, which the
+// unprivileged user of the embedded server can reach).
 func defaultDataDir() string {
+	if os.Geteuid() == 0 {
+		return "/var/lib/courrier"
+	}
 	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
 		return filepath.Join(d, "courrier")
 	}
@@ -82,13 +90,12 @@ func defaultDataDir() string {
 // version is the module version the binary was built from.
 func version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		v := bi.Main.Version
 		for _, s := range bi.Settings {
 			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " " + s.Value[:12]
+				return bi.Main.Version + " " + s.Value[:12]
 			}
 		}
-		return v
+		return bi.Main.Version
 	}
 	return "(unknown)"
 }

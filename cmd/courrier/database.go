@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/migrations"
+	"github.com/courrier-games/courrier/migrations/pgserver"
 )
 
 // localURL is the server tried when DATABASE_URL is unset.
@@ -63,7 +63,7 @@ const serviceLogin = "courrier_app"
 //     owner: it migrates, sets up its login role with a password kept in the
 //     data directory, and the pool connects as that role.
 func openDatabase(ctx context.Context, cfg config, name string, log *slog.Logger) (*database, error) {
-	if cfg.DatabaseURL != "" {
+	if cfg.DatabaseURL != "" || (name == "migrate" && cfg.MigrateURL != "") {
 		return openGiven(ctx, cfg, name, log)
 	}
 	ownerURL, stop, err := resolveDatabase(ctx, cfg, log)
@@ -259,7 +259,7 @@ func answers(ctx context.Context, url string) bool {
 	if err != nil {
 		return false
 	}
-	conn.Close(ctx)
+	_ = conn.Close(ctx) // it answered; that is all we asked
 	return true
 }
 
@@ -277,7 +277,7 @@ func ensureDatabase(ctx context.Context, url string) error {
 		// and let the real connection report any problem.
 		return nil
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }() // a failed close of a read-only look changes nothing
 	var exists bool
 	if err := conn.QueryRow(ctx, "select exists(select from pg_database where datname = $1)", name).Scan(&exists); err != nil {
 		return fmt.Errorf("look for database %s: %w", name, err)
@@ -291,32 +291,59 @@ func ensureDatabase(ctx context.Context, url string) error {
 	return nil
 }
 
-// startEmbedded starts a PostgreSQL server under the data directory, using
-// the local binaries under /usr/lib/postgresql when present.
+// startEmbedded starts a PostgreSQL server under the data directory: the
+// machine's own binaries when it has them (as root, run as an unprivileged
+// system user), else embedded-postgres's downloaded ones (not as root).
 func startEmbedded(ctx context.Context, cfg config, log *slog.Logger) (string, func(), error) {
+	password, err := superuserPassword(cfg.DataDir)
+	if err != nil {
+		return "", nil, err
+	}
+	if bin, major := pgserver.LocalBinaries(); bin != "" {
+		if os.Geteuid() == 0 {
+			// The server runs as an unprivileged user, who must pass through
+			// the data directory (not list it: the secrets stay root's).
+			if err := os.Chmod(cfg.DataDir, 0o711); err != nil { //nolint:gosec // G302: traversable, not readable
+				return "", nil, fmt.Errorf("open the data directory %s to the server's user: %w", cfg.DataDir, err)
+			}
+		}
+		srv, err := pgserver.New(filepath.Join(cfg.DataDir, "pg"+major), cfg.EmbeddedPort, password, log)
+		if err != nil {
+			return "", nil, err
+		}
+		log.Info("starting an embedded PostgreSQL", "server", srv.String())
+		if err := srv.Start(ctx); err != nil {
+			return "", nil, err
+		}
+		stop := func() {
+			if err := srv.Stop(context.WithoutCancel(ctx)); err != nil {
+				log.Warn("stop the embedded PostgreSQL", "err", err)
+			}
+		}
+		url := srv.URL("courrier")
+		return url, stop, nil
+	}
 	if u, err := user.Current(); err == nil && u.Uid == "0" {
-		return "", nil, errors.New("no PostgreSQL answers on localhost:5432 and the embedded server cannot run as root " +
-			"(PostgreSQL refuses to): start a PostgreSQL server and set DATABASE_URL, or run courrier as an ordinary user")
+		return "", nil, errors.New("no PostgreSQL answers on localhost:5432, this machine has no PostgreSQL binaries to run " +
+			"as an unprivileged user, and the downloaded ones cannot run as root: install PostgreSQL (apt-get install postgresql) " +
+			"or set DATABASE_URL")
 	}
 	root := filepath.Join(cfg.DataDir, "postgres")
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return "", nil, fmt.Errorf("create %s: %w", root, err)
 	}
 	pgcfg := embeddedpostgres.DefaultConfig().
-		Port(embeddedPort).
+		Port(uint32(cfg.EmbeddedPort)). //nolint:gosec // G115: a TCP port
+
 		Database("courrier").
+		Password(password).
 		DataPath(filepath.Join(root, "data")).
 		RuntimePath(filepath.Join(root, "runtime")).
 		CachePath(filepath.Join(root, "cache")).
 		StartParameters(map[string]string{"unix_socket_directories": filepath.Join(root, "runtime")}).
 		Logger(io.Discard).
 		StartTimeout(60 * time.Second)
-	if bin, ver := localBinaries(); bin != "" {
-		pgcfg = pgcfg.BinariesPath(bin).Version(ver)
-		log.Info("starting an embedded PostgreSQL with the local binaries", "binaries", bin, "data", root)
-	} else {
-		log.Info("starting an embedded PostgreSQL (binaries downloaded once)", "data", root)
-	}
+	log.Info("starting an embedded PostgreSQL (binaries downloaded once)", "data", root)
 	pg := embeddedpostgres.NewDatabase(pgcfg)
 	if err := pg.Start(); err != nil {
 		return "", nil, fmt.Errorf("start the embedded PostgreSQL in %s: %w", root, err)
@@ -326,28 +353,5 @@ func startEmbedded(ctx context.Context, cfg config, log *slog.Logger) (string, f
 			log.Warn("stop the embedded PostgreSQL", "err", err)
 		}
 	}
-	return fmt.Sprintf("postgres://postgres:postgres@localhost:%d/courrier?sslmode=disable", embeddedPort), stop, nil
-}
-
-// localBinaries finds the newest /usr/lib/postgresql/<major> with bin/pg_ctl
-// and returns it with the embedded-postgres version of that major.
-func localBinaries() (string, embeddedpostgres.PostgresVersion) {
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
-	sort.Strings(dirs)
-	for i := len(dirs) - 1; i >= 0; i-- {
-		dir := filepath.Dir(filepath.Dir(dirs[i]))
-		switch filepath.Base(dir) {
-		case "18":
-			return dir, embeddedpostgres.V18
-		case "17":
-			return dir, embeddedpostgres.V17
-		case "16":
-			return dir, embeddedpostgres.V16
-		case "15":
-			return dir, embeddedpostgres.V15
-		case "14":
-			return dir, embeddedpostgres.V14
-		}
-	}
-	return "", ""
+	return fmt.Sprintf("postgres://postgres:%s@localhost:%d/courrier?sslmode=disable", password, cfg.EmbeddedPort), stop, nil
 }

@@ -27,9 +27,8 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "courrier:", err)
-		var ue usageError
-		if errors.As(err, &ue) {
+		_, _ = fmt.Fprintln(os.Stderr, "courrier:", err) // nowhere else to report it
+		if _, ok := errors.AsType[usageError](err); ok {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -55,7 +54,7 @@ Run 'courrier <command> -h' for the flags of a command.`
 // run is main without the process: arguments in, output out, an error back.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usage)
+		_, _ = fmt.Fprintln(stderr, usage) // the usage error says it too
 		return usageError{"no command given"}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -75,9 +74,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		_, err := fmt.Fprintln(stdout, "courrier", version())
 		return err
 	case "help", "-h", "-help", "--help":
-		fmt.Fprintln(stdout, usage)
-		return nil
+		_, err := fmt.Fprintln(stdout, usage)
+		return err
 	}
-	fmt.Fprintln(stderr, usage)
+	_, _ = fmt.Fprintln(stderr, usage) // the usage error says it too
 	return usageError{fmt.Sprintf("unknown command %q", args[0])}
 }

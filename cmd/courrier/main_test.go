@@ -8,9 +8,9 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,10 +22,9 @@ func TestVersionAndUsage(t *testing.T) {
 	if err := run(context.Background(), []string{"version"}, &out, &errb); err != nil || !strings.HasPrefix(out.String(), "courrier ") {
 		t.Fatalf("version: %q, %v", out.String(), err)
 	}
-	var ue usageError
-	for _, args := range [][]string{nil, {"frobnicate"}, {"projections"}, {"migrate", "-no-such-flag"}} {
+	for _, args := range [][]string{nil, {"frobnicate"}, {"projections"}, {"migrate", "-no-such-flag"}, {"secrets", "rotate", "password"}} {
 		err := run(context.Background(), args, &out, &errb)
-		if !errors.As(err, &ue) {
+		if _, ok := errors.AsType[usageError](err); !ok {
 			t.Errorf("%v: err = %v, want a usage error", args, err)
 		}
 	}
@@ -63,12 +62,7 @@ func TestMigrateAndRebuild(t *testing.T) {
 func TestServeAnswersHealthAndStops(t *testing.T) {
 	_, url := pgtest.NewWithURL(t)
 	dataDir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	var errb bytes.Buffer
@@ -76,8 +70,13 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 		done <- run(ctx, []string{"serve", "-database-url", url, "-http-addr", addr, "-data-dir", dataDir}, &bytes.Buffer{}, &errb)
 	}()
 	var resp *http.Response
+	var err error
 	for range 100 {
-		if resp, err = http.Get(fmt.Sprintf("http://%s/healthz", addr)); err == nil {
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://%s/healthz", addr), nil)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		if resp, err = http.DefaultClient.Do(req); err == nil {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -86,7 +85,9 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 		cancel()
 		t.Fatalf("serve never answered: %v", err)
 	}
-	resp.Body.Close()
+	if err := resp.Body.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Request-Id") == "" {
 		t.Fatalf("healthz: %d, request id %q", resp.StatusCode, resp.Header.Get("X-Request-Id"))
 	}
@@ -96,27 +97,70 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 	}
 }
 
-// As root with no server to use, the embedded server is refused with a
-// message that says what to do.
-func TestEmbeddedRefusesRoot(t *testing.T) {
-	u, uerr := user.Current()
-	if uerr != nil {
-		t.Fatal(uerr)
+// With no server to use, the zero-config start runs PostgreSQL from the
+// machine's binaries under the data directory, as an unprivileged user when
+// this process is root, migrates it as the owner and connects as the
+// service's login role, which is no superuser.
+func TestEmbeddedStartsAsAnyoneAndServesAsTheServiceRole(t *testing.T) {
+	ctx := context.Background()
+	// Not t.TempDir: its parent is private to this user, and as root the
+	// server's user must pass through to its data directory.
+	base, err := os.MkdirTemp("", "courrier-embedded-test-")
+	if err != nil {
+		t.Fatal(err)
 	}
-	cfg := config{DataDir: t.TempDir()}
-	_, stop, err := startEmbedded(context.Background(), cfg, discard())
-	if stop != nil {
-		defer stop()
-	}
-	if u.Uid != "0" {
-		if err != nil {
-			t.Fatalf("embedded start as %s: %v", u.Username, err)
+	t.Cleanup(func() {
+		if err := os.RemoveAll(base); err != nil {
+			t.Errorf("remove %s: %v", base, err)
 		}
-		return
+	})
+	if err := os.Chmod(base, 0o711); err != nil { //nolint:gosec // G302: the server's user passes through
+		t.Fatal(err)
 	}
-	if err == nil || !strings.Contains(err.Error(), "cannot run as root") || !strings.Contains(err.Error(), "DATABASE_URL") {
-		t.Fatalf("err = %v, want the root refusal", err)
+	cfg := config{DataDir: filepath.Join(base, "data"), EmbeddedPort: freePort(t)}
+	url, stop, err := startEmbedded(ctx, cfg, discard())
+	if err != nil {
+		t.Fatalf("embedded start: %v", err)
 	}
+	defer stop()
+	db, err := openZeroConfig(ctx, cfg, "serve", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Pool.Close()
+	var who string
+	var super bool
+	if err := db.Pool.QueryRow(ctx, `select current_user, rolsuper from pg_roles where rolname = current_user`).Scan(&who, &super); err != nil {
+		t.Fatal(err)
+	}
+	if who != serviceLogin || super {
+		t.Fatalf("serve connects as %s (superuser %v), want %s", who, super, serviceLogin)
+	}
+	if _, err := db.Pool.Exec(ctx, "truncate events"); err == nil {
+		t.Fatal("the service role may truncate the log")
+	}
+	info, err := os.Stat(filepath.Join(cfg.DataDir, "pg15"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := info.Sys().(*syscall.Stat_t)
+	if os.Geteuid() == 0 && (st == nil || st.Uid == 0) {
+		t.Fatalf("as root, the server's data directory belongs to root: PostgreSQL cannot run as root")
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	var lc net.ListenConfig
+	ln, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	if err := ln.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return port
 }
 
 // Given a login role in courrier_service, serve refuses a schema that is
@@ -177,7 +221,7 @@ func TestSecretsAreCreatedPrivateAndRotate(t *testing.T) {
 	if len(rotated) != 2 || rotated[1].ID != first[0].ID || rotated[0].ID <= first[0].ID {
 		t.Fatalf("after a rotation: %v, want a new current key before the old one", rotated)
 	}
-	if err := os.Chmod(sdir, 0o755); err != nil {
+	if err := os.Chmod(sdir, 0o755); err != nil { //nolint:gosec // G302: opened on purpose, to be refused
 		t.Fatal(err)
 	}
 	if _, err := jwtKeys(dir); err == nil || !strings.Contains(err.Error(), "0700") {

@@ -32,6 +32,7 @@ const (
 	keyReply    = "reply"    // reply-address tokens of prompt emails
 	keySeed     = "seed"     // seals game seeds in the database
 	keyDatabase = "database" // the password of the service's login role (zero-config modes)
+	keyPostgres = "postgres" // the superuser's password of the embedded server
 )
 
 // keyFile is one key read from the secrets directory.
@@ -163,6 +164,16 @@ func jwtKeys(dataDir string) ([]auth.Key, error) {
 // zero-config modes.
 func databasePassword(dataDir string) (string, error) {
 	keys, err := loadKeys(dataDir, keyDatabase)
+	if err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(keys[0].secret), nil
+}
+
+// superuserPassword returns the superuser's password of the embedded
+// server.
+func superuserPassword(dataDir string) (string, error) {
+	keys, err := loadKeys(dataDir, keyPostgres)
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -316,5 +317,127 @@ func TestCP51_IdleRounds(t *testing.T) {
 	tb.do(ana, "end")
 	if tb.s.Over {
 		t.Errorf("a version 1 game ended by CP-51")
+	}
+}
+
+// recordedGame is testdata/v1-game.json: a game recorded by the engine as
+// it was before rules version 2 (commit a666b8c), with its seed, its moves
+// (refused ones with the rule that refused them), its events and its final
+// state.
+type recordedGame struct {
+	Seed  string          `json:"seed"`
+	State json.RawMessage `json:"state"`
+	Moves []struct {
+		Seat    games.Seat `json:"seat"`
+		Move    string     `json:"move"`
+		From    int        `json:"from"`
+		Refused string     `json:"refused"`
+	} `json:"moves"`
+	Events []games.RawEvent `json:"events"`
+}
+
+// A game the version 1 engine recorded, in which Time on the barrel that
+// lost a grape was refused (CP-29) and play went on to the end, folds under
+// Initial(1) to the state it recorded, and every move decided again on the
+// folded state under version 1 gives the recorded events or the recorded
+// refusal. Under version 2 the same position accepts that Time.
+func TestRulesV1_GameRecordedByTheV1Engine(t *testing.T) {
+	raw, err := os.ReadFile("testdata/v1-game.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g recordedGame
+	if err := json.Unmarshal(raw, &g); err != nil {
+		t.Fatal(err)
+	}
+	seed, err := games.ParseSeed(g.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New()
+	folded, err := games.Fold(eng, rulesV1, g.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same state, but for what this version added (the rules version
+	// and the idle count of CP-51).
+	var got, want map[string]any
+	b, err := json.Marshal(folded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(g.State, &want); err != nil {
+		t.Fatal(err)
+	}
+	if got["rules"] != float64(rulesV1) {
+		t.Errorf("the fold keeps rules version %v, want 1", got["rules"])
+	}
+	delete(got, "rules")
+	delete(got, "idle")
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the fold under version 1 differs from the recorded state:\n got %v\nwant %v", got, want)
+	}
+	if res := eng.Result(folded); !res.Finished {
+		t.Errorf("the recorded game is not over after the fold: %+v", res)
+	}
+
+	// Replay: each move decided on the state folded so far.
+	s, err := eng.Initial(rulesV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := 0 // events folded so far
+	refusedTime := -1
+	for i, m := range g.Moves {
+		for ; next < m.From; next++ {
+			if s, err = eng.Evolve(s, g.Events[next]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := eng.Decide(s, m.Seat, m.Move, seed.Rand(m.From))
+		if m.Refused != "" {
+			if re, ok := games.AsRuleError(err); !ok || re.Rule != m.Refused {
+				t.Fatalf("move %d %q: %v, recorded refused by %s", i, m.Move, err, m.Refused)
+			}
+			if m.Move == "time 2" && m.Refused == "CP-29" {
+				refusedTime = i
+				v2, err := games.Fold(eng, rulesV2, g.Events[:m.From])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := eng.Decide(v2, m.Seat, m.Move, seed.Rand(m.From)); err != nil {
+					t.Errorf("version 2 refuses %q on the barrel that lost a grape: %v", m.Move, err)
+				}
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("move %d %q: refused (%v), recorded accepted", i, m.Move, err)
+		}
+		end := len(g.Events)
+		if i+1 < len(g.Moves) {
+			end = g.Moves[i+1].From
+		}
+		if len(out) != end-m.From {
+			t.Fatalf("move %d %q: %d events, recorded %d", i, m.Move, len(out), end-m.From)
+		}
+		for j, e := range out {
+			var x, y Event
+			if err := json.Unmarshal(e.Data, &x); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(g.Events[m.From+j].Data, &y); err != nil {
+				t.Fatal(err)
+			}
+			if e.Type != g.Events[m.From+j].Type || !reflect.DeepEqual(x, y) {
+				t.Fatalf("move %d %q, event %d: %+v, recorded %+v", i, m.Move, j, x, y)
+			}
+		}
+	}
+	if refusedTime < 0 {
+		t.Errorf("the recorded game has no refused time 2 (CP-29)")
 	}
 }

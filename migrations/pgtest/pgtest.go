@@ -1,8 +1,10 @@
 // Package pgtest gives tests a fresh, migrated PostgreSQL database of their
-// own on a real server: the one named by DATABASE_URL, else localhost:5432.
-// Databases are cloned from a template migrated once per schema fingerprint,
-// so a new one costs a CREATE DATABASE. When no server answers, the test
-// fails with a message that says how to start one; it never skips.
+// own on a real server: the one named by DATABASE_URL, else 127.0.0.1:5432,
+// else a shared server of this user started from the machine's PostgreSQL
+// binaries (see ServerURL). Databases are cloned from a template migrated
+// once per schema fingerprint, so a new one costs a CREATE DATABASE. When no
+// server can be had, the test fails with a message that says why; it never
+// skips.
 package pgtest
 
 import (
@@ -12,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"testing"
 	"time"
 
@@ -27,14 +28,6 @@ import (
 // DefaultURL is the server tests use when DATABASE_URL is unset.
 const DefaultURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
-// ServerURL returns the URL of the server tests use.
-func ServerURL() string {
-	if u := os.Getenv("DATABASE_URL"); u != "" {
-		return u
-	}
-	return DefaultURL
-}
-
 // templateLock is the advisory lock key that serialises template creation
 // across test binaries running in parallel.
 const templateLock = 0x636f757272696572 // "courrier"
@@ -46,7 +39,7 @@ const ServiceRole = "courrier_test_service"
 // servicePassword is the test login role's password (for servers that do not
 // trust local connections); the role can do nothing outside test databases
 // that courrier_service could not.
-const servicePassword = "courrier-test-service"
+const servicePassword = "courrier-test-service" //nolint:gosec // G101: the password of a test-only role, on purpose in the open
 
 // DB is a fresh migrated database of one test: a pool as the service role
 // (what `courrier serve` may do), a pool as the owner (what `courrier
@@ -79,6 +72,9 @@ func Open(t testing.TB) *DB {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+	if err := ServerError(); err != nil {
+		t.Fatalf("pgtest: no PostgreSQL server for the tests: %v", err)
+	}
 	admin, err := pgx.Connect(ctx, ServerURL())
 	if err != nil {
 		t.Fatalf("pgtest: PostgreSQL is not reachable at %s: %v\n"+
