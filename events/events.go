@@ -29,13 +29,12 @@ type Querier interface {
 // actor is an opaque user id, and remote addresses, mail headers and mail
 // authentication results go to the event_context table instead.
 type Meta struct {
-	Actor          string `json:"actor,omitempty"`   // the opaque user id of who acted
-	Seat           *int   `json:"seat,omitempty"`    // the seat they acted for
-	Channel        string `json:"channel,omitempty"` // api, email, cli, system
-	RequestID      string `json:"request_id,omitempty"`
-	Causation      string `json:"causation,omitempty"` // what caused a system event (e.g. a timer)
-	Move           string `json:"move,omitempty"`      // the move as sent: private to its seat
-	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	Actor     string `json:"actor,omitempty"`   // the opaque user id of who acted
+	Seat      *int   `json:"seat,omitempty"`    // the seat they acted for
+	Channel   string `json:"channel,omitempty"` // api, email, cli, system
+	RequestID string `json:"request_id,omitempty"`
+	Causation string `json:"causation,omitempty"` // what caused a system event (e.g. a timer)
+	Move      string `json:"move,omitempty"`      // the move as sent: private to its seat
 }
 
 // Event is an event to append.

@@ -3,12 +3,14 @@ package play_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -421,4 +423,104 @@ func TestSeedsAreSealedAtRest(t *testing.T) {
 	if _, err := svc.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{legal[0]}); err != nil {
 		t.Fatalf("a move after sealing: %v", err)
 	}
+}
+
+// A command's outcome carries the head hash of the game after it: the
+// player's receipt, the hash the store chained.
+func TestOutcomeCarriesTheHeadHash(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	id, tbl, bySeat := startGame(t, svc, "coyote", 3)
+	p := tbl.Pending[0]
+	legal := tbl.Engine.Legal(tbl.State, p.Seat)
+	out, err := svc.Move(ctx, bySeat[p.Seat], id, tbl.Version, []string{legal[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head string
+	if err := pool.QueryRow(ctx, `select encode(hash, 'hex') from events where stream = $1 and version = $2`,
+		play.Stream(id), out.Version).Scan(&head); err != nil {
+		t.Fatal(err)
+	}
+	if out.Head == "" || out.Head != head {
+		t.Fatalf("outcome head %q, the log's %q", out.Head, head)
+	}
+}
+
+// An idempotency key is forgotten after its time: the same key then starts
+// a new command.
+func TestIdempotencyKeysExpire(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	svc := play.New(pool, catalog.Registry(), play.WithKeyTTL(time.Millisecond), play.WithLogger(quietLog()))
+	actor := play.Actor{User: "u-ttl", Channel: play.ChannelAPI, IdempotencyKey: "k"}
+	first, err := svc.Create(ctx, actor, "coyote", nil, "Kim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	second, err := svc.Create(ctx, actor, "coyote", nil, "Kim")
+	if err != nil || second.Replay || second.GameID == first.GameID {
+		t.Fatalf("after the key expired: %+v, %v; want a new game", second, err)
+	}
+}
+
+// A rebuild works one game per transaction with version guards: moves go on
+// while it runs (here, between two of its games, on a game it has already
+// rebuilt, which a single long transaction would hold locked), and what it
+// leaves equals the log.
+func TestRebuildRunsBesideMoves(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	var ids []string
+	tables := map[string]*play.Table{}
+	seats := map[string]map[games.Seat]play.Actor{}
+	for range 4 {
+		id, tbl, bySeat := startGame(t, svc, "coyote", 3)
+		ids = append(ids, id)
+		tables[id], seats[id] = tbl, bySeat
+	}
+	moved := 0
+	rebuilder := play.New(pool, catalog.Registry(), play.WithLogger(quietLog()))
+	n, err := rebuilder.RebuildProjections(ctx, func(done, total int) {
+		if done == total {
+			return
+		}
+		// A game the rebuild has done: with one transaction for the whole
+		// rebuild its rows would be locked until the end.
+		moveCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		for _, id := range ids {
+			tbl := tables[id]
+			p := tbl.Pending[0]
+			legal := tbl.Engine.Legal(tbl.State, p.Seat)
+			if _, err := svc.Move(moveCtx, seats[id][p.Seat], id, tbl.Version, []string{legal[len(legal)/2]}); err != nil {
+				t.Errorf("a move during the rebuild (after %d of %d games): %v", done, total, err)
+				return
+			}
+			moved++
+			tables[id], _ = svc.Load(ctx, id)
+		}
+	})
+	if err != nil || n != len(ids) {
+		t.Fatalf("rebuild: %d games, %v", n, err)
+	}
+	if moved != 3*len(ids) {
+		t.Fatalf("%d moves made during the rebuild, want %d", moved, 3*len(ids))
+	}
+	for _, id := range ids {
+		v, err := svc.ViewFor(ctx, id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := tables[id].Engine.View(tables[id].State, games.Spectator)
+		if v.Version != tables[id].Version || !jsonEqualRaw(v.View, want) {
+			t.Fatalf("game %s after the rebuild: version %d view %s, the log says %d %s", id, v.Version, v.View, tables[id].Version, want)
+		}
+	}
+}
+
+func jsonEqualRaw(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && jsonEqual(x, y)
 }

@@ -32,6 +32,9 @@ type keyRecord struct {
 func queueReserveKey(b *pgx.Batch, actor Actor, req request, ttl time.Duration) *keyRecord {
 	k := &keyRecord{}
 	reserved := false
+	// Expired keys of this user go first (the primary key's prefix finds
+	// them), so the table keeps only live keys.
+	b.Queue(`delete from command_keys where user_id = $1 and expires_at < now() and key <> $2`, actor.User, actor.IdempotencyKey)
 	b.Queue(`insert into command_keys (user_id, key, game_id, command_hash, expires_at)
 		values ($1, $2, $3, $4, now() + $5::interval)
 		on conflict (user_id, key) do update set game_id = excluded.game_id, command_hash = excluded.command_hash,
@@ -75,10 +78,14 @@ func (k *keyRecord) replay(req request) (Outcome, error) {
 	return prior, nil
 }
 
-// queueKeyResult queues the recording of a command's outcome under its key.
-func queueKeyResult(b *pgx.Batch, actor Actor, out Outcome) {
-	b.Queue(`update command_keys set result = $3, game_id = $4 where user_id = $1 and key = $2`,
-		actor.User, actor.IdempotencyKey, out, out.GameID)
+// queueKeyResult queues the recording of a command's outcome under its key,
+// with the head hash of the events the batch appended before it.
+func queueKeyResult(b *pgx.Batch, actor Actor, out Outcome, stream string) {
+	b.Queue(`update command_keys set game_id = $4, result = $3::jsonb || coalesce(
+			(select jsonb_build_object('head', encode(hash, 'hex')) from events where stream = $5 and version = $6 and $6 > $7),
+			'{}')
+		where user_id = $1 and key = $2`,
+		actor.User, actor.IdempotencyKey, out, out.GameID, stream, out.Version, out.From)
 }
 
 // commandHash identifies a command for its idempotency key.

@@ -10,6 +10,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/base32"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,6 +77,10 @@ type Outcome struct {
 	// was refused: the lines before it stand, that line and the rest were
 	// not played.
 	Refused *MoveError `json:"refused,omitempty"`
+	// Head is the hex hash of the game's last event after the command: the
+	// player's receipt. The hash chains every event of the game before it,
+	// so a player who keeps it can later show that the log was rewritten.
+	Head string `json:"head,omitempty"`
 }
 
 // Service runs commands against the event store.
@@ -167,7 +172,7 @@ func (c *cmdCtx) stage(typ string, data any, move string) error {
 	}
 	meta := events.Meta{
 		Actor: c.actor.User, Seat: c.seat, Channel: c.actor.Channel, RequestID: c.actor.RequestID,
-		Causation: c.actor.Causation, Move: move, IdempotencyKey: c.actor.IdempotencyKey,
+		Causation: c.actor.Causation, Move: move,
 	}
 	c.staged = append(c.staged, events.Event{Type: typ, Data: raw, Meta: meta})
 	actor := games.Spectator
@@ -315,10 +320,10 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 			return Outcome{}, err
 		}
 		if actor.hasContext() {
-			b.Queue(`insert into event_context (position, stream, remote_addr, message_id, sender, mail_auth)
-				select position, stream, nullif($3, ''), nullif($4, ''), nullif($5, ''), nullif($6, '')
+			b.Queue(`insert into event_context (position, stream, user_id, remote_addr, message_id, sender, mail_auth)
+				select position, stream, nullif($3, ''), nullif($4, ''), nullif($5, ''), nullif($6, ''), nullif($7, '')
 				from events where stream = $1 and version = $2`,
-				stream, from+1, actor.RemoteAddr, actor.MessageID, actor.Sender, actor.MailAuth)
+				stream, from+1, actor.User, actor.RemoteAddr, actor.MessageID, actor.Sender, actor.MailAuth)
 		}
 		if from == 0 {
 			t.CreatedAt = time.Time{}
@@ -334,7 +339,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		}
 	}
 	if keyed {
-		queueKeyResult(b, actor, out)
+		queueKeyResult(b, actor, out, stream)
 	}
 	if b.Len() > 0 {
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
@@ -345,6 +350,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		return Outcome{}, fmt.Errorf("commit: %w", err)
 	}
 	if len(rec) > 0 {
+		out.Head = hex.EncodeToString(rec[len(rec)-1].Hash)
 		if from == 0 {
 			t.CreatedAt = rec[0].RecordedAt
 		}

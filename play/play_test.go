@@ -267,7 +267,7 @@ func TestIdempotencyKeyReturnsTheFirstResult(t *testing.T) {
 	if err != nil {
 		t.Fatalf("retry with the same key: %v", err)
 	}
-	if !again.Replay || again.Version != first.Version || first.Replay {
+	if !again.Replay || again.Version != first.Version || first.Replay || first.Head == "" || again.Head != first.Head {
 		t.Fatalf("first %+v, retry %+v", first, again)
 	}
 	after, _ := svc.Load(ctx, id)

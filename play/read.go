@@ -195,22 +195,10 @@ func (s *Service) GameFor(ctx context.Context, gameID string) (projections.Game,
 }
 
 // ViewFor returns user's seat view of a game (the public view for "" or a
-// user without a seat), at the game's current version.
+// user without a seat), at the game's current version: one query, which
+// finds the user's seat in the games row and reads that seat's view.
 func (s *Service) ViewFor(ctx context.Context, gameID, user string) (projections.SeatView, error) {
-	seat := games.Spectator
-	if user != "" {
-		var seats []int
-		err := s.pool.QueryRow(ctx, `select coalesce(array_agg((p->>'seat')::int), '{}') from games g,
-			jsonb_array_elements(g.players) with ordinality as x(p, n)
-			where g.id = $1 and g.status <> 'open' and g.user_ids[n] = $2`, gameID, user).Scan(&seats)
-		if err != nil {
-			return projections.SeatView{}, fmt.Errorf("find the seat of a user in game %s: %w", gameID, err)
-		}
-		if len(seats) == 1 {
-			seat = games.Seat(seats[0])
-		}
-	}
-	return projections.GetView(ctx, s.pool, gameID, seat)
+	return projections.GetViewOfUser(ctx, s.pool, gameID, user)
 }
 
 // RebuildProjections recomputes every inline projection from the event log

@@ -137,6 +137,10 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) 
 		}
 		t.Kind, t.Engine, t.Options, t.Commitment, t.Creator = c.Kind, eng, c.Options, c.Commitment, c.Creator
 		t.Rules = max(c.Rules, 1)
+		if c.Shuffle != "" && c.Shuffle != games.ShuffleAlgorithm {
+			return fmt.Errorf("the game was created with the drawing algorithm %q, and this courrier knows %q: upgrade courrier to play or replay it",
+				c.Shuffle, games.ShuffleAlgorithm)
+		}
 		if t.Rules > eng.Info().Rules {
 			return fmt.Errorf("%s: the game was created under rules version %d, and this courrier knows versions 1 to %d: upgrade courrier to play or replay it",
 				eng.Info().Name, t.Rules, eng.Info().Rules)

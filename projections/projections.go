@@ -241,6 +241,32 @@ func GetView(ctx context.Context, q events.Querier, gameID string, seat games.Se
 	return v, nil
 }
 
+// GetViewOfUser reads the view of the seat user plays in a game (the
+// spectator's for "", for a user without a seat, and before the start) in
+// one query: the seat is found in the games row, where user_ids[i] plays
+// players[i].
+func GetViewOfUser(ctx context.Context, q events.Querier, gameID, user string) (SeatView, error) {
+	v := SeatView{GameID: gameID}
+	var seat int
+	err := q.QueryRow(ctx, `
+		with me as (
+			select coalesce((select (g.players->(array_position(g.user_ids, $2) - 1)->>'seat')::int
+				from games g where g.id = $1 and g.status <> 'open' and $2 <> ''), -1) as seat
+		)
+		select me.seat, g.version, v.view, v.legal, v.choices
+		from me, seat_views v join games g on g.id = v.game_id
+		where v.game_id = $1 and v.seat = me.seat`, gameID, user).
+		Scan(&seat, &v.Version, &v.View, &v.Legal, &v.Choices)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return v, fmt.Errorf("view of game %s: %w", gameID, ErrNotFound)
+	}
+	if err != nil {
+		return v, fmt.Errorf("read a view of game %s: %w", gameID, err)
+	}
+	v.Seat = games.Seat(seat)
+	return v, nil
+}
+
 // Dump returns every game row and seat view in a stable order, as JSON text:
 // the test that compares a rebuild with the inline projections uses it.
 func Dump(ctx context.Context, q events.Querier) ([]string, error) {

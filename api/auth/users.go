@@ -126,17 +126,24 @@ func (u *Users) ChangeEmail(ctx context.Context, id, email string) error {
 	return nil
 }
 
-// Erase removes an account's address for good; its id stays in the log,
-// where it never meant anything outside courrier.
+// Erase removes an account's address for good, and what its commands
+// brought that was personal (remote addresses, mail headers: the
+// event_context rows); its id stays in the log, where it never meant
+// anything outside courrier.
 func (u *Users) Erase(ctx context.Context, id string) error {
-	tag, err := u.pool.Exec(ctx, `update users set email = null, erased_at = now() where id = $1 and erased_at is null`, id)
-	if err != nil {
-		return fmt.Errorf("erase account %s: %w", id, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return ErrNoUser
-	}
-	return nil
+	return pgx.BeginFunc(ctx, u.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `update users set email = null, erased_at = now() where id = $1 and erased_at is null`, id)
+		if err != nil {
+			return fmt.Errorf("erase account %s: %w", id, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrNoUser
+		}
+		if _, err := tx.Exec(ctx, `delete from event_context where user_id = $1`, id); err != nil {
+			return fmt.Errorf("erase the context of account %s's commands: %w", id, err)
+		}
+		return nil
+	})
 }
 
 // NewUserID returns a fresh opaque user id: "u" and 20 random base-32

@@ -56,8 +56,7 @@ const serviceLogin = "courrier_app"
 //     (the owner; DATABASE_URL when unset) and migrates. The other commands
 //     connect as DATABASE_URL, which should name a login role in
 //     courrier_service, and refuse to run on a schema that is behind, saying
-//     to run `courrier migrate` (a role that owns the schema migrates it
-//     instead, with a warning when it is a superuser).
+//     to run `courrier migrate` (with a warning when it is a superuser).
 //   - Unset (zero-config): the local server on localhost:5432 if it answers,
 //     else an embedded server in the data directory. courrier is then the
 //     owner: it migrates, sets up its login role with a password kept in the
@@ -105,16 +104,17 @@ func openGiven(ctx context.Context, cfg config, name string, log *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSchema(ctx, pool, cfg.DatabaseURL, log); err != nil {
+	if err := checkSchema(ctx, pool, log); err != nil {
 		pool.Close()
 		return nil, err
 	}
 	return &database{Pool: pool, URL: cfg.DatabaseURL}, nil
 }
 
-// checkSchema refuses a schema that is behind this binary, unless the role
-// owns it (then it migrates it), and warns when the role is a superuser.
-func checkSchema(ctx context.Context, pool *pgxpool.Pool, url string, log *slog.Logger) error {
+// checkSchema refuses a schema that is behind this binary (only the
+// zero-config modes migrate at start: elsewhere `courrier migrate` is a
+// step of its own), and warns when the role is a superuser.
+func checkSchema(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) error {
 	var super, owner bool
 	err := pool.QueryRow(ctx, `select rolsuper, coalesce((select pg_has_role(current_user, tableowner, 'usage')
 		from pg_tables where schemaname = 'public' and tablename = 'events'), true)
@@ -131,14 +131,12 @@ func checkSchema(ctx context.Context, pool *pgxpool.Pool, url string, log *slog.
 		return err
 	}
 	if want := migrations.Latest(); have < want {
-		if !owner && !super {
-			return fmt.Errorf("the database schema is at version %d and this courrier needs %d: run `courrier migrate` "+
-				"as the schema's owner (COURRIER_DATABASE_URL_MIGRATE), then start it again", have, want)
+		hint := "as the schema's owner (COURRIER_DATABASE_URL_MIGRATE)"
+		if owner || super {
+			hint = "(this role owns the schema: DATABASE_URL will do)"
 		}
-		log.Info("migrating the schema at start: this role owns it", "from", have, "to", want)
-		if err := migrateURL(ctx, url); err != nil {
-			return err
-		}
+		return fmt.Errorf("the database schema is at version %d and this courrier needs %d: run `courrier migrate` %s, then start it again",
+			have, want, hint)
 	}
 	return nil
 }

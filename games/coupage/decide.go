@@ -276,6 +276,9 @@ func (a *Aid) payment(rule string, cards []string, need int, what string) error 
 
 // wineName is the display name of a wine code.
 func (s *State) wineName(code string) string {
+	if s.aid == nil {
+		return code
+	}
 	if w, ok := s.aid.wine(code); ok {
 		return w.Name
 	}

@@ -24,6 +24,8 @@ grant select, insert, update (email, erased_at) on users to courrier_service;
 create table event_context (
     position    bigint primary key,
     stream      text not null,
+    user_id     text, -- whose context it is, so that erasing an account erases it
+
     remote_addr text,
     message_id  text,
     sender      text,
@@ -31,6 +33,7 @@ create table event_context (
     recorded_at timestamptz not null default now()
 );
 create index event_context_stream on event_context (stream);
+create index event_context_user on event_context (user_id);
 grant select, insert, delete on event_context to courrier_service;
 
 -- Idempotency keys, reserved before the work: tied to the user, the game and
