@@ -14,7 +14,7 @@ import (
 	"github.com/courrier-games/courrier/games/gametest"
 )
 
-var gameCount = flag.Int("gamecount", 2000, "number of random games in TestRandomGames")
+var gameCount = flag.Int("gamecount", 1000, "number of random games in TestRandomGames")
 
 func randomOptions(r *rand.Rand) games.Options {
 	opts := games.Options{}

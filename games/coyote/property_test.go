@@ -16,7 +16,7 @@ import (
 	"github.com/courrier-games/courrier/games/gametest"
 )
 
-var gameCount = flag.Int("gamecount", 2000, "random games played by TestProperties")
+var gameCount = flag.Int("gamecount", 1000, "random games played by TestProperties")
 
 // TestProperties plays thousands of random games (random player counts and
 // options, 20% timeouts) and checks after every event that the game ends,

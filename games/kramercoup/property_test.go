@@ -13,7 +13,7 @@ import (
 	"github.com/courrier-games/courrier/games/gametest"
 )
 
-var gameCount = flag.Int("gamecount", 2000, "number of random games in TestPropertyRandomGames")
+var gameCount = flag.Int("gamecount", 1000, "number of random games in TestPropertyRandomGames")
 
 // TestPropertyRandomGames plays thousands of seeded games by random legal
 // moves and timeout defaults (gametest.Run) and checks, after every
