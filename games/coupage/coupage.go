@@ -1,5 +1,5 @@
-// Package coupage is the rules engine of Coupage (rules file
-// ../shared/rules/coupage.md, id "coupage"): 2–4 wineries put grapes on
+// Package coupage is the rules engine of Coupage (rules page RULES.md in
+// this directory, id "coupage"): 2–4 wineries put grapes on
 // barrels, age them with Time cards, bottle them by paying grape stars and
 // sabotage each other with specials; the first with 2 wines and 1 cava
 // bottled wins.
