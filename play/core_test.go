@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -200,6 +201,18 @@ func TestTwoServicesAlternateOnOneGame(t *testing.T) {
 		}
 		if tbl, err = a.Load(ctx, id); err != nil {
 			t.Fatal(err)
+		}
+		// Every seat's served view and lists are the engine's now, whichever
+		// process wrote which row last.
+		for seat, actor := range bySeat {
+			v, err := a.ViewFor(ctx, id, actor.User)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := tbl.Engine.View(tbl.State, seat)
+			if !jsonEqualRaw(v.View, want) || (!tbl.Ended && !slices.Equal(v.Legal, tbl.Engine.Legal(tbl.State, seat))) {
+				t.Fatalf("after move %d, seat %d is served %s %q; the log says %s %q", i, seat, v.View, v.Legal, want, tbl.Engine.Legal(tbl.State, seat))
+			}
 		}
 	}
 	if a.CachedGames() == 0 || b.CachedGames() == 0 {

@@ -20,10 +20,14 @@ const (
 type Error struct {
 	Code    string
 	Message string
+	Err     error // what caused it, when something did (for errors.Is)
 }
 
 // Error implements error.
 func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 func refuse(code, format string, args ...any) error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}

@@ -32,9 +32,6 @@ type keyRecord struct {
 func queueReserveKey(b *pgx.Batch, actor Actor, req request, ttl time.Duration) *keyRecord {
 	k := &keyRecord{}
 	reserved := false
-	// Expired keys of this user go first (the primary key's prefix finds
-	// them), so the table keeps only live keys.
-	b.Queue(`delete from command_keys where user_id = $1 and expires_at < now() and key <> $2`, actor.User, actor.IdempotencyKey)
 	b.Queue(`insert into command_keys (user_id, key, game_id, command_hash, expires_at)
 		values ($1, $2, $3, $4, now() + $5::interval)
 		on conflict (user_id, key) do update set game_id = excluded.game_id, command_hash = excluded.command_hash,

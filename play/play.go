@@ -225,6 +225,12 @@ func (s *Service) exec(ctx context.Context, actor Actor, req request, cmd comman
 			s.log.DebugContext(ctx, "version conflict, retrying", "game", req.gameID, "attempt", attempt+1)
 			continue
 		}
+		if conflict {
+			// Still errors.Is(err, events.ErrVersionConflict), for Move's
+			// stale-move answer; a person reads the message.
+			return out, &Error{Code: CodeConflict, Err: err, Message: fmt.Sprintf(
+				"game %s changed while your command was being decided, several times in a row: look at the game and try again", req.gameID)}
+		}
 		return out, err
 	}
 }
@@ -281,6 +287,11 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	}
 	if t == nil {
 		t = &Table{ID: req.gameID}
+	}
+	if len(recorded) > 0 {
+		// Another process wrote since this table was cached: what this
+		// process last wrote of each view no longer says what the rows hold.
+		t.projected = nil
 	}
 	if err := t.applyRecorded(s.reg, recorded); err != nil {
 		return Outcome{}, err
@@ -343,7 +354,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	}
 	if b.Len() > 0 {
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return Outcome{}, err
+			return Outcome{}, fmt.Errorf("write game %s: %w", req.gameID, err)
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {

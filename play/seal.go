@@ -53,8 +53,9 @@ func NewSeedBox(current SeedKey, older ...SeedKey) (*SeedBox, error) {
 }
 
 // NewEphemeralSeedBox returns a box with a fresh random key that lives as
-// long as the process: for tests, and for a service started without keys
-// (its games cannot outlive it, so New logs a warning).
+// long as the process: for tests, and for a Service made without
+// WithSeedBox, whose games' seeds no other process can open (`serve` always
+// gives the data directory's keys).
 func NewEphemeralSeedBox() *SeedBox {
 	k := SeedKey{Secret: make([]byte, 32)}
 	_, _ = rand.Read(k.Secret) // crypto/rand.Read never returns an error (Go 1.24+)

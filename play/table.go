@@ -122,8 +122,8 @@ func actorSeat(meta json.RawMessage) games.Seat {
 
 // apply folds one event, made by seat actor (games.Spectator for none), into
 // the table, and keeps the identities of the pending entries: an entry keeps
-// the version it opened at while it stays pending unchanged (same seat,
-// kind, rule and default) through events its own seat did not make.
+// the version it opened at while it stays pending unchanged (same seat, kind
+// and rule) through events its own seat did not make.
 func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) error {
 	switch e.Type {
 	case TypeCreated:
@@ -196,7 +196,9 @@ func (t *Table) keepIdentities(next []games.Pending, actor games.Seat) []games.P
 			continue
 		}
 		for _, old := range t.Pending {
-			if old.Seat == next[i].Seat && old.Kind == next[i].Kind && old.Rule == next[i].Rule && old.Default == next[i].Default {
+			// Not the default: it can depend on a hidden card, and Since is
+			// public (the games list shows it).
+			if old.Seat == next[i].Seat && old.Kind == next[i].Kind && old.Rule == next[i].Rule {
 				next[i].Since = old.Since
 				break
 			}

@@ -119,16 +119,25 @@ func newKey(dir, purpose string) (string, error) {
 	_, _ = rand.Read(suffix)
 	id := fmt.Sprintf("%s-%x", time.Now().UTC().Format("20060102T150405Z"), suffix)
 	name := filepath.Join(dir, purpose+"-"+id+".key")
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600) //nolint:gosec // G304: a file of our own secrets directory
+	// Written whole under a temporary name, then linked to its name, which
+	// fails if the name exists: no process ever reads a half-written key.
+	tmp, err := os.CreateTemp(dir, ".new-"+purpose+"-*")
 	if err != nil {
 		return "", fmt.Errorf("create the %s key: %w", purpose, err)
 	}
-	_, werr := f.WriteString(base64.StdEncoding.EncodeToString(secret) + "\n")
-	if cerr := f.Close(); werr == nil {
+	defer func() { _ = os.Remove(tmp.Name()) }() // linked or not, the temporary name goes
+	_, werr := tmp.WriteString(base64.StdEncoding.EncodeToString(secret) + "\n")
+	if serr := tmp.Sync(); werr == nil {
+		werr = serr
+	}
+	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr != nil {
 		return "", fmt.Errorf("write the %s key: %w", purpose, werr)
+	}
+	if err := os.Link(tmp.Name(), name); err != nil {
+		return "", fmt.Errorf("create the %s key: %w", purpose, err)
 	}
 	return id, nil
 }

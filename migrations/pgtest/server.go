@@ -189,7 +189,7 @@ while :; do
   done
   if [ "$alive" = 1 ]; then idle=0; else idle=$((idle + 5)); fi
   if [ "$idle" -ge %[2]d ]; then
-    flock "$dir/lock" sh -c 'for f in "$1"/clients/*; do [ -e "$f" ] && [ -d "/proc/${f##*/}" ] && exit 1; done; %[3]s >/dev/null 2>&1; exit 0' _ "$dir" && break
+    flock "$dir/lock" sh -c 'for f in "$1"/clients/*; do [ -e "$f" ] && [ -d "/proc/${f##*/}" ] && exit 1; done; rm -f "$1/keeper.pid"; %[3]s >/dev/null 2>&1; exit 0' _ "$dir" && exit 0
     idle=0
   fi
 done
