@@ -125,7 +125,7 @@ func newKey(dir, purpose string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("create the %s key: %w", purpose, err)
 	}
-	defer func() { _ = os.Remove(tmp.Name()) }() // linked or not, the temporary name goes
+	defer func() { _ = os.Remove(tmp.Name()) }() //nolint:gosec // G703: a name CreateTemp made in our own directory; linked or not, it goes
 	_, werr := tmp.WriteString(base64.StdEncoding.EncodeToString(secret) + "\n")
 	if serr := tmp.Sync(); werr == nil {
 		werr = serr
