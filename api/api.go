@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -20,11 +21,22 @@ type Server struct {
 	pool *pgxpool.Pool
 	play *play.Service
 	log  *slog.Logger
+	feed *events.Watcher
 }
 
+// Option configures the API.
+type Option func(*Server)
+
+// WithFeed makes the health check report the process's feed watcher: when
+// it last read the feed and how late the newest event it delivered was.
+func WithFeed(w *events.Watcher) Option { return func(s *Server) { s.feed = w } }
+
 // New returns the HTTP handler of the API.
-func New(pool *pgxpool.Pool, svc *play.Service, log *slog.Logger) http.Handler {
+func New(pool *pgxpool.Pool, svc *play.Service, log *slog.Logger, opts ...Option) http.Handler {
 	s := &Server{pool: pool, play: svc, log: log}
+	for _, o := range opts {
+		o(s)
+	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Use(middleware.RequestID())
@@ -42,5 +54,13 @@ func (s *Server) health(c echo.Context) error {
 		s.log.WarnContext(ctx, "health check: database unreachable", "err", err)
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
 	}
-	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	out := map[string]any{"status": "ok"}
+	if s.feed != nil {
+		st := s.feed.Stats()
+		out["feed"] = map[string]any{
+			"last_poll": st.LastPoll, "interval_ms": st.Interval.Milliseconds(),
+			"lag_ms": st.Lag.Milliseconds(), "delivered": st.Delivered,
+		}
+	}
+	return c.JSON(http.StatusOK, out)
 }

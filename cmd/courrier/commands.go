@@ -53,7 +53,7 @@ func serveHTTP(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
 	}
 	srv := &http.Server{
-		Handler:           api.New(db.Pool, svc, log),
+		Handler:           api.New(db.Pool, svc, log, api.WithFeed(watcher)),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	log.Info("courrier is serving", "http", ln.Addr().String(), "version", version())

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -85,8 +86,18 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 		cancel()
 		t.Fatalf("serve never answered: %v", err)
 	}
-	if err := resp.Body.Close(); err != nil {
-		t.Fatal(err)
+	var health struct {
+		Status string `json:"status"`
+		Feed   *struct {
+			LastPoll time.Time `json:"last_poll"`
+		} `json:"feed"`
+	}
+	derr := json.NewDecoder(resp.Body).Decode(&health)
+	if err := resp.Body.Close(); err != nil || derr != nil {
+		t.Fatal(err, derr)
+	}
+	if health.Status != "ok" || health.Feed == nil {
+		t.Fatalf("healthz says %+v, want ok with the feed watcher's state", health)
 	}
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Request-Id") == "" {
 		t.Fatalf("healthz: %d, request id %q", resp.StatusCode, resp.Header.Get("X-Request-Id"))
