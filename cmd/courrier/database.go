@@ -243,22 +243,11 @@ func redactURL(url string) string {
 }
 
 func resolveDatabase(ctx context.Context, cfg config, log *slog.Logger) (string, func(), error) {
-	if answers(ctx, strings.Replace(localURL, "/courrier?", "/postgres?", 1)) {
+	if pgserver.Answers(ctx, strings.Replace(localURL, "/courrier?", "/postgres?", 1)) {
 		log.Info("using the local PostgreSQL server", "addr", "localhost:5432")
 		return localURL, func() {}, nil
 	}
 	return startEmbedded(ctx, cfg, log)
-}
-
-func answers(ctx context.Context, url string) bool {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return false
-	}
-	_ = conn.Close(ctx) // it answered; that is all we asked
-	return true
 }
 
 // ensureDatabase creates the database of url when it does not exist yet.

@@ -80,10 +80,15 @@ func (s *Server) URL(db string) string {
 }
 
 // Answers reports whether the server accepts the superuser now.
-func (s *Server) Answers(ctx context.Context) bool {
+func (s *Server) Answers(ctx context.Context) bool { return Answers(ctx, s.URL("postgres")) }
+
+// Answers reports whether a PostgreSQL server accepts a connection to url
+// within three seconds: how `serve` and the tests decide to use a server
+// that is already running before starting one.
+func Answers(ctx context.Context, url string) bool {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, s.URL("postgres"))
+	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
 		return false
 	}

@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/courrier-games/courrier/migrations/pgserver"
 )
 
@@ -59,7 +57,7 @@ func resolveServer() (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	if answers(ctx, DefaultURL) {
+	if pgserver.Answers(ctx, DefaultURL) {
 		announce("using the PostgreSQL server on 127.0.0.1:5432")
 		return DefaultURL, nil
 	}
@@ -70,17 +68,6 @@ func resolveServer() (string, error) {
 	announce("no PostgreSQL on 127.0.0.1:5432: using the shared test server, " + srv.String() +
 		fmt.Sprintf(" (stopped %v after the last test process)", idleStop))
 	return url, nil
-}
-
-func answers(ctx context.Context, url string) bool {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return false
-	}
-	_ = conn.Close(ctx) // it answered; that is all we asked
-	return true
 }
 
 // sharedDir is this user's directory of the shared server: its lock, port,
