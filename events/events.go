@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Querier is what the store needs of a connection, pool or transaction.
@@ -224,14 +225,25 @@ func Digest(prev []byte, stream string, version int, typ, data, meta string, rec
 	return h.Sum(nil)
 }
 
-// SessionParams are the settings every courrier session runs with, so that
-// no stray statement or forgotten transaction can hold the global feed back
-// (the feed waits for the oldest running transaction) or stall a game's
-// writers: set them as the pool's runtime parameters.
-func SessionParams() map[string]string {
-	return map[string]string{
+// PoolConfig parses a database URL into a pool configuration whose sessions
+// run with courrier's settings, unless the URL sets them itself: no stray
+// statement or forgotten transaction can hold the global feed back (the feed
+// waits for the oldest running transaction) or stall a game's writers.
+// `serve`, the tests and the benchmarks all open their pools from it.
+func PoolConfig(url string) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	session := map[string]string{
 		"statement_timeout":                   "30s",
 		"idle_in_transaction_session_timeout": "15s",
 		"lock_timeout":                        "10s",
 	}
+	for k, v := range session {
+		if _, set := cfg.ConnConfig.RuntimeParams[k]; !set {
+			cfg.ConnConfig.RuntimeParams[k] = v
+		}
+	}
+	return cfg, nil
 }

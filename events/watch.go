@@ -68,6 +68,10 @@ func WithIntervals(minInterval, maxInterval time.Duration) WatcherOption {
 // WithWatcherLogger sets the logger (default slog.Default()).
 func WithWatcherLogger(l *slog.Logger) WatcherOption { return func(w *Watcher) { w.log = l } }
 
+// wakeRetry is the first retry interval of a wake whose event the feed did
+// not show yet.
+const wakeRetry = 10 * time.Millisecond
+
 // NewWatcher returns a Watcher on pool; Run starts it.
 func NewWatcher(pool *pgxpool.Pool, opts ...WatcherOption) *Watcher {
 	w := &Watcher{
@@ -123,6 +127,11 @@ func (w *Watcher) Run(ctx context.Context) error {
 		return err
 	}
 	interval := w.minInterval
+	// woken is set by a wake until a poll delivers: the event the wake
+	// announced can be held back a moment by an older transaction still
+	// running on the server, and is then retried soon (from wakeRetry,
+	// doubling) rather than at the idle interval.
+	woken := false
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -130,6 +139,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-w.wake:
+			woken = true
+			interval = min(interval, wakeRetry)
 			if !timer.Stop() {
 				select {
 				case <-timer.C:
@@ -146,10 +157,12 @@ func (w *Watcher) Run(ctx context.Context) error {
 			w.log.WarnContext(ctx, "feed poll failed", "err", err)
 			interval = w.maxInterval
 		case n > 0:
-			cp = next
+			cp, woken = next, false
 			interval = w.minInterval
-		default:
+		case woken:
 			interval = min(2*interval, w.maxInterval)
+		default:
+			interval = min(2*max(interval, w.minInterval), w.maxInterval)
 		}
 		w.mu.Lock()
 		w.stats.Interval = interval

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -191,12 +190,11 @@ func benchService(tb testing.TB, maxConns int32) (*play.Service, *pgxpool.Pool) 
 		grant select, insert on scratch_events to courrier_service`); err != nil {
 		tb.Fatal(err)
 	}
-	cfg, err := pgxpool.ParseConfig(db.ServiceURL)
+	cfg, err := events.PoolConfig(db.ServiceURL)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	cfg.MaxConns = maxConns
-	maps.Copy(cfg.ConnConfig.RuntimeParams, events.SessionParams())
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)

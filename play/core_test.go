@@ -133,7 +133,7 @@ func TestConcurrentWindowAnswersAreAllTaken(t *testing.T) {
 // when it fires; another entry of the window keeps its identity.
 func TestTimeoutIsPerEntryAndRederivesItsDefault(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := catalogService(t)
+	svc, pool := catalogService(t)
 	id, tbl, bySeat := startGame(t, svc, "coup", 4)
 	if _, err := svc.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{"tax"}); err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestTimeoutIsPerEntryAndRederivesItsDefault(t *testing.T) {
 	}
 	// The timeout decided with the state it found: its event's meta says
 	// which seat and that it was the system.
-	recorded, _ := events.ReadStream(ctx, svc.Pool(), play.Stream(id), tbl.Version)
+	recorded, _ := events.ReadStream(ctx, pool, play.Stream(id), tbl.Version)
 	if len(recorded) == 0 || !strings.Contains(string(recorded[0].Meta), `"channel": "system"`) || !strings.Contains(string(recorded[0].Meta), "timer-a") {
 		t.Fatalf("timeout event meta %s", recorded[0].Meta)
 	}

@@ -68,8 +68,11 @@ func (k *keyRecord) replay(req request) (Outcome, error) {
 		return Outcome{}, refuse(CodeConflict, "this idempotency key was already used for another command; use a new key for a new command")
 	}
 	var prior Outcome
-	if err := json.Unmarshal(k.result, &prior); err != nil || k.result == nil {
-		return Outcome{}, fmt.Errorf("read the result stored under an idempotency key: %w", errors.Join(err, errors.New("no result stored")))
+	if k.result == nil {
+		return Outcome{}, errors.New("an idempotency key was found without its result")
+	}
+	if err := json.Unmarshal(k.result, &prior); err != nil {
+		return Outcome{}, fmt.Errorf("read the result stored under an idempotency key: %w", err)
 	}
 	prior.Replay = true
 	return prior, nil

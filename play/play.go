@@ -662,17 +662,18 @@ func (c *cmdCtx) decide(seat games.Seat, line string) error {
 }
 
 // stale builds the *StaleError of a move against an old version, with what
-// changed since as the actor's seat may see it.
+// changed since as the actor's seat may see it: one read of the stream.
 func (s *Service) stale(ctx context.Context, actor Actor, gameID string, expected int) error {
-	t, err := s.Load(ctx, gameID)
+	recorded, err := s.readGame(ctx, gameID)
 	if err != nil {
 		return err
 	}
-	changes, err := s.History(ctx, gameID, actor.User, max(expected, 0))
+	changes, err := s.history(gameID, actor.User, recorded, max(expected, 0))
 	if err != nil {
 		return err
 	}
-	return &StaleError{GameID: gameID, Expected: expected, Current: t.Version, Changes: changes}
+	current := recorded[len(recorded)-1].Version
+	return &StaleError{GameID: gameID, Expected: expected, Current: current, Changes: changes}
 }
 
 // mailTypography undoes what mail clients and phones do to typed text:

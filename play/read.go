@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
@@ -45,6 +44,15 @@ type ServedMeta struct {
 // Load folds a game from its stream (not from the command cache: the table
 // is the caller's own).
 func (s *Service) Load(ctx context.Context, gameID string) (*Table, error) {
+	recorded, err := s.readGame(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	return fold(s.reg, gameID, recorded)
+}
+
+// readGame reads a game's whole stream; a game with none does not exist.
+func (s *Service) readGame(ctx context.Context, gameID string) ([]events.Recorded, error) {
 	recorded, err := events.ReadStream(ctx, s.pool, Stream(gameID), 0)
 	if err != nil {
 		return nil, err
@@ -52,24 +60,24 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Table, error) {
 	if len(recorded) == 0 {
 		return nil, refuse(CodeNotFound, "there is no game %q", gameID)
 	}
-	return fold(s.reg, gameID, recorded)
+	return recorded, nil
 }
 
 // History returns the game's events after version after as user's seat may
 // see them (the public's view for "" or a user without a seat).
 func (s *Service) History(ctx context.Context, gameID, user string, after int) ([]Change, error) {
-	recorded, err := events.ReadStream(ctx, s.pool, Stream(gameID), 0)
+	recorded, err := s.readGame(ctx, gameID)
 	if err != nil {
 		return nil, err
-	}
-	if len(recorded) == 0 {
-		return nil, refuse(CodeNotFound, "there is no game %q", gameID)
 	}
 	return s.history(gameID, user, recorded, after)
 }
 
-// history folds the whole stream (each event is redacted and described on
-// the state before it) and keeps the events after version after.
+// history folds the whole stream and redacts and describes each event after
+// version after on the state before it. The stream is folded twice: once
+// whole to know the reader's seat (seated by the game's own setup events,
+// which the reader's seat then redacts) and whether they resigned, once
+// event by event.
 func (s *Service) history(gameID, user string, recorded []events.Recorded, after int) ([]Change, error) {
 	full, err := fold(s.reg, gameID, recorded)
 	if err != nil {
@@ -84,15 +92,15 @@ func (s *Service) history(gameID, user string, recorded []events.Recorded, after
 	t := &Table{ID: gameID}
 	out := make([]Change, 0, len(recorded))
 	for _, e := range recorded {
-		c, err := t.change(e, seat)
-		if err != nil {
-			return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
+		if e.Version > after {
+			c, err := t.change(e, seat)
+			if err != nil {
+				return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
+			}
+			out = append(out, c)
 		}
 		if err := t.apply(s.reg, e, actorSeat(e.Meta)); err != nil {
 			return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
-		}
-		if e.Version > after {
-			out = append(out, c)
 		}
 	}
 	return out, nil
@@ -185,9 +193,6 @@ func (t *Table) nameOf(seat, viewer games.Seat) string {
 	}
 	return fmt.Sprintf("Seat %d", seat)
 }
-
-// Pool is the database the service runs on, for readers beside it.
-func (s *Service) Pool() *pgxpool.Pool { return s.pool }
 
 // GameFor returns a game's list row as anyone may see it (no user ids).
 func (s *Service) GameFor(ctx context.Context, gameID string) (projections.Game, error) {

@@ -157,7 +157,7 @@ func openZeroConfig(ctx context.Context, cfg config, name, ownerURL string) (*da
 		}
 		return &database{Pool: pool, URL: ownerURL}, nil
 	}
-	password, err := databasePassword(cfg.DataDir)
+	password, err := keyPassword(cfg.DataDir, keyDatabase)
 	if err != nil {
 		return nil, err
 	}
@@ -217,14 +217,9 @@ func migrateURL(ctx context.Context, url string) error {
 
 // openPool opens a pool on url with the service's session settings.
 func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	pcfg, err := pgxpool.ParseConfig(url)
+	pcfg, err := events.PoolConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("database URL: %w", err)
-	}
-	for k, v := range events.SessionParams() {
-		if _, set := pcfg.ConnConfig.RuntimeParams[k]; !set {
-			pcfg.ConnConfig.RuntimeParams[k] = v
-		}
+		return nil, err
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
@@ -282,7 +277,7 @@ func ensureDatabase(ctx context.Context, url string) error {
 // machine's own binaries when it has them (as root, run as an unprivileged
 // system user), else embedded-postgres's downloaded ones (not as root).
 func startEmbedded(ctx context.Context, cfg config, log *slog.Logger) (string, func(), error) {
-	password, err := superuserPassword(cfg.DataDir)
+	password, err := keyPassword(cfg.DataDir, keyPostgres)
 	if err != nil {
 		return "", nil, err
 	}

@@ -212,15 +212,15 @@ func TestSecretsAreCreatedPrivateAndRotate(t *testing.T) {
 			t.Fatalf("%s mode %v, %v; want 0600", f, fi.Mode().Perm(), err)
 		}
 	}
-	first, err := jwtKeys(dir)
+	first, err := loadKeys(dir, keyJWT)
 	if err != nil || len(first) != 1 {
 		t.Fatalf("jwt keys %v, %v", first, err)
 	}
 	if err := ensureSecrets(dir); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := jwtKeys(dir)
-	if len(again) != 1 || again[0].ID != first[0].ID || !bytes.Equal(again[0].Secret, first[0].Secret) {
+	again, _ := loadKeys(dir, keyJWT)
+	if len(again) != 1 || again[0].id != first[0].id || !bytes.Equal(again[0].secret, first[0].secret) {
 		t.Fatal("a second start made new keys")
 	}
 	time.Sleep(1100 * time.Millisecond) // key ids are UTC seconds
@@ -228,14 +228,14 @@ func TestSecretsAreCreatedPrivateAndRotate(t *testing.T) {
 	if err := run(context.Background(), []string{"secrets", "rotate", "jwt", "-data-dir", dir}, &out, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	rotated, _ := jwtKeys(dir)
-	if len(rotated) != 2 || rotated[1].ID != first[0].ID || rotated[0].ID <= first[0].ID {
+	rotated, _ := loadKeys(dir, keyJWT)
+	if len(rotated) != 2 || rotated[1].id != first[0].id || rotated[0].id <= first[0].id {
 		t.Fatalf("after a rotation: %v, want a new current key before the old one", rotated)
 	}
 	if err := os.Chmod(sdir, 0o755); err != nil { //nolint:gosec // G302: opened on purpose, to be refused
 		t.Fatal(err)
 	}
-	if _, err := jwtKeys(dir); err == nil || !strings.Contains(err.Error(), "0700") {
+	if _, err := loadKeys(dir, keyJWT); err == nil || !strings.Contains(err.Error(), "0700") {
 		t.Fatalf("a secrets directory open to others: %v, want a refusal", err)
 	}
 }

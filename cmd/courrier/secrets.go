@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -156,33 +155,11 @@ func seedBox(dataDir string) (*play.SeedBox, error) {
 	return play.NewSeedBox(seedKeys[0], seedKeys[1:]...)
 }
 
-// jwtKeys returns the token signing keys, the current one first.
-func jwtKeys(dataDir string) ([]auth.Key, error) {
-	keys, err := loadKeys(dataDir, keyJWT)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]auth.Key, len(keys))
-	for i, k := range keys {
-		out[i] = auth.Key{ID: k.id, Secret: k.secret}
-	}
-	return out, nil
-}
-
-// databasePassword returns the password of the service's login role in the
-// zero-config modes.
-func databasePassword(dataDir string) (string, error) {
-	keys, err := loadKeys(dataDir, keyDatabase)
-	if err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(keys[0].secret), nil
-}
-
-// superuserPassword returns the superuser's password of the embedded
-// server.
-func superuserPassword(dataDir string) (string, error) {
-	keys, err := loadKeys(dataDir, keyPostgres)
+// keyPassword returns the current key of purpose as a password (base64url):
+// keyDatabase for the service's login role in the zero-config modes,
+// keyPostgres for the embedded server's superuser.
+func keyPassword(dataDir, purpose string) (string, error) {
+	keys, err := loadKeys(dataDir, purpose)
 	if err != nil {
 		return "", err
 	}

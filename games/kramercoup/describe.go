@@ -129,23 +129,15 @@ func (r Rules) Describe(s *State, e Event, seat games.Seat) string {
 		return actor(true) + " placed no last tile."
 	case EvExchanged:
 		text := actor(true)
-		switch {
-		case e.NDiscarded == 0:
+		if e.NDiscarded == 0 {
 			text += " kept every tile"
-		case len(e.Discarded) > 0:
-			text += " discarded " + tileWords(e.Discarded)
-		default:
-			text += " discarded " + tiles(e.NDiscarded)
+		} else {
+			text += " discarded " + someTiles(e.NDiscarded, e.Discarded)
 		}
-		switch {
-		case e.NDrawn == 0:
-			text += " and drew none"
-		case len(e.Drawn) > 0:
-			text += " and drew " + tileWords(e.Drawn)
-		default:
-			text += " and drew " + tiles(e.NDrawn)
+		if e.NDrawn == 0 {
+			return text + " and drew none."
 		}
-		return text + "."
+		return text + " and drew " + someTiles(e.NDrawn, e.Drawn) + "."
 	case EvResigned:
 		if e.Returned == 0 {
 			return actor(true) + " left the game."
@@ -219,4 +211,13 @@ func sameCount(counts []int) (int, bool) {
 		return 0, false
 	}
 	return counts[0], true
+}
+
+// someTiles names the tiles when the reader may see them (shown), else says
+// how many there were.
+func someTiles(n int, shown []Tile) string {
+	if len(shown) > 0 {
+		return tileWords(shown)
+	}
+	return tiles(n)
 }

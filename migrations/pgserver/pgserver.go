@@ -114,7 +114,7 @@ func (s *Server) Start(ctx context.Context) error {
 		if err := s.initdb(ctx); err != nil {
 			return err
 		}
-	} else if err := s.ChownTree(); err != nil {
+	} else if err := s.chownTree(); err != nil {
 		return err
 	}
 	args := []string{"-D", s.Dir, "-l", filepath.Join(s.Dir, "server.log"), "-w", "-t", "60", "-o",
@@ -230,9 +230,9 @@ func systemUser(ctx context.Context) (*user.User, error) {
 	return u, nil
 }
 
-// ChownTree gives dir and everything in it to the server's user (when this
+// chownTree gives dir and everything in it to the server's user (when this
 // process is root): a data directory made by root before is taken over.
-func (s *Server) ChownTree() error {
+func (s *Server) chownTree() error {
 	if s.cred == nil {
 		return nil
 	}

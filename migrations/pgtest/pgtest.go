@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"testing"
 	"time"
 
@@ -115,11 +114,10 @@ func Open(t testing.TB) *DB {
 // ends (before the database is dropped).
 func openPool(ctx context.Context, t testing.TB, url string) *pgxpool.Pool {
 	t.Helper()
-	pcfg, err := pgxpool.ParseConfig(url)
+	pcfg, err := events.PoolConfig(url) // the service's session settings
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	maps.Copy(pcfg.ConnConfig.RuntimeParams, events.SessionParams()) // the service's session settings
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		t.Fatalf("pgtest: open %s: %v", redact(url), err)
