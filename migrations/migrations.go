@@ -1,5 +1,6 @@
 // Package migrations holds courrier's SQL schema as embedded, numbered
-// migrations and applies them with tern.
+// migrations and applies them with tern, after River's own schema (the job
+// queue of mail and timers), which rivermigrate applies.
 package migrations
 
 import (
@@ -12,6 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/tern/v2/migrate"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
 )
 
 //go:embed sql/*.sql
@@ -32,6 +35,10 @@ func FS() fs.FS {
 // Migrate brings the database on conn to the latest schema. It is safe to run
 // from several processes at once: tern serialises them with an advisory lock.
 func Migrate(ctx context.Context, conn *pgx.Conn) error {
+	// River first: our files grant the service role its tables.
+	if err := migrateRiver(ctx, conn); err != nil {
+		return err
+	}
 	m, err := migrate.NewMigrator(ctx, conn, versionTable)
 	if err != nil {
 		return fmt.Errorf("prepare migrations: %w", err)
@@ -45,6 +52,50 @@ func Migrate(ctx context.Context, conn *pgx.Conn) error {
 	return nil
 }
 
+// riverLock serialises River's migrations between processes (tern has its
+// own lock).
+const riverLock = 0x636f7572 // "cour"
+
+// migrateRiver applies River's migrations, each in its own transaction (a
+// later one uses an enum value an earlier one adds).
+func migrateRiver(ctx context.Context, conn *pgx.Conn) error {
+	m, err := rivermigrate.New(riverpgxv5.New(nil), nil)
+	if err != nil {
+		return fmt.Errorf("prepare river's migrations: %w", err)
+	}
+	for {
+		applied := 0
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock($1)`, riverLock); err != nil {
+				return fmt.Errorf("lock river's migrations: %w", err)
+			}
+			res, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{MaxSteps: 1})
+			if err != nil {
+				return fmt.Errorf("apply river's migrations: %w", err)
+			}
+			applied = len(res.Versions)
+			return nil
+		})
+		if err != nil || applied == 0 {
+			return err
+		}
+	}
+}
+
+// RiverLatest is the version of River's schema the migrations bring a
+// database to.
+func RiverLatest() int {
+	m, err := rivermigrate.New(riverpgxv5.New(nil), nil)
+	if err != nil {
+		return 0
+	}
+	all := m.AllVersions()
+	if len(all) == 0 {
+		return 0
+	}
+	return all[len(all)-1].Version
+}
+
 // Fingerprint is a short hash of every migration's text: databases migrated
 // from the same fingerprint have the same schema (tests use it to name their
 // template database).
@@ -56,6 +107,7 @@ func Fingerprint() string {
 		_, _ = fmt.Fprintf(h, "%s\n%d\n", n, len(b)) // a hash never fails to write
 		h.Write(b)
 	}
+	_, _ = fmt.Fprintf(h, "river %d\n", RiverLatest())
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
@@ -80,6 +132,25 @@ func Current(ctx context.Context, q interface {
 	var v int
 	if err := q.QueryRow(ctx, `select version from `+versionTable).Scan(&v); err != nil {
 		return 0, fmt.Errorf("read the schema version: %w", err)
+	}
+	return v, nil
+}
+
+// RiverCurrent returns the version of River's schema in the database q is
+// connected to (0 before River's migrations).
+func RiverCurrent(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}) (int, error) {
+	var exists bool
+	if err := q.QueryRow(ctx, `select to_regclass('river_migration') is not null`).Scan(&exists); err != nil {
+		return 0, fmt.Errorf("read river's schema version: %w", err)
+	}
+	if !exists {
+		return 0, nil
+	}
+	var v int
+	if err := q.QueryRow(ctx, `select coalesce(max(version), 0) from river_migration where line = 'main'`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read river's schema version: %w", err)
 	}
 	return v, nil
 }

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -94,6 +95,7 @@ type Service struct {
 	keyTTL time.Duration
 	digest maphash.Seed
 	seeds  *SeedBox
+	jobs   JobInserter
 }
 
 // Option configures a Service.
@@ -161,6 +163,12 @@ type cmdCtx struct {
 	newSeed *games.Seed
 	// reveal is set when the command ends the game and reveals its seed.
 	reveal bool
+	// invited lists the users the command invited.
+	invited []string
+	// moved is set when a seat's move or resignation was played; played
+	// lists the move lines played.
+	moved  bool
+	played []string
 }
 
 // stage records events and folds them into the table at once, so the next
@@ -307,6 +315,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		return Outcome{}, refuse(CodeNotFound, "there is no game %q", req.gameID)
 	}
 	from := t.Version
+	before := slices.Clone(t.Pending)
 	c := &cmdCtx{table: t, actor: actor, reg: s.reg}
 	if err := cmd(c); err != nil {
 		putBack = len(c.staged) == 0
@@ -356,6 +365,13 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return Outcome{}, fmt.Errorf("write game %s: %w", req.gameID, err)
 		}
+	}
+	head := ""
+	if len(rec) > 0 {
+		head = hex.EncodeToString(rec[len(rec)-1].Hash)
+	}
+	if err := s.insertJobs(ctx, tx, mailJobs(c, before, from, head)); err != nil {
+		return Outcome{}, err
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return Outcome{}, fmt.Errorf("commit: %w", err)
@@ -464,34 +480,71 @@ func queueLoadSeed(b *pgx.Batch, id string, out *storedSeed) {
 // Create makes a new game of kind with options; when name is not empty the
 // creator also takes a place under that name.
 func (s *Service) Create(ctx context.Context, actor Actor, kind string, opts games.Options, name string) (Outcome, error) {
-	eng, err := s.reg.Get(kind)
+	return s.CreateGame(ctx, actor, NewGame{Kind: kind, Options: opts, Name: name})
+}
+
+// NewGame describes a game to create.
+type NewGame struct {
+	Kind    string
+	Options games.Options
+	// Name is the creator's player name; empty: the creator does not play.
+	Name string
+	// Invite lists the users (opaque ids) invited to take a seat. Each gets
+	// an invitation; the game starts by itself when all have joined.
+	Invite []string
+}
+
+// CreateGame makes a new game as spec says.
+func (s *Service) CreateGame(ctx context.Context, actor Actor, spec NewGame) (Outcome, error) {
+	eng, err := s.reg.Get(spec.Kind)
 	if err != nil {
 		return Outcome{}, err
 	}
-	full, err := eng.Options(opts)
+	full, err := eng.Options(spec.Options)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if actor.User == "" {
 		return Outcome{}, refuse(CodeForbidden, "only a signed-in user can create a game")
 	}
+	info := eng.Info()
+	invite := slices.Compact(slices.Sorted(slices.Values(spec.Invite)))
+	if slices.Contains(invite, actor.User) {
+		return Outcome{}, refuse(CodeInvalid, "you cannot invite yourself: you take a seat by giving your name")
+	}
+	seats := len(invite)
+	if spec.Name != "" {
+		seats++
+	}
+	if seats > info.MaxSeats {
+		return Outcome{}, refuse(CodeInvalid, "%s is for at most %d players; this game would seat %d", info.Name, info.MaxSeats, seats)
+	}
+	if len(invite) > 0 && seats < info.MinSeats {
+		return Outcome{}, refuse(CodeInvalid, "%s needs at least %d players; this game would seat %d", info.Name, info.MinSeats, seats)
+	}
 	id := newID()
 	seed := s.seed()
-	req := request{gameID: id, create: true, hash: commandHash("create", kind, optionsText(full), name)}
+	req := request{gameID: id, create: true, hash: commandHash("create", spec.Kind, optionsText(full), spec.Name, strings.Join(invite, ","))}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		c.newSeed = &seed
 		c.table.seed = &seed
 		created := Created{
-			Kind: kind, Options: full, Rules: eng.Info().Rules, Shuffle: games.ShuffleAlgorithm,
+			Kind: spec.Kind, Options: full, Rules: info.Rules, Shuffle: games.ShuffleAlgorithm,
 			Commitment: seed.Commitment(), Creator: actor.User,
 		}
 		if err := c.stage(TypeCreated, created, ""); err != nil {
 			return err
 		}
-		if name == "" {
-			return nil
+		if spec.Name != "" {
+			if err := join(c, actor, spec.Name); err != nil {
+				return err
+			}
 		}
-		return join(c, actor, name)
+		if len(invite) > 0 {
+			c.invited = invite
+			return c.stage(TypeInvited, Invited{Users: invite}, "")
+		}
+		return nil
 	})
 }
 
@@ -527,7 +580,13 @@ func join(c *cmdCtx, actor Actor, name string) error {
 			return refuse(CodeConflict, "someone already plays as %q in game %s; choose another name", name, t.ID)
 		}
 	}
-	return c.stage(TypeJoined, Joined{User: actor.User, Name: name}, "")
+	if err := c.stage(TypeJoined, Joined{User: actor.User, Name: name}, ""); err != nil {
+		return err
+	}
+	if t.everyoneInvitedJoined() && len(t.Joined) >= info.MinSeats {
+		return startGame(c)
+	}
+	return nil
 }
 
 // validName accepts 1–20 letters, digits, spaces, '-', '_' and '.', starting
@@ -563,24 +622,31 @@ func (s *Service) Start(ctx context.Context, actor Actor, gameID string) (Outcom
 		if n := len(t.Joined); n < info.MinSeats {
 			return refuse(CodeConflict, "%s needs at least %d players; game %s has %d", info.Name, info.MinSeats, t.ID, n)
 		}
-		if err := c.stage(TypeStarted, struct{}{}, ""); err != nil {
-			return err
-		}
-		// The setup draws from the version just before its first event.
-		r, err := c.seedRand()
-		if err != nil {
-			return err
-		}
-		names := make([]string, len(t.Joined))
-		for i, j := range t.Joined {
-			names[i] = j.Name
-		}
-		evs, err := t.Engine.Setup(t.Options, names, r)
-		if err != nil {
-			return err
-		}
-		return c.stageGame(evs, "")
+		return startGame(c)
 	})
+}
+
+// startGame stages the start of the game: the seating, the shuffles and the
+// deal.
+func startGame(c *cmdCtx) error {
+	t := c.table
+	if err := c.stage(TypeStarted, struct{}{}, ""); err != nil {
+		return err
+	}
+	// The setup draws from the version just before its first event.
+	r, err := c.seedRand()
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(t.Joined))
+	for i, j := range t.Joined {
+		names[i] = j.Name
+	}
+	evs, err := t.Engine.Setup(t.Options, names, r)
+	if err != nil {
+		return err
+	}
+	return c.stageGame(evs, "")
 }
 
 // Move plays the move lines of user's seat in one command: each line is
@@ -619,12 +685,19 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 		}
 		seatNo := int(seat)
 		c.seat = &seatNo
+		// A number picks from the list the player was shown: the seat's
+		// choices when the command began.
+		choices := t.Engine.Choices(t.State, seat)
 		for i, line := range moves {
 			var err error
 			if t.Engine.Result(t.State).Finished {
 				err = games.Illegal("end", "the game ended before this line")
-			} else {
+			} else if line, err = resolveChoice(t.Engine, t.State, choices, line); err == nil {
 				err = c.decide(seat, line)
+			}
+			if err == nil {
+				c.moved = true
+				c.played = append(c.played, line)
 			}
 			switch {
 			case err == nil:
@@ -726,6 +799,7 @@ func (s *Service) Resign(ctx context.Context, actor Actor, gameID string) (Outco
 		if err := c.stage(TypeResigned, Resigned{Seat: seat, User: actor.User}, "resign"); err != nil {
 			return err
 		}
+		c.moved, c.played = true, []string{"resign"}
 		r, err := c.seedRand() // the version just before the game's own events
 		if err != nil {
 			return err

@@ -143,6 +143,18 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 			Name string `json:"name"`
 		}{j.Name})
 		c.Text = j.Name + " joined."
+	case TypeInvited:
+		var in Invited
+		if err := json.Unmarshal(e.Data, &in); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Data, err = json.Marshal(struct {
+			Invited int `json:"invited"`
+		}{len(in.Users)})
+		c.Text = fmt.Sprintf("%d players were invited.", len(in.Users))
+		if len(in.Users) == 1 {
+			c.Text = "A player was invited."
+		}
 	case TypeStarted:
 		c.Text = "The game started."
 	case TypeResigned:
@@ -240,4 +252,10 @@ func (s *Service) RebuildProjections(ctx context.Context, progress func(done, to
 		}
 	}
 	return len(streams), nil
+}
+
+// GamesOf lists the games user plays or played in, most recent first (at
+// most limit), with the seat they hold in each.
+func (s *Service) GamesOf(ctx context.Context, user string, limit int) ([]projections.GameOfUser, error) {
+	return projections.ListGamesOf(ctx, s.pool, user, limit)
 }

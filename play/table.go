@@ -17,6 +17,7 @@ import (
 const (
 	TypeCreated  = "game.created"
 	TypeJoined   = "game.joined"
+	TypeInvited  = "game.invited"
 	TypeStarted  = "game.started"
 	TypeResigned = "game.resigned"
 	TypeEnded    = "game.ended"
@@ -45,6 +46,13 @@ type Joined struct {
 	Name string `json:"name"`
 }
 
+// Invited is the data of the creator inviting people (opaque user ids) to
+// take a seat; the game starts by itself once every invited user has
+// joined.
+type Invited struct {
+	Users []string `json:"users"`
+}
+
 // Resigned is the data of a player leaving a running game; the game's own
 // resignation events follow it.
 type Resigned struct {
@@ -70,6 +78,7 @@ type Table struct {
 	Commitment string
 	Creator    string
 	Joined     []Joined
+	Invited    []string // user ids invited to take a seat
 	Started    bool
 	Ended      bool
 	State      games.State // nil before the start
@@ -152,6 +161,16 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) 
 			return fmt.Errorf("decode %s: %w", e.Type, err)
 		}
 		t.Joined = append(t.Joined, j)
+	case TypeInvited:
+		var in Invited
+		if err := json.Unmarshal(e.Data, &in); err != nil {
+			return fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		for _, u := range in.Users {
+			if !slices.Contains(t.Invited, u) {
+				t.Invited = append(t.Invited, u)
+			}
+		}
 	case TypeStarted:
 		st, err := t.Engine.Initial(t.Rules)
 		if err != nil {
@@ -282,6 +301,32 @@ func (t *Table) SeatOf(user string) games.Seat {
 		return games.Spectator
 	}
 	return games.Seat(seat)
+}
+
+// UserAt returns the user id of the player at seat ("" for none).
+func (t *Table) UserAt(seat games.Seat) string {
+	if !t.Started || seat < 0 {
+		return ""
+	}
+	names := t.Engine.Players(t.State)
+	if int(seat) >= len(names) {
+		return ""
+	}
+	return t.userOf(names[seat])
+}
+
+// everyoneInvitedJoined reports whether the game invited people and all of
+// them have joined.
+func (t *Table) everyoneInvitedJoined() bool {
+	if len(t.Invited) == 0 {
+		return false
+	}
+	for _, u := range t.Invited {
+		if !slices.ContainsFunc(t.Joined, func(j Joined) bool { return j.User == u }) {
+			return false
+		}
+	}
+	return true
 }
 
 // seatCount is the number of seated players (0 before the start).

@@ -226,6 +226,42 @@ func ListGames(ctx context.Context, q events.Querier, status string, limit int) 
 	return out, rows.Err()
 }
 
+// GameOfUser is a game in a user's list, with the seat the user holds (-1
+// before the start).
+type GameOfUser struct {
+	Game
+	Seat int `json:"seat"`
+}
+
+// ListGamesOf lists the games user (an opaque id) plays or played in, most
+// recently changed first.
+func ListGamesOf(ctx context.Context, q events.Querier, user string, limit int) ([]GameOfUser, error) {
+	rows, err := q.Query(ctx, `select `+gameColumns+`,
+			coalesce((players->(array_position(user_ids, $1) - 1)->>'seat')::int, -1)
+		from games where user_ids @> array[$1]
+		order by updated_at desc, id limit $2`, user, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list games of a user: %w", err)
+	}
+	defer rows.Close()
+	var out []GameOfUser
+	for rows.Next() {
+		var g GameOfUser
+		var result []byte
+		if err := rows.Scan(&g.ID, &g.Kind, &g.Status, &g.Options, &g.Players, &g.ToAct, &result, &g.Version, &g.CreatedAt, &g.UpdatedAt, &g.Seat); err != nil {
+			return nil, fmt.Errorf("list games of a user: %w", err)
+		}
+		if result != nil {
+			g.Result = new(games.Result)
+			if err := json.Unmarshal(result, g.Result); err != nil {
+				return nil, fmt.Errorf("decode result: %w", err)
+			}
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
 // GetView reads seat's view of a game at the game's current version.
 func GetView(ctx context.Context, q events.Querier, gameID string, seat games.Seat) (SeatView, error) {
 	v := SeatView{GameID: gameID, Seat: seat}

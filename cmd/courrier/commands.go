@@ -10,7 +10,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/riverqueue/river"
 
 	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/events"
@@ -18,22 +21,18 @@ import (
 	"github.com/courrier-games/courrier/play"
 )
 
-// serve runs the HTTP API until ctx is cancelled (SIGINT, SIGTERM).
+// serve runs the HTTP API, the inbound SMTP server and the job queue until
+// ctx is cancelled (SIGINT, SIGTERM).
 func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	return withDatabase(ctx, "serve", args, log, func(cfg config, db *database) error {
-		return serveHTTP(ctx, cfg, db, log)
+		return runServer(ctx, cfg, db, log)
 	})
 }
 
-// serveHTTP serves the API on cfg.HTTPAddr until ctx ends, then shuts down
-// gracefully.
-func serveHTTP(ctx context.Context, cfg config, db *database, log *slog.Logger) error {
-	watcher := events.NewWatcher(db.Pool, events.WithWatcherLogger(log))
-	go func() {
-		if err := watcher.Run(ctx); err != nil {
-			log.Error("the feed watcher stopped", "err", err)
-		}
-	}()
+// runServer serves until ctx ends, then stops in reverse order of start:
+// intake first (HTTP, SMTP), then the job queue (cut-off jobs run again
+// later), then the feed watcher.
+func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) error {
 	if err := ensureSecrets(cfg.DataDir); err != nil {
 		return err
 	}
@@ -41,37 +40,89 @@ func serveHTTP(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	if err != nil {
 		return err
 	}
-	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake), play.WithSeedBox(box))
+	watchCtx, stopWatch := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWatch()
+	watcher := events.NewWatcher(db.Pool, events.WithWatcherLogger(log))
+	go func() {
+		if err := watcher.Run(watchCtx); err != nil && watchCtx.Err() == nil {
+			log.Error("the feed watcher stopped", "err", err)
+		}
+	}()
+	late := &lateJobs{}
+	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake),
+		play.WithSeedBox(box), play.WithJobs(late))
 	if n, err := svc.SealClearSeeds(ctx); err != nil {
 		return err
 	} else if n > 0 {
 		log.Info("sealed game seeds stored in clear by an older courrier", "games", n)
 	}
+	mail, err := mailService(cfg, db, svc, log)
+	if err != nil {
+		return err
+	}
+	workers := river.NewWorkers()
+	mail.AddWorkers(workers)
+	jobsClient, err := newRiver(db.Pool, workers, log)
+	if err != nil {
+		return err
+	}
+	late.client = jobsClient
+
 	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", cfg.HTTPAddr)
+	httpLn, err := lc.Listen(ctx, "tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
 	}
-	srv := &http.Server{
-		Handler:           api.New(db.Pool, svc, log, api.WithFeed(watcher)),
-		ReadHeaderTimeout: 10 * time.Second,
+	smtpLn, err := lc.Listen(ctx, "tcp", cfg.SMTPAddr)
+	if err != nil {
+		_ = httpLn.Close()
+		return fmt.Errorf("listen on %s (inbound SMTP): %w", cfg.SMTPAddr, err)
 	}
-	log.Info("courrier is serving", "http", ln.Addr().String(), "version", version())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	mux := http.NewServeMux()
+	mux.Handle("/", api.New(db.Pool, svc, log, api.WithFeed(watcher)))
+	mailPages := mail.Handler()
+	mux.Handle("/u/", mailPages)
+	mux.Handle("/dev/", mailPages)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	inbound := mail.NewInboundServer(jobsClient)
+	if err := jobsClient.Start(context.WithoutCancel(ctx)); err != nil {
+		_, _ = httpLn.Close(), smtpLn.Close()
+		return fmt.Errorf("start the job queue: %w", err)
+	}
+	transport := "dev mailbox (" + strings.TrimRight(cfg.BaseURL, "/") + "/dev/mail, courrier mail list)"
+	if cfg.SMTPRelay != "" {
+		transport = "relay " + redactURL(cfg.SMTPRelay)
+	}
+	log.Info("courrier is serving", "http", httpLn.Addr().String(), "smtp", smtpLn.Addr().String(),
+		"mail_domain", cfg.MailDomain, "mail", transport, "version", version())
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(httpLn) }()
+	go func() { errc <- inbound.Serve(smtpLn) }()
+	var serveErr error
 	select {
-	case err := <-errc:
-		return fmt.Errorf("http server: %w", err)
+	case serveErr = <-errc:
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
 	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
+	errs := []error{serveErr}
 	if err := srv.Shutdown(shutdown); err != nil {
-		return fmt.Errorf("shut down the http server: %w", err)
+		errs = append(errs, fmt.Errorf("shut down the http server: %w", err))
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	if err := inbound.Shutdown(shutdown); err != nil {
+		errs = append(errs, fmt.Errorf("shut down the smtp server: %w", err))
+	}
+	soft, cancelSoft := context.WithTimeout(shutdown, 10*time.Second)
+	defer cancelSoft()
+	if err := jobsClient.Stop(soft); err != nil {
+		errs = append(errs, fmt.Errorf("stop the job queue: %w", err))
+	}
+	stopWatch()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	return nil
 }

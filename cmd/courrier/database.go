@@ -130,7 +130,11 @@ func checkSchema(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) erro
 	if err != nil {
 		return err
 	}
-	if want := migrations.Latest(); have < want {
+	river, err := migrations.RiverCurrent(ctx, pool)
+	if err != nil {
+		return err
+	}
+	if want := migrations.Latest(); have < want || river < migrations.RiverLatest() {
 		hint := "as the schema's owner (COURRIER_DATABASE_URL_MIGRATE)"
 		if owner || super {
 			hint = "(this role owns the schema: DATABASE_URL will do)"

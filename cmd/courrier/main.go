@@ -43,9 +43,12 @@ func (e usageError) Error() string { return e.msg }
 const usage = `usage: courrier <command> [flags]
 
 commands:
-  serve                  run the service (HTTP API; migrations are applied at start)
+  serve                  run the service: HTTP API, inbound SMTP, mail and job queue
+                         (zero-config: migrations are applied at start)
   migrate                apply the database migrations and exit
   projections rebuild    recompute every read model from the event log
+  mail list [ADDRESS]    list the dev mailbox (mail sent while no relay is set)
+  mail show ID           print one message of the dev mailbox
   secrets rotate P       add a new current key of purpose P (jwt, reply, seed)
   version                print the version
 
@@ -68,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageError{"usage: courrier projections rebuild"}
 		}
 		return rebuild(ctx, args[2:], stdout, log)
+	case "mail":
+		return mailCmd(ctx, args[1:], stdout, log)
 	case "secrets":
 		return secretsCmd(args[1:], stdout)
 	case "version":

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/play"
+)
+
+// lateJobs lets play insert jobs through a River client made after it (the
+// client's workers need the mail service, which needs play).
+type lateJobs struct{ client *river.Client[pgx.Tx] }
+
+// InsertManyFastTx implements play.JobInserter.
+func (l *lateJobs) InsertManyFastTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) (int, error) {
+	return l.client.InsertManyFastTx(ctx, tx, params)
+}
+
+// replySigner returns the reply-token signer of the data directory's reply
+// keys.
+func replySigner(dataDir string, now func() time.Time) (*notify.Signer, error) {
+	keys, err := loadKeys(dataDir, keyReply)
+	if err != nil {
+		return nil, err
+	}
+	ks := make([]notify.Key, len(keys))
+	for i, k := range keys {
+		ks[i] = notify.Key{ID: k.id, Secret: k.secret}
+	}
+	return notify.NewSigner(now, ks[0], ks[1:]...)
+}
+
+// mailTransport is the relay of COURRIER_SMTP_RELAY, or nil for the dev
+// mailbox.
+func mailTransport(cfg config) (notify.Transport, error) {
+	if cfg.SMTPRelay == "" {
+		return nil, nil
+	}
+	return notify.ParseRelay(cfg.SMTPRelay, cfg.MailDomain)
+}
+
+// newRiver returns the River client working the game and mail queues.
+func newRiver(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger) (*river.Client[pgx.Tx], error) {
+	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Logger: log,
+		Queues: map[string]river.QueueConfig{
+			jobs.QueueDefault: {MaxWorkers: 10},
+			jobs.QueueMail:    {MaxWorkers: 5},
+		},
+		Workers:           workers,
+		FetchPollInterval: 200 * time.Millisecond,
+		// REINDEX needs the tables' owner; the service role is not.
+		ReindexerSchedule: river.NeverSchedule(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start the job queue: %w", err)
+	}
+	return c, nil
+}
+
+// mailCmd reads the dev mailbox: `courrier mail list [-to address]` and
+// `courrier mail show <id>`.
+func mailCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	const usageText = "usage: courrier mail list [address] | courrier mail show <id>"
+	if len(args) == 0 {
+		return usageError{usageText}
+	}
+	verb, rest := args[0], args[1:]
+	var arg string
+	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		arg, rest = rest[0], rest[1:]
+	}
+	return withDatabase(ctx, "mail "+verb, rest, log, func(_ config, db *database) error {
+		box := notify.NewDevMailbox(db.Pool)
+		switch verb {
+		case "list":
+			list, err := box.List(ctx, arg, 100)
+			if err != nil {
+				return err
+			}
+			if len(list) == 0 {
+				_, err := fmt.Fprintln(stdout, "the dev mailbox is empty")
+				return err
+			}
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			_, _ = fmt.Fprintln(tw, "ID\tWHEN\tTO\tSUBJECT")
+			for _, m := range list {
+				_, _ = fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", m.ID, m.CreatedAt.Local().Format("2006-01-02 15:04:05"), strings.Join(m.To, ", "), m.Subject)
+			}
+			return tw.Flush()
+		case "show":
+			id, err := strconv.ParseInt(arg, 10, 64)
+			if err != nil {
+				return usageError{usageText}
+			}
+			m, err := box.Get(ctx, id)
+			if errors.Is(err, notify.ErrNoMail) {
+				return fmt.Errorf("there is no message %d in the dev mailbox (courrier mail list shows them)", id)
+			}
+			if err != nil {
+				return err
+			}
+			hdr := notify.HeaderLines(m.Raw, "From", "To", "Reply-To", "Date", "Subject", "Message-Id")
+			_, err = fmt.Fprintf(stdout, "%s\n%s", hdr, notify.TextOf(m.Raw))
+			return err
+		}
+		return usageError{usageText}
+	})
+}
+
+// mailService builds the mail side on a database.
+func mailService(cfg config, db *database, svc *play.Service, log *slog.Logger) (*notify.Service, error) {
+	signer, err := replySigner(cfg.DataDir, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	transport, err := mailTransport(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return notify.New(db.Pool, svc, auth.NewUsers(db.Pool), notify.Config{
+		MailDomain: cfg.MailDomain, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer,
+	}, log)
+}

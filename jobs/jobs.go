@@ -1,0 +1,102 @@
+// Package jobs holds the arguments of courrier's background jobs (River
+// jobs): small values that name things by id, and their kinds. It is a leaf:
+// play inserts mail jobs in its append transaction without importing notify,
+// which works them.
+//
+// Kind strings are stored in the river_job table: never rename one.
+package jobs
+
+import (
+	"encoding/json"
+
+	"github.com/riverqueue/river"
+)
+
+// Queues. Mail has its own queue so that a slow relay never delays game work.
+const (
+	QueueDefault = river.QueueDefault
+	QueueMail    = "mail"
+)
+
+// Prompt asks seat of a game to act: its pending entry opened at Version.
+type Prompt struct {
+	GameID  string `json:"game_id"`
+	Version int    `json:"version"`
+	Seat    int    `json:"seat"`
+}
+
+// Kind implements river.JobArgs.
+func (Prompt) Kind() string { return "mail.prompt" }
+
+// InsertOpts puts the job on the mail queue.
+func (Prompt) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+
+// Receipt confirms to seat the move that took the game from From to
+// Version.
+type Receipt struct {
+	GameID  string   `json:"game_id"`
+	From    int      `json:"from"`
+	Version int      `json:"version"`
+	Seat    int      `json:"seat"`
+	Moves   []string `json:"moves"`
+	Head    string   `json:"head"` // hex hash of the game's last event after the move
+	// Refused says which line of a several-line move was not played, and why.
+	Refused string `json:"refused,omitempty"`
+}
+
+// Kind implements river.JobArgs.
+func (Receipt) Kind() string { return "mail.receipt" }
+
+// InsertOpts puts the job on the mail queue.
+func (Receipt) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+
+// GameOver tells seat that the game ended at Version.
+type GameOver struct {
+	GameID  string `json:"game_id"`
+	Version int    `json:"version"`
+	Seat    int    `json:"seat"`
+}
+
+// Kind implements river.JobArgs.
+func (GameOver) Kind() string { return "mail.game_over" }
+
+// InsertOpts puts the job on the mail queue.
+func (GameOver) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+
+// Invitation invites a user (an opaque id) to the game, as of Version.
+type Invitation struct {
+	GameID  string `json:"game_id"`
+	Version int    `json:"version"`
+	User    string `json:"user"`
+}
+
+// Kind implements river.JobArgs.
+func (Invitation) Kind() string { return "mail.invitation" }
+
+// InsertOpts puts the job on the mail queue.
+func (Invitation) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+
+// Inbound processes the inbound mail stored under ID.
+type Inbound struct {
+	ID int64 `json:"id"`
+}
+
+// Kind implements river.JobArgs.
+func (Inbound) Kind() string { return "mail.inbound" }
+
+// Answer sends the answer to an inbound mail (a refusal, a lobby answer):
+// Mail names the mail kind, Data its content.
+type Answer struct {
+	InboundID int64           `json:"inbound_id"`
+	Seq       int             `json:"seq"` // several answers to one mail are numbered
+	Mail      string          `json:"mail"`
+	GameID    string          `json:"game_id,omitempty"`
+	ReplyTo   string          `json:"reply_to,omitempty"` // a fresh reply address, when the answer may be answered
+	Data      json.RawMessage `json:"data"`
+}
+
+// Kind implements river.JobArgs.
+func (Answer) Kind() string { return "mail.answer" }
+
+// InsertOpts puts the job on the mail queue.
+func (Answer) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }

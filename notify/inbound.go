@@ -1,0 +1,262 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/play"
+)
+
+// inboundWorker processes one stored inbound mail: a move by reply, a join
+// by reply to an invitation, or a lobby command to the service address.
+type inboundWorker struct {
+	river.WorkerDefaults[jobs.Inbound]
+	s *Service
+}
+
+// inboundRow is a stored inbound mail.
+type inboundRow struct {
+	ID        int64
+	Rcpt      string
+	MailFrom  string
+	Raw       []byte
+	MessageID string
+	Processed bool
+}
+
+// handled is what processing one mail decided: its outcome in words, and
+// the answers to send (none for ignored mail).
+type handled struct {
+	outcome string
+	answers []jobs.Answer
+	sender  string
+	gameID  string
+	refused bool // answered with a refusal
+}
+
+// Work processes the mail once: the outcome and the answers are written in
+// one transaction, so a retried job after a crash plays nothing twice (the
+// move's idempotency key is the mail's Message-ID) and answers once.
+func (w *inboundWorker) Work(ctx context.Context, job *river.Job[jobs.Inbound]) error {
+	s := w.s
+	var r inboundRow
+	var processedAt *time.Time
+	err := s.pool.QueryRow(ctx, `select id, rcpt, mail_from, raw, message_id, processed_at from inbound_mail where id = $1`, job.Args.ID).
+		Scan(&r.ID, &r.Rcpt, &r.MailFrom, &r.Raw, &r.MessageID, &processedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read inbound mail %d: %w", job.Args.ID, err)
+	}
+	if processedAt != nil {
+		return nil
+	}
+	h, err := s.handle(ctx, r)
+	if err != nil {
+		return err
+	}
+	client := river.ClientFromContext[pgx.Tx](ctx)
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		outcome := h.outcome
+		if h.refused {
+			outcome = "refused: " + outcome
+		}
+		tag, err := tx.Exec(ctx, `update inbound_mail set processed_at = now(), outcome = $2, sender = nullif($3, ''), game_id = nullif($4, '')
+			where id = $1 and processed_at is null`, r.ID, outcome, h.sender, h.gameID)
+		if err != nil {
+			return fmt.Errorf("record inbound mail %d: %w", r.ID, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return nil
+		}
+		for i, a := range h.answers {
+			a.InboundID, a.Seq = r.ID, i+1
+			if _, err := client.InsertTx(ctx, tx, a, nil); err != nil {
+				return fmt.Errorf("queue the answer to inbound mail %d: %w", r.ID, err)
+			}
+		}
+		s.log.InfoContext(ctx, "inbound mail", "inbound_id", r.ID, "outcome", h.outcome, "answers", len(h.answers), "job_id", job.ID)
+		return nil
+	})
+}
+
+// handle decides what an inbound mail does. It returns an error only for
+// what a retry may cure (the database); everything about the mail itself
+// is an outcome.
+func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
+	in, err := ReadIncoming(ctx, r.Raw, r.MailFrom, s.cfg.LookupTXT)
+	if err != nil {
+		return handled{outcome: "ignored: unreadable: " + err.Error()}, nil
+	}
+	if in.Automatic != "" {
+		return handled{outcome: "ignored: " + in.Automatic}, nil
+	}
+	if in.From == nil || in.From.Address == "" {
+		return handled{outcome: "ignored: no From address"}, nil
+	}
+	h := handled{sender: in.From.Address}
+	var recent int
+	if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)
+		and received_at > now() - interval '1 hour'`, in.From.Address).Scan(&recent); err != nil {
+		return h, fmt.Errorf("count recent mail: %w", err)
+	}
+	if recent >= s.cfg.RepliesPerHour {
+		h.outcome = fmt.Sprintf("ignored: %s sent %d mails in the last hour", in.From.Address, recent)
+		return h, nil
+	}
+	user, err := s.users.ByEmail(ctx, in.From.Address)
+	if err != nil && !errors.Is(err, auth.ErrNoUser) {
+		return h, err
+	}
+	actor := play.Actor{
+		User: user.ID, Channel: play.ChannelEmail, RequestID: "mail-" + strconv.FormatInt(r.ID, 10),
+		MessageID: in.MessageID, Sender: in.From.Address, MailAuth: mailAuth(in),
+	}
+	if in.MessageID != "" && user.ID != "" {
+		actor.IdempotencyKey = "mail:" + in.MessageID
+	}
+	local, _, _ := strings.Cut(r.Rcpt, "@")
+	kind, token, _ := strings.Cut(strings.ToLower(local), "+")
+	switch {
+	case kind == "m" || kind == "i":
+		tok, err := s.cfg.Signer.Verify(token)
+		if err != nil {
+			// The SMTP server refused such an address; it expired since.
+			return s.refuse(ctx, h, in, play.Brief{}, nil, "this reply address has expired or is not one courrier gave out: "+err.Error(), "")
+		}
+		if kind == "i" {
+			return s.join(ctx, h, in, tok, actor)
+		}
+		return s.move(ctx, h, in, tok, actor)
+	default:
+		return s.lobby(ctx, h, in, actor)
+	}
+}
+
+// mailAuth is what is kept of a mail's authentication: the DKIM result and
+// the Authentication-Results the receiving servers added.
+func mailAuth(in Incoming) string {
+	out := "dkim=" + in.DKIM
+	if in.AuthResults != "" {
+		out += "\n" + in.AuthResults
+	}
+	return out
+}
+
+// move plays the moves of a reply to a prompt.
+func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, actor play.Actor) (handled, error) {
+	b, err := s.play.Brief(ctx, tok.Game, games.Seat(tok.Seat))
+	if err != nil {
+		var pe *play.Error
+		if errors.As(err, &pe) {
+			return s.refuse(ctx, h, in, play.Brief{}, nil, pe.Message, "")
+		}
+		return h, err
+	}
+	if actor.User == "" || actor.User != b.User {
+		// Say nothing of the game to someone who is not its player.
+		return s.refuse(ctx, h, in, play.Brief{GameID: b.GameID}, nil,
+			"this reply address belongs to another player: moves are taken only from the address the prompt was sent to", "")
+	}
+	lines := MoveLines(in.Text)
+	if len(lines) == 0 {
+		return s.refuse(ctx, h, in, b, nil, "your reply has no move: write it above the quoted mail, as listed or by its number", "")
+	}
+	out, err := s.play.Move(ctx, actor, tok.Game, tok.Version, lines)
+	if err == nil {
+		h.outcome = fmt.Sprintf("played %d line(s) in game %s: version %d → %d", len(lines), tok.Game, out.From, out.Version)
+		if out.Replay {
+			h.outcome = "replayed: the same mail was already played"
+		}
+		return h, nil
+	}
+	return s.refuseMove(ctx, h, in, b, lines, err)
+}
+
+// refuseMove answers a move that was not played: stale, illegal or
+// malformed.
+func (s *Service) refuseMove(ctx context.Context, h handled, in Incoming, b play.Brief, lines []string, err error) (handled, error) {
+	var stale *play.StaleError
+	var pe *play.Error
+	if errors.As(err, &stale) {
+		problem := fmt.Sprintf("the game moved on: your reply answered version %d, and the game is now at version %d.", stale.Expected, stale.Current)
+		var what []string
+		for _, c := range stale.Changes {
+			if c.Text != "" {
+				what = append(what, c.Text)
+			}
+		}
+		if len(what) > 0 {
+			problem += " Since then: " + strings.Join(what, " ")
+		}
+		return s.refuse(ctx, h, in, b, lines, problem+" Nothing was played; if your move still stands, send it again to the new prompt.", "")
+	}
+	if re, ok := games.AsRuleError(err); ok {
+		return s.refuse(ctx, h, in, b, lines, re.Reason, re.Rule)
+	}
+	if errors.As(err, &pe) {
+		return s.refuse(ctx, h, in, b, lines, pe.Message, "")
+	}
+	return h, err
+}
+
+// refuse answers a mail that changed nothing, at most once per sender per
+// game per hour (a loop between two machines stops there). b names the
+// game when the sender may know it; lines are what they sent.
+func (s *Service) refuse(ctx context.Context, h handled, in Incoming, b play.Brief, lines []string, problem, rule string) (handled, error) {
+	h.outcome, h.gameID = "not played: "+problem, b.GameID
+	var n int
+	if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)
+		and coalesce(game_id, '') = $2 and outcome like 'refused: %' and processed_at > now() - interval '1 hour'`,
+		in.From.Address, b.GameID).Scan(&n); err != nil {
+		return h, fmt.Errorf("count recent refusals: %w", err)
+	}
+	if n > 0 {
+		h.outcome += " (not answered: a refusal was sent within the hour)"
+		return h, nil
+	}
+	h.refused = true
+	d := RefusalData{Player: b.Player, Sent: lines, Problem: problem, Rule: rule, Version: b.Version}
+	if b.Kind != "" {
+		d.Game = s.gameRef(b)
+	} else if b.GameID != "" {
+		d.Game = GameRef{ID: b.GameID}
+	}
+	a := jobs.Answer{Mail: KindRefusal, GameID: b.GameID}
+	if b.User != "" && len(b.Pending) > 0 {
+		// The player may answer the refusal with a corrected move.
+		d.Choices, d.Version = b.Choices, b.Version
+		tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: int(b.Seat), Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
+		a.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		return h, fmt.Errorf("encode refusal: %w", err)
+	}
+	a.Data = data
+	h.answers = append(h.answers, a)
+	return h, nil
+}
+
+// notice answers a lobby command.
+func (s *Service) notice(h handled, outcome, gameID string, d NoticeData) (handled, error) {
+	h.outcome = outcome
+	data, err := json.Marshal(d)
+	if err != nil {
+		return h, fmt.Errorf("encode notice: %w", err)
+	}
+	h.answers = append(h.answers, jobs.Answer{Mail: KindNotice, GameID: gameID, Data: data})
+	return h, nil
+}

@@ -1,0 +1,262 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/projections"
+)
+
+// helpText explains every command of the lobby by mail.
+func (s *Service) helpText() []string {
+	addr := s.ServiceAddress().Address
+	lines := []string{
+		"Write one command as the first line of a mail to " + addr + ":",
+		"",
+		"  new <game> with <address> <address> …",
+		"      creates a game and invites those people; you take the first",
+		"      seat under your name. The game starts when all have joined.",
+		"      Add \"as <name>\" to choose your player name.",
+		"  games",
+		"      lists your games and whose turn it is.",
+		"  resign <game id>",
+		"      leaves a running game.",
+		"  help",
+		"      this list.",
+		"",
+		"To join a game you were invited to, reply to the invitation with",
+		"\"join <name>\". To move, reply to the prompt with your move.",
+		"",
+		"Games:",
+	}
+	for _, id := range catalog.Registry().IDs() {
+		eng, err := catalog.Registry().Get(id)
+		if err != nil {
+			continue
+		}
+		info := eng.Info()
+		lines = append(lines, fmt.Sprintf("  %-11s %s, %d to %d players", id, info.Name, info.MinSeats, info.MaxSeats))
+	}
+	return lines
+}
+
+// lobby runs a command sent to the service address.
+func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.Actor) (handled, error) {
+	lines := MoveLines(in.Text)
+	cmd := ""
+	if len(lines) > 0 {
+		cmd = lines[0]
+	}
+	if cmd == "" {
+		// An empty body: the subject may hold the command.
+		cmd = strings.TrimSpace(in.Subject)
+	}
+	words := strings.Fields(cmd)
+	verb := ""
+	if len(words) > 0 {
+		verb = strings.ToLower(words[0])
+	}
+	switch verb {
+	case "new", "create":
+		return s.newGame(ctx, h, in, actor, words[1:])
+	case "games", "list":
+		return s.listGames(ctx, h, actor)
+	case "resign":
+		return s.resign(ctx, h, actor, words[1:])
+	case "help", "":
+		return s.notice(h, "help sent", "", NoticeData{Subject: "[courrier] how to play by mail", Lines: s.helpText()})
+	default:
+		return s.notice(h, "unknown command "+verb, "", NoticeData{
+			Subject:    "[courrier] I did not understand your mail",
+			Paragraphs: []string{fmt.Sprintf("The first line of your mail, %q, is not a command I know.", cmd)},
+			Lines:      s.helpText(),
+		})
+	}
+}
+
+// newGame creates a game and invites the addresses named.
+func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor play.Actor, words []string) (handled, error) {
+	fail := func(problem string) (handled, error) {
+		return s.notice(h, "new game refused: "+problem, "", NoticeData{
+			Subject: "[courrier] no game was created", Paragraphs: []string{problem}, Lines: s.helpText(),
+		})
+	}
+	if len(words) == 0 {
+		return fail("Say which game: for example \"new coyote with ana@example.org bob@example.org\".")
+	}
+	kind := strings.ToLower(words[0])
+	if _, err := catalog.Registry().Get(kind); err != nil {
+		return fail(fmt.Sprintf("There is no game %q here.", words[0]))
+	}
+	var invitees []string
+	name := suggestName(in.From.Address, in.From.Name)
+	for i := 1; i < len(words); i++ {
+		w := strings.Trim(words[i], ",;<>")
+		switch {
+		case strings.EqualFold(w, "with") || strings.EqualFold(w, "and") || w == "":
+		case strings.EqualFold(w, "as"):
+			name = strings.Join(words[i+1:], " ")
+			i = len(words)
+		case strings.Contains(w, "@"):
+			addr, err := auth.NormalizeEmail(w)
+			if err != nil {
+				return fail(fmt.Sprintf("%q is not an email address.", w))
+			}
+			if !slices.ContainsFunc(invitees, func(a string) bool { return strings.EqualFold(a, addr) }) && !strings.EqualFold(addr, in.From.Address) {
+				invitees = append(invitees, addr)
+			}
+		default:
+			return fail(fmt.Sprintf("I did not understand %q: name the players by their email addresses.", w))
+		}
+	}
+	if len(invitees) == 0 {
+		return fail("Name the people you play with by their email addresses: \"new " + kind + " with ana@example.org\".")
+	}
+	creator, err := s.users.Ensure(ctx, in.From.Address)
+	if err != nil {
+		return h, err
+	}
+	actor.User = creator.ID
+	ids := make([]string, 0, len(invitees))
+	for _, addr := range invitees {
+		u, err := s.users.Ensure(ctx, addr)
+		if err != nil {
+			return h, err
+		}
+		ids = append(ids, u.ID)
+	}
+	out, err := s.play.CreateGame(ctx, actor, play.NewGame{Kind: kind, Name: name, Invite: ids})
+	if err != nil {
+		var pe *play.Error
+		if errors.As(err, &pe) {
+			return fail(pe.Message)
+		}
+		if re, ok := games.AsRuleError(err); ok {
+			return fail(re.Reason)
+		}
+		return h, err
+	}
+	h.gameID = out.GameID
+	eng, _ := catalog.Registry().Get(kind) // known above
+	return s.notice(h, "created game "+out.GameID, out.GameID, NoticeData{
+		Subject: fmt.Sprintf("[courrier] %s %s: game created", eng.Info().Name, out.GameID),
+		Paragraphs: []string{
+			fmt.Sprintf("You created game %s of %s and play in it as %s.", out.GameID, eng.Info().Name, name),
+			fmt.Sprintf("Invitations went to %s. The game starts when everyone has joined; you will get your first prompt then.", strings.Join(invitees, ", ")),
+		},
+	})
+}
+
+// listGames answers "games": the sender's games and whose turn it is.
+func (s *Service) listGames(ctx context.Context, h handled, actor play.Actor) (handled, error) {
+	var lines []string
+	if actor.User != "" {
+		list, err := s.play.GamesOf(ctx, actor.User, 50)
+		if err != nil {
+			return h, err
+		}
+		for _, g := range list {
+			lines = append(lines, gameLine(g))
+		}
+	}
+	if len(lines) == 0 {
+		lines = []string{"You have no games yet. Write \"new coyote with ana@example.org bob@example.org\" to start one."}
+	}
+	return s.notice(h, "games listed", "", NoticeData{Subject: "[courrier] your games", Lines: lines})
+}
+
+// gameLine is one game of a games list.
+func gameLine(g projections.GameOfUser) string {
+	eng, err := catalog.Registry().Get(g.Kind)
+	name := g.Kind
+	if err == nil {
+		name = eng.Info().Name
+	}
+	line := fmt.Sprintf("%s  %-10s %s", g.ID, name, g.Status)
+	switch {
+	case g.Result != nil:
+		line += ": " + g.Result.Summary
+	case len(g.ToAct) > 0:
+		var who []string
+		for _, t := range g.ToAct {
+			n := fmt.Sprintf("seat %d", t.Seat)
+			if int(t.Seat) < len(g.Players) {
+				n = g.Players[t.Seat].Name
+			}
+			if int(t.Seat) == g.Seat {
+				n = "you"
+			}
+			if !slices.Contains(who, n) {
+				who = append(who, n)
+			}
+		}
+		line += ", to act: " + strings.Join(who, ", ")
+	}
+	return line
+}
+
+// resign answers "resign <game>".
+func (s *Service) resign(ctx context.Context, h handled, actor play.Actor, words []string) (handled, error) {
+	if len(words) != 1 {
+		return s.notice(h, "resign refused", "", NoticeData{Subject: "[courrier] nothing was done", Paragraphs: []string{"Write \"resign <game id>\"."}})
+	}
+	game := strings.ToLower(words[0])
+	h.gameID = game
+	out, err := s.play.Resign(ctx, actor, game)
+	if err != nil {
+		var pe *play.Error
+		if errors.As(err, &pe) {
+			return s.notice(h, "resign refused: "+pe.Message, game, NoticeData{Subject: "[courrier] nothing was done", Paragraphs: []string{pe.Message}})
+		}
+		return h, err
+	}
+	return s.notice(h, "resigned", game, NoticeData{
+		Subject:    "[courrier] you left game " + game,
+		Paragraphs: []string{fmt.Sprintf("You resigned from game %s (now at version %d). Receipt: %s", game, out.Version, out.Head)},
+	})
+}
+
+// join answers a reply to an invitation: "join <name>" (or "join", which
+// takes a name from the sender's).
+func (s *Service) join(ctx context.Context, h handled, in Incoming, tok Token, actor play.Actor) (handled, error) {
+	h.gameID = tok.Game
+	b, err := s.play.Brief(ctx, tok.Game, games.Spectator)
+	if err != nil {
+		return h, err
+	}
+	if actor.User == "" || !slices.Contains(b.Invited, actor.User) {
+		return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, nil,
+			"this invitation was sent to another address: only the invited person can join with it", "")
+	}
+	lines := MoveLines(in.Text)
+	name := ""
+	if len(lines) > 0 {
+		w := strings.Fields(lines[0])
+		if len(w) > 0 && !strings.EqualFold(w[0], "join") {
+			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, "to take your seat, reply \"join <your name>\"", "")
+		}
+		if len(w) > 1 {
+			name = strings.Join(w[1:], " ")
+		}
+	}
+	if name == "" {
+		name = suggestName(in.From.Address, in.From.Name)
+	}
+	out, err := s.play.Join(ctx, actor, tok.Game, name)
+	if err != nil {
+		var pe *play.Error
+		if errors.As(err, &pe) {
+			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, pe.Message, "")
+		}
+		return h, err
+	}
+	h.outcome = fmt.Sprintf("joined game %s as %s (version %d)", tok.Game, name, out.Version)
+	return h, nil
+}

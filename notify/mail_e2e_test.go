@@ -1,0 +1,241 @@
+package notify_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/courrier-games/courrier/play"
+)
+
+// startByMail creates a Coyote game among addrs by mail and returns the
+// first prompt and who got it.
+func startByMail(t *testing.T, w *world, addrs []string) (string, message) {
+	t.Helper()
+	w.mustSend(addrs[0], "play@"+domain, fmt.Sprintf("From: %s\nTo: play@%s\nSubject: hi\nMessage-ID: <%s>\n\nnew coyote with %s\n",
+		addrs[0], domain, newMessageID(), strings.Join(addrs[1:], " ")))
+	for _, a := range addrs[1:] {
+		inv := w.waitKind(a, "invitation", 1)
+		w.mustSend(a, inv.ReplyTo, reply(a, inv, "join "+nameOf(a), "gmail"))
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, a := range addrs {
+			if p := ofKind(w.mailTo(a), "prompt"); len(p) > 0 {
+				return a, p[0]
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("no first prompt")
+	return "", message{}
+}
+
+// quiet asserts that address gets no new mail within a while.
+func (w *world) quiet(address string, had int) {
+	w.t.Helper()
+	time.Sleep(700 * time.Millisecond)
+	if got := w.mailTo(address); len(got) != had {
+		w.t.Fatalf("%s got %d new mails (%s), want none", address, len(got)-had, got[len(got)-1].Subject)
+	}
+}
+
+func TestBadRepliesChangeNothing(t *testing.T) {
+	w := newWorld(t, 2)
+	addrs := players[:3]
+	who, prompt := startByMail(t, w, addrs)
+	game := gameIDOf(prompt.Subject)
+	events := w.countEvents(game)
+
+	t.Run("a reply from another address is refused and says nothing of the game", func(t *testing.T) {
+		stranger := "mallory@elsewhere.test"
+		w.mustSend(stranger, prompt.ReplyTo, reply(stranger, prompt, "1", "gmail"))
+		w.inboundDone()
+		ref := w.waitKind(stranger, "refusal", 1)
+		if !strings.Contains(ref.Text, "another player") {
+			t.Errorf("refusal to a stranger:\n%s", ref.Text)
+		}
+		if strings.Contains(ref.Text, "feather") || strings.Contains(ref.Text, nameOf(who)) {
+			t.Errorf("the refusal to a stranger tells of the game:\n%s", ref.Text)
+		}
+		if n := w.countEvents(game); n != events {
+			t.Fatalf("%d events written", n-events)
+		}
+	})
+
+	t.Run("an out-of-office reply is ignored, unanswered", func(t *testing.T) {
+		had := len(w.mailTo(who))
+		raw := fmt.Sprintf("From: %s\nTo: %s\nSubject: Automatic reply: %s\nAuto-Submitted: auto-replied\nMessage-ID: <%s>\n\nI am away until Monday.\n",
+			who, prompt.ReplyTo, prompt.Subject, newMessageID())
+		w.mustSend(who, prompt.ReplyTo, raw)
+		if out := w.inboundDone(); !strings.HasPrefix(out, "ignored") {
+			t.Fatalf("outcome %q", out)
+		}
+		w.quiet(who, had)
+		if n := w.countEvents(game); n != events {
+			t.Fatalf("%d events written", n-events)
+		}
+	})
+
+	t.Run("an unparsable move is refused with the rule and the moves", func(t *testing.T) {
+		w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "fly to the moon", "gmail"))
+		w.inboundDone()
+		ref := w.waitKind(who, "refusal", 1)
+		if !strings.Contains(ref.Text, "fly to the moon") || len(numbered(ref.Text)) == 0 || ref.ReplyTo == "" {
+			t.Errorf("refusal:\n%s", ref.Text)
+		}
+		if n := w.countEvents(game); n != events {
+			t.Fatalf("%d events written", n-events)
+		}
+	})
+
+	t.Run("the same reply delivered twice is one move and one receipt", func(t *testing.T) {
+		raw := reply(who, prompt, choose(t, nil, numbered(prompt.Text)), ">")
+		w.mustSend(who, prompt.ReplyTo, raw)
+		w.mustSend(who, prompt.ReplyTo, raw)
+		w.inboundDone()
+		w.waitKind(who, "receipt", 1)
+		time.Sleep(500 * time.Millisecond)
+		if got := len(ofKind(w.mailTo(who), "receipt")); got != 1 {
+			t.Fatalf("%d receipts", got)
+		}
+		if n := w.countEvents(game); n != events+1 {
+			t.Fatalf("%d events written, want 1", n-events)
+		}
+		events++
+	})
+
+	t.Run("a stale reply is explained and plays nothing", func(t *testing.T) {
+		// The prompt's move was played: the same address answering it again
+		// with another mail is stale.
+		w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "1", "gmail"))
+		w.inboundDone()
+		// Refusals are at most one an hour per game: the unparsable move
+		// above had one, so this one is recorded, not answered.
+		var outcome string
+		_ = w.pool.QueryRow(context.Background(), `select outcome from inbound_mail order by id desc limit 1`).Scan(&outcome)
+		if !strings.Contains(outcome, "moved on") {
+			t.Fatalf("outcome %q, want the game moved on", outcome)
+		}
+		if n := w.countEvents(game); n != events {
+			t.Fatalf("%d events written", n-events)
+		}
+	})
+
+	t.Run("unknown and forged reply addresses are refused at RCPT", func(t *testing.T) {
+		forged := strings.Replace(prompt.ReplyTo, ".", "x", 1)
+		for _, rcpt := range []string{forged, "m+nonsense@" + domain, "root@" + domain, "play@other.test"} {
+			err := w.send(who, rcpt, "Subject: x\n\n1\n")
+			var te *textproto.Error
+			if !errors.As(err, &te) || te.Code != 550 || !strings.Contains(te.Msg, "5.1.1") {
+				t.Errorf("RCPT %s: %v, want 550 5.1.1", rcpt, err)
+			}
+		}
+	})
+}
+
+func TestRefusalsAreAnsweredOnceAnHour(t *testing.T) {
+	w := newWorld(t, 3)
+	who, prompt := startByMail(t, w, players[:3])
+	for i := range 3 {
+		w.mustSend(who, prompt.ReplyTo, reply(who, prompt, fmt.Sprintf("nonsense %d", i), "gmail"))
+		w.inboundDone()
+	}
+	w.waitKind(who, "refusal", 1)
+	time.Sleep(500 * time.Millisecond)
+	if n := len(ofKind(w.mailTo(who), "refusal")); n != 1 {
+		t.Fatalf("%d refusals for three bad replies within the hour", n)
+	}
+}
+
+func TestRelayDownThenUpDeliversEveryMailOnce(t *testing.T) {
+	w := newWorld(t, 4)
+	w.relay.setDown(true)
+	ctx := context.Background()
+	creator, err := w.users.Ensure(ctx, players[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var invite []string
+	for _, a := range players[1:] {
+		u, _ := w.users.Ensure(ctx, a)
+		invite = append(invite, u.ID)
+	}
+	if _, err := w.play.CreateGame(ctx, play.Actor{User: creator.ID, Channel: play.ChannelAPI}, play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // several failed attempts
+	if n := len(w.relay.all()); n != 0 {
+		t.Fatalf("%d mails went through a relay that is down", n)
+	}
+	var failing int
+	_ = w.pool.QueryRow(ctx, `select count(*) from mail_log where sent_at is null and last_error is not null`).Scan(&failing)
+	if failing != 3 {
+		t.Fatalf("%d mails recorded as failing, want 3", failing)
+	}
+	w.relay.setDown(false)
+	for _, a := range players[1:] {
+		w.waitKind(a, "invitation", 1)
+	}
+	time.Sleep(700 * time.Millisecond)
+	seen := map[string]int{}
+	for _, m := range w.relay.all() {
+		seen[parse(m).MessageID]++
+	}
+	if len(seen) != 3 {
+		t.Fatalf("%d distinct mails delivered, want 3", len(seen))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s delivered %d times", id, n)
+		}
+	}
+}
+
+func TestUnsubscribeStopsTheGamesMail(t *testing.T) {
+	w := newWorld(t, 5)
+	who, prompt := startByMail(t, w, players[:3])
+	raw := string(prompt.Raw)
+	i := strings.Index(raw, "List-Unsubscribe: <")
+	if i < 0 || !strings.Contains(raw, "List-Unsubscribe-Post: List-Unsubscribe=One-Click") {
+		t.Fatalf("the prompt has no one-click List-Unsubscribe:\n%s", raw[:min(len(raw), 2000)])
+	}
+	link := raw[i+len("List-Unsubscribe: <"):]
+	link = link[:strings.IndexByte(link, '>')]
+	path := strings.TrimPrefix(link, "http://courrier.test")
+	h := w.mail.Handler()
+	// A GET (a mail scanner) changes nothing.
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "<form method=\"post\"") {
+		t.Fatalf("GET %s: %d\n%s", path, rec.Code, rec.Body)
+	}
+	for range 2 { // idempotent
+		rec = httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader("List-Unsubscribe=One-Click"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("POST %s: %d", path, rec.Code)
+		}
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path+"x", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Fatalf("a forged link: %d", rec.Code)
+	}
+	// The player moves; the game goes on, and no mail of it reaches them.
+	had := len(w.mailTo(who))
+	w.mustSend(who, prompt.ReplyTo, reply(who, prompt, choose(t, nil, numbered(prompt.Text)), "gmail"))
+	w.inboundDone()
+	time.Sleep(700 * time.Millisecond)
+	if got := w.mailTo(who); len(got) != had {
+		t.Fatalf("after unsubscribing, %s got %q", who, got[len(got)-1].Subject)
+	}
+}

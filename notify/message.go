@@ -1,0 +1,610 @@
+package notify
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"io"
+	"mime"
+	"net/mail"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	texttemplate "text/template"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	gomessage "github.com/emersion/go-message"
+	gomail "github.com/emersion/go-message/mail"
+)
+
+// Mail is one message to render.
+type Mail struct {
+	Kind string       // one of the Kind* constants
+	From mail.Address // e.g. {Name: "courrier", Address: "play@example.org"}
+	To   mail.Address
+	// ReplyTo is a bare address (m+TOKEN@example.org); empty: no Reply-To.
+	ReplyTo string
+	// MessageID is the mail's id without angle brackets, e.g.
+	// g.abc123.v12.s1.prompt@example.org.
+	MessageID string
+	// InReplyTo is the id answered (a game's thread root), without
+	// brackets; empty: no In-Reply-To.
+	InReplyTo string
+	// References are the ids of the thread, without brackets; empty: no
+	// References.
+	References []string
+	// Unsubscribe is the one-click https URL (RFC 8058); empty: no
+	// List-Unsubscribe header fields.
+	Unsubscribe string
+	// UnsubscribeMailto is a bare address offered as the mailto: way to
+	// unsubscribe, next to Unsubscribe; may be empty.
+	UnsubscribeMailto string
+	Date              time.Time
+	// Data is the Kind's data, a value (not a pointer): PromptData for
+	// KindPrompt, ReceiptData for KindReceipt, and so on.
+	Data any
+}
+
+// The kinds of mail courrier sends.
+const (
+	KindPrompt     = "prompt"     // a seat's turn: its view and its moves (PromptData)
+	KindReceipt    = "receipt"    // a move by mail was played (ReceiptData)
+	KindRefusal    = "refusal"    // a mail changed nothing, and why (RefusalData)
+	KindGameOver   = "game_over"  // the result and the seed (GameOverData)
+	KindInvitation = "invitation" // an invitation to take a seat (InvitationData)
+	KindLogin      = "login"      // a sign-in link (LoginData)
+	KindNotice     = "notice"     // an answer to a lobby command (NoticeData)
+)
+
+// GameRef names a game in a mail.
+type GameRef struct {
+	ID       string
+	Kind     string // the game's kind, "coyote"
+	Name     string // its display name, "Coyote"
+	URL      string // the game's page; empty: not shown
+	RulesURL string // its rules; empty: not shown
+}
+
+// PromptData is a seat's turn: what happened, what it sees, what it may do.
+type PromptData struct {
+	Game    GameRef
+	Player  string
+	Version int
+	View    string   // the seat's view as text (see ViewText)
+	Since   []string // what happened since the player last acted, a sentence each
+	ToDo    []string // what the seat may do now, "bid or call Coyote (CY-12)"
+	Choices []string // the moves, numbered 1..n in the mail
+	// Deadline is when the seat should have moved, as a person reads it;
+	// empty: none.
+	Deadline string
+}
+
+// ReceiptData confirms moves played by mail.
+type ReceiptData struct {
+	Game    GameRef
+	Player  string
+	Moves   []string
+	Version int    // the game's version after the moves
+	Head    string // the hash of the game's log after them, in hex
+	// Refused says which line was not played and why, as a sentence; empty:
+	// every line was.
+	Refused string
+}
+
+// RefusalData answers a mail that changed nothing.
+type RefusalData struct {
+	Game    GameRef // may be zero: the mail named no game
+	Player  string
+	Sent    []string // the lines the mail held
+	Problem string   // why nothing was played
+	Rule    string   // the rule's id; may be empty
+	Choices []string // the legal moves now, numbered; empty: not their turn
+	Version int      // the version Choices belong to
+}
+
+// GameOverData tells a seat how a game ended and reveals its seed.
+type GameOverData struct {
+	Game       GameRef
+	Player     string
+	Summary    string   // "Ana wins"
+	Scores     []string // "Ana: 3", one per seat
+	Seed       string   // the game's secret seed, now revealed
+	Commitment string   // the sha256 of the seed, published at creation
+	Version    int
+	Head       string
+	RecordURL  string // the full record; may be empty
+}
+
+// InvitationData invites someone to take a seat in a game.
+type InvitationData struct {
+	Game    GameRef
+	Inviter string
+	Players []string // who is invited or seated, by display name or "someone"
+	Name    string   // a suggested player name, for "join <name>"
+}
+
+// LoginData carries a sign-in link.
+type LoginData struct {
+	URL     string
+	Expires string // how long the link works, as a person reads it: "15 minutes"
+}
+
+// NoticeData is a free-form answer: paragraphs, then a preformatted block.
+type NoticeData struct {
+	Subject    string // "[courrier] " is put in front when missing
+	Paragraphs []string
+	Lines      []string // preformatted lines, a games list or the help
+}
+
+// Renderer turns a Mail into the bytes of an RFC 5322 message: a
+// multipart/alternative of a text/plain and a text/html part. It is safe
+// for concurrent use.
+type Renderer struct {
+	text map[string]*texttemplate.Template
+	html map[string]*htmltemplate.Template
+}
+
+//go:embed templates
+var msgTemplates embed.FS
+
+// msgKinds are the kinds a Renderer knows.
+func msgKinds() []string {
+	return []string{KindPrompt, KindReceipt, KindRefusal, KindGameOver, KindInvitation, KindLogin, KindNotice}
+}
+
+// NewRenderer parses the mail templates.
+func NewRenderer() (*Renderer, error) {
+	r := &Renderer{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
+	funcs := msgFuncs()
+	for _, kind := range msgKinds() {
+		t, err := texttemplate.New(kind).Funcs(funcs).ParseFS(msgTemplates, "templates/layout.txt", "templates/"+kind+".txt")
+		if err != nil {
+			return nil, fmt.Errorf("mail templates of %s: %w", kind, err)
+		}
+		h, err := htmltemplate.New(kind).Funcs(funcs).ParseFS(msgTemplates, "templates/layout.html", "templates/"+kind+".html")
+		if err != nil {
+			return nil, fmt.Errorf("mail templates of %s: %w", kind, err)
+		}
+		for _, name := range []string{"layout", "subject", "body"} {
+			if t.Lookup(name) == nil || h.Lookup(name) == nil {
+				return nil, fmt.Errorf("mail templates of %s: no %q template", kind, name)
+			}
+		}
+		r.text[kind], r.html[kind] = t, h
+	}
+	return r, nil
+}
+
+// mailPage is what the templates see.
+type mailPage struct {
+	Kind        string
+	Marker      string // ReplyMarker for the kinds a person may answer, else ""
+	Subject     string // the Subject header field (in the HTML's title)
+	Unsubscribe string
+	Data        any
+}
+
+// msgAnswerable reports whether a person may answer a mail of kind: those
+// start with ReplyMarker.
+func msgAnswerable(kind string) bool {
+	return kind == KindPrompt || kind == KindRefusal || kind == KindInvitation || kind == KindNotice
+}
+
+// msgCheckData says what is wrong when data is not the data of kind.
+func msgCheckData(kind string, data any) error {
+	var want any
+	switch kind {
+	case KindPrompt:
+		want = PromptData{}
+	case KindReceipt:
+		want = ReceiptData{}
+	case KindRefusal:
+		want = RefusalData{}
+	case KindGameOver:
+		want = GameOverData{}
+	case KindInvitation:
+		want = InvitationData{}
+	case KindLogin:
+		want = LoginData{}
+	case KindNotice:
+		want = NoticeData{}
+	default:
+		return fmt.Errorf("render mail: unknown kind %q", kind)
+	}
+	if reflect.TypeOf(data) != reflect.TypeOf(want) {
+		return fmt.Errorf("render %s mail: Data is %T, want %T", kind, data, want)
+	}
+	return nil
+}
+
+// prepare checks m's kind and data and makes the templates' input.
+func (r *Renderer) prepare(m Mail) (mailPage, error) {
+	if err := msgCheckData(m.Kind, m.Data); err != nil {
+		return mailPage{}, err
+	}
+	p := mailPage{Kind: m.Kind, Unsubscribe: m.Unsubscribe, Data: m.Data}
+	if msgAnswerable(m.Kind) {
+		p.Marker = ReplyMarker
+	}
+	var b strings.Builder
+	if err := r.text[m.Kind].ExecuteTemplate(&b, "subject", p); err != nil {
+		return mailPage{}, fmt.Errorf("render %s mail: subject: %w", m.Kind, err)
+	}
+	p.Subject = strings.Join(strings.Fields(b.String()), " ")
+	return p, nil
+}
+
+// Subject returns the Subject of m, decoded: what Render puts in the
+// header.
+func (r *Renderer) Subject(m Mail) (string, error) {
+	p, err := r.prepare(m)
+	return p.Subject, err
+}
+
+// Render renders m as the bytes of a message, with CRLF line ends. The same
+// Mail always renders to the same bytes (the MIME boundary derives from the
+// Message-ID). Errors name the kind.
+func (r *Renderer) Render(m Mail) ([]byte, error) {
+	p, err := r.prepare(m)
+	if err != nil {
+		return nil, err
+	}
+	h, err := msgHeader(m, p.Subject)
+	if err != nil {
+		return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+	}
+	var text, html bytes.Buffer
+	if err := r.text[m.Kind].ExecuteTemplate(&text, "layout", p); err != nil {
+		return nil, fmt.Errorf("render %s mail: text: %w", m.Kind, err)
+	}
+	if err := r.html[m.Kind].ExecuteTemplate(&html, "layout", p); err != nil {
+		return nil, fmt.Errorf("render %s mail: html: %w", m.Kind, err)
+	}
+	var out bytes.Buffer
+	w, err := gomessage.CreateWriter(&out, h)
+	if err != nil {
+		return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+	}
+	for _, part := range []struct {
+		typ  string
+		body string
+	}{{"text/plain", msgTidy(text.String())}, {"text/html", msgTidy(html.String())}} {
+		var ph gomessage.Header
+		ph.SetContentType(part.typ, map[string]string{"charset": "utf-8"})
+		ph.Set("Content-Transfer-Encoding", "quoted-printable")
+		pw, err := w.CreatePart(ph)
+		if err != nil {
+			return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+		}
+		if _, err := io.WriteString(pw, part.body); err != nil {
+			return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+		}
+		if err := pw.Close(); err != nil {
+			return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+	}
+	return out.Bytes(), nil
+}
+
+// msgHeader makes the message's header fields, in the order they are
+// written.
+func msgHeader(m Mail, subject string) (gomessage.Header, error) {
+	for _, f := range []struct{ name, v string }{
+		{"From", m.From.Address}, {"To", m.To.Address}, {"Message-ID", m.MessageID},
+	} {
+		if f.v == "" {
+			return gomessage.Header{}, fmt.Errorf("no %s", f.name)
+		}
+	}
+	if m.Date.IsZero() {
+		return gomessage.Header{}, errors.New("no Date")
+	}
+	for _, a := range []string{m.From.Address, m.To.Address, m.ReplyTo, m.UnsubscribeMailto} {
+		if a != "" && !msgValidAddress(a) {
+			return gomessage.Header{}, fmt.Errorf("bad address %q", a)
+		}
+	}
+	ids := append([]string{m.MessageID, m.InReplyTo}, m.References...)
+	for _, id := range ids {
+		if id != "" && !msgValidID(id) {
+			return gomessage.Header{}, fmt.Errorf("bad message id %q", id)
+		}
+	}
+	var h gomail.Header
+	h.SetAddressList("From", []*gomail.Address{&m.From})
+	h.SetAddressList("To", []*gomail.Address{&m.To})
+	if m.ReplyTo != "" {
+		h.SetAddressList("Reply-To", []*gomail.Address{{Name: m.From.Name, Address: m.ReplyTo}})
+	}
+	h.Set("Subject", msgEncodeSubject(subject))
+	h.SetDate(m.Date)
+	h.SetMessageID(m.MessageID)
+	if m.InReplyTo != "" {
+		h.SetMsgIDList("In-Reply-To", []string{m.InReplyTo})
+	}
+	if len(m.References) > 0 {
+		h.SetMsgIDList("References", m.References)
+	}
+	h.Set("Auto-Submitted", "auto-generated")
+	// Asks Exchange and Outlook not to answer with an out-of-office note.
+	h.Set("X-Auto-Response-Suppress", "OOF, AutoReply")
+	if m.Unsubscribe != "" {
+		u, err := url.Parse(m.Unsubscribe)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(m.Unsubscribe, "<>, \t\r\n") {
+			return gomessage.Header{}, fmt.Errorf("bad unsubscribe URL %q", m.Unsubscribe)
+		}
+		v := "<" + m.Unsubscribe + ">"
+		if m.UnsubscribeMailto != "" {
+			v += ", <mailto:" + m.UnsubscribeMailto + "?subject=unsubscribe>"
+		}
+		h.Set("List-Unsubscribe", v)
+		h.Set("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+	}
+	h.Set("X-Courrier-Kind", m.Kind)
+	h.Set("MIME-Version", "1.0")
+	sum := sha256.Sum256([]byte(m.MessageID))
+	// "=_" never occurs in quoted-printable text, so no body holds the
+	// boundary.
+	h.SetContentType("multipart/alternative", map[string]string{"boundary": "=_courrier_" + hex.EncodeToString(sum[:12])})
+
+	// go-message writes the fields last added first: add them again in the
+	// order it would write them, so they come out in the order set above.
+	var out gomessage.Header
+	for f := h.Fields(); f.Next(); {
+		out.Add(f.Key(), f.Value())
+	}
+	return out, nil
+}
+
+// msgEncodeSubject encodes the words of s that are not plain ASCII (RFC
+// 2047), each run of them as one piece, and leaves the rest readable, so
+// that the field folds between words.
+func msgEncodeSubject(s string) string {
+	words := strings.Fields(s)
+	var out, run []string
+	flush := func() {
+		if len(run) > 0 {
+			out = append(out, mime.QEncoding.Encode("utf-8", strings.Join(run, " ")))
+			run = nil
+		}
+	}
+	for _, w := range words {
+		if strings.ContainsFunc(w, func(r rune) bool { return r < ' ' || r > '~' }) {
+			run = append(run, w)
+			continue
+		}
+		flush()
+		out = append(out, w)
+	}
+	flush()
+	return strings.Join(out, " ")
+}
+
+// msgValidAddress reports whether a is a bare addr-spec.
+func msgValidAddress(a string) bool {
+	_, err := mail.ParseAddress("<" + a + ">")
+	return err == nil && !strings.ContainsAny(a, "<>,\r\n")
+}
+
+// msgValidID reports whether id can go between angle brackets.
+func msgValidID(id string) bool {
+	return strings.Contains(id, "@") && !strings.ContainsFunc(id, func(r rune) bool {
+		return r <= ' ' || r >= 0x7f || r == '<' || r == '>' || r == ','
+	})
+}
+
+// msgTidy cleans what a template made: trailing blanks off each line
+// (except the "-- " signature separator), no leading blank lines, no runs
+// of blank lines, one final newline.
+func msgTidy(s string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if l != "-- " {
+			l = strings.TrimRightFunc(l, unicode.IsSpace)
+		}
+		if l == "" && (len(out) == 0 || out[len(out)-1] == "") {
+			continue
+		}
+		out = append(out, l)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// msgFuncs are the helpers both kinds of template use.
+func msgFuncs() map[string]any {
+	return map[string]any{
+		"prefix":   msgPrefix,
+		"game":     msgGameTitle,
+		"gameName": msgGameName,
+		"hello":    msgHello,
+		"wrap":     msgWrap,
+		"bullets":  msgBullets,
+		"numbered": msgNumbered,
+		"indent":   msgIndent,
+		"join":     strings.Join,
+		"short":    msgShort,
+		"sentence": msgSentence,
+		"capital":  msgCapital,
+		"because":  msgBecause,
+		"tagged":   msgTagged,
+		"untagged": func(s string) string { return strings.TrimSpace(strings.TrimPrefix(msgTagged(s), msgTag)) },
+		"plural": func(n int, one, many string) string {
+			if n == 1 {
+				return one
+			}
+			return many
+		},
+	}
+}
+
+// msgTag starts every subject.
+const msgTag = "[courrier]"
+
+// msgPrefix starts a game's subjects: "[courrier] Coyote abc123:".
+func msgPrefix(g GameRef) string {
+	var parts []string
+	if n := msgGameNameOrKind(g); n != "" {
+		parts = append(parts, n)
+	}
+	if g.ID != "" {
+		parts = append(parts, g.ID)
+	}
+	if len(parts) == 0 {
+		return msgTag
+	}
+	return msgTag + " " + strings.Join(parts, " ") + ":"
+}
+
+// msgTagged puts msgTag in front of a subject that lacks it.
+func msgTagged(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	switch {
+	case s == "":
+		return msgTag + " a message"
+	case strings.HasPrefix(s, msgTag):
+		return s
+	}
+	return msgTag + " " + s
+}
+
+func msgGameNameOrKind(g GameRef) string {
+	if g.Name != "" {
+		return g.Name
+	}
+	return g.Kind
+}
+
+// msgGameName is the game's display name, else "the game".
+func msgGameName(g GameRef) string {
+	if n := msgGameNameOrKind(g); n != "" {
+		return n
+	}
+	return "the game"
+}
+
+// msgGameTitle names a game in a sentence: "Coyote (game abc123)".
+func msgGameTitle(g GameRef) string {
+	n := msgGameNameOrKind(g)
+	switch {
+	case n != "" && g.ID != "":
+		return n + " (game " + g.ID + ")"
+	case g.ID != "":
+		return "game " + g.ID
+	case n != "":
+		return n
+	}
+	return "the game"
+}
+
+// msgHello greets a player.
+func msgHello(name string) string {
+	if name = strings.TrimSpace(name); name == "" {
+		return "Hello,"
+	}
+	return "Hello " + name + ","
+}
+
+// msgWrap fills each line of s to about 72 characters.
+func msgWrap(s string) string {
+	var out []string
+	for l := range strings.SplitSeq(s, "\n") {
+		out = append(out, viewFill("", "", strings.Fields(l), "")...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// msgBullets makes a "- " list, each item wrapped under itself.
+func msgBullets(items []string) string {
+	var out []string
+	for _, it := range items {
+		out = append(out, viewFill("- ", "  ", strings.Fields(it), "")...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// msgNumbered makes the list "  1. bid 4", numbers aligned.
+func msgNumbered(items []string) string {
+	w := len(strconv.Itoa(len(items)))
+	var out []string
+	for i, it := range items {
+		first := fmt.Sprintf("  %*d. ", w, i+1)
+		out = append(out, viewFill(first, strings.Repeat(" ", len(first)), strings.Fields(it), "")...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// msgIndent puts n spaces before each line.
+func msgIndent(n int, lines []string) string {
+	pad := strings.Repeat(" ", n)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = pad + l
+	}
+	return strings.Join(out, "\n")
+}
+
+// msgShort cuts s at a word to about 60 characters, for a subject.
+func msgShort(s string) string {
+	const limit = 60
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	cut := string([]rune(s)[:limit])
+	if i := strings.LastIndexByte(cut, ' '); i > limit/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:.") + "…"
+}
+
+// msgSentence starts s with a capital and ends it with a full stop, unless it
+// already ends with one, a "?" or a "!" (maybe inside quotes or brackets).
+func msgSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	s = msgCapital(s)
+	if !strings.ContainsAny(msgLastRune(strings.TrimRight(s, ")]\"'»”’")), ".!?…") {
+		s += "."
+	}
+	return s
+}
+
+// msgCapital starts s with a capital letter.
+func msgCapital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+func msgLastRune(s string) string {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return string(r)
+}
+
+// msgBecause is a refusal's reason, with its rule: "Bid more than 3 (rule
+// CY-4)."
+func msgBecause(problem, rule string) string {
+	s := msgSentence(problem)
+	if rule == "" {
+		return s
+	}
+	return strings.TrimSuffix(s, ".") + " (rule " + rule + ")."
+}

@@ -1,0 +1,235 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/play"
+)
+
+// Transport delivers ready messages: the SMTP relay (*Relay) or the dev
+// mailbox (*DevMailbox).
+type Transport interface {
+	Send(ctx context.Context, from string, to []string, msg []byte) error
+}
+
+// Config is what the mail side needs to know of its deployment.
+type Config struct {
+	// MailDomain is the domain of every address courrier mails from and
+	// receives at (COURRIER_MAIL_DOMAIN).
+	MailDomain string
+	// BaseURL is the service's public URL (COURRIER_BASE_URL), for links.
+	BaseURL string
+	// Transport delivers; nil: the dev mailbox.
+	Transport Transport
+	// Signer signs reply addresses and unsubscribe links.
+	Signer *Signer
+	// ReplyTTL is how long a reply address accepts mail (default 30 days).
+	ReplyTTL time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// LookupTXT resolves DKIM keys (default: the system resolver).
+	LookupTXT func(ctx context.Context, domain string) ([]string, error)
+	// RepliesPerHour bounds the mail one sender may send courrier in an hour
+	// (default 60); beyond it mail is stored and ignored, unanswered.
+	RepliesPerHour int
+}
+
+// Service is courrier's email: it renders and sends the mail the game's
+// events call for, and plays the moves that replies carry.
+type Service struct {
+	pool   *pgxpool.Pool
+	play   *play.Service
+	users  *auth.Users
+	render *Renderer
+	cfg    Config
+	log    *slog.Logger
+}
+
+// New returns the mail service.
+func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, log *slog.Logger) (*Service, error) {
+	if cfg.MailDomain == "" {
+		return nil, errors.New("notify: the mail domain is not set")
+	}
+	if cfg.Signer == nil {
+		return nil, errors.New("notify: no reply-token signer")
+	}
+	if cfg.Transport == nil {
+		cfg.Transport = NewDevMailbox(pool)
+	}
+	if cfg.ReplyTTL == 0 {
+		cfg.ReplyTTL = 30 * 24 * time.Hour
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.RepliesPerHour == 0 {
+		cfg.RepliesPerHour = 60
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	r, err := NewRenderer()
+	if err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Service{pool: pool, play: svc, users: users, render: r, cfg: cfg, log: log}, nil
+}
+
+// ServiceAddress is the address of the lobby by mail (new games, lists,
+// help): play@<mail domain>.
+func (s *Service) ServiceAddress() mail.Address {
+	return mail.Address{Name: "courrier", Address: "play@" + s.cfg.MailDomain}
+}
+
+// AddWorkers registers the mail workers on w.
+func (s *Service) AddWorkers(w *river.Workers) {
+	river.AddWorker(w, &promptWorker{s: s})
+	river.AddWorker(w, &receiptWorker{s: s})
+	river.AddWorker(w, &gameOverWorker{s: s})
+	river.AddWorker(w, &invitationWorker{s: s})
+	river.AddWorker(w, &answerWorker{s: s})
+	river.AddWorker(w, &inboundWorker{s: s})
+}
+
+// outgoing is one mail to a person, before rendering.
+type outgoing struct {
+	Mail
+	userID string // "" when the recipient has no account (an answer to a stranger)
+	gameID string
+	// answer: a direct answer to the recipient's own mail, sent whatever
+	// their preferences (they wrote to courrier).
+	answer bool
+}
+
+// errSkipped says a mail was not sent on purpose (already sent, turned
+// off, no address): the job is done.
+var errSkipped = errors.New("mail skipped")
+
+// send renders and delivers o once: a Message-ID already logged as sent is
+// not sent again (a retried job), and a player who turned the game's mail
+// off gets none of its kind.
+func (s *Service) send(ctx context.Context, o outgoing) error {
+	var sentAt *time.Time
+	err := s.pool.QueryRow(ctx, `select sent_at from mail_log where message_id = $1`, o.MessageID).Scan(&sentAt)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("read the mail log: %w", err)
+	}
+	if sentAt != nil {
+		return errSkipped
+	}
+	if o.userID != "" && o.Kind != KindLogin && !o.answer {
+		on, err := s.wants(ctx, o.userID, o.gameID, o.Kind)
+		if err != nil {
+			return err
+		}
+		if !on {
+			return errSkipped
+		}
+	}
+	if o.Date.IsZero() {
+		o.Date = s.cfg.Now()
+	}
+	if o.From.Address == "" {
+		o.From = s.ServiceAddress()
+	}
+	if o.userID != "" && o.gameID != "" && !o.answer {
+		tok := s.cfg.Signer.UnsubscribeToken(o.userID, o.gameID)
+		o.Unsubscribe = s.cfg.BaseURL + "/u/" + tok
+	}
+	subject, err := s.render.Subject(o.Mail)
+	if err != nil {
+		return err
+	}
+	raw, err := s.render.Render(o.Mail)
+	if err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, `insert into mail_log (message_id, kind, game_id, user_id, recipient, subject, attempts)
+		values ($1, $2, nullif($3, ''), nullif($4, ''), $5, $6, 1)
+		on conflict (message_id) do update set attempts = mail_log.attempts + 1`,
+		o.MessageID, o.Kind, o.gameID, o.userID, o.To.Address, subject); err != nil {
+		return fmt.Errorf("log mail %s: %w", o.MessageID, err)
+	}
+	if err := s.cfg.Transport.Send(ctx, s.ServiceAddress().Address, []string{o.To.Address}, raw); err != nil {
+		_, _ = s.pool.Exec(context.WithoutCancel(ctx), `update mail_log set last_error = $2 where message_id = $1`, o.MessageID, err.Error())
+		return fmt.Errorf("deliver %s mail %s: %w", o.Kind, o.MessageID, err)
+	}
+	if _, err := s.pool.Exec(ctx, `update mail_log set sent_at = now(), last_error = null where message_id = $1`, o.MessageID); err != nil {
+		return fmt.Errorf("log mail %s as sent: %w", o.MessageID, err)
+	}
+	return nil
+}
+
+// wants reports whether user gets mail of kind about game: the most
+// specific preference wins (game and kind, game, kind, all); default on.
+func (s *Service) wants(ctx context.Context, user, game, kind string) (bool, error) {
+	var on bool
+	err := s.pool.QueryRow(ctx, `select enabled from mail_preferences
+		where user_id = $1 and game_id in ($2, '') and kind in ($3, '')
+		order by (game_id <> '') desc, (kind <> '') desc limit 1`, user, game, kind).Scan(&on)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read mail preferences: %w", err)
+	}
+	return on, nil
+}
+
+// SetPreference turns user's mail about game ("" for all games) of kind (""
+// for all kinds) on or off. Setting it again is harmless.
+func (s *Service) SetPreference(ctx context.Context, user, game, kind string, on bool) error {
+	_, err := s.pool.Exec(ctx, `insert into mail_preferences (user_id, game_id, kind, enabled) values ($1, $2, $3, $4)
+		on conflict (user_id, game_id, kind) do update set enabled = excluded.enabled, updated_at = now()`, user, game, kind, on)
+	if err != nil {
+		return fmt.Errorf("set mail preference: %w", err)
+	}
+	return nil
+}
+
+// threadRoot is the Message-ID every mail of a game refers to, so that
+// mail programs keep a game in one thread.
+func (s *Service) threadRoot(game string) string {
+	return "g." + game + "@" + s.cfg.MailDomain
+}
+
+// messageID is a mail's stable Message-ID: a retried job sends the same.
+func (s *Service) messageID(parts ...string) string {
+	return strings.Join(parts, ".") + "@" + s.cfg.MailDomain
+}
+
+// address returns the account's address, or errSkipped when it has none
+// (erased).
+func (s *Service) address(ctx context.Context, user string) (mail.Address, error) {
+	u, err := s.users.ByID(ctx, user)
+	if errors.Is(err, auth.ErrNoUser) {
+		return mail.Address{}, errSkipped
+	}
+	if err != nil {
+		return mail.Address{}, err
+	}
+	if u.Email == "" {
+		return mail.Address{}, errSkipped
+	}
+	return mail.Address{Address: u.Email}, nil
+}
+
+// done turns errSkipped into success for River.
+func done(err error) error {
+	if errors.Is(err, errSkipped) {
+		return nil
+	}
+	return err
+}

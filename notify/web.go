@@ -1,0 +1,173 @@
+package notify
+
+import (
+	"encoding/json"
+	"errors"
+	"html/template"
+	"net"
+	"net/http"
+	"strconv"
+)
+
+// Handler serves the mail side's pages:
+//
+//	GET  /u/{token}          the unsubscribe page of a game's mail (a button)
+//	POST /u/{token}          one-click unsubscribe (RFC 8058), idempotent
+//	GET  /dev/mail           the dev mailbox, when it is the transport
+//	GET  /dev/mail/{id}      one message of it (text, then the raw message)
+//	GET  /dev/mail.json      the dev mailbox as JSON (?to=address)
+//	GET  /dev/mail/{id}.eml  one message, raw
+func (s *Service) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /u/{token}", s.unsubscribePage)
+	mux.HandleFunc("POST /u/{token}", s.unsubscribe)
+	if dev, ok := s.cfg.Transport.(*DevMailbox); ok {
+		mux.Handle("GET /dev/mail", localOnly(func(w http.ResponseWriter, r *http.Request) { s.devList(w, r, dev) }))
+		mux.Handle("GET /dev/mail.json", localOnly(func(w http.ResponseWriter, r *http.Request) { s.devJSON(w, r, dev) }))
+		mux.Handle("GET /dev/mail/{id}", localOnly(func(w http.ResponseWriter, r *http.Request) { s.devShow(w, r, dev) }))
+	}
+	return secureHeaders(mux)
+}
+
+// localOnly serves the dev mailbox to this machine only: it holds sign-in
+// links and every player's prompts.
+func localOnly(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+			render(w, http.StatusForbidden, page{Title: "Dev mailbox", Text: "The dev mailbox answers only on this machine (localhost): it holds everyone's mail. Configure COURRIER_SMTP_RELAY to deliver mail for real."})
+			return
+		}
+		h(w, r)
+	})
+}
+
+// secureHeaders sets the headers every page of ours carries.
+func secureHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("X-Frame-Options", "DENY")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+		h.ServeHTTP(w, r)
+	})
+}
+
+var pages = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}} · courrier</title>
+<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
+pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem;border-radius:4px}table{border-collapse:collapse;width:100%}
+td,th{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}button{font-size:1rem;padding:.5rem 1rem}</style>
+</head><body><h1>{{.Title}}</h1>
+{{with .Text}}<p>{{.}}</p>{{end}}
+{{if .Form}}<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">{{.Form}}</button></form>{{end}}
+{{if .Mails}}<table data-testid="dev-mail"><tr><th>#</th><th>To</th><th>Subject</th><th>When</th></tr>
+{{range .Mails}}<tr><td><a href="/dev/mail/{{.ID}}">{{.ID}}</a></td><td>{{range .To}}{{.}} {{end}}</td><td><a href="/dev/mail/{{.ID}}">{{.Subject}}</a></td><td>{{.CreatedAt.Format "2006-01-02 15:04:05"}}</td></tr>
+{{end}}</table>{{else if .List}}<p>No mail yet.</p>{{end}}
+{{with .Body}}<pre data-testid="mail-text">{{.}}</pre>{{end}}
+{{with .Raw}}<details><summary>Raw message</summary><pre>{{.}}</pre></details>{{end}}
+</body></html>`))
+
+type page struct {
+	Title, Text, Form, Body, Raw string
+	List                         bool
+	Mails                        []DevMail
+}
+
+func render(w http.ResponseWriter, status int, p page) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_ = pages.Execute(w, p) // the client may have gone
+}
+
+// unsubscribePage shows what the link does, with a button: a GET changes
+// nothing (mail scanners open links).
+func (s *Service) unsubscribePage(w http.ResponseWriter, r *http.Request) {
+	_, game, err := s.cfg.Signer.VerifyUnsubscribe(r.PathValue("token"))
+	if err != nil {
+		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This unsubscribe link is not one courrier gave out."})
+		return
+	}
+	render(w, http.StatusOK, page{
+		Title: "Stop the mail of game " + game,
+		Text:  "You will get no more prompts, receipts or reminders about game " + game + " by mail. The game goes on: you can still play it from the web or the API, and moves due at a deadline are made for you.",
+		Form:  "Stop this game's mail",
+	})
+}
+
+// unsubscribe turns the game's mail off for the link's player: the
+// one-click POST of RFC 8058, authorised by the signed link alone.
+func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request) {
+	user, game, err := s.cfg.Signer.VerifyUnsubscribe(r.PathValue("token"))
+	if err != nil {
+		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This unsubscribe link is not one courrier gave out."})
+		return
+	}
+	if err := s.SetPreference(r.Context(), user, game, "", false); err != nil {
+		s.log.ErrorContext(r.Context(), "unsubscribe", "err", err)
+		render(w, http.StatusServiceUnavailable, page{Title: "Try again", Text: "courrier could not save this just now; try again in a minute."})
+		return
+	}
+	render(w, http.StatusOK, page{Title: "Done", Text: "You will get no more mail about game " + game + "."})
+}
+
+func (s *Service) devList(w http.ResponseWriter, r *http.Request, dev *DevMailbox) {
+	list, err := dev.List(r.Context(), r.URL.Query().Get("to"), 200)
+	if err != nil {
+		render(w, http.StatusServiceUnavailable, page{Title: "Dev mailbox", Text: "The database did not answer; try again."})
+		return
+	}
+	render(w, http.StatusOK, page{Title: "Dev mailbox", Text: "Every mail courrier sent while no relay is configured (COURRIER_SMTP_RELAY).", List: true, Mails: list})
+}
+
+func (s *Service) devJSON(w http.ResponseWriter, r *http.Request, dev *DevMailbox) {
+	list, err := dev.List(r.Context(), r.URL.Query().Get("to"), 200)
+	w.Header().Set("Content-Type", "application/json")
+	if err != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"error":{"code":"unavailable","message":"the database did not answer"}}`))
+		return
+	}
+	type item struct {
+		DevMail
+		Text string `json:"text"`
+	}
+	out := make([]item, 0, len(list))
+	for _, m := range list {
+		full, err := dev.Get(r.Context(), m.ID)
+		if err != nil {
+			continue
+		}
+		out = append(out, item{DevMail: m, Text: TextOf(full.Raw)})
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"mail": out})
+}
+
+func (s *Service) devShow(w http.ResponseWriter, r *http.Request, dev *DevMailbox) {
+	idText := r.PathValue("id")
+	raw := false
+	if n := len(idText); n > 4 && idText[n-4:] == ".eml" {
+		idText, raw = idText[:n-4], true
+	}
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil {
+		render(w, http.StatusNotFound, page{Title: "No such mail"})
+		return
+	}
+	m, err := dev.Get(r.Context(), id)
+	switch {
+	case errors.Is(err, ErrNoMail):
+		render(w, http.StatusNotFound, page{Title: "No such mail"})
+		return
+	case err != nil:
+		render(w, http.StatusServiceUnavailable, page{Title: "Dev mailbox", Text: "The database did not answer; try again."})
+		return
+	}
+	if raw {
+		w.Header().Set("Content-Type", "message/rfc822")
+		_, _ = w.Write(m.Raw)
+		return
+	}
+	render(w, http.StatusOK, page{Title: m.Subject, Text: "To " + m.To[0] + " · " + m.CreatedAt.Format("2006-01-02 15:04:05"), Body: TextOf(m.Raw), Raw: string(m.Raw)})
+}

@@ -1,0 +1,283 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/riverqueue/river"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/play"
+)
+
+// gameRef names a game in a mail.
+func (s *Service) gameRef(b play.Brief) GameRef {
+	ref := GameRef{ID: b.GameID, Kind: b.Kind, Name: b.Name}
+	if s.cfg.BaseURL != "" {
+		ref.RulesURL = s.cfg.BaseURL + "/rules/" + b.Kind
+	}
+	return ref
+}
+
+// sinceLines are the sentences of what happened since a seat last acted.
+func sinceLines(changes []play.Change) []string {
+	out := make([]string, 0, len(changes))
+	for _, c := range changes {
+		if c.Text != "" {
+			out = append(out, c.Text)
+		}
+	}
+	return out
+}
+
+// toDo says what a seat's pending entries ask of it.
+func toDo(pending []games.Pending) []string {
+	out := make([]string, 0, len(pending))
+	for _, p := range pending {
+		line := strings.ReplaceAll(p.Kind, "_", " ")
+		if p.Rule != "" {
+			line += " (rule " + p.Rule + ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// promptWorker mails a seat whose pending entry opened: its view, what
+// happened since it last acted, and its numbered moves, with a reply
+// address bound to the version it shows.
+type promptWorker struct {
+	river.WorkerDefaults[jobs.Prompt]
+	s *Service
+}
+
+// Work sends the prompt, unless the seat no longer has an entry that was
+// open at the job's version (a later prompt supersedes it).
+func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) error {
+	s, a := w.s, job.Args
+	b, err := s.play.Brief(ctx, a.GameID, games.Seat(a.Seat))
+	if err != nil {
+		return err
+	}
+	current := false
+	for _, p := range b.Pending {
+		current = current || p.Since <= a.Version
+	}
+	if b.Ended || !current {
+		return nil
+	}
+	to, err := s.address(ctx, b.User)
+	if err != nil {
+		return done(err)
+	}
+	to.Name = b.Player
+	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: a.Seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
+	m := Mail{
+		Kind: KindPrompt, To: to, ReplyTo: "m+" + tok + "@" + s.cfg.MailDomain,
+		MessageID: s.messageID("g", b.GameID, "v"+strconv.Itoa(a.Version), "s"+strconv.Itoa(a.Seat), "prompt"),
+		InReplyTo: s.threadRoot(b.GameID), References: []string{s.threadRoot(b.GameID)},
+		Data: PromptData{
+			Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: ViewText(b.View),
+			Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices,
+		},
+	}
+	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID}))
+}
+
+// receiptWorker confirms a move made by mail: what was played, the version
+// and the hash of the log's head after it.
+type receiptWorker struct {
+	river.WorkerDefaults[jobs.Receipt]
+	s *Service
+}
+
+// Work sends the receipt.
+func (w *receiptWorker) Work(ctx context.Context, job *river.Job[jobs.Receipt]) error {
+	s, a := w.s, job.Args
+	b, err := s.play.Brief(ctx, a.GameID, games.Seat(a.Seat))
+	if err != nil {
+		return err
+	}
+	to, err := s.address(ctx, b.User)
+	if err != nil {
+		return done(err)
+	}
+	to.Name = b.Player
+	m := Mail{
+		Kind: KindReceipt, To: to,
+		MessageID: s.messageID("g", a.GameID, "v"+strconv.Itoa(a.Version), "s"+strconv.Itoa(a.Seat), "receipt"),
+		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
+		Data: ReceiptData{Game: s.gameRef(b), Player: b.Player, Moves: a.Moves, Version: a.Version, Head: a.Head, Refused: a.Refused},
+	}
+	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
+}
+
+// gameOverWorker tells every seat how the game ended, with its seed.
+type gameOverWorker struct {
+	river.WorkerDefaults[jobs.GameOver]
+	s *Service
+}
+
+// Work sends the game-over mail.
+func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]) error {
+	s, a := w.s, job.Args
+	b, err := s.play.Brief(ctx, a.GameID, games.Seat(a.Seat))
+	if err != nil {
+		return err
+	}
+	to, err := s.address(ctx, b.User)
+	if err != nil {
+		return done(err)
+	}
+	to.Name = b.Player
+	d := GameOverData{Game: s.gameRef(b), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head}
+	if b.Result != nil {
+		d.Summary = b.Result.Summary
+		for seat, score := range b.Result.Scores {
+			if seat < len(b.Players) {
+				d.Scores = append(d.Scores, fmt.Sprintf("%s: %d", b.Players[seat], score))
+			}
+		}
+	}
+	m := Mail{
+		Kind: KindGameOver, To: to,
+		MessageID: s.messageID("g", a.GameID, "v"+strconv.Itoa(a.Version), "s"+strconv.Itoa(a.Seat), "over"),
+		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
+		Data: d,
+	}
+	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
+}
+
+// invitationWorker invites a user to take a seat: they reply "join <name>".
+type invitationWorker struct {
+	river.WorkerDefaults[jobs.Invitation]
+	s *Service
+}
+
+// Work sends the invitation, unless the game has started or the user
+// already joined.
+func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitation]) error {
+	s, a := w.s, job.Args
+	b, err := s.play.Brief(ctx, a.GameID, games.Spectator)
+	if err != nil {
+		return err
+	}
+	if b.Started {
+		return nil
+	}
+	inviter := "Someone"
+	var players []string
+	for _, j := range b.Joined {
+		if j.User == a.User {
+			return nil
+		}
+		if j.User == b.Creator {
+			inviter = j.Name
+		}
+		players = append(players, j.Name)
+	}
+	to, err := s.address(ctx, a.User)
+	if err != nil {
+		return done(err)
+	}
+	tok := s.cfg.Signer.Sign(Token{Kind: TokenInvite, Game: a.GameID, Seat: -1, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
+	m := Mail{
+		Kind: KindInvitation, To: to, ReplyTo: "i+" + tok + "@" + s.cfg.MailDomain,
+		MessageID: s.messageID("g", a.GameID, "v"+strconv.Itoa(a.Version), a.User, "invite"),
+		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
+		Data: InvitationData{
+			Game: s.gameRef(b), Inviter: inviter, Players: players, Name: suggestName(to.Address, ""),
+		},
+	}
+	return done(s.send(ctx, outgoing{Mail: m, userID: a.User, gameID: a.GameID}))
+}
+
+// suggestName makes a player name from a display name, else from the
+// address's local part: letters, digits, spaces, '-', '_', '.', starting
+// with a letter, at most 20 characters.
+func suggestName(address, display string) string {
+	src := strings.TrimSpace(display)
+	if src == "" {
+		src, _, _ = strings.Cut(address, "@")
+		src, _, _ = strings.Cut(src, "+")
+	}
+	var b strings.Builder
+	for _, r := range src {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" -_.", r):
+			if b.Len() == 0 && !unicode.IsLetter(r) {
+				continue
+			}
+			if b.Len() == 0 {
+				r = unicode.ToUpper(r)
+			}
+			b.WriteRune(r)
+		}
+		if len([]rune(b.String())) >= 20 {
+			break
+		}
+	}
+	name := strings.TrimSpace(b.String())
+	if name == "" {
+		return "Player"
+	}
+	return name
+}
+
+// answerWorker sends the answer to an inbound mail: a refusal or a lobby
+// notice, to the mail's sender.
+type answerWorker struct {
+	river.WorkerDefaults[jobs.Answer]
+	s *Service
+}
+
+// Work sends the answer.
+func (w *answerWorker) Work(ctx context.Context, job *river.Job[jobs.Answer]) error {
+	s, a := w.s, job.Args
+	var sender, messageID, userID string
+	err := s.pool.QueryRow(ctx, `select coalesce(sender, ''), message_id from inbound_mail where id = $1`, a.InboundID).Scan(&sender, &messageID)
+	if err != nil {
+		return fmt.Errorf("read inbound mail %d: %w", a.InboundID, err)
+	}
+	if sender == "" {
+		return nil
+	}
+	if u, err := s.users.ByEmail(ctx, sender); err == nil {
+		userID = u.ID
+	}
+	m := Mail{
+		Kind: a.Mail, To: mail.Address{Address: sender},
+		MessageID: s.messageID("a", strconv.FormatInt(a.InboundID, 10), strconv.Itoa(a.Seq)),
+		InReplyTo: messageID, References: []string{messageID},
+		ReplyTo: s.ServiceAddress().Address,
+	}
+	if a.GameID != "" {
+		m.References = []string{s.threadRoot(a.GameID), messageID}
+	}
+	switch a.Mail {
+	case KindRefusal:
+		var d RefusalData
+		if err := json.Unmarshal(a.Data, &d); err != nil {
+			return river.JobCancel(fmt.Errorf("decode refusal: %w", err))
+		}
+		m.Data = d
+	case KindNotice:
+		var d NoticeData
+		if err := json.Unmarshal(a.Data, &d); err != nil {
+			return river.JobCancel(fmt.Errorf("decode notice: %w", err))
+		}
+		m.Data = d
+	default:
+		return river.JobCancel(fmt.Errorf("an answer of kind %q", a.Mail))
+	}
+	if a.ReplyTo != "" {
+		m.ReplyTo = a.ReplyTo
+	}
+	return done(s.send(ctx, outgoing{Mail: m, userID: userID, gameID: a.GameID, answer: true}))
+}

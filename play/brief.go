@@ -1,0 +1,111 @@
+package play
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// maxSince bounds how many changes a brief recounts.
+const maxSince = 40
+
+// Brief is what a mail to one seat says of a game, read from one read of
+// its stream: the seat's view, what it may do, and what happened since it
+// last acted, as that seat may know it. Nothing in it is hidden from that
+// seat; nothing names another player's address.
+type Brief struct {
+	GameID  string
+	Kind    string
+	Name    string // the game's display name ("Coyote")
+	Version int
+	Head    string // hex hash of the game's last event
+	Started bool
+	Ended   bool
+	Result  *games.Result
+	// Seed and Commitment are set once the game ended (Commitment always).
+	Seed       string
+	Commitment string
+	Creator    string   // the creator's opaque user id
+	Invited    []string // user ids invited before the start
+	Joined     []Joined // who took a place, in joining order
+	Players    []string // names by seat once started
+
+	Seat    games.Seat // games.Spectator for none
+	Player  string     // the seat's player name
+	User    string     // the seat's user id
+	View    json.RawMessage
+	Pending []games.Pending // the seat's own pending entries
+	Choices []string        // the seat's numbered moves
+	// Since is what happened after the seat's last own action (at most the
+	// last maxSince changes), redacted and described for the seat.
+	Since []Change
+}
+
+// Brief returns the brief of seat (games.Spectator for someone without a
+// seat, e.g. an invitee) in a game.
+func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Brief, error) {
+	recorded, err := s.readGame(ctx, gameID)
+	if err != nil {
+		return Brief{}, err
+	}
+	t, err := fold(s.reg, gameID, recorded)
+	if err != nil {
+		return Brief{}, err
+	}
+	last := recorded[len(recorded)-1]
+	b := Brief{
+		GameID: gameID, Kind: t.Kind, Name: t.Engine.Info().Name, Version: t.Version, Head: hex.EncodeToString(last.Hash),
+		Started: t.Started, Ended: t.Ended, Commitment: t.Commitment, Creator: t.Creator, Invited: t.Invited, Joined: t.Joined,
+		Seat: seat,
+	}
+	if !t.Started {
+		return b, nil
+	}
+	b.Players = t.Engine.Players(t.State)
+	if res := t.Engine.Result(t.State); res.Finished {
+		b.Result = &res
+	}
+	if t.Ended {
+		var en Ended
+		if err := json.Unmarshal(last.Data, &en); err == nil && last.Type == TypeEnded {
+			b.Seed = en.Seed
+		}
+	}
+	if seat != games.Spectator {
+		if int(seat) >= len(b.Players) {
+			return Brief{}, fmt.Errorf("game %s has no seat %d", gameID, seat)
+		}
+		b.Player, b.User = b.Players[seat], t.UserAt(seat)
+	}
+	viewer := seat
+	if seat != games.Spectator && slices.Contains(t.Resigned, seat) && !t.Ended {
+		viewer = games.Spectator
+	}
+	if b.View, err = t.Engine.View(t.State, viewer); err != nil {
+		return Brief{}, err
+	}
+	if viewer != games.Spectator && !t.Ended {
+		b.Choices = t.Engine.Choices(t.State, seat)
+		for _, p := range t.Pending {
+			if p.Seat == seat {
+				b.Pending = append(b.Pending, p)
+			}
+		}
+	}
+	after := 0
+	for i := len(recorded) - 1; i >= 0; i-- {
+		if seat != games.Spectator && actorSeat(recorded[i].Meta) == seat {
+			after = recorded[i].Version
+			break
+		}
+	}
+	after = max(after, t.Version-maxSince)
+	if b.Since, err = s.history(gameID, b.User, recorded, after); err != nil {
+		return Brief{}, err
+	}
+	return b, nil
+}

@@ -1,0 +1,76 @@
+package play
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/jobs"
+)
+
+// JobInserter inserts background jobs in a transaction; a River client
+// (river.Client[pgx.Tx]) is one.
+type JobInserter interface {
+	InsertManyFastTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) (int, error)
+}
+
+// WithJobs makes every command insert, in its own transaction, the mail jobs
+// its events call for (jobs.Prompt, jobs.Receipt, jobs.GameOver,
+// jobs.Invitation): the job table is the outbox, so a mail exists exactly
+// when the events that cause it do. Without it, commands insert no jobs.
+func WithJobs(j JobInserter) Option { return func(s *Service) { s.jobs = j } }
+
+// mailJobs lists the mail a command calls for, once its events are staged:
+//   - an invitation to each user it invited;
+//   - a prompt to each seat with a pending entry the command opened (in a
+//     window every eligible seat gets one);
+//   - a receipt to the seat that moved by email;
+//   - the end of the game to every seat.
+func mailJobs(c *cmdCtx, before []games.Pending, from int, head string) []river.InsertManyParams {
+	t := c.table
+	if len(c.staged) == 0 {
+		return nil
+	}
+	var out []river.InsertManyParams
+	add := func(a river.JobArgs) { out = append(out, river.InsertManyParams{Args: a}) }
+	for _, u := range c.invited {
+		add(jobs.Invitation{GameID: t.ID, Version: t.Version, User: u})
+	}
+	if c.seat != nil && c.actor.Channel == ChannelEmail && c.moved {
+		r := jobs.Receipt{GameID: t.ID, From: from, Version: t.Version, Seat: *c.seat, Moves: c.played, Head: head}
+		if c.refused != nil {
+			r.Refused = c.refused.Error()
+		}
+		add(r)
+	}
+	if c.reveal {
+		for seat := range t.seatCount() {
+			add(jobs.GameOver{GameID: t.ID, Version: t.Version, Seat: seat})
+		}
+		return out
+	}
+	var prompted []games.Seat
+	for _, p := range t.Pending {
+		if slices.Contains(prompted, p.Seat) || slices.ContainsFunc(before, func(b games.Pending) bool { return b.ID() == p.ID() }) {
+			continue
+		}
+		prompted = append(prompted, p.Seat)
+		add(jobs.Prompt{GameID: t.ID, Version: p.Since, Seat: int(p.Seat)})
+	}
+	return out
+}
+
+// insertJobs inserts a command's jobs in its transaction.
+func (s *Service) insertJobs(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) error {
+	if s.jobs == nil || len(params) == 0 {
+		return nil
+	}
+	if _, err := s.jobs.InsertManyFastTx(ctx, tx, params); err != nil {
+		return fmt.Errorf("insert %d jobs: %w", len(params), err)
+	}
+	return nil
+}
