@@ -69,6 +69,7 @@ func migrateRiver(ctx context.Context, conn *pgx.Conn) error {
 			if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock($1)`, riverLock); err != nil {
 				return fmt.Errorf("lock river's migrations: %w", err)
 			}
+			//nolint:staticcheck // one step per transaction (MaxSteps 1) under our advisory lock, which is what the deprecation asks for
 			res, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{MaxSteps: 1})
 			if err != nil {
 				return fmt.Errorf("apply river's migrations: %w", err)

@@ -54,10 +54,7 @@ func choose(t *testing.T, r *rand.Rand, list map[int]string) string {
 // moves sent.
 func playByMail(t *testing.T, w *world, kind string, addrs []string, seed uint64) (string, int) {
 	t.Helper()
-	var with []string
-	for _, a := range addrs[1:] {
-		with = append(with, a)
-	}
+	with := addrs[1:]
 	w.mustSend(addrs[0], "play@"+domain, fmt.Sprintf("From: Ana <%s>\nTo: play@%s\nSubject: new game\nMessage-ID: <%s>\n\nnew %s with %s\n",
 		addrs[0], domain, newMessageID(), kind, strings.Join(with, " ")))
 	created := w.waitKind(addrs[0], "notice", 1)
@@ -131,8 +128,7 @@ func playByMail(t *testing.T, w *world, kind string, addrs []string, seed uint64
 
 // gameIDOf reads the game id from a game mail's subject "[courrier] Coyote <id>: …".
 func gameIDOf(subject string) string {
-	f := strings.Fields(strings.TrimPrefix(subject, "[courrier] "))
-	for _, w := range f {
+	for w := range strings.FieldsSeq(strings.TrimPrefix(subject, "[courrier] ")) {
 		w = strings.TrimSuffix(w, ":")
 		if len(w) == 10 && strings.ToLower(w) == w {
 			return w

@@ -129,8 +129,8 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	}
 	local, _, _ := strings.Cut(r.Rcpt, "@")
 	kind, token, _ := strings.Cut(strings.ToLower(local), "+")
-	switch {
-	case kind == "m" || kind == "i":
+	switch kind {
+	case "m", "i":
 		tok, err := s.cfg.Signer.Verify(token)
 		if err != nil {
 			// The SMTP server refused such an address; it expired since.
@@ -159,8 +159,7 @@ func mailAuth(in Incoming) string {
 func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, actor play.Actor) (handled, error) {
 	b, err := s.play.Brief(ctx, tok.Game, games.Seat(tok.Seat))
 	if err != nil {
-		var pe *play.Error
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*play.Error](err); ok {
 			return s.refuse(ctx, h, in, play.Brief{}, nil, pe.Message, "")
 		}
 		return h, err
@@ -188,9 +187,7 @@ func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, a
 // refuseMove answers a move that was not played: stale, illegal or
 // malformed.
 func (s *Service) refuseMove(ctx context.Context, h handled, in Incoming, b play.Brief, lines []string, err error) (handled, error) {
-	var stale *play.StaleError
-	var pe *play.Error
-	if errors.As(err, &stale) {
+	if stale, ok := errors.AsType[*play.StaleError](err); ok {
 		problem := fmt.Sprintf("the game moved on: your reply answered version %d, and the game is now at version %d.", stale.Expected, stale.Current)
 		var what []string
 		for _, c := range stale.Changes {
@@ -206,7 +203,7 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in Incoming, b play
 	if re, ok := games.AsRuleError(err); ok {
 		return s.refuse(ctx, h, in, b, lines, re.Reason, re.Rule)
 	}
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*play.Error](err); ok {
 		return s.refuse(ctx, h, in, b, lines, pe.Message, "")
 	}
 	return h, err

@@ -415,7 +415,8 @@ func incAutoSubject(subject string) string {
 		"out of office", "out of the office", "out-of-office", "ooo:", "automatic reply", "automatic response",
 		"auto reply", "auto-reply", "autoreply", "auto response", "auto-response", "autoresponse", "auto:",
 		"vacation reply", "away from the office",
-		"réponse automatique", "reponse automatique", "absence du bureau", "absent du bureau",
+		"réponse automatique", "reponse automatique", //nolint:misspell // French without its accent
+		"absence du bureau", "absent du bureau",
 		"abwesenheitsnotiz", "automatische antwort", "abwesend",
 		"respuesta automática", "respuesta automatica", "fuera de la oficina", "fuera de oficina",
 		"risposta automatica", "fuori ufficio", "fuori sede",

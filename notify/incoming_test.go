@@ -68,11 +68,12 @@ Reply with your move, as written or by its number:
 
 Play on the web: https://courrier.example/g/g7k2`
 
-// incomingQuote prefixes every line of s with p.
-func incomingQuote(s, p string) string {
-	lines := strings.Split(s, "\n")
+// quotedPrompt is the prompt quoted as mail programs do: "> " before
+// every line.
+func quotedPrompt() string {
+	lines := strings.Split(incomingPrompt, "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(p+l, " ")
+		lines[i] = strings.TrimRight("> "+l, " ")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -142,7 +143,7 @@ func TestReadIncomingMailPrograms(t *testing.T) {
 }
 
 func TestReplyTextTrimming(t *testing.T) {
-	gmail := "On Mon, 23 Nov 2026 at 10:00, courrier <play@courrier.example> wrote:\n\n" + incomingQuote(incomingPrompt, "> ")
+	gmail := "On Mon, 23 Nov 2026 at 10:00, courrier <play@courrier.example> wrote:\n\n" + quotedPrompt()
 	for _, tc := range []struct {
 		name, body, text string
 		moves            []string
@@ -169,9 +170,9 @@ func TestReplyTextTrimming(t *testing.T) {
 		{"a line like a signature within the text", "Sent by the king: 3 armies\nbid 5\n\n" + gmail, "Sent by the king: 3 armies\nbid 5", []string{"Sent by the king: 3 armies", "bid 5"}},
 		{"field-like line last", "bid 5\nSubject: the coyote\n\n" + gmail, "bid 5\nSubject: the coyote", []string{"bid 5", "Subject: the coyote"}},
 		{"interleaved", "> Reply with your move:\ncoyote\n\n> Play on the web\n", "coyote", []string{"coyote"}},
-		{"turkish header (an attribution above a quote)", "2\n\n23 Kas 2026 Pzt 10:00 tarihinde courrier <play@courrier.example> şunu yazdı:\n\n" + incomingQuote(incomingPrompt, "> "), "2", []string{"2"}},
-		{"dutch header", "2\n\nOp ma 23 nov. 2026 om 10:00 schreef courrier <play@courrier.example>:\n\n" + incomingQuote(incomingPrompt, "> "), "2", []string{"2"}},
-		{"polish header", "2\n\nW dniu 23.11.2026 o 10:00, courrier <play@courrier.example> napisał:\n" + incomingQuote(incomingPrompt, "> "), "2", []string{"2"}},
+		{"turkish header (an attribution above a quote)", "2\n\n23 Kas 2026 Pzt 10:00 tarihinde courrier <play@courrier.example> şunu yazdı:\n\n" + quotedPrompt(), "2", []string{"2"}},
+		{"dutch header", "2\n\nOp ma 23 nov. 2026 om 10:00 schreef courrier <play@courrier.example>:\n\n" + quotedPrompt(), "2", []string{"2"}},
+		{"polish header", "2\n\nW dniu 23.11.2026 o 10:00, courrier <play@courrier.example> napisał:\n" + quotedPrompt(), "2", []string{"2"}},
 		{"begin forwarded message", "bid 5\n\nBegin forwarded message:\n\nFrom: courrier <play@courrier.example>\nSubject: x\n\n" + incomingPrompt, "bid 5", []string{"bid 5"}},
 		{"pgp clear-signed", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\ncoyote\n-----BEGIN PGP SIGNATURE-----\n\niQEzBAEBCAAdFiEE\n=abcd\n-----END PGP SIGNATURE-----\n\n" + gmail, "coyote", []string{"coyote"}},
 		{"header without colon (library)", "bid 5\n\nOn 2026-11-23 courrier wrote\n\n> q", "bid 5", []string{"bid 5"}},

@@ -134,8 +134,7 @@ func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor pla
 	}
 	out, err := s.play.CreateGame(ctx, actor, play.NewGame{Kind: kind, Name: name, Invite: ids})
 	if err != nil {
-		var pe *play.Error
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*play.Error](err); ok {
 			return fail(pe.Message)
 		}
 		if re, ok := games.AsRuleError(err); ok {
@@ -184,20 +183,29 @@ func gameLine(g projections.GameOfUser) string {
 	case g.Result != nil:
 		line += ": " + g.Result.Summary
 	case len(g.ToAct) > 0:
-		var who []string
+		mine := false
+		var others []string
 		for _, t := range g.ToAct {
+			if int(t.Seat) == g.Seat {
+				mine = true
+				continue
+			}
 			n := fmt.Sprintf("seat %d", t.Seat)
 			if int(t.Seat) < len(g.Players) {
 				n = g.Players[t.Seat].Name
 			}
-			if int(t.Seat) == g.Seat {
-				n = "you"
-			}
-			if !slices.Contains(who, n) {
-				who = append(who, n)
+			if !slices.Contains(others, n) {
+				others = append(others, n)
 			}
 		}
-		line += ", to act: " + strings.Join(who, ", ")
+		switch {
+		case mine && len(others) > 0:
+			line += ": your turn (and " + strings.Join(others, ", ") + ")"
+		case mine:
+			line += ": your turn"
+		default:
+			line += ": waiting for " + strings.Join(others, ", ")
+		}
 	}
 	return line
 }
@@ -211,8 +219,7 @@ func (s *Service) resign(ctx context.Context, h handled, actor play.Actor, words
 	h.gameID = game
 	out, err := s.play.Resign(ctx, actor, game)
 	if err != nil {
-		var pe *play.Error
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*play.Error](err); ok {
 			return s.notice(h, "resign refused: "+pe.Message, game, NoticeData{Subject: "[courrier] nothing was done", Paragraphs: []string{pe.Message}})
 		}
 		return h, err
@@ -251,8 +258,7 @@ func (s *Service) join(ctx context.Context, h handled, in Incoming, tok Token, a
 	}
 	out, err := s.play.Join(ctx, actor, tok.Game, name)
 	if err != nil {
-		var pe *play.Error
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*play.Error](err); ok {
 			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, pe.Message, "")
 		}
 		return h, err

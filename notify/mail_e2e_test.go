@@ -202,23 +202,22 @@ func TestUnsubscribeStopsTheGamesMail(t *testing.T) {
 	w := newWorld(t, 5)
 	who, prompt := startByMail(t, w, players[:3])
 	raw := string(prompt.Raw)
-	i := strings.Index(raw, "List-Unsubscribe: <")
-	if i < 0 || !strings.Contains(raw, "List-Unsubscribe-Post: List-Unsubscribe=One-Click") {
+	_, link, found := strings.Cut(raw, "List-Unsubscribe: <")
+	if !found || !strings.Contains(raw, "List-Unsubscribe-Post: List-Unsubscribe=One-Click") {
 		t.Fatalf("the prompt has no one-click List-Unsubscribe:\n%s", raw[:min(len(raw), 2000)])
 	}
-	link := raw[i+len("List-Unsubscribe: <"):]
-	link = link[:strings.IndexByte(link, '>')]
+	link, _, _ = strings.Cut(link, ">")
 	path := strings.TrimPrefix(link, "http://courrier.test")
 	h := w.mail.Handler()
 	// A GET (a mail scanner) changes nothing.
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	h.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, path, nil))
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "<form method=\"post\"") {
 		t.Fatalf("GET %s: %d\n%s", path, rec.Code, rec.Body)
 	}
 	for range 2 { // idempotent
 		rec = httptest.NewRecorder()
-		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader("List-Unsubscribe=One-Click"))
+		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, path, strings.NewReader("List-Unsubscribe=One-Click"))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
@@ -226,7 +225,7 @@ func TestUnsubscribeStopsTheGamesMail(t *testing.T) {
 		}
 	}
 	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path+"x", nil))
+	h.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodPost, path+"x", nil))
 	if rec.Code != http.StatusNotFound {
 		t.Fatalf("a forged link: %d", rec.Code)
 	}

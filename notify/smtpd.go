@@ -180,8 +180,7 @@ func (ss *inboundSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 func (ss *inboundSession) Data(r io.Reader) error {
 	raw, err := io.ReadAll(r)
 	if err != nil {
-		var se *smtp.SMTPError
-		if errors.As(err, &se) {
+		if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 			return &smtp.SMTPError{Code: se.Code, EnhancedCode: se.EnhancedCode,
 				Message: fmt.Sprintf("your mail is larger than courrier takes (%d KB): send your move as plain text, without attachments", MaxInboundBytes>>10)}
 		}

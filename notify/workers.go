@@ -72,22 +72,33 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 	if b.Ended || !current {
 		return nil
 	}
-	to, err := s.address(ctx, b.User)
+	m, err := s.toSeat(ctx, b, KindPrompt, a.Version, a.Seat, "prompt")
 	if err != nil {
 		return done(err)
 	}
-	to.Name = b.Player
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: a.Seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
-	m := Mail{
-		Kind: KindPrompt, To: to, ReplyTo: "m+" + tok + "@" + s.cfg.MailDomain,
-		MessageID: s.messageID("g", b.GameID, "v"+strconv.Itoa(a.Version), "s"+strconv.Itoa(a.Seat), "prompt"),
-		InReplyTo: s.threadRoot(b.GameID), References: []string{s.threadRoot(b.GameID)},
-		Data: PromptData{
-			Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: ViewText(b.View),
-			Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices,
-		},
+	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
+	m.Data = PromptData{
+		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: ViewText(b.View),
+		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices,
 	}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID}))
+}
+
+// toSeat begins a mail of kind to the player at seat: threaded in the
+// game, its Message-ID fixed by game, version, seat and label so that a
+// retry sends the same one.
+func (s *Service) toSeat(ctx context.Context, b play.Brief, kind string, version, seat int, label string) (Mail, error) {
+	to, err := s.address(ctx, b.User)
+	if err != nil {
+		return Mail{}, err
+	}
+	to.Name = b.Player
+	return Mail{
+		Kind: kind, To: to,
+		MessageID: s.messageID("g", b.GameID, "v"+strconv.Itoa(version), "s"+strconv.Itoa(seat), label),
+		InReplyTo: s.threadRoot(b.GameID), References: []string{s.threadRoot(b.GameID)},
+	}, nil
 }
 
 // receiptWorker confirms a move made by mail: what was played, the version
@@ -104,17 +115,11 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[jobs.Receipt]) 
 	if err != nil {
 		return err
 	}
-	to, err := s.address(ctx, b.User)
+	m, err := s.toSeat(ctx, b, KindReceipt, a.Version, a.Seat, "receipt")
 	if err != nil {
 		return done(err)
 	}
-	to.Name = b.Player
-	m := Mail{
-		Kind: KindReceipt, To: to,
-		MessageID: s.messageID("g", a.GameID, "v"+strconv.Itoa(a.Version), "s"+strconv.Itoa(a.Seat), "receipt"),
-		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
-		Data: ReceiptData{Game: s.gameRef(b), Player: b.Player, Moves: a.Moves, Version: a.Version, Head: a.Head, Refused: a.Refused},
-	}
+	m.Data = ReceiptData{Game: s.gameRef(b), Player: b.Player, Moves: a.Moves, Version: a.Version, Head: a.Head, Refused: a.Refused}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 
@@ -131,11 +136,10 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	if err != nil {
 		return err
 	}
-	to, err := s.address(ctx, b.User)
+	m, err := s.toSeat(ctx, b, KindGameOver, a.Version, a.Seat, "over")
 	if err != nil {
 		return done(err)
 	}
-	to.Name = b.Player
 	d := GameOverData{Game: s.gameRef(b), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head}
 	if b.Result != nil {
 		d.Summary = b.Result.Summary
@@ -145,12 +149,7 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 			}
 		}
 	}
-	m := Mail{
-		Kind: KindGameOver, To: to,
-		MessageID: s.messageID("g", a.GameID, "v"+strconv.Itoa(a.Version), "s"+strconv.Itoa(a.Seat), "over"),
-		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
-		Data: d,
-	}
+	m.Data = d
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 
@@ -209,8 +208,7 @@ func suggestName(address, display string) string {
 	}
 	var b strings.Builder
 	for _, r := range src {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" -_.", r):
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" -_.", r) {
 			if b.Len() == 0 && !unicode.IsLetter(r) {
 				continue
 			}

@@ -113,6 +113,7 @@ type world struct {
 	inbound string // host:port of courrier's SMTP server
 	users   *auth.Users
 	now     func() time.Time
+	signer  *notify.Signer
 }
 
 type lateJobs struct{ c *river.Client[pgx.Tx] }
@@ -123,7 +124,7 @@ func (l *lateJobs) InsertManyFastTx(ctx context.Context, tx pgx.Tx, p []river.In
 
 // newWorld starts the mail side. Seeds are pinned by seed so a game is the
 // same each run.
-func newWorld(t *testing.T, seed byte) *world {
+func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.New(t)
@@ -159,10 +160,14 @@ func newWorld(t *testing.T, seed byte) *world {
 		t.Fatal(err)
 	}
 	users := auth.NewUsers(pool)
-	mail, err := notify.New(pool, svc, users, notify.Config{
+	cfg := notify.Config{
 		MailDomain: domain, BaseURL: "http://courrier.test", Transport: transport, Signer: signer,
 		LookupTXT: func(context.Context, string) ([]string, error) { return nil, fmt.Errorf("no DNS in tests") },
-	}, log)
+	}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	mail, err := notify.New(pool, svc, users, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +201,7 @@ func newWorld(t *testing.T, seed byte) *world {
 	}
 	go func() { _ = in.Serve(iln) }()
 	t.Cleanup(func() { _ = in.Shutdown(context.Background()) })
-	return &world{t: t, pool: pool, play: svc, mail: mail, relay: r, inbound: iln.Addr().String(), users: users, now: time.Now}
+	return &world{t: t, pool: pool, play: svc, mail: mail, relay: r, inbound: iln.Addr().String(), users: users, now: time.Now, signer: signer}
 }
 
 // fastRetry retries failed jobs after 200 ms, so a test sees a relay come
@@ -410,23 +415,30 @@ func quote(m message, style string) string {
 	text := strings.ReplaceAll(m.Text, "\r\n", "\n")
 	switch style {
 	case "gmail":
-		return "On Tue, 24 Nov 2026 at 10:00, courrier <play@courrier.test> wrote:\n" + prefix(text, "> ")
+		return "On Tue, 24 Nov 2026 at 10:00, courrier <play@courrier.test> wrote:\n" + quoted(text)
 	case "outlook":
 		return "________________________________\nFrom: courrier <play@courrier.test>\nSent: Tuesday, November 24, 2026 10:00 AM\nTo: player\nSubject: " + m.Subject + "\n\n" + text
 	case "french":
-		return "Le mar. 24 nov. 2026 à 10:00, courrier <play@courrier.test> a écrit :\n" + prefix(text, "> ")
+		return "Le mar. 24 nov. 2026 à 10:00, courrier <play@courrier.test> a écrit :\n" + quoted(text)
 	case "german":
-		return "Am 24.11.2026 um 10:00 schrieb courrier <play@courrier.test>:\n" + prefix(text, "> ")
+		return "Am 24.11.2026 um 10:00 schrieb courrier <play@courrier.test>:\n" + quoted(text)
+	case "spanish":
+		return "El mar, 24 nov 2026 a las 10:00, courrier (<play@courrier.test>) escribió:\n" + quoted(text)
+	case "italian":
+		return "Il giorno mar 24 nov 2026 alle ore 10:00 courrier <play@courrier.test> ha scritto:\n" + quoted(text)
+	case "signature":
+		return "-- \nAna Lima\nSent from my iPhone\n\n" + "On Tue, 24 Nov 2026 at 10:00, courrier <play@courrier.test> wrote:\n" + quoted(text)
 	case "none":
 		return ""
 	}
-	return prefix(text, "> ")
+	return quoted(text)
 }
 
-func prefix(text, p string) string {
+// quoted prefixes every line of text with "> ".
+func quoted(text string) string {
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = p + l
+		lines[i] = "> " + l
 	}
 	return strings.Join(lines, "\n")
 }

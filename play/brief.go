@@ -97,9 +97,9 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 		}
 	}
 	after := 0
-	for i := len(recorded) - 1; i >= 0; i-- {
-		if seat != games.Spectator && actorSeat(recorded[i].Meta) == seat {
-			after = recorded[i].Version
+	for _, e := range slices.Backward(recorded) {
+		if seat != games.Spectator && actorSeat(e.Meta) == seat {
+			after = e.Version
 			break
 		}
 	}

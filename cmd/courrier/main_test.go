@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,11 +66,12 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 	_, url := pgtest.NewWithURL(t)
 	dataDir := t.TempDir()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	smtpAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	var errb bytes.Buffer
 	go func() {
-		done <- run(ctx, []string{"serve", "-database-url", url, "-http-addr", addr, "-data-dir", dataDir}, &bytes.Buffer{}, &errb)
+		done <- run(ctx, []string{"serve", "-database-url", url, "-http-addr", addr, "-smtp-addr", smtpAddr, "-data-dir", dataDir}, &bytes.Buffer{}, &errb)
 	}()
 	var resp *http.Response
 	var err error
@@ -102,6 +105,7 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Request-Id") == "" {
 		t.Fatalf("healthz: %d, request id %q", resp.StatusCode, resp.Header.Get("X-Request-Id"))
 	}
+	checkDevMailbox(ctx, t, url, addr, smtpAddr)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("serve returned %v", err)
@@ -237,5 +241,61 @@ func TestSecretsAreCreatedPrivateAndRotate(t *testing.T) {
 	}
 	if _, err := loadKeys(dir, keyJWT); err == nil || !strings.Contains(err.Error(), "0700") {
 		t.Fatalf("a secrets directory open to others: %v, want a refusal", err)
+	}
+}
+
+// checkDevMailbox is a newcomer's first mail with nothing configured: "help"
+// sent to the service address by SMTP is answered into the dev mailbox,
+// which `courrier mail list`, `courrier mail show` and the /dev/mail page
+// all show.
+func checkDevMailbox(ctx context.Context, t *testing.T, url, httpAddr, smtpAddr string) {
+	t.Helper()
+	msg := "From: Ana <ana@example.org>\r\nTo: play@localhost\r\nSubject: hello\r\nMessage-ID: <first@example.org>\r\n\r\nhelp\r\n"
+	if err := smtp.SendMail(smtpAddr, nil, "ana@example.org", []string{"play@localhost"}, []byte(msg)); err != nil {
+		t.Fatalf("send help to the service address: %v", err)
+	}
+	var out bytes.Buffer
+	for i := 0; ; i++ {
+		out.Reset()
+		if err := run(ctx, []string{"mail", "list", "ana@example.org", "-database-url", url}, &out, &bytes.Buffer{}); err != nil {
+			t.Fatalf("mail list: %v", err)
+		}
+		if strings.Contains(out.String(), "ana@example.org") {
+			break
+		}
+		if i == 200 {
+			t.Fatalf("the dev mailbox never got the answer to help:\n%s", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID") {
+		t.Fatalf("mail list printed:\n%s", out.String())
+	}
+	id := strings.Fields(lines[1])[0]
+	out.Reset()
+	if err := run(ctx, []string{"mail", "show", id, "-database-url", url}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatalf("mail show %s: %v", id, err)
+	}
+	for _, want := range []string{"To: <ana@example.org>", "new <game> with", "games", "resign"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("mail show %s lacks %q:\n%s", id, want, out.String())
+		}
+	}
+	if err := run(ctx, []string{"mail", "show", "999999", "-database-url", url}, &out, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no message 999999") {
+		t.Errorf("mail show of a missing message: %v", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+httpAddr+"/dev/mail", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "ana@example.org") || !strings.Contains(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("/dev/mail: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), page)
 	}
 }
