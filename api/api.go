@@ -1,5 +1,8 @@
-// Package api is courrier's HTTP API (Echo v4): JSON under /v1, errors in one
-// shape, and the health check.
+// Package api is courrier's HTTP API (Echo v4): JSON under /v1, described by
+// openapi.yaml, from which oapi-codegen generates the routes, the request
+// and response types and a strict server (openapi.gen.go). Requests are
+// validated against the same document with kin-openapi before a handler
+// runs; every error leaves through one writer in one shape.
 package api
 
 import (
@@ -8,59 +11,166 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+	"golang.org/x/time/rate"
 
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/play"
 )
 
-// Server holds what the handlers need.
-type Server struct {
-	pool *pgxpool.Pool
-	play *play.Service
-	log  *slog.Logger
-	feed *events.Watcher
+// JobInserter inserts River jobs in a transaction (the login mail is
+// queued with its link).
+type JobInserter interface {
+	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
 
-// Option configures the API.
-type Option func(*Server)
+// DevMail is one message of the built-in dev mailbox.
+type DevMail struct {
+	ID        int64
+	To        []string
+	Subject   string
+	CreatedAt time.Time
+	Text      string
+}
 
-// WithFeed makes the health check report the process's feed watcher: when
-// it last read the feed and how late the newest event it delivered was.
-func WithFeed(w *events.Watcher) Option { return func(s *Server) { s.feed = w } }
+// DevMailLister lists the dev mailbox, newest first, for an address or all.
+type DevMailLister func(ctx context.Context, to string) ([]DevMail, error)
 
-// New returns the HTTP handler of the API.
-func New(pool *pgxpool.Pool, svc *play.Service, log *slog.Logger, opts ...Option) http.Handler {
-	s := &Server{pool: pool, play: svc, log: log}
-	for _, o := range opts {
-		o(s)
+// Config is what the API is built from.
+type Config struct {
+	Pool      *pgxpool.Pool // for the health check only
+	Play      *play.Service
+	Users     *auth.Users
+	Links     *auth.Links
+	APITokens *auth.APITokens
+	Sessions  *auth.Tokens // session JWTs
+	LoginKey  []byte       // derives each login link's secret from its id (auth.LinkSecret)
+	Jobs      JobInserter
+	Hub       *live.Hub       // live updates; nil: the stream answers 503
+	Feed      *events.Watcher // reported by /healthz when set
+	BaseURL   string          // public URL, for links in mail
+	DevMail   DevMailLister   // nil when mail goes to a relay
+	Log       *slog.Logger
+
+	// PerAddress and PerUser bound request rates per client address (before
+	// authentication) and per signed-in user; zero: the defaults (50 and 20
+	// requests a second, bursts of twice that).
+	PerAddress rate.Limit
+	PerUser    rate.Limit
+}
+
+// Server is the HTTP API.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	echo    *echo.Echo
+	metrics *metrics
+	spec    *specIndex
+}
+
+// New builds the API.
+func New(cfg Config) (*Server, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
 	}
-	e := echo.New()
+	if cfg.PerAddress == 0 {
+		cfg.PerAddress = 50
+	}
+	if cfg.PerUser == 0 {
+		cfg.PerUser = 20
+	}
+	spec, err := loadSpec()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, echo: echo.New(), metrics: newMetrics(), spec: spec}
+	e := s.echo
 	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.writeError
+	e.IPExtractor = echo.ExtractIPDirect()
 	e.Use(middleware.RequestID())
-	e.Use(middleware.BodyLimit("64K"))
+	e.Use(s.logRequests)
 	e.Use(middleware.Recover())
+	e.Use(secureHeaders)
+	e.Use(middleware.BodyLimit("64K"))
+	e.Use(s.measure)
+	e.Use(rateLimit(cfg.PerAddress, func(c echo.Context) string { return "ip:" + c.RealIP() }))
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// CloseStreams ends every live stream so that a graceful shutdown does not
+// wait for clients that would hold their stream for ever; they reconnect
+// with Last-Event-ID.
+func (s *Server) CloseStreams() {
+	if s.cfg.Hub != nil {
+		s.cfg.Hub.Close()
+	}
+}
+
+// routes registers every route: the generated /v1 routes behind request
+// validation, authentication and the per-user rate limit, and the few that
+// are not JSON (health, metrics, the document itself, the login page).
+func (s *Server) routes() {
+	e := s.echo
 	e.GET("/healthz", s.health)
-	return e
+	e.GET("/metrics", s.metrics.handler())
+	e.GET("/v1/openapi.json", s.openAPIDocument)
+	e.GET("/login/:secret", s.loginPage)
+	e.POST("/login/:secret", s.loginConfirm)
+	v1 := e.Group("", s.validate, s.authenticate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {
+		if u := userOf(c.Request().Context()); u != "" {
+			return "user:" + u
+		}
+		return ""
+	}))
+	RegisterHandlers(v1, NewStrictHandler(s, nil))
 }
 
 // health answers 200 when the database answers, 503 otherwise.
 func (s *Server) health(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
-	if err := s.pool.Ping(ctx); err != nil {
+	if err := s.cfg.Pool.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "health check: database unreachable", "err", err)
+		c.Response().Header().Set("Retry-After", "5")
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
 	}
 	out := map[string]any{"status": "ok"}
-	if s.feed != nil {
-		st := s.feed.Stats()
+	if s.cfg.Feed != nil {
+		st := s.cfg.Feed.Stats()
 		out["feed"] = map[string]any{
 			"last_poll": st.LastPoll, "interval_ms": st.Interval.Milliseconds(),
 			"lag_ms": st.Lag.Milliseconds(), "delivered": st.Delivered,
 		}
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// openAPIDocument serves the API's document as JSON.
+func (s *Server) openAPIDocument(c echo.Context) error {
+	return c.JSONBlob(http.StatusOK, s.spec.json)
+}
+
+// Routes lists the routes the server answers, "METHOD /path" with path
+// parameters written as in the document ("{game_id}").
+func (s *Server) Routes() []string {
+	var out []string
+	for _, r := range s.echo.Routes() {
+		if r.Method == echo.RouteNotFound {
+			continue
+		}
+		out = append(out, r.Method+" "+echoParam.ReplaceAllString(r.Path, "{$1}"))
+	}
+	return out
 }

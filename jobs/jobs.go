@@ -100,3 +100,17 @@ func (Answer) Kind() string { return "mail.answer" }
 
 // InsertOpts puts the job on the mail queue.
 func (Answer) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+
+// Login mails a sign-in link. The job carries the link's id, never its
+// secret: the worker derives the secret from the id and the login key
+// (auth.LinkSecret), so a job row read from the database signs nobody in.
+type Login struct {
+	LinkID int64  `json:"link_id"`
+	User   string `json:"user"`
+}
+
+// Kind implements river.JobArgs.
+func (Login) Kind() string { return "mail.login" }
+
+// InsertOpts puts the job on the mail queue.
+func (Login) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }

@@ -43,6 +43,9 @@ type Config struct {
 	// RepliesPerHour bounds the mail one sender may send courrier in an hour
 	// (default 60); beyond it mail is stored and ignored, unanswered.
 	RepliesPerHour int
+	// LoginKey derives each sign-in link's secret from its id
+	// (auth.LinkSecret); the API that made the link holds the same key.
+	LoginKey []byte
 }
 
 // Service is courrier's email: it renders and sends the mail the game's
@@ -101,6 +104,7 @@ func (s *Service) AddWorkers(w *river.Workers) {
 	river.AddWorker(w, &invitationWorker{s: s})
 	river.AddWorker(w, &answerWorker{s: s})
 	river.AddWorker(w, &inboundWorker{s: s})
+	river.AddWorker(w, &loginWorker{s: s})
 }
 
 // outgoing is one mail to a person, before rendering.

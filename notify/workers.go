@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/mail"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/play"
@@ -278,4 +280,30 @@ func (w *answerWorker) Work(ctx context.Context, job *river.Job[jobs.Answer]) er
 		m.ReplyTo = a.ReplyTo
 	}
 	return done(s.send(ctx, outgoing{Mail: m, userID: userID, gameID: a.GameID, answer: true}))
+}
+
+// loginWorker mails a sign-in link. The job names the link by id; its
+// secret is derived here, so no job row holds one.
+type loginWorker struct {
+	river.WorkerDefaults[jobs.Login]
+	s *Service
+}
+
+// Work sends the sign-in link.
+func (w *loginWorker) Work(ctx context.Context, job *river.Job[jobs.Login]) error {
+	s, a := w.s, job.Args
+	if len(s.cfg.LoginKey) == 0 {
+		return river.JobCancel(errors.New("no login key is configured: sign-in links cannot be mailed"))
+	}
+	to, err := s.address(ctx, a.User)
+	if err != nil {
+		return done(err)
+	}
+	secret := auth.LinkSecret(s.cfg.LoginKey, a.LinkID)
+	m := Mail{
+		Kind: KindLogin, To: to,
+		MessageID: s.messageID("login", strconv.FormatInt(a.LinkID, 10)),
+		Data:      LoginData{URL: strings.TrimRight(s.cfg.BaseURL, "/") + "/login/" + secret, Expires: "15 minutes"},
+	}
+	return done(s.send(ctx, outgoing{Mail: m, userID: a.User}))
 }

@@ -259,3 +259,11 @@ func (s *Service) RebuildProjections(ctx context.Context, progress func(done, to
 func (s *Service) GamesOf(ctx context.Context, user string, limit int) ([]projections.GameOfUser, error) {
 	return projections.ListGamesOf(ctx, s.pool, user, limit)
 }
+
+// Games lists games of a status ("" for all), newest activity first.
+func (s *Service) Games(ctx context.Context, status string, limit int) ([]projections.Game, error) {
+	return projections.ListGames(ctx, s.pool, status, limit)
+}
+
+// Registry returns the games this service plays.
+func (s *Service) Registry() *games.Registry { return s.reg }

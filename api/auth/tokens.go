@@ -133,3 +133,6 @@ func orNone(p Purpose) string {
 	}
 	return string(p)
 }
+
+// TTL is how long the tokens this issues are valid.
+func (t *Tokens) TTL() time.Duration { return t.ttl }

@@ -8,6 +8,8 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -20,6 +22,7 @@ import (
 type User struct {
 	ID        string
 	Email     string // empty once erased
+	Name      string // the display name the person chose; empty: none yet
 	CreatedAt time.Time
 }
 
@@ -81,13 +84,17 @@ func (u *Users) Ensure(ctx context.Context, email string) (User, error) {
 // ByEmail finds the account of an address (case-insensitively).
 func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
 	var user User
-	err := u.pool.QueryRow(ctx, `select id, email, created_at from users where lower(email) = lower($1)`, email).
-		Scan(&user.ID, &user.Email, &user.CreatedAt)
+	var name *string
+	err := u.pool.QueryRow(ctx, `select id, email, name, created_at from users where lower(email) = lower($1)`, email).
+		Scan(&user.ID, &user.Email, &name, &user.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("find the account of an address: %w", err)
+	}
+	if name != nil {
+		user.Name = *name
 	}
 	return user, nil
 }
@@ -95,9 +102,9 @@ func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
 // ByID finds an account by its id; an erased account has no address.
 func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	var user User
-	var email *string
-	err := u.pool.QueryRow(ctx, `select id, email, created_at from users where id = $1`, id).
-		Scan(&user.ID, &email, &user.CreatedAt)
+	var email, name *string
+	err := u.pool.QueryRow(ctx, `select id, email, name, created_at from users where id = $1`, id).
+		Scan(&user.ID, &email, &name, &user.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -106,6 +113,9 @@ func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	}
 	if email != nil {
 		user.Email = *email
+	}
+	if name != nil {
+		user.Name = *name
 	}
 	return user, nil
 }
@@ -142,8 +152,59 @@ func (u *Users) Erase(ctx context.Context, id string) error {
 		if _, err := tx.Exec(ctx, `delete from event_context where user_id = $1`, id); err != nil {
 			return fmt.Errorf("erase the context of account %s's commands: %w", id, err)
 		}
+		if _, err := tx.Exec(ctx, `update users set name = null where id = $1`, id); err != nil {
+			return fmt.Errorf("erase the name of account %s: %w", id, err)
+		}
+		if _, err := tx.Exec(ctx, `delete from login_links where user_id = $1`, id); err != nil {
+			return fmt.Errorf("erase the sign-in links of account %s: %w", id, err)
+		}
+		if _, err := tx.Exec(ctx, `update api_tokens set revoked_at = coalesce(revoked_at, now()) where user_id = $1`, id); err != nil {
+			return fmt.Errorf("revoke the API tokens of account %s: %w", id, err)
+		}
 		return nil
 	})
+}
+
+// MaxNameLength is the longest display name, in characters.
+const MaxNameLength = 40
+
+// ErrBadName is wrapped by SetName's refusals; the message says why.
+var ErrBadName = errors.New("bad display name")
+
+// CheckName trims a display name and checks it: 1 to MaxNameLength
+// printable characters, no line breaks or control characters (a name shows
+// in mail headers and on pages).
+func CheckName(name string) (string, error) {
+	name = strings.Join(strings.Fields(name), " ")
+	n := utf8.RuneCountInString(name)
+	if n == 0 {
+		return "", fmt.Errorf("%w: a name needs at least one letter", ErrBadName)
+	}
+	if n > MaxNameLength {
+		return "", fmt.Errorf("%w: a name has at most %d characters (this one has %d)", ErrBadName, MaxNameLength, n)
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			return "", fmt.Errorf("%w: a name cannot hold the character %U", ErrBadName, r)
+		}
+	}
+	return name, nil
+}
+
+// SetName sets an account's display name (checked by CheckName).
+func (u *Users) SetName(ctx context.Context, id, name string) error {
+	name, err := CheckName(name)
+	if err != nil {
+		return err
+	}
+	tag, err := u.pool.Exec(ctx, `update users set name = $2 where id = $1 and erased_at is null`, id, name)
+	if err != nil {
+		return fmt.Errorf("set the name of account %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNoUser
+	}
+	return nil
 }
 
 // NewUserID returns a fresh opaque user id: "u" and 20 random base-32

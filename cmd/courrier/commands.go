@@ -16,6 +16,8 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/courrier-games/courrier/api"
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
@@ -42,7 +44,9 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	}
 	watchCtx, stopWatch := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWatch()
-	watcher := events.NewWatcher(db.Pool, events.WithWatcherLogger(log))
+	// 500 ms at most between polls when idle: a move made through another
+	// process reaches this one's live streams within a second.
+	watcher := events.NewWatcher(db.Pool, events.WithWatcherLogger(log), events.WithIntervals(50*time.Millisecond, 500*time.Millisecond))
 	go func() {
 		if err := watcher.Run(watchCtx); err != nil && watchCtx.Err() == nil {
 			log.Error("the feed watcher stopped", "err", err)
@@ -56,7 +60,11 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	} else if n > 0 {
 		log.Info("sealed game seeds stored in clear by an older courrier", "games", n)
 	}
-	mail, err := mailService(cfg, db, svc, log)
+	keys, err := accountKeys(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	mail, err := mailService(cfg, db, svc, keys.login, log)
 	if err != nil {
 		return err
 	}
@@ -67,6 +75,20 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return err
 	}
 	late.client = jobsClient
+	hub := live.NewHub(watcher, svc, log)
+	go func() {
+		if err := hub.Run(watchCtx); err != nil && watchCtx.Err() == nil {
+			log.Error("the live hub stopped", "err", err)
+		}
+	}()
+	apiServer, err := api.New(api.Config{
+		Pool: db.Pool, Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now),
+		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: keys.sessions, LoginKey: keys.login,
+		Jobs: jobsClient, Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailLister(cfg, db), Log: log,
+	})
+	if err != nil {
+		return err
+	}
 
 	var lc net.ListenConfig
 	httpLn, err := lc.Listen(ctx, "tcp", cfg.HTTPAddr)
@@ -79,11 +101,12 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return fmt.Errorf("listen on %s (inbound SMTP): %w", cfg.SMTPAddr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", api.New(db.Pool, svc, log, api.WithFeed(watcher)))
+	mux.Handle("/", apiServer)
 	mailPages := mail.Handler()
 	mux.Handle("/u/", mailPages)
 	mux.Handle("/dev/", mailPages)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	inbound := mail.NewInboundServer(jobsClient)
 	if err := jobsClient.Start(context.WithoutCancel(ctx)); err != nil {
 		_, _ = httpLn.Close(), smtpLn.Close()
@@ -107,6 +130,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	errs := []error{serveErr}
+	apiServer.CloseStreams() // live streams end first, or Shutdown would wait for them
 	if err := srv.Shutdown(shutdown); err != nil {
 		errs = append(errs, fmt.Errorf("shut down the http server: %w", err))
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +18,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/notify"
@@ -124,7 +127,7 @@ func mailCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 }
 
 // mailService builds the mail side on a database.
-func mailService(cfg config, db *database, svc *play.Service, log *slog.Logger) (*notify.Service, error) {
+func mailService(cfg config, db *database, svc *play.Service, loginKey []byte, log *slog.Logger) (*notify.Service, error) {
 	signer, err := replySigner(cfg.DataDir, time.Now)
 	if err != nil {
 		return nil, err
@@ -134,6 +137,59 @@ func mailService(cfg config, db *database, svc *play.Service, log *slog.Logger) 
 		return nil, err
 	}
 	return notify.New(db.Pool, svc, auth.NewUsers(db.Pool), notify.Config{
-		MailDomain: cfg.MailDomain, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer,
+		MailDomain: cfg.MailDomain, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer, LoginKey: loginKey,
 	}, log)
+}
+
+// devMailLister lists the dev mailbox for the API, or nil when mail goes to
+// a relay.
+func devMailLister(cfg config, db *database) api.DevMailLister {
+	if cfg.SMTPRelay != "" {
+		return nil
+	}
+	box := notify.NewDevMailbox(db.Pool)
+	return func(ctx context.Context, to string) ([]api.DevMail, error) {
+		list, err := box.List(ctx, to, 100)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]api.DevMail, 0, len(list))
+		for _, m := range list {
+			full, err := box.Get(ctx, m.ID)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, api.DevMail{ID: m.ID, To: m.To, Subject: m.Subject, CreatedAt: m.CreatedAt, Text: notify.TextOf(full.Raw)})
+		}
+		return out, nil
+	}
+}
+
+// sessionTTL is how long a session token lasts.
+const sessionTTL = 12 * time.Hour
+
+// keys holds the account keys of the data directory.
+type keys struct {
+	sessions *auth.Tokens
+	login    []byte
+}
+
+// accountKeys reads the JWT keys (made on first start) and derives the
+// login-link key from the current one.
+func accountKeys(dataDir string) (keys, error) {
+	files, err := loadKeys(dataDir, keyJWT)
+	if err != nil {
+		return keys{}, err
+	}
+	ks := make([]auth.Key, len(files))
+	for i, f := range files {
+		ks[i] = auth.Key{ID: f.id, Secret: f.secret}
+	}
+	tokens, err := auth.NewTokens("courrier", "courrier-api", sessionTTL, time.Now, ks[0], ks[1:]...)
+	if err != nil {
+		return keys{}, err
+	}
+	mac := hmac.New(sha256.New, files[0].secret)
+	mac.Write([]byte("courrier login links"))
+	return keys{sessions: tokens, login: mac.Sum(nil)}, nil
 }

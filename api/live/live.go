@@ -1,0 +1,286 @@
+// Package live turns the process's one feed poller (events.Watcher) into
+// per-client streams of a game's events, each redacted for its reader's
+// seat, for the API's Server-Sent Events. However many clients watch a
+// game, the hub reads its stream once per tick; a client costs no query
+// of its own while nothing happens.
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/play"
+)
+
+// Buffer is how many events a subscription holds for a client that has
+// not read them yet; a client further behind is dropped and resumes with
+// Last-Event-ID.
+const Buffer = 256
+
+// ErrClosed is returned by Subscribe once the hub is closed (shutdown).
+var ErrClosed = errors.New("live updates are shutting down")
+
+// Hub fans game events out to subscriptions.
+type Hub struct {
+	watcher *events.Watcher
+	svc     *play.Service
+	log     *slog.Logger
+
+	reads atomic.Int64
+
+	mu     sync.Mutex
+	games  map[string]map[*Subscription]struct{}
+	closed bool
+}
+
+// Stats is what a hub has done, for health pages and tests.
+type Stats struct {
+	Reads       int64 // game streams read for live subscribers (backlogs excluded)
+	Subscribers int   // open subscriptions
+}
+
+// NewHub returns a hub fed by w that reads and redacts games through svc;
+// Run starts it.
+func NewHub(w *events.Watcher, svc *play.Service, log *slog.Logger) *Hub {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Hub{watcher: w, svc: svc, log: log, games: map[string]map[*Subscription]struct{}{}}
+}
+
+// Subscription is one client's stream of a game's events, in version
+// order, without gaps or repeats. C is closed when the subscription ends:
+// Close, the hub's shutdown, or a client too slow to keep up.
+type Subscription struct {
+	// C delivers the events.
+	C <-chan play.Change
+
+	hub        *Hub
+	game, user string
+
+	mu     sync.Mutex // serialises deliveries; guards last, ch and closed
+	ch     chan play.Change
+	last   int
+	closed bool
+}
+
+// Subscribe opens a stream of game's events after version after as user's
+// seat sees them: first those already recorded, then each new one. It
+// fails as play does for an unknown game.
+func (h *Hub) Subscribe(ctx context.Context, gameID, user string, after int) (*Subscription, error) {
+	ch := make(chan play.Change, Buffer)
+	sub := &Subscription{C: ch, ch: ch, hub: h, game: gameID, user: user, last: max(after, 0)}
+	// Registered before the backlog is read: an event committed after the
+	// read comes with a tick the hub handles with the subscriber known.
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, ErrClosed
+	}
+	set := h.games[gameID]
+	if set == nil {
+		set = map[*Subscription]struct{}{}
+		h.games[gameID] = set
+	}
+	set[sub] = struct{}{}
+	h.mu.Unlock()
+
+	recorded, err := h.svc.ReadGame(ctx, gameID)
+	if err != nil {
+		sub.Close()
+		return nil, err
+	}
+	h.deliver(sub, recorded)
+	return sub, nil
+}
+
+// Close ends the subscription; it is safe to call more than once and
+// concurrently with the hub.
+func (s *Subscription) Close() {
+	h := s.hub
+	h.mu.Lock()
+	if set := h.games[s.game]; set != nil {
+		delete(set, s)
+		if len(set) == 0 {
+			delete(h.games, s.game)
+		}
+	}
+	h.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.ch)
+	}
+}
+
+// deliver gives sub its events of a freshly read stream after the last it
+// has. Deliveries to one subscription are serialised, so a stale read
+// delivers nothing twice.
+func (h *Hub) deliver(sub *Subscription, recorded []events.Recorded) {
+	sub.mu.Lock()
+	if sub.closed || len(recorded) == 0 || recorded[len(recorded)-1].Version <= sub.last {
+		sub.mu.Unlock()
+		return
+	}
+	changes, err := h.svc.HistoryOf(sub.game, sub.user, recorded, sub.last)
+	drop := false
+	if err != nil {
+		h.log.Error("live: redact a game for a subscriber", "game", sub.game, "err", err)
+		drop = true
+	}
+	for _, c := range changes {
+		if drop {
+			break
+		}
+		if c.Version <= sub.last {
+			continue
+		}
+		select {
+		case sub.ch <- c:
+			sub.last = c.Version
+		default:
+			h.log.Info("live: a client fell too far behind; it will resume from its last event", "game", sub.game)
+			drop = true
+		}
+	}
+	sub.mu.Unlock()
+	if drop {
+		sub.Close()
+	}
+}
+
+// Run delivers the watcher's ticks to the subscribers until ctx ends, then
+// closes every subscription.
+func (h *Hub) Run(ctx context.Context) error {
+	ticks, stop := h.watcher.Subscribe()
+	defer stop()
+	defer h.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case t, ok := <-ticks:
+			if !ok {
+				return nil
+			}
+			for stream, version := range t.Streams {
+				gameID, isGame := strings.CutPrefix(stream, play.Stream(""))
+				if !isGame {
+					continue
+				}
+				subs := h.behind(gameID, version)
+				if len(subs) == 0 {
+					continue
+				}
+				recorded, err := h.svc.ReadGame(ctx, gameID)
+				h.reads.Add(1)
+				if err != nil {
+					if ctx.Err() != nil {
+						return nil
+					}
+					h.log.Warn("live: read a game for its subscribers", "game", gameID, "err", err)
+					continue
+				}
+				for _, s := range subs {
+					h.deliver(s, recorded)
+				}
+			}
+		}
+	}
+}
+
+// behind returns the subscribers of a game that have not had version yet.
+func (h *Hub) behind(gameID string, version int) []*Subscription {
+	h.mu.Lock()
+	set := h.games[gameID]
+	subs := make([]*Subscription, 0, len(set))
+	for s := range set {
+		subs = append(subs, s)
+	}
+	h.mu.Unlock()
+	out := subs[:0]
+	for _, s := range subs {
+		s.mu.Lock()
+		if !s.closed && s.last < version {
+			out = append(out, s)
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// Close ends every subscription and refuses new ones: at shutdown, so that
+// the HTTP server does not wait for streams that would never end.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	h.closed = true
+	var all []*Subscription
+	for _, set := range h.games {
+		for s := range set {
+			all = append(all, s)
+		}
+	}
+	h.mu.Unlock()
+	for _, s := range all {
+		s.Close()
+	}
+}
+
+// Stats returns what the hub has done.
+func (h *Hub) Stats() Stats {
+	h.mu.Lock()
+	n := 0
+	for _, set := range h.games {
+		n += len(set)
+	}
+	h.mu.Unlock()
+	return Stats{Reads: h.reads.Load(), Subscribers: n}
+}
+
+// WriteEvent writes one change as a Server-Sent Event: its version as the
+// id (so a client resumes with Last-Event-ID), its type as the event name
+// and the change as one line of JSON.
+func WriteEvent(w io.Writer, c play.Change) error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("encode event %d: %w", c.Version, err)
+	}
+	if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", c.Version, sseField(c.Type), data); err != nil {
+		return fmt.Errorf("write event %d: %w", c.Version, err)
+	}
+	return nil
+}
+
+// sseField keeps a value on its line.
+func sseField(s string) string {
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+}
+
+// WritePing writes a comment that keeps an idle stream open through
+// proxies.
+func WritePing(w io.Writer) error {
+	if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
+		return fmt.Errorf("write a ping: %w", err)
+	}
+	return nil
+}
+
+// ParseLastEventID reads a Last-Event-ID header: a version, a
+// non-negative decimal number.
+func ParseLastEventID(s string) (int, bool) {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || v < 0 {
+		return 0, false
+	}
+	return v, true
+}

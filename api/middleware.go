@@ -1,0 +1,280 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
+
+	"github.com/courrier-games/courrier/api/auth"
+)
+
+// specIndex is the API's document, indexed by method and path for the
+// request validator.
+type specIndex struct {
+	doc  *openapi3.T
+	json []byte
+	ops  map[string]*specRoute // "POST /v1/games/{game_id}/moves"
+}
+
+// specRoute is one operation of the document.
+type specRoute struct {
+	path   string
+	item   *openapi3.PathItem
+	op     *openapi3.Operation
+	public bool // security: [] (no token needed)
+}
+
+// loadSpec reads the document embedded in the generated code.
+func loadSpec() (*specIndex, error) {
+	doc, err := GetSwagger()
+	if err != nil {
+		return nil, fmt.Errorf("read the API's OpenAPI document: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("the API's OpenAPI document is invalid: %w", err)
+	}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("encode the API's OpenAPI document: %w", err)
+	}
+	idx := &specIndex{doc: doc, json: raw, ops: map[string]*specRoute{}}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			public := op.Security != nil && len(*op.Security) == 0
+			idx.ops[method+" "+path] = &specRoute{path: path, item: item, op: op, public: public}
+		}
+	}
+	return idx, nil
+}
+
+// echoParam is an Echo path parameter (":game_id"), written "{game_id}" in
+// the document.
+var echoParam = regexp.MustCompile(`:([A-Za-z0-9_]+)`)
+
+// route finds the operation of an Echo route.
+func (x *specIndex) route(method, echoPath string) *specRoute {
+	return x.ops[method+" "+echoParam.ReplaceAllString(echoPath, "{$1}")]
+}
+
+// validate checks a request against the document (parameters, content
+// type, body schema: required fields, types, no unknown fields) before any
+// handler sees it.
+func (s *Server) validate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := s.spec.route(c.Request().Method, c.Path())
+		if r == nil {
+			return fail(http.StatusNotFound, codeNotFound, "there is no such route: see /v1/openapi.json")
+		}
+		params := map[string]string{}
+		for i, n := range c.ParamNames() {
+			params[n] = c.ParamValues()[i]
+		}
+		in := &openapi3filter.RequestValidationInput{
+			Request:    c.Request(),
+			PathParams: params,
+			Route:      &routers.Route{Spec: s.spec.doc, Path: r.path, PathItem: r.item, Method: c.Request().Method, Operation: r.op},
+			Options:    &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		}
+		if err := oneJSONValue(c.Request()); err != nil {
+			return err
+		}
+		if err := openapi3filter.ValidateRequest(c.Request().Context(), in); err != nil {
+			return requestError(err)
+		}
+		c.Set(publicKey, r.public)
+		req := c.Request()
+		info := requestInfo{id: c.Response().Header().Get(echo.HeaderXRequestID), addr: c.RealIP()}
+		c.SetRequest(req.WithContext(context.WithValue(req.Context(), requestInfoKey{}, info)))
+		return next(c)
+	}
+}
+
+const publicKey = "courrier.public"
+
+// oneJSONValue refuses a JSON body with anything after its value (`{…}
+// {…}`), which a decoder would silently ignore, and puts the body back for
+// the validator and the handler.
+func oneJSONValue(r *http.Request) error {
+	if r.Body == nil || r.Body == http.NoBody || !strings.Contains(r.Header.Get(echo.HeaderContentType), "json") {
+		return nil
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		if he, ok := errors.AsType[*echo.HTTPError](err); ok {
+			return he // the body limit
+		}
+		return fail(http.StatusBadRequest, codeMalformed, "the request body could not be read")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return nil // the validator says what is wrong with it
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fail(http.StatusBadRequest, codeMalformed, "the body: there is something after the JSON value; send exactly one JSON object")
+	}
+	return nil
+}
+
+// requestError says in plain words what is wrong with a request the
+// document does not admit.
+func requestError(err error) error {
+	if he, ok := errors.AsType[*echo.HTTPError](err); ok {
+		return he // the body limit
+	}
+	re, ok := errors.AsType[*openapi3filter.RequestError](err)
+	if !ok {
+		return fail(http.StatusBadRequest, codeMalformed, "the request does not match the API: see /v1/openapi.json")
+	}
+	if strings.Contains(re.Reason, "Content-Type") {
+		return fail(http.StatusUnsupportedMediaType, codeUnsupportedMedia, "send the body as application/json")
+	}
+	what := "the request"
+	switch {
+	case re.Parameter != nil:
+		what = fmt.Sprintf("the %s parameter %q", re.Parameter.In, re.Parameter.Name)
+	case re.RequestBody != nil:
+		what = "the body"
+	}
+	reason := re.Reason
+	if se, ok := errors.AsType[*openapi3.SchemaError](re.Err); ok {
+		reason = se.Reason
+		if p := se.JSONPointer(); len(p) > 0 {
+			what += " field " + strings.Join(p, ".")
+		}
+	} else if re.Err != nil && reason == "" {
+		reason = re.Err.Error()
+	}
+	if strings.Contains(reason, "invalid character") || strings.Contains(reason, "unexpected end of JSON") || strings.Contains(reason, "failed to decode") {
+		reason = "it is not valid JSON"
+	}
+	return fail(http.StatusBadRequest, codeMalformed, what+": "+strings.TrimSpace(reason))
+}
+
+// userKey is the request context's key of the signed-in user's id.
+type userKey struct{}
+
+// userOf returns the signed-in user's id ("" when none).
+func userOf(ctx context.Context) string {
+	u, _ := ctx.Value(userKey{}).(string)
+	return u
+}
+
+// authenticate reads "Authorization: Bearer <token>": a session JWT or a
+// personal API token. Public operations need none.
+func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if public, _ := c.Get(publicKey).(bool); public {
+			return next(c)
+		}
+		h := c.Request().Header.Get(echo.HeaderAuthorization)
+		if h == "" {
+			return unauthenticated("sign in first: send Authorization: Bearer <token> (POST /v1/auth/login mails you a link)")
+		}
+		scheme, tok, ok := strings.Cut(h, " ")
+		tok = strings.TrimSpace(tok)
+		if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+			return unauthenticated("send the token as Authorization: Bearer <token>")
+		}
+		var user string
+		var err error
+		if auth.IsAPIToken(tok) {
+			user, err = s.cfg.APITokens.Verify(c.Request().Context(), tok)
+		} else {
+			user, err = s.cfg.Sessions.Verify(tok, auth.PurposeSession)
+		}
+		if err != nil {
+			if unavailable(err) {
+				return err
+			}
+			return unauthenticated(tokenProblem(err))
+		}
+		req := c.Request()
+		c.SetRequest(req.WithContext(context.WithValue(req.Context(), userKey{}, user)))
+		return next(c)
+	}
+}
+
+// tokenProblem is what a person is told about a token that was refused:
+// expired, or not one of ours, never why in detail.
+func tokenProblem(err error) string {
+	msg := strings.ToLower(err.Error())
+	switch {
+	case strings.Contains(msg, "expired"):
+		return "your token has expired: sign in again (POST /v1/auth/login)"
+	case strings.Contains(msg, "revoked"):
+		return "this API token was revoked"
+	}
+	return "this token is not valid here: sign in again (POST /v1/auth/login)"
+}
+
+// rateLimit limits requests per key (an address, a user): a per-process
+// backstop. An empty key is not limited.
+func rateLimit(r rate.Limit, key func(echo.Context) string) echo.MiddlewareFunc {
+	if r < 0 {
+		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
+	}
+	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: r, Burst: int(2 * r), ExpiresIn: 3 * time.Minute,
+	})
+	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Skipper:             func(c echo.Context) bool { return key(c) == "" },
+		Store:               store,
+		IdentifierExtractor: func(c echo.Context) (string, error) { return key(c), nil },
+		ErrorHandler:        func(echo.Context, error) error { return echo.ErrTooManyRequests },
+		DenyHandler:         func(echo.Context, string, error) error { return echo.ErrTooManyRequests },
+	})
+}
+
+// secureHeaders sets the headers every answer carries. CORS is off: no
+// Access-Control-* header is ever sent, so browsers keep other sites out.
+func secureHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+		h.Set("Cache-Control", "no-store")
+		return next(c)
+	}
+}
+
+// logRequests logs each request once it is answered: refusals at Info,
+// the rest at Debug (5xx are logged with their cause by writeError).
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		status := c.Response().Status
+		level := slog.LevelDebug
+		if status >= 400 && status < 500 {
+			level = slog.LevelInfo
+		}
+		s.log.Log(c.Request().Context(), level, "http request",
+			"method", c.Request().Method, "route", c.Path(), "status", status,
+			"duration_ms", time.Since(start).Milliseconds(),
+			"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+			"user", userOf(c.Request().Context()), "client_ip", c.RealIP())
+		return nil
+	}
+}

@@ -1,0 +1,120 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/projections"
+)
+
+// seatView reads the caller's view of a game. A game that started is shown
+// to its players only; an open game to anyone who has its id (to join it).
+func (s *Server) seatView(ctx context.Context, gameID string) (SeatView, error) {
+	g, err := s.cfg.Play.GameFor(ctx, gameID)
+	if errors.Is(err, projections.ErrNotFound) {
+		return SeatView{}, fail(http.StatusNotFound, codeNotFound, "there is no game "+gameID)
+	}
+	if err != nil {
+		return SeatView{}, err
+	}
+	v, err := s.cfg.Play.ViewFor(ctx, gameID, userOf(ctx))
+	if errors.Is(err, projections.ErrNotFound) {
+		return SeatView{}, fail(http.StatusNotFound, codeNotFound, "there is no game "+gameID)
+	}
+	if err != nil {
+		return SeatView{}, err
+	}
+	if v.Seat == games.Spectator && g.Status != projections.StatusOpen {
+		return SeatView{}, fail(http.StatusForbidden, codeForbidden, "this is not your game: only its players can see it")
+	}
+	out := SeatView{
+		Game: s.game(g, v.Seat), Version: v.Version, View: json.RawMessage(v.View),
+		Pending: []Pending{}, Legal: nonNil(v.Legal), LegalCompact: nonNil(v.Choices),
+	}
+	if v.Seat != games.Spectator {
+		n := int(v.Seat)
+		out.Seat = &n
+		for _, t := range g.ToAct {
+			if t.Seat == v.Seat {
+				out.Pending = append(out.Pending, Pending{Kind: t.Kind, Rule: t.Rule, Since: t.Since})
+			}
+		}
+	}
+	return out, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// GetSeatView returns the caller's view of a game.
+func (s *Server) GetSeatView(ctx context.Context, req GetSeatViewRequestObject) (GetSeatViewResponseObject, error) {
+	v, err := s.seatView(ctx, req.GameId)
+	if err != nil {
+		return nil, err
+	}
+	return GetSeatView200JSONResponse(v), nil
+}
+
+// PlayMove plays a move (or several lines, in turn) against the version
+// the player saw.
+func (s *Server) PlayMove(ctx context.Context, req PlayMoveRequestObject) (PlayMoveResponseObject, error) {
+	var lines []string
+	for l := range strings.SplitSeq(req.Body.Move, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return nil, fail(http.StatusBadRequest, codeMalformed, "move is empty: write a move in the game's notation, or a number of legal_compact")
+	}
+	key := ""
+	if req.Params.IdempotencyKey != nil {
+		key = *req.Params.IdempotencyKey
+	}
+	out, err := s.cfg.Play.Move(ctx, actor(ctx, key), req.GameId, req.Body.ExpectedVersion, lines)
+	if err != nil {
+		return nil, err
+	}
+	view, err := s.seatView(ctx, req.GameId)
+	if err != nil {
+		return nil, err
+	}
+	if !out.Replay {
+		s.metrics.move(view.Game.Game)
+	}
+	r := Receipt{GameId: out.GameID, Version: out.Version, From: out.From, Head: out.Head, Replayed: out.Replay}
+	if out.Refused != nil {
+		r.Refused = refusedLine(out.Refused)
+	}
+	return PlayMove200JSONResponse{Receipt: r, View: view}, nil
+}
+
+// refusedLine is the receipt's account of a refused later line.
+func refusedLine(me *play.MoveError) *struct {
+	Line    int     `json:"line"`
+	Message string  `json:"message"`
+	Move    *string `json:"move,omitempty"`
+	Rule    *string `json:"rule,omitempty"`
+} {
+	out := &struct {
+		Line    int     `json:"line"`
+		Message string  `json:"message"`
+		Move    *string `json:"move,omitempty"`
+		Rule    *string `json:"rule,omitempty"`
+	}{Line: me.Line, Message: me.Err.Error()}
+	text := me.Text
+	out.Move = &text
+	if re, ok := games.AsRuleError(me.Err); ok {
+		out.Message, out.Rule = re.Reason, &re.Rule
+	}
+	return out
+}
