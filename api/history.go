@@ -101,6 +101,11 @@ func (st stream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 	if _, err := w.Write([]byte(": courrier live events\n\n")); err != nil {
 		return nil
 	}
+	for _, c := range st.sub.Backlog {
+		if err := live.WriteEvent(w, c); err != nil {
+			return nil
+		}
+	}
 	_ = rc.Flush()
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()

@@ -21,10 +21,17 @@ import (
 	"github.com/courrier-games/courrier/play"
 )
 
-// Buffer is how many events a subscription holds for a client that has
-// not read them yet; a client further behind is dropped and resumes with
-// Last-Event-ID.
-const Buffer = 256
+// DefaultBuffer is how many events a subscription holds for a client that
+// has not read them yet; a client further behind is dropped and resumes
+// with Last-Event-ID.
+const DefaultBuffer = 256
+
+// Option configures a Hub.
+type Option func(*Hub)
+
+// WithBuffer sets how many unread events a client may fall behind before it
+// is dropped (default DefaultBuffer).
+func WithBuffer(n int) Option { return func(h *Hub) { h.buffer = max(n, 1) } }
 
 // ErrClosed is returned by Subscribe once the hub is closed (shutdown).
 var ErrClosed = errors.New("live updates are shutting down")
@@ -34,6 +41,7 @@ type Hub struct {
 	watcher *events.Watcher
 	svc     *play.Service
 	log     *slog.Logger
+	buffer  int
 
 	reads atomic.Int64
 
@@ -50,18 +58,26 @@ type Stats struct {
 
 // NewHub returns a hub fed by w that reads and redacts games through svc;
 // Run starts it.
-func NewHub(w *events.Watcher, svc *play.Service, log *slog.Logger) *Hub {
+func NewHub(w *events.Watcher, svc *play.Service, log *slog.Logger, opts ...Option) *Hub {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Hub{watcher: w, svc: svc, log: log, games: map[string]map[*Subscription]struct{}{}}
+	h := &Hub{watcher: w, svc: svc, log: log, buffer: DefaultBuffer, games: map[string]map[*Subscription]struct{}{}}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
 }
 
 // Subscription is one client's stream of a game's events, in version
 // order, without gaps or repeats. C is closed when the subscription ends:
 // Close, the hub's shutdown, or a client too slow to keep up.
 type Subscription struct {
-	// C delivers the events.
+	// Backlog holds the events already recorded when the subscription
+	// began (after the version asked for), however many: a client writes
+	// them first, then what C delivers.
+	Backlog []play.Change
+	// C delivers the events recorded since.
 	C <-chan play.Change
 
 	hub        *Hub
@@ -77,7 +93,7 @@ type Subscription struct {
 // seat sees them: first those already recorded, then each new one. It
 // fails as play does for an unknown game.
 func (h *Hub) Subscribe(ctx context.Context, gameID, user string, after int) (*Subscription, error) {
-	ch := make(chan play.Change, Buffer)
+	ch := make(chan play.Change, h.buffer)
 	sub := &Subscription{C: ch, ch: ch, hub: h, game: gameID, user: user, last: max(after, 0)}
 	// Registered before the backlog is read: an event committed after the
 	// read comes with a tick the hub handles with the subscriber known.
@@ -99,27 +115,49 @@ func (h *Hub) Subscribe(ctx context.Context, gameID, user string, after int) (*S
 		sub.Close()
 		return nil, err
 	}
-	h.deliver(sub, recorded)
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	backlog, err := h.svc.HistoryOf(gameID, user, recorded, sub.last)
+	if err != nil {
+		sub.closed = true
+		close(sub.ch)
+		h.forget(sub)
+		return nil, fmt.Errorf("live: the backlog of game %s: %w", gameID, err)
+	}
+	// A tick handled meanwhile may have sent newer events already: the
+	// backlog stops where they begin.
+	for _, c := range backlog {
+		if c.Version > sub.last {
+			sub.Backlog = append(sub.Backlog, c)
+		}
+	}
+	if n := len(sub.Backlog); n > 0 {
+		sub.last = sub.Backlog[n-1].Version
+	}
 	return sub, nil
 }
 
 // Close ends the subscription; it is safe to call more than once and
 // concurrently with the hub.
 func (s *Subscription) Close() {
-	h := s.hub
-	h.mu.Lock()
-	if set := h.games[s.game]; set != nil {
-		delete(set, s)
-		if len(set) == 0 {
-			delete(h.games, s.game)
-		}
-	}
-	h.mu.Unlock()
+	s.hub.forget(s)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
 		s.closed = true
 		close(s.ch)
+	}
+}
+
+// forget removes a subscription from the hub's lists.
+func (h *Hub) forget(s *Subscription) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if set := h.games[s.game]; set != nil {
+		delete(set, s)
+		if len(set) == 0 {
+			delete(h.games, s.game)
+		}
 	}
 }
 

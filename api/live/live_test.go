@@ -1,0 +1,303 @@
+package live_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/api/live"
+	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/migrations/pgtest"
+	"github.com/courrier-games/courrier/play"
+)
+
+// table is a started game of three players on a running hub.
+type table struct {
+	svc   *play.Service
+	hub   *live.Hub
+	game  string
+	users []string
+}
+
+func newTable(t *testing.T, kind string, opts ...live.Option) *table {
+	t.Helper()
+	ctx := t.Context()
+	pool := pgtest.New(t)
+	log := slog.New(slog.DiscardHandler)
+	w := events.NewWatcher(pool, events.WithIntervals(5*time.Millisecond, 50*time.Millisecond), events.WithWatcherLogger(log))
+	svc := play.New(pool, catalog.Registry(), play.WithWake(w.Wake), play.WithLogger(log))
+	hub := live.NewHub(w, svc, log, opts...)
+	runCtx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{}, 2)
+	go func() { _ = w.Run(runCtx); done <- struct{}{} }()
+	go func() { _ = hub.Run(runCtx); done <- struct{}{} }()
+	t.Cleanup(func() { stop(); <-done; <-done })
+	users := auth.NewUsers(pool)
+	tb := &table{svc: svc, hub: hub}
+	for i := range 3 {
+		u, err := users.Ensure(ctx, fmt.Sprintf("p%d@players.test", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb.users = append(tb.users, u.ID)
+	}
+	out, err := svc.CreateGame(ctx, play.Actor{User: tb.users[0]}, play.NewGame{Kind: kind, Name: "P0", Invite: tb.users[1:]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.game = out.GameID
+	for i, u := range tb.users[1:] {
+		if _, err := svc.Join(ctx, play.Actor{User: u}, tb.game, fmt.Sprintf("P%d", i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tb
+}
+
+// move plays one random legal move of some seat that must act, and
+// reports false once the game has ended.
+func (tb *table) move(t *testing.T, r *rand.Rand) bool {
+	t.Helper()
+	ctx := t.Context()
+	for _, i := range r.Perm(len(tb.users)) {
+		v, err := tb.svc.ViewFor(ctx, tb.game, tb.users[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Legal) == 0 {
+			continue
+		}
+		line := v.Legal[r.IntN(len(v.Legal))]
+		if _, err := tb.svc.Move(ctx, play.Actor{User: tb.users[i]}, tb.game, v.Version, []string{line}); err != nil {
+			t.Fatalf("seat %d plays %q: %v", i, line, err)
+		}
+		return true
+	}
+	return false
+}
+
+// collect reads n changes from sub, failing after a while.
+func collect(t *testing.T, sub *live.Subscription, n int) []play.Change {
+	t.Helper()
+	out := append([]play.Change(nil), sub.Backlog...)
+	deadline := time.After(10 * time.Second)
+	for len(out) < n {
+		select {
+		case c, ok := <-sub.C:
+			if !ok {
+				t.Fatalf("the subscription closed after %d of %d events", len(out), n)
+			}
+			out = append(out, c)
+		case <-deadline:
+			t.Fatalf("%d of %d events after 10 s", len(out), n)
+		}
+	}
+	return out
+}
+
+// Each seat's stream is exactly its history: the backlog, then every live
+// event once, in order, redacted for that seat; the hub reads the game once
+// per tick however many watch it.
+func TestEachSeatGetsItsOwnHistoryOnceInOrder(t *testing.T) {
+	for _, kind := range []string{"coyote", "coup", "kramercoup"} {
+		t.Run(kind, func(t *testing.T) {
+			ctx := t.Context()
+			tb := newTable(t, kind)
+			r := rand.New(rand.NewPCG(1, uint64(len(kind))))
+			for range 3 {
+				tb.move(t, r)
+			}
+			viewers := append([]string{""}, tb.users...)
+			subs := make([]*live.Subscription, len(viewers))
+			for i, u := range viewers {
+				sub, err := tb.hub.Subscribe(ctx, tb.game, u, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer sub.Close()
+				subs[i] = sub
+			}
+			moves := 0
+			for range 20 {
+				if !tb.move(t, r) {
+					break
+				}
+				moves++
+			}
+			for i, u := range viewers {
+				want, err := tb.svc.History(ctx, tb.game, u, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := collect(t, subs[i], len(want))
+				if !reflect.DeepEqual(jsonOf(t, got), jsonOf(t, want)) {
+					t.Fatalf("viewer %d's stream differs from its history:\n got %s\nwant %s", i, jsonOf(t, got), jsonOf(t, want))
+				}
+				select {
+				case c, ok := <-subs[i].C:
+					if ok {
+						t.Fatalf("viewer %d got an extra event %d", i, c.Version)
+					}
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			st := tb.hub.Stats()
+			if st.Subscribers != len(viewers) {
+				t.Fatalf("%d subscribers, want %d", st.Subscribers, len(viewers))
+			}
+			// One read per tick at most (a tick of the three moves made
+			// before the subscriptions may still come).
+			if st.Reads > int64(moves+3) {
+				t.Fatalf("%d stream reads for %d moves watched by %d clients: the hub reads per client", st.Reads, moves, len(viewers))
+			}
+		})
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestASlowClientIsDroppedAndOthersGoOn(t *testing.T) {
+	ctx := t.Context()
+	tb := newTable(t, "coup", live.WithBuffer(4))
+	fast, err := tb.hub.Subscribe(ctx, tb.game, tb.users[1], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fast.Close()
+	last := 0
+	if n := len(fast.Backlog); n > 0 {
+		last = fast.Backlog[n-1].Version
+	}
+	read := func() {
+		for {
+			select {
+			case c, ok := <-fast.C:
+				if !ok {
+					t.Fatal("the fast client was dropped")
+				}
+				if c.Version != last+1 {
+					t.Fatalf("the fast client got version %d after %d", c.Version, last)
+				}
+				last = c.Version
+			default:
+				return
+			}
+		}
+	}
+	read()
+	slow, err := tb.hub.Subscribe(ctx, tb.game, tb.users[0], last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	r := rand.New(rand.NewPCG(2, 2))
+	for i := 0; i < 12 && tb.move(t, r); i++ {
+		v, err := tb.svc.ViewFor(ctx, tb.game, tb.users[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(5 * time.Second); last < v.Version; {
+			if time.Now().After(deadline) {
+				t.Fatalf("the fast client is at %d, the game at %d", last, v.Version)
+			}
+			read()
+			time.Sleep(time.Millisecond)
+		}
+	}
+	n := 0
+	for range slow.C { // closed when dropped, or this never ends
+		n++
+	}
+	if n > 4 {
+		t.Fatalf("the dropped client held %d events, more than its buffer of 4", n)
+	}
+	if st := tb.hub.Stats(); st.Subscribers != 1 {
+		t.Fatalf("%d subscribers left, want the fast one", st.Subscribers)
+	}
+	// A client resuming from the start gets the whole backlog, however
+	// much larger than its buffer.
+	again, err := tb.hub.Subscribe(ctx, tb.game, tb.users[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	want, err := tb.svc.History(ctx, tb.game, tb.users[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) <= 4 || jsonOf(t, again.Backlog) != jsonOf(t, want) {
+		t.Fatalf("a backlog of %d events for a history of %d", len(again.Backlog), len(want))
+	}
+}
+
+func TestCloseEndsEveryStreamAndRefusesNewOnes(t *testing.T) {
+	ctx := t.Context()
+	tb := newTable(t, "coup")
+	sub, err := tb.hub.Subscribe(ctx, tb.game, tb.users[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.hub.Subscribe(ctx, "nosuchgame", tb.users[0], 0); err == nil {
+		t.Fatal("a subscription to a game that does not exist")
+	}
+	tb.hub.Close()
+	for range sub.C {
+	}
+	sub.Close() // twice is fine
+	if _, err := tb.hub.Subscribe(ctx, tb.game, tb.users[0], 0); !errors.Is(err, live.ErrClosed) {
+		t.Fatalf("subscribe after close: %v, want ErrClosed", err)
+	}
+	if st := tb.hub.Stats(); st.Subscribers != 0 {
+		t.Fatalf("%d subscribers after close", st.Subscribers)
+	}
+}
+
+func TestSSEFormat(t *testing.T) {
+	var b bytes.Buffer
+	seat := 1
+	c := play.Change{Version: 7, Type: "coup.income\nevil: x", Data: json.RawMessage(`{"a":1}`), Meta: play.ServedMeta{Seat: &seat}, Text: "Ana took income.\nNext"}
+	if err := live.WriteEvent(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	want := "id: 7\nevent: coup.income evil: x\ndata: " + jsonOf(t, c) + "\n\n"
+	if b.String() != want {
+		t.Fatalf("event written as\n%q\nwant\n%q", b.String(), want)
+	}
+	b.Reset()
+	if err := live.WritePing(&b); err != nil || b.String() != ": ping\n\n" {
+		t.Fatalf("ping %q, %v", b.String(), err)
+	}
+}
+
+func TestParseLastEventID(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"12", 12, true}, {" 3 ", 3, true}, {"0", 0, true},
+		{"", 0, false}, {"-1", 0, false}, {"x", 0, false}, {"1e3", 0, false},
+	}
+	for _, c := range cases {
+		got, ok := live.ParseLastEventID(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("ParseLastEventID(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
