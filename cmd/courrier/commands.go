@@ -60,6 +60,10 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	} else if n > 0 {
 		log.Info("sealed game seeds stored in clear by an older courrier", "games", n)
 	}
+	perUser, perAddress, err := cfg.rateLimits()
+	if err != nil {
+		return err
+	}
 	keys, err := accountKeys(cfg.DataDir)
 	if err != nil {
 		return err
@@ -85,6 +89,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		Pool: db.Pool, Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now),
 		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: keys.sessions, LoginKey: keys.login,
 		Jobs: jobsClient, Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailLister(cfg, db), Log: log,
+		PerUser: perUser, PerAddress: perAddress, LoopbackUnlimited: true,
 	})
 	if err != nil {
 		return err

@@ -3,10 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
+
+	"golang.org/x/time/rate"
 )
 
 // config is the service's configuration: environment first, overridden by a
@@ -20,6 +24,7 @@ type config struct {
 	MailDomain  string // COURRIER_MAIL_DOMAIN
 	BaseURL     string // COURRIER_BASE_URL
 	DataDir     string // COURRIER_DATA_DIR
+	RateLimit   string // COURRIER_RATE_LIMIT: API requests a second per user and per address; "off"
 	// EmbeddedPort is where the embedded server listens (tests move it).
 	EmbeddedPort int
 }
@@ -40,6 +45,7 @@ func (c *config) settings() []setting {
 		{"COURRIER_MAIL_DOMAIN", "localhost", "domain of reply addresses", &c.MailDomain},
 		{"COURRIER_BASE_URL", "http://localhost:8080", "public URL of the service", &c.BaseURL},
 		{"COURRIER_DATA_DIR", defaultDataDir(), "where secrets and the embedded database live", &c.DataDir},
+		{"COURRIER_RATE_LIMIT", "", "API requests a second allowed per user, and twice that per client address (this machine's own are not limited by address); empty: 50; off: no limit", &c.RateLimit},
 	}
 }
 
@@ -68,6 +74,23 @@ func loadConfig(name string, args []string, getenv func(string) string) (config,
 	}
 	c.EmbeddedPort = embeddedPort
 	return c, nil
+}
+
+// rateLimits reads COURRIER_RATE_LIMIT: the per-user and per-address API
+// rates (0: the API's defaults; negative: none).
+func (c config) rateLimits() (perUser, perAddress rate.Limit, err error) {
+	v := strings.TrimSpace(c.RateLimit)
+	switch {
+	case v == "":
+		return 0, 0, nil
+	case strings.EqualFold(v, "off"):
+		return -1, -1, nil
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || n <= 0 || math.IsInf(n, 0) || math.IsNaN(n) {
+		return 0, 0, usageError{fmt.Sprintf("rate-limit %q: give requests a second per user (a positive number) or off", c.RateLimit)}
+	}
+	return rate.Limit(n), rate.Limit(2 * n), nil
 }
 
 // defaultDataDir is $XDG_DATA_HOME/courrier, else ~/.local/share/courrier;
