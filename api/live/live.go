@@ -6,12 +6,14 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -117,22 +119,41 @@ func (h *Hub) Subscribe(ctx context.Context, gameID, user string, after int) (*S
 	}
 	sub.mu.Lock()
 	defer sub.mu.Unlock()
-	backlog, err := h.svc.HistoryOf(gameID, user, recorded, sub.last)
+	backlog, err := h.svc.HistoryOf(gameID, user, recorded, max(after, 0))
 	if err != nil {
-		sub.closed = true
-		close(sub.ch)
+		if !sub.closed {
+			sub.closed = true
+			close(sub.ch)
+		}
 		h.forget(sub)
 		return nil, fmt.Errorf("live: the backlog of game %s: %w", gameID, err)
 	}
-	// A tick handled meanwhile may have sent newer events already: the
-	// backlog stops where they begin.
+	// A tick handled meanwhile may have put events on the channel already,
+	// from a read older or newer than this one: nobody reads the channel
+	// yet, so take them back and hand everything over in order.
+	byVersion := map[int]play.Change{}
 	for _, c := range backlog {
-		if c.Version > sub.last {
-			sub.Backlog = append(sub.Backlog, c)
+		byVersion[c.Version] = c
+	}
+	for drained := false; !drained; {
+		select {
+		case c, ok := <-sub.ch:
+			if !ok {
+				drained = true
+				break
+			}
+			byVersion[c.Version] = c
+		default:
+			drained = true
 		}
 	}
+	sub.Backlog = make([]play.Change, 0, len(byVersion))
+	for _, c := range byVersion {
+		sub.Backlog = append(sub.Backlog, c)
+	}
+	slices.SortFunc(sub.Backlog, func(a, b play.Change) int { return cmp.Compare(a.Version, b.Version) })
 	if n := len(sub.Backlog); n > 0 {
-		sub.last = sub.Backlog[n-1].Version
+		sub.last = max(sub.last, sub.Backlog[n-1].Version)
 	}
 	return sub, nil
 }
