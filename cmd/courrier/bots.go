@@ -77,6 +77,9 @@ type match struct {
 	seats map[int]*bot
 	pick  *rand.Rand
 	steps int
+	// game is the game as the last answer showed it (whose turn it is),
+	// nil until one was read.
+	game *client.Game
 	// answer, when set, sees every answer a bot gets (the tests look for
 	// what must not be in them).
 	answer func(b *bot, body []byte)
@@ -149,21 +152,27 @@ type moveOutcome struct {
 // sends a move written out or, at times, the number of a line of
 // legal_compact, with an Idempotency-Key.
 func (m *match) step(ctx context.Context) (moveOutcome, error) {
-	v, err := m.view(ctx, m.bots[m.pick.IntN(len(m.bots))])
-	if err != nil {
-		return moveOutcome{}, err
+	g := m.game
+	if g == nil {
+		v, err := m.view(ctx, m.bots[m.pick.IntN(len(m.bots))])
+		if err != nil {
+			return moveOutcome{}, err
+		}
+		g = &v.Game
 	}
-	if v.Game.Status == "finished" {
+	m.game = nil // read afresh unless this move's answer tells
+	if g.Status == "finished" {
 		return moveOutcome{finished: true}, nil
 	}
-	if len(v.Game.ToAct) == 0 {
-		return moveOutcome{}, fmt.Errorf("game %s is %s at version %d and nobody may act", m.id, v.Game.Status, v.Version)
+	if len(g.ToAct) == 0 {
+		return moveOutcome{}, fmt.Errorf("game %s is %s at version %d and nobody may act", m.id, g.Status, g.Version)
 	}
-	mover := m.seats[v.Game.ToAct[m.pick.IntN(len(v.Game.ToAct))].Seat]
+	mover := m.seats[g.ToAct[m.pick.IntN(len(g.ToAct))].Seat]
 	if mover == nil {
 		return moveOutcome{}, fmt.Errorf("game %s waits for a seat no bot holds", m.id)
 	}
-	if v, err = m.view(ctx, mover); err != nil {
+	v, err := m.view(ctx, mover)
+	if err != nil {
 		return moveOutcome{}, err
 	}
 	out := moveOutcome{mover: mover, view: v}
@@ -185,6 +194,9 @@ func (m *match) step(ctx context.Context) (moveOutcome, error) {
 	}
 	switch r.StatusCode() {
 	case http.StatusOK:
+		if r.JSON200 != nil {
+			m.game = &r.JSON200.View.Game
+		}
 		return out, nil
 	case http.StatusConflict:
 		out.stale = true

@@ -57,8 +57,17 @@ func flagName(env string) string {
 
 // loadConfig reads the environment, then parses args as flags over it.
 func loadConfig(name string, args []string, getenv func(string) string) (config, error) {
+	return loadConfigWith(name, args, getenv, nil)
+}
+
+// loadConfigWith is loadConfig for a command with flags of its own, which
+// more registers.
+func loadConfigWith(name string, args []string, getenv func(string) string, more func(*flag.FlagSet)) (config, error) {
 	var c config
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if more != nil {
+		more(fs)
+	}
 	for _, s := range c.settings() {
 		v := getenv(s.env)
 		if v == "" {

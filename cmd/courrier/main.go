@@ -4,6 +4,7 @@
 //	courrier migrate               apply the database migrations and exit
 //	courrier projections rebuild   recompute every read model from the event log
 //	courrier secrets rotate P      add a new current key (jwt, reply, seed)
+//	courrier load                  play bots over the API and measure it
 //	courrier version               print the version
 //
 // Configuration is environment first, each variable with a flag of the same
@@ -50,6 +51,8 @@ commands:
   mail list [ADDRESS]    list the dev mailbox (mail sent while no relay is set)
   mail show ID           print one message of the dev mailbox
   secrets rotate P       add a new current key of purpose P (jwt, reply, seed)
+  load                   play games between bots over the HTTP API and measure moves/s
+                         and latencies against PostgreSQL's own insert rate
   version                print the version
 
 Run 'courrier <command> -h' for the flags of a command.`
@@ -75,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return mailCmd(ctx, args[1:], stdout, log)
 	case "secrets":
 		return secretsCmd(args[1:], stdout)
+	case "load":
+		return loadCmd(ctx, args[1:], stdout, log)
 	case "version":
 		_, err := fmt.Fprintln(stdout, "courrier", version())
 		return err
