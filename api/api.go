@@ -23,6 +23,7 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -31,18 +32,6 @@ import (
 type JobInserter interface {
 	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
-
-// DevMail is one message of the built-in dev mailbox.
-type DevMail struct {
-	ID        int64
-	To        []string
-	Subject   string
-	CreatedAt time.Time
-	Text      string
-}
-
-// DevMailLister lists the dev mailbox, newest first, for an address or all.
-type DevMailLister func(ctx context.Context, to string) ([]DevMail, error)
 
 // Config is what the API is built from.
 type Config struct {
@@ -54,10 +43,10 @@ type Config struct {
 	Sessions  *auth.Tokens // session JWTs
 	LoginKey  []byte       // derives each login link's secret from its id (auth.LinkSecret)
 	Jobs      JobInserter
-	Hub       *live.Hub       // live updates; nil: the stream answers 503
-	Feed      *events.Watcher // reported by /healthz when set
-	BaseURL   string          // public URL, for links in mail
-	DevMail   DevMailLister   // nil when mail goes to a relay
+	Hub       *live.Hub          // live updates; nil: the stream answers 503
+	Feed      *events.Watcher    // reported by /healthz when set
+	BaseURL   string             // public URL, for links in mail
+	DevMail   *notify.DevMailbox // nil when mail goes to a relay
 	Log       *slog.Logger
 
 	// PerAddress and PerUser bound request rates per client address (before
@@ -81,8 +70,8 @@ type Server struct {
 	spec    *specIndex
 }
 
-// New builds the API.
-func New(cfg Config) (*Server, error) {
+// New builds the API; ctx bounds the checks of its document.
+func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
@@ -92,7 +81,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.PerUser == 0 {
 		cfg.PerUser = 50
 	}
-	spec, err := loadSpec()
+	spec, err := loadSpec(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,8 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"time"
+
+	"github.com/courrier-games/courrier/notify"
 )
 
 // ListDevMail lists the built-in dev mailbox: only when no relay is
@@ -19,26 +20,17 @@ func (s *Server) ListDevMail(ctx context.Context, req ListDevMailRequestObject) 
 	if req.Params.To != nil {
 		to = *req.Params.To
 	}
-	list, err := s.cfg.DevMail(ctx, to)
+	list, err := s.cfg.DevMail.List(ctx, to, 100)
 	if err != nil {
 		return nil, err
 	}
-	out := ListDevMail200JSONResponse{}
-	out.Items = make([]struct {
-		CreatedAt time.Time `json:"created_at"`
-		Id        int64     `json:"id"`
-		Subject   string    `json:"subject"`
-		Text      string    `json:"text"`
-		To        []string  `json:"to"`
-	}, 0, len(list))
+	out := ListDevMail200JSONResponse{Items: make([]DevMail, 0, len(list))}
 	for _, m := range list {
-		out.Items = append(out.Items, struct {
-			CreatedAt time.Time `json:"created_at"`
-			Id        int64     `json:"id"`
-			Subject   string    `json:"subject"`
-			Text      string    `json:"text"`
-			To        []string  `json:"to"`
-		}{m.CreatedAt, m.ID, m.Subject, m.Text, m.To})
+		full, err := s.cfg.DevMail.Get(ctx, m.ID)
+		if err != nil {
+			return nil, err
+		}
+		out.Items = append(out.Items, DevMail{Id: m.ID, To: m.To, Subject: m.Subject, CreatedAt: m.CreatedAt, Text: notify.TextOf(full.Raw)})
 	}
 	return out, nil
 }

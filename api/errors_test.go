@@ -74,7 +74,7 @@ func TestErrorsAreClearAndWriteNothing(t *testing.T) {
 	v, _ := e.view(ana, id)
 	if len(v.Pending) == 0 {
 		v, _ = e.view(bob, id)
-		ana, bob = bob, ana
+		ana = bob
 	}
 	mover := ana
 	// In a Coyote game of three, two seats wait while one bids.

@@ -118,22 +118,11 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 		t.Fatal(err)
 	}
 	dev := notify.NewDevMailbox(pool)
-	srv, err := api.New(api.Config{
+	srv, err := api.New(ctx, api.Config{
 		Pool: pool, Play: svc, Users: users, Links: auth.NewLinks(pool, o.now), APITokens: auth.NewAPITokens(pool, o.now),
 		Sessions: sessions, LoginKey: loginKey, Jobs: client, Hub: hub, Feed: watcher, BaseURL: "http://courrier.test",
-		DevMail: func(ctx context.Context, to string) ([]api.DevMail, error) {
-			list, err := dev.List(ctx, to, 100)
-			out := make([]api.DevMail, 0, len(list))
-			for _, m := range list {
-				full, gerr := dev.Get(ctx, m.ID)
-				if gerr != nil {
-					return nil, gerr
-				}
-				out = append(out, api.DevMail{ID: m.ID, To: m.To, Subject: m.Subject, CreatedAt: m.CreatedAt, Text: notify.TextOf(full.Raw)})
-			}
-			return out, err
-		},
-		Log: log, PerUser: o.perUser, PerAddress: o.perAddress,
+		DevMail: dev,
+		Log:     log, PerUser: o.perUser, PerAddress: o.perAddress,
 	})
 	if err != nil {
 		t.Fatal(err)

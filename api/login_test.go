@@ -48,8 +48,11 @@ func TestSignInLinkIsConfirmedByPostAndWorksOnce(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(page, "You are signed in") {
 		t.Fatalf("POST the link: %d\n%s", code, page)
 	}
-	token := page[strings.Index(page, `<code id="token">`)+len(`<code id="token">`):]
-	token = token[:strings.Index(token, "<")]
+	_, token, found := strings.Cut(page, `<code id="token">`)
+	token, _, closed := strings.Cut(token, "<")
+	if !found || !closed {
+		t.Fatalf("the page shows no token:\n%s", page)
+	}
 	var me struct {
 		Email string `json:"email"`
 		Name  string `json:"name"`

@@ -40,12 +40,12 @@ type specRoute struct {
 }
 
 // loadSpec reads the document embedded in the generated code.
-func loadSpec() (*specIndex, error) {
+func loadSpec(ctx context.Context) (*specIndex, error) {
 	doc, err := GetSwagger()
 	if err != nil {
 		return nil, fmt.Errorf("read the API's OpenAPI document: %w", err)
 	}
-	if err := doc.Validate(context.Background()); err != nil {
+	if err := doc.Validate(ctx); err != nil {
 		return nil, fmt.Errorf("the API's OpenAPI document is invalid: %w", err)
 	}
 	raw, err := json.Marshal(doc)

@@ -28,7 +28,7 @@ func openStream(t *testing.T, base, token, game string, lastID int) (<-chan sseE
 	if lastID > 0 {
 		req.Header.Set("Last-Event-ID", strconv.Itoa(lastID))
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(req) //nolint:bodyclose // the stop function returned closes it
 	if err != nil {
 		cancel()
 		t.Fatal(err)

@@ -188,9 +188,9 @@ func TestAPITokens(t *testing.T) {
 	if !auth.IsAPIToken(secret) || !strings.Contains(secret, tok.ID) {
 		t.Fatalf("secret %q does not look like an API token of id %s", secret, tok.ID)
 	}
-	var clear int
-	if err := pool.QueryRow(ctx, `select count(*) from api_tokens where encode(hash, 'escape') like '%' || $1 || '%'`, secret[len(secret)-20:]).Scan(&clear); err != nil || clear != 0 {
-		t.Fatalf("the token's secret is stored (%d, %v)", clear, err)
+	var inClear int
+	if err := pool.QueryRow(ctx, `select count(*) from api_tokens where encode(hash, 'escape') like '%' || $1 || '%'`, secret[len(secret)-20:]).Scan(&inClear); err != nil || inClear != 0 {
+		t.Fatalf("the token's secret is stored (%d, %v)", inClear, err)
 	}
 	user, err := tokens.Verify(ctx, secret)
 	if err != nil || user != ana.ID {

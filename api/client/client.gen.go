@@ -203,15 +203,18 @@ type Deadlines struct {
 	Window *string `json:"window,omitempty"`
 }
 
+// DevMail One message of the dev mailbox, as text.
+type DevMail struct {
+	CreatedAt time.Time `json:"created_at"`
+	Id        int64     `json:"id"`
+	Subject   string    `json:"subject"`
+	Text      string    `json:"text"`
+	To        []string  `json:"to"`
+}
+
 // DevMailList defines model for DevMailList.
 type DevMailList struct {
-	Items []struct {
-		CreatedAt time.Time `json:"created_at"`
-		Id        int64     `json:"id"`
-		Subject   string    `json:"subject"`
-		Text      string    `json:"text"`
-		To        []string  `json:"to"`
-	} `json:"items"`
+	Items []DevMail `json:"items"`
 }
 
 // Error defines model for Error.

@@ -21,7 +21,8 @@ type bot struct {
 
 // signInBot signs email in through the server's dev mailbox.
 func signInBot(ctx context.Context, api *client.ClientWithResponses, email string) (*bot, error) {
-	s, err := client.SignInThroughDevMail(ctx, api, email, strings.SplitN(email, "@", 2)[0])
+	name, _, _ := strings.Cut(email, "@")
+	s, err := client.SignInThroughDevMail(ctx, api, email, name)
 	if err != nil {
 		return nil, fmt.Errorf("sign %s in: %w", email, err)
 	}
@@ -39,7 +40,7 @@ type politeDoer struct {
 // Do implements client.HttpRequestDoer.
 func (d politeDoer) Do(req *http.Request) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
-		resp, err := d.client.Do(req)
+		resp, err := d.client.Do(req) //nolint:gosec // G704: the URL is the one the operator gave (-url) or the embedded server's
 		if err != nil || resp.StatusCode != http.StatusTooManyRequests || attempt == d.retries || req.GetBody == nil && req.Body != nil {
 			return resp, err
 		}
@@ -101,7 +102,7 @@ func startMatch(ctx context.Context, kind string, bots []*bot, pick *rand.Rand) 
 	}
 	m := &match{id: created.JSON201.Id, bots: bots, seats: map[int]*bot{}, pick: pick}
 	for _, b := range bots[1:] {
-		name := strings.SplitN(b.email, "@", 2)[0]
+		name, _, _ := strings.Cut(b.email, "@")
 		joined, err := b.api.JoinGameWithResponse(ctx, m.id, client.JoinRequest{Name: &name}, client.WithToken(b.token))
 		if err != nil {
 			return nil, fmt.Errorf("join game %s: %w", m.id, err)
@@ -154,7 +155,7 @@ type moveOutcome struct {
 func (m *match) step(ctx context.Context) (moveOutcome, error) {
 	g := m.game
 	if g == nil {
-		v, err := m.view(ctx, m.bots[m.pick.IntN(len(m.bots))])
+		v, err := m.view(ctx, m.bots[botChoice(m.pick, len(m.bots))])
 		if err != nil {
 			return moveOutcome{}, err
 		}
@@ -167,7 +168,7 @@ func (m *match) step(ctx context.Context) (moveOutcome, error) {
 	if len(g.ToAct) == 0 {
 		return moveOutcome{}, fmt.Errorf("game %s is %s at version %d and nobody may act", m.id, g.Status, g.Version)
 	}
-	mover := m.seats[g.ToAct[m.pick.IntN(len(g.ToAct))].Seat]
+	mover := m.seats[g.ToAct[botChoice(m.pick, len(g.ToAct))].Seat]
 	if mover == nil {
 		return moveOutcome{}, fmt.Errorf("game %s waits for a seat no bot holds", m.id)
 	}
@@ -209,7 +210,7 @@ func (m *match) step(ctx context.Context) (moveOutcome, error) {
 // times the number of a plain line of legal_compact (a line with a range
 // or a placeholder needs writing out).
 func chooseMove(pick *rand.Rand, v client.SeatView) string {
-	if pick.IntN(3) == 0 || len(v.Legal) == 0 {
+	if botChoice(pick, 3) == 0 || len(v.Legal) == 0 {
 		var plain []int
 		for k, line := range v.LegalCompact {
 			if !strings.ContainsAny(line, "…<") {
@@ -217,11 +218,17 @@ func chooseMove(pick *rand.Rand, v client.SeatView) string {
 			}
 		}
 		if len(plain) > 0 {
-			return fmt.Sprint(plain[pick.IntN(len(plain))])
+			return fmt.Sprint(plain[botChoice(pick, len(plain))])
 		}
 	}
 	if len(v.Legal) > 0 {
-		return v.Legal[pick.IntN(len(v.Legal))]
+		return v.Legal[botChoice(pick, len(v.Legal))]
 	}
 	return "1"
+}
+
+// botChoice is a bot's pick among n: a player's choice, not a game's draw
+// (which goes through the game's seeded generator).
+func botChoice(pick *rand.Rand, n int) int {
+	return pick.IntN(n) //nolint:forbidigo // a bot's choice of move, not a draw of the game
 }

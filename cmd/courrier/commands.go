@@ -85,10 +85,10 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 			log.Error("the live hub stopped", "err", err)
 		}
 	}()
-	apiServer, err := api.New(api.Config{
+	apiServer, err := api.New(ctx, api.Config{
 		Pool: db.Pool, Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now),
 		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: keys.sessions, LoginKey: keys.login,
-		Jobs: jobsClient, Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailLister(cfg, db), Log: log,
+		Jobs: jobsClient, Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailbox(cfg, db), Log: log,
 		PerUser: perUser, PerAddress: perAddress, LoopbackUnlimited: true,
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,7 @@ type loadOptions struct {
 	baseline time.Duration
 	url      string
 	rate     float64
+	profile  string
 }
 
 // The goal the load command reports against (issue: the HTTP API).
@@ -60,6 +62,7 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		fs.DurationVar(&o.baseline, "baseline", 0, "how long PostgreSQL's insert rate is measured (0: a third of -duration, 1 s to 10 s; negative: skip)")
 		fs.StringVar(&o.url, "url", "", "a running courrier to load (its dev mailbox must be on, from this machine); empty: an embedded server on a scratch database")
 		fs.Float64Var(&o.rate, "rate", 0, "moves a second to aim at (0: as fast as the clients go)")
+		fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of this process (the embedded server and the bots) during the games to this file")
 	})
 	if err != nil {
 		return err
@@ -131,6 +134,17 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 			o.clients, o.baseline, inserts, percentiles(hist))
 	}
 
+	if o.profile != "" {
+		f, err := os.Create(o.profile)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer func() { _ = f.Close() }() // the profile is written by StopCPUProfile
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	res, err := playLoad(ctx, base, o, stdout)
 	if err != nil {
 		return err
@@ -144,7 +158,7 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		_, _ = fmt.Fprintln(stdout, "  error:", e)
 	}
 	p99 := time.Duration(res.hist.ValueAtQuantile(99)) * time.Microsecond
-	if inserts > 0 {
+	if inserts > 0 && o.rate == 0 {
 		ratio := movesPerSec / inserts
 		verdict := "below"
 		if ratio >= goalRatio {

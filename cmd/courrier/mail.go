@@ -18,7 +18,6 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
-	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/notify"
@@ -141,28 +140,13 @@ func mailService(cfg config, db *database, svc *play.Service, loginKey []byte, l
 	}, log)
 }
 
-// devMailLister lists the dev mailbox for the API, or nil when mail goes to
+// devMailbox is the dev mailbox the API lists, or nil when mail goes to
 // a relay.
-func devMailLister(cfg config, db *database) api.DevMailLister {
+func devMailbox(cfg config, db *database) *notify.DevMailbox {
 	if cfg.SMTPRelay != "" {
 		return nil
 	}
-	box := notify.NewDevMailbox(db.Pool)
-	return func(ctx context.Context, to string) ([]api.DevMail, error) {
-		list, err := box.List(ctx, to, 100)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]api.DevMail, 0, len(list))
-		for _, m := range list {
-			full, err := box.Get(ctx, m.ID)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, api.DevMail{ID: m.ID, To: m.To, Subject: m.Subject, CreatedAt: m.CreatedAt, Text: notify.TextOf(full.Raw)})
-		}
-		return out, nil
-	}
+	return notify.NewDevMailbox(db.Pool)
 }
 
 // sessionTTL is how long a session token lasts.
