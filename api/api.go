@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,6 +24,7 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/play"
 )
@@ -130,6 +132,7 @@ func (s *Server) routes() {
 	e.GET("/metrics", s.metrics.handler())
 	e.GET("/v1/openapi.json", s.openAPIDocument)
 	e.GET("/login/:secret", s.loginPage)
+	e.GET("/rules/:game", s.rulesPage)
 	e.POST("/login/:secret", s.loginConfirm)
 	v1 := e.Group("", s.validate, s.authenticate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {
 		if u := userOf(c.Request().Context()); u != "" {
@@ -158,6 +161,17 @@ func (s *Server) health(c echo.Context) error {
 		}
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// rulesPage serves a game's rules page (Markdown), which the catalog links
+// to.
+func (s *Server) rulesPage(c echo.Context) error {
+	page, err := catalog.RulesPage(c.Param("game"))
+	if err != nil {
+		return fail(http.StatusNotFound, codeNotFound, "there is no game "+strconv.Quote(c.Param("game"))+": GET /v1/catalog lists them")
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", []byte(page))
 }
 
 // openAPIDocument serves the API's document as JSON.

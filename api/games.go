@@ -82,7 +82,7 @@ func (s *Server) ListGames(ctx context.Context, req ListGamesRequestObject) (Lis
 	}
 	for _, g := range list {
 		item := s.game(g.Game, games.Seat(g.Seat))
-		if status != "" && string(item.Status) != status || p.ToAct != nil && !item.YourTurn {
+		if status != "" && string(item.Status) != status || p.ToAct != nil && *p.ToAct == ListGamesParamsToActMe && !item.YourTurn {
 			continue
 		}
 		if len(out.Items) < limit {

@@ -275,23 +275,31 @@ func (e *env) signIn(email string) string {
 // email and returns its link's secret.
 func (e *env) waitLink(email string, before int) string {
 	e.t.Helper()
+	text := e.waitMail(email, before)
+	sm := linkRe.FindStringSubmatch(text)
+	if sm == nil {
+		e.t.Fatalf("the sign-in mail to %s has no link:\n%s", email, text)
+	}
+	return sm[1]
+}
+
+// waitMail waits for a mail to email after its first `before` and returns
+// the newest one's text.
+func (e *env) waitMail(email string, before int) string {
+	e.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
 		list := e.mailTo(email)
 		if len(list) > before {
-			m := list[0] // newest first
-			full, err := e.dev.Get(e.t.Context(), m.ID)
+			full, err := e.dev.Get(e.t.Context(), list[0].ID) // newest first
 			if err != nil {
 				e.t.Fatal(err)
 			}
-			if sm := linkRe.FindStringSubmatch(notify.TextOf(full.Raw)); sm != nil {
-				return sm[1]
-			}
-			e.t.Fatalf("the sign-in mail to %s has no link:\n%s", email, full.Raw)
+			return notify.TextOf(full.Raw)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	e.t.Fatalf("no sign-in mail for %s", email)
+	e.t.Fatalf("no mail for %s", email)
 	return ""
 }
 

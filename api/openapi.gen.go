@@ -131,6 +131,7 @@ func (e ListGamesParamsMine) Valid() bool {
 // Defines values for ListGamesParamsStatus.
 const (
 	ListGamesParamsStatusActive   ListGamesParamsStatus = "active"
+	ListGamesParamsStatusEmpty    ListGamesParamsStatus = ""
 	ListGamesParamsStatusFinished ListGamesParamsStatus = "finished"
 	ListGamesParamsStatusOpen     ListGamesParamsStatus = "open"
 )
@@ -139,6 +140,8 @@ const (
 func (e ListGamesParamsStatus) Valid() bool {
 	switch e {
 	case ListGamesParamsStatusActive:
+		return true
+	case ListGamesParamsStatusEmpty:
 		return true
 	case ListGamesParamsStatusFinished:
 		return true
@@ -151,12 +154,15 @@ func (e ListGamesParamsStatus) Valid() bool {
 
 // Defines values for ListGamesParamsToAct.
 const (
-	ListGamesParamsToActMe ListGamesParamsToAct = "me"
+	ListGamesParamsToActEmpty ListGamesParamsToAct = ""
+	ListGamesParamsToActMe    ListGamesParamsToAct = "me"
 )
 
 // Valid indicates whether the value is a known member of the ListGamesParamsToAct enum.
 func (e ListGamesParamsToAct) Valid() bool {
 	switch e {
+	case ListGamesParamsToActEmpty:
+		return true
 	case ListGamesParamsToActMe:
 		return true
 	default:
@@ -474,10 +480,12 @@ type ListDevMailParams struct {
 // ListGamesParams defines parameters for ListGames.
 type ListGamesParams struct {
 	// Mine 1 (the default) lists the caller's games; 0 lists games open for anyone to join.
-	Mine   *ListGamesParamsMine   `form:"mine,omitempty" json:"mine,omitempty"`
+	Mine *ListGamesParamsMine `form:"mine,omitempty" json:"mine,omitempty"`
+
+	// Status Only games in this state; empty or absent for any.
 	Status *ListGamesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
-	// ToAct `me`: only games waiting for the caller.
+	// ToAct `me`: only games waiting for the caller; empty or absent for all.
 	ToAct *ListGamesParamsToAct `form:"to_act,omitempty" json:"to_act,omitempty"`
 	Limit *int                  `form:"limit,omitempty" json:"limit,omitempty"`
 }
@@ -3077,81 +3085,81 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Fz7bttId3+VAVtgZYC25UvaroLiQ3Y32C9p8m2wdrt/rAJrRB6JsyZntDNDKWpgoE/TB+uTFOfMULxo",
-	"KEuO7aTF90/gkHM919+5UJ+jRBULJUFaE40+RwuueQEWNP3vZ17Am5/wLyGjUbTgNoviSPIColE05wXc",
-	"iDSKIw1/lkJDGo2sLiGOTJJBwXFawT+9Azm3WTS6HMZRIWT137M4susFrmOsFnIe3d3d4UpmoaQB2v21",
-	"1krjH4mSFqTFP/likYuEW6Hk6R9GSXxWb/ePGmbRKPqH0/pSp+6tOXWr0S4pmESLBS4SjaJXkgG+i5mQ",
-	"LFGl1gL0d4YpCe4FMxlfwEmEU/1quNmrD2+u1S3QERZaLUBb4Q6eaOAW0htOR54pXeBfUcotHFtRQLR1",
-	"9zgSKY7depxzY29Ks3sxWeY5n+ZQ0X9rFcexwPIalur2ixa/a7L/94jkgbaLm2T4uJmnpn9AYnHvH7nl",
-	"uZpvk09YKNp/7OKrXwZFFVf123Ct+Xr7dLTgjsP87AnVPtDcP23LzXUGTKQMmYOSI2HFcKBhAziZn7BE",
-	"rZWFo5MQswv+6cYAdyrn3wppYQ6aXgu563UvNxUdrU269k1SmPEyt8HZ/UJS5tXs7v3xFROpYTYD5rZn",
-	"ScblHEzw4kuelx0mb43ZyUEvWtU9Qqxsz/fHvyl1Htits/rcre43qdnQ5FhN5ubSQZly8t9jJAwkGuw2",
-	"Wa8ytZJMyQRGzIBMmbCMG8bZD8A1aGZxuSBxbbXRLnXZWK3u3d3suDpX6EI/AU9zId35eZoKPDLPPzTu",
-	"NeO5ga6FvRYFMJ7nagUpW4Bmt0KmTM1YCokwKDNOZcbRP59n4+joJSMzDymRgWQLjRGbAbelBpZzmZJ8",
-	"tSlqSy07Tud8GKDTSshUre4feRckwfI9F/mBBPhFAivAGD4HvDZeKIUlK7jIp+pTjPy18MluX+nhnmQz",
-	"Vkj7T5f1uIYdMaW7VlAJ4VPPC/UF2kvewaqo3rvlJfy2H/vp/k4Y+6UOo2Lhw53FBpi0jwHhx4lKya6C",
-	"LAtct+A5MgeQFqXkpc1AWsQ09GSm9FSkKamiVPZmpkqJz43lOdwsQaO+INmUnOWCKGiVusm5ngMtaMrF",
-	"QmmkaAGp4Dd0+jgSeQ5znt8Uaon/1dzCTS4KYatzLLlwfj4mGdGS52j3wGYqvcGTeAVuUKTmegqWizzg",
-	"JH7LuPUeIWVGVOrs70F/L3K+Bs0MX8XMqjxlVuFzoRkaXDZo3Zz86b7Sh8cnpevBPn+WYOxND/JC277D",
-	"6XGmYUa+HynKphr4beX6f/xwfHYe9vwVA4MLo/v5zrCk1Bqk3RApQIGuMndEl0Suvv22DHfGO8kNivrS",
-	"A+8OjuCWh+8AOIEMWgYs4XlOWJo4WfA1MwBM2BPHG7dGR1syLiXkQZaQ7AZ3JR7gpusFpDGbKd3eH10q",
-	"jkFUn6+DnMEjhvBWyAtoSJROD7TLlUkNKEjGFwuQeHIh2Urp1ATugAcM+3168HmnsN0jMLVd8eaCGOx5",
-	"5I/evnavsDyGiXZSF9DnfdSnUptVBpJp4OkeCuNOVa8ful04NniIh049jnp4QDfvw+oZ8HSbOn/lJquA",
-	"h6cSBpZeWQd8ZkEzzhJVFFymYcvVYyZlb2zkN0qFQQvPcGBw4UbUEoZU/Xa+Zo5zIvtL2AcaHwwXwPgI",
-	"adf8X92oht3YJkBLc2MmZoxLsj097G1CM8ttaZqoQS0IEvDECnLgMyGFyXrcsVU33AG7vYhxrV6FQ6dy",
-	"kR4s3DuMThytValvKpzuX0+VyoHLMFhsR2SeLHHDXlWM31y6uUkHXTau06fgj2G9vjAV8VYJ+avDJveG",
-	"Ge1jVrrYybrtEda8U/OHbgqFj4cau16ct5N9F/G+huOnhrUgF8gpscKTRJWS3N+9l2sBGzrcx74bXwXB",
-	"TT9o7Kzej6/i6H3AV2xIdahx3SPn5tb2U8IH+ncS/8eRqd2Z3EDOJngktYQHCt2nBSSoyg1rUwgpCjSW",
-	"w5BFDWNHCszVEmKmMNxYguY5oxSHC0sos4empCN558PhgUTwcdfWwfvpUrmh9s01JCAWe/gnNwwNsoDV",
-	"fcOvgNv/wHHdY1fb+WVCp/0brCpodAAH02YuaXe4Xg1s4J7dRmAXKiGHoNAr+7iTLM3AJxRHPvJsgpaj",
-	"+63OXiCmscTZcBjvAWo2OeDta9CrERtHBYyjOlZwl4sZl4wMAuNpqsEYZ0olE3IpLMBYDlaZYnOwZvOU",
-	"aiovNxCRGcu1NWy6ZsIayGcOT/M8Zxlfwlj+oYSE9OiE/VIIayEdNU9AxMW1U8Q8SgJbCZs18adIxxID",
-	"QlyGldKKvDXf7y7syVg2I/6ukwml1t+4wWfn97jgeZ9d+gAyxeUC6fMvBe6NBHxfFOtTn9z6PKHbMgid",
-	"b4XcnbzYjnKFTGCPgJBW9utUs4Kkcjh6i1K9xYQdYXZzfxq2w5v9WpvB9sYzrYow9qzqlY8UNo3YLcCC",
-	"CcuswphTzNY0MFdzlnMLOsgxnzQKpP3BOg1re6EVaFR2aUmXSJG4qVJPTlvdwCnMlAY8jrFcptup5Epu",
-	"A65xR5Kscpv7SliHjbRpvBMoaXCeNqASugRHE7zmmxSKhbIgk/Xxv8GaFdwmGeqJZMB1LkCT/jSovgks",
-	"DssbuGjYen3cI3lQF8LrsITE0MtV445hUQ57epMoHa6VNXjXjdhMWRRcr4MsWwkpuzHyfSt21dIvH7rH",
-	"BkM8gdms/P4+YRfluQ8pUvgpN7imD5u3hUSWxRS0T/catAqcLbQqFpYNxtFUpOyC/c9//Tc7H7oCljPm",
-	"6OGmLuXtFnATkRhscHY85QbSA1Pai9o57Zfp8ONDwuJt8f35iJ1BfQUwezULw3aXns3EVi6YDRrmVa0k",
-	"e3v1y9+OTvpqs7WK0bY1PSrGd7kZFlVTXWcrrhAazGF53arsGn5zU6Vnq0yOq+MG8zalcb50Fz/fQ2/p",
-	"trFf3LyKXzhECZf62aJDL7DY2SRwkMPfH4t4LLAvJKHytqu9f3ms+y+PFevSqR4ju1QX8B+cYaL5Dwu8",
-	"czUX8mYj8u2Q+DBSNZcKVqgMJKUWdn2FN3fbT53ubBmbV8w4lXbtEWzw9rfrI0bpowVog1djrz68qZsn",
-	"iJoEEtyKm/0zaxeuS0zImdreCQEvs2gtrVr4hh+Tq1W+jplagmZ/vb7+wAaI1qZrF4TFZP8NBlU0/uhk",
-	"LMfySswx8hqxyYdfrq7Z6fLslJc2OyWyTKg3wDhXcbvBebcYtvI5pSvGsjOR7japAy0/nh7HbC7QbfEu",
-	"nTh7+9t1PJZLnouUnZ2zTJXaHJ2wH5Q1LhqDAAmN26Y+gXs6ORnLK5ApA2Ez0GjyJ69Kmykt/pPiy1HV",
-	"xTIuh8OLhGbRnzAhorxegl77rruMux486r6L2eTz2NUpx9GIfR5TjXMcxRQCE7p0/6mruuMoHssx2Ytx",
-	"9Bd8532H/5+vWY+jv9zdTV5ilMsmuOiECXJZ0xxGYznZlOsnbHA5HB7FbNKp2tOLM3yxKd7To4ujeCwn",
-	"myI+PbvEYa16Lj3+Pq75VpV/J5sBXKZjuWpW0oVkE3/+Ca5YdQO4xfDJpikAH525o4SbA2jAC5zT7BHA",
-	"p+fnjWNNkJATJuxYumI3zmi2EdCM7z19qm6CCRu8GF74ZSa/gtXr41cIsCd0oqrTgIYNnWK8ctBJkmr1",
-	"NwuwwaSbTJscjSrgJcxYEpmp4FtHEfiyKgh75FB3IW31KciTsZx0Ag9UzVtSJQ1Wi6oBwPAZuBQIPl7j",
-	"v6WW7gIzoY0dS59Lo0hupYUFw6SymZBzl+SwwqIPjaoe1AbaGUVnLssEki9ENIouToYnF4h+uM3IMrbt",
-	"BzkZ5aw7mm9SvjdpNIq82af0d7RpgvhBpetH67RtFRPu2mYfAWa3z/d8eP64e1NaP9Dpe+2tIiq4kqTx",
-	"K75mA6XjKkFW5cssahs3t5AyqxRTM4tG1IgcpM3XyLcjamK4HA77jrS5Y9V6HEeXZy8OGX3+/QGjG5ml",
-	"vWY0HGw0+v1jI3SM3lPmkBkxl8dCOpINvId4wQohSwsGqSHnObDS+C5XPjfo11EKo4+4fts19cvk609O",
-	"84h51x7MPoVktoDPXpI5fLS9q5gj1IHe9soPEazh2dcRlYp1HXGpcIcv4XWu1ycrSd0RPoeAnPwMtmoa",
-	"f0JGVVv0GBB/yJNHJmQVLpvYlyB8RYG8BYXMVAE13pU6YMisYsCTjFrSHDRsUjdX0+m6Jm8Ky9OqAhmk",
-	"L4YnVXdk3PoU5Hf/BcifJeh1/QmIa+UMfe0RSs7ffXxCrjUbRHs457C4hBUY63yy17TLr6M7eKZpKXKL",
-	"WtPoB2aDGrNIxTRgyCEMQ5An5qWGNPbZ4HzNZloVLq9S8CQTcpctJvnayf2facQW79u0PHMpG0+JI5YL",
-	"Yzv9frTTSzb071yYhOjF+1kqCVlF1R9KfwWEq3C545r9G9KfxVUyZRiffQzlZ8Piumkfqdd8QHsNrt4m",
-	"yKSAycixw910xYVFZNnu4eu76KZxZftYrWRC8wChdQiHhyn2YkiVMVcfryJ197+zAP2eUlE3XTY9WkoU",
-	"/CZdYEtx26Ies0IZyxDhEz6sIgmyMt5krzJlgJoJmLBMmJCljnsQkktn/exSoE+BjKoi/l6g6OxRhWGX",
-	"IMS10UC07pu9nlw6Ls/Pn0uWHGcZp+u+dHV915PQLIcPXKH/iOy+L+KbTYJph88n6Tz97EtUd7ug1aZ+",
-	"s2X+Q7eqh5z6r0Sf1Go0GlSCwoJ0+86wpYCV805mAYlF2pnv3FOUIaMKqJoRVGkJmfJNJHeQhAwvDhp9",
-	"+VVsE12cKk5OmRyy7OY9HMak1I+rbjXlCVWuV5xOqRK+G1K8dkMeKlR9rpzS/0Ff13Ruw2d2bnUHfI+c",
-	"OoI9vQH7lsXT1/ocKVjVfO5TXfHub0dsBkXsYh76Vqj6XmJ/kUXI2Z+KeKuE9G72C4zg4/vnZlPw3fan",
-	"8o8N0Hb55G/MWl4Ov3824eW34H0GCh6XDp3Mqy8b9nLBp2Ri+yXwQ87X712z6IMtZje95FLSm1Q+laJu",
-	"IZCkZlyaFWndjmR1FcZkwFPKUnub3EmU96UGzod9qYHHV5tmh/Ez5/saTbx9+Qi1dO1cvtWY8tA+u1N1",
-	"DHXbnmKW8ZRNAeTR/2kncpjWXp5dPBl6f/os+8Z+UO2Y+4ZzIZt9hVK5BlyqWRvGG+1CrXaW/f2cBiPm",
-	"OwtB+P7Lfd3fvdAze6F3wJdVwEhRzVyp9AD/Q63V/XJxha//LhZfxcw9X9qBuFwJ0QYY+PwKW2UuNYtO",
-	"SVR9IEpTivPoIFHTwItGeNhm2muE8RQGfGfYJOWWT1xpFthr92Wq6wVk6Eerc07ecWOP6f3xm58mYzlQ",
-	"mk3+QgHhv06OTtgr+o4Vp1Ob5WTEFkLOJ9Su7aCOO5YDb7AEvR7L8xfMQKJkak7YdT0EZGrq5gEDegma",
-	"may0hqVqJV8iTFJSQmLHsm684cYykbqifle5cNnnCol3hsHVKl0U1yJvP4Z7SHXHwifrUgbHtWTU6wd+",
-	"DyyQ6KGJ/58yNlckVcdXKLFOMprfHNwfDrvuMPcpt0hRgexWU3s/bHAdj305wffwlJXW972mHKEJpMdC",
-	"epN08swZ/t8y5X52iIrYU8iVnBtmVaC2Rj04SbZNPve55funythvvud87rjmUKZ9o0WcH13fAlUyuz9R",
-	"EKyeuhbHnbnOazfkCalftxH3MMGdMljm/jr1sVDz6ECi2938yk+iwZqjsG7tKIc9eaeQbyJ/5ppY62fj",
-	"dnHZFYOs8RT8xtWtqnNty4NvEpoq6zq23WVfNq5GHbmb38W7T0VPP7sPIXy9K4Uc3KcA3QB4qW43QhTq",
-	"dmn/3mm16CE/eHo/RrrchsXuYOmDMM6zoRZ3yN7++i5/2m0wdSP/7x+RJg5YO8rTDzVGpxRG+lWqLzPc",
-	"aohcq44HCj8aDwjb3H28+98AAAD//w==",
+	"7Dzrbhs5d69yMC2wMjC25UvaroLiQ3Y32C9p8m2wdrs/VoFFzRxpuJ4htSRHihoY6NP0wfokBQ85mos4",
+	"suTYTlp8fwJnhjw8PPfb6HOUyGIhBQqjo9HnaMEUK9Cgov/9zAp885P9i4toFC2YyaI4EqzAaBTNWYE3",
+	"PI3iSOGfJVeYRiOjSowjnWRYMLutYJ/eoZibLBpdDuOo4KL671kcmfXCwtFGcTGP7u7uLCS9kEIjnf5a",
+	"KansH4kUBoWxf7LFIucJM1yK0z+0FPZZfdw/KpxFo+gfTutLnbq3+tRBo1NS1IniCwskGkWvBKB9FwMX",
+	"kMhSKY7qOw1SoHsBOmMLPInsVg/NHvbqw5treYuEwkLJBSrDHeKJQmYwvWGE8kyqwv4VpczgseEFRlt3",
+	"jyOe2rVbj3OmzU2pdwMTZZ6zaY4V/begOI4FwCtcytsvAn7XZP/vEckDHRc3yfBxs09O/8DE2LN/ZIbl",
+	"cr5NPm6waP+xi68ejBVVC9Ufw5Ri623sCOAOZH72hGojNPdP23JznSHwFCxzrOQIXIFdqGGAJ/MTSORa",
+	"Gjw6CTG7YJ9uNDKncv4tFwbnqOg1F7te93JTEmpt0rVvkuKMlbkJ7u4XkjKvdnfvb18BTzWYDMEdD0nG",
+	"xBx18OJLlpcdJm+t2clBL1rVPUKsbO/36N+UKg+c1oE+d9D9ITUbmhyrydwEHZQpJ/89RkJjotBsk/Uq",
+	"kysBUiQ4Ao0iBW6AaWDwAzKFCowFFySuqQ7apS4bq9W9u9sdV3iFLvQTsjTnwuHP0pRblFn+oXGvGcs1",
+	"di3sNS8QWJ7LFaawQAW3XKQgZ5BiwrWVGacy4+ifz7NxdPQSyMxjSmQg2bLGCGbITKkQciZSkq82RU2p",
+	"RMfpnA8DdFpxkcrV/SvvgiRYvmc8P5AAvwiEArVmc7TXthdKcQkF4/lUfootfw1+MttXergn2azlwvzT",
+	"Zb2uYUd06a4VVEL81PNCfoH2kncwMqrPbnkJf+zHfrq/49p8qcOoWPhwZ7EJTNpoYPhxIlOyqyjKwsIt",
+	"WG6Zg5YWpWClyVAYG9PQk5lUU56mpIpCmpuZLIV9rg3L8WaJyuqLJZsUs5wTBY2UNzlTcySAulwspLIU",
+	"LTDl7IawjyOe5zhn+U0hl/a/ihm8yXnBTYXHknHn52OSESVYbu0emkymNxYTr8ANitRcT9EwngecxG8Z",
+	"M94jpKB5pc7+HvT3ImdrVKDZKgYj8xSMtM+5AmtwYdC6OfnTfaXPok9K1xP7/FmiNjc9kZe17TucHgOF",
+	"M/L9lqIwVchuK9f/44fjs/Ow568YGARs3c93GpJSKRRmQ6QABbrK3BFdErn69tsy3FnvJDco6ksfeHfi",
+	"CGZY+A5oN5BByxASlucUSxMnC7YGjQjcnDjeOBgdbcmYEJgHWUKyGzyVeGAPXS8wjWEmVft861LtGhvV",
+	"5+sgZyyKoXgr5AUUJlKlB9rlyqQGFCRjiwUKizkXsJIq1YE7WATDfp8efN4pbPcITG1XvLkgBnseedTb",
+	"1+4Vlscw0U7qAvq8j/pUarPKUIBClu6hMA6rGn7oduHc4CEeOvVx1MMTunlfrJ4hS7ep81emsyrw8FSy",
+	"iaVX1gGbGVTAIJFFwUQatlw9ZlL05kb+oJRra+HBLgwCbmQt4ZCq387XzHFOZH8J+0Drg+kCap8h7dr/",
+	"q1vVsBvbBGhpbgx8BkyQ7elhbzM0M8yUuhk1yAWFBCwxnBz4jAuusx53bOQNc4HdXsS4lq/CqVO5SA8W",
+	"7h1GJ47WslQ3VZzuX0+lzJGJcLDYzsg8WeKGvaoYv7l085BOdNm4Tp+CP4b1+sJSxFvJxa8uNrk3zWij",
+	"Welip+q2R1rzTs4feigWPh9qnHpx3i72XcT7Go6fGtaCXCCjwgpLElkKcn/3Xq4V2BByH/tufBUMbvqD",
+	"xg70/vgqjt4HfMWGVIca1z1qbg623xJG6N9J/B9HpnZXcgM1myBKcokPFLpPC0ysKjesTcEFL6yxHIYs",
+	"ajh2pMRcLjEGadONJSqWA5U4XFpClT1rSjqSdz4cHkgEn3dtId5Pl8oNtW+uMEG+2MM/uWXWIHNc3bf8",
+	"Cpn5D7uui3Z1nAcTwvZvuKpCowM4mDZrSbvT9WphI+7ZbQR2RSXkEKT1yj7vJEsz8AXFkc88m0HL0f1W",
+	"Z68gpgHibDiM9whqNjXg7WvQqxGMowLHUZ0ruMvFwASQQQCWpgq1dqZUABdLbhDHYrDKJMzR6M1T6qm8",
+	"3ISIoA1TRsN0DdxozGcunmZ5Dhlb4lj8IbnA9OgEfim4MZiOmhgQcS3s1MY8UiCsuMma8SdPx8ImhBYM",
+	"lMLwvLXfn87NyVg0M/6ukwmV1t+4xWfn97jgeZ9d+oAiteAC5fMvDdwbBfi+LNaXPpnxdUJ3ZDB0vuVi",
+	"d/FiO8vlIsE9EkKC7OFUu4KkcnH0FqV6mwk70uzm+bRshzf7tTaD7YNnShbh2LPqVz5S2jSCW8QFcANG",
+	"2pyTz9a0MJdzyJlBFeSYLxoFyv5onIa1vdAKlVV2YUiXSJGYrkpPTlvdwinOpEKLjjZMpNul5EpuA65x",
+	"R5Gscpv7SliHjXRovDNQUug8bUAlVImOJvaab1IsFtKgSNbH/4ZrKJhJMqsnApCpnKMi/WlQfZNYHFY3",
+	"cNmw8fq4R/GgboTXaQmJoZerxh3Dohz29DqRKtwra/Cum7HpsiiYWgdZtuJCdHPk+yB21dKDD91jE0M8",
+	"gdms/P4+aRfVuQ9pUvgtNxamT5u3hUSUxRSVL/dqaxUYLJQsFgYG42jKU7iA//mv/4bzoWtgOWNuPdzU",
+	"lbwdALfREgMGZ8dTpjE9sKS9qJ3TfpUOvz4kLN4W31+P2JnUVwFmr2bZtN2VZzO+VQuGQcO8ypWAt1e/",
+	"/O3opK83W6sYHVvTo2J8l5thUdXVdbbyCq5QH1bXrdqu4Tc3VXm2quS4Pm6wblNq50t38fM99rZuG+fF",
+	"zat4wCFKuNLPFh16A4udQwIHOfz9YxEfC+wbklB72/XevzzX/ZfHynUJq8eoLtUN/AdXmGj/wxLvXM65",
+	"uNmIfDslPoxUTVDBDpXGpFTcrK/szd3xU6c7W8bmFWin0m48AgZvf7s+AiofLVBpezV49eFNPTxB1KQg",
+	"wUHcnJ8Zs3BTYlzM5PZJNuAFY62lkQs/8KNzucrXMcglKvjr9fUHGNhobbp2SVhM9l/bpIrWH52MxVhc",
+	"8bnNvEYw+fDL1TWcLs9OWWmyUyLLhGYDtHMVt5s479amrWxO5Yqx6Gyku03qRMuvp8cxzLl1W6xLJwZv",
+	"f7uOx2LJcp7C2TlkslT66AR+kEa7bAwDJNTumBoD93RyMhZXKFJAbjJU1uRPXpUmk4r/J+WXo2qKZVwO",
+	"hxcJ7aI/cUJEeb1EtfZTdxlzM3g0fRfD5PPY9SnH0Qg+j6nHOY5iSoEpunT/qbu64ygeizHZi3H0F/vO",
+	"+w7/P9+zHkd/ububvLRZLkws0AlwclnTHEdjMdm06ycwuBwOj2KYdLr29OLMvtg07+nRxVE8FpNNE5+e",
+	"XdplrX4uPf4+rvlWtX8nmwVMpGOxanbSuYCJx39iIVbTAA6YfbIZCrCPzhwq4eEAWvDC7mnOCNin5+cN",
+	"tCaWkBPgZixcs9vuaI4R0I7vPX2qaYIJDF4MLzyYya9o1Pr4lQ2wJ4RRNWlAy4ZOMV650EmQavUPC8Bg",
+	"0i2mTY5GVeDF9VgQmanhW2cR9mXVEPaRQz2FtDWnIE7GYtJJPKxq3pIqKTSKVwMAms3QlUDs47X9t1TC",
+	"XWDGlTZj4WtplMmtFDeoQUiTcTF3RQ7DjfWhUTWD2oh2RtGZqzKhYAsejaKLk+HJhY1+mMnIMrbtBzkZ",
+	"6ay7Nd+kfG/SaBR5s0/l72gzBPGDTNePNmnbaibctc2+DTC7c77nw/PHPZvK+oFJ32tvFa2CS0Eav2Jr",
+	"GEgVVwWyql5mrLYxfYspGClBzow1oprnKEy+tnw7oiGGy+GwD6XNHavR4zi6PHtxyOrz7w9Y3ags7bWj",
+	"4WCj0e8fG6lj9J4qh6D5XBxz4Ug28B7iBRRclAa1pYaY5wil9lOubK6tX7dSGH208NuuqV8mX39ymkfM",
+	"u/bB7FNIZivw2Usyh492dpVzhCbQ2175IYI1PPs6olKxriMuVdzhW3id6/XJSlJPhM8xICc/o6mGxp+Q",
+	"UdURPQbEI3nyyISs0mUd+xaE7yiQt6CUmTqg2rtSFxiCkYAsyWgkzYWGTermcjpd1+RNcXladSCD9LXp",
+	"STUdGbc+BfndfwHyZ4lqXX8C4kY5Q197hIrzdx+fkGvNAdEezrlYXOAKtXE+2Wva5dfRHYvTtOS5sVrT",
+	"mAeGQR2zCAkKbcrBNdggj89LhWnsq8H5GmZKFq6uUrAk42KXLSb52sn9n2nFFu/btDxzJRtPiSPIuTad",
+	"eT866SUM/TuXJtnoxftZagkZSd0fKn8FhKtwteOa/RvSn8VVMWUYn30M1We3+7z52mPBhS9DGWbwJWCx",
+	"MGvKFKdUZvf49SG1mUCp0bp3QieOAsWebRwnBU5GjqkO0xXjxsan7UnAHpTzvA/lzVzMNspU0OpBLgSK",
+	"Iv0wT14MqffmOvBVLcD97yzAoac0BZs5nh47QNT9Jp1syzS0lSmGQmoDNoegCLTKVciOeaewyqRGGlcA",
+	"boDrkC+Ie2IwVzD72RVZnyL2qsYE9gq7zh5VGHYJQlybJZsP+HGyJ5eOy/Pz55Ilx1lgdN2XbnLATT00",
+	"G+4DN0pwRJ7FjwnoTQlrR1RB0nn62TfB7nYFb5sO0ZaDCd2qXnLqv0N9UqvRGIEJCoul23calhxXzv/p",
+	"BSbG0k5/555aGdKywGrcQZaGYl+2yRUPkpDhxUGrL7+KbaKLU0/LKZOLXbuVFRfFUnHJ9c+a8mRVrlec",
+	"TqnXvjtoee2WPFSoenydazAEfV3TuQ2f2bnVM/Y9cuoI9vQG7FsWT99NdKSAarzdF9Pi3V+nmAyL2GVV",
+	"9DVS9UXG/iJrg9r+YsdbyYV3s19gBB/fPzfHju+2P8Z/7ABtl0/+xqzl5fD7ZxNedoveZ1jBY8JFJ/Pq",
+	"24m9XPApmdh+CfyQs/V7N476YIvZLWC5ovemWUDNrlsMlMGBCb0irdtRDq8ymQxZSnVwb5M7pfi+4sP5",
+	"sK/48Phq05xhfuaKYmNMuK/iIZduYMwPM1Ol29ePqpmk7mBVDBlLYYoojv5PO5HDtPby7OLJovenr+Nv",
+	"7Ad1p5kfaeeiObkopBvxpcKBBtYYSGoNzOzv5xRqPt/ZarLvv9zX/d0LPbMXeodsWSWMlNXMpUwP8D80",
+	"vN0vF1f29d/F4quYuecrOxCXKyHaBAa+vgKrzBV/rVPi1aSJVFT+PDpI1BSyopEetpn22obxlAZ8p2GS",
+	"MsMmrvmL8Np9++qmDcH60QrPyTumzTG9P37z02QsBlLB5C+UEP7r5OgEXtGXsnY7DXJORrDgYj6hgXAX",
+	"6ji0XPCGS1TrsTh/ARoTKVJ9Atf1EhSprscTNKolKtBZaTSkciVe2jBJCoGJGYt6tIdpAzx1YwNd5bJg",
+	"nysl3pkGV1C6UVyLvP0x3EP6RwY/GVcyOK4lo4Yf+MWxQKGHNv5/qthckVQdX1mJdZLR/Krh/nTYzZ+5",
+	"j8V5ahXIbI3N94cNbqayryb4Hp+yl/u+15Tb0ATTYy68STp55gr/b5l0P2xEbfIp5lLMNRgZ6N7RlE+S",
+	"bZPPfdD5/qkq9psvRp87rzmUad9oE+dHNxlBvdLujyAE+7NuiHJnrfPaLXlC6teDyj1McFgGG+lfpz8W",
+	"Gk8dCOt2N78jlCg0+iisWzvaYU8+i+TH1J+5J9b6YbpdXHbNIKM9Bb9xdav6XNvy4MeQptK4mXB32ZeN",
+	"q9HM7+aX9+5T0dPP7lML3+9KMUf3sUE3AV7K240QheZp2r+oWgE95CdV74+RLrfDYodY+qAY59miFodk",
+	"7wR/lz/tQZv6U4HfP1qauMDaUZ5+CjI6pTTSQ6m+/XDQbORaTTxQ+tF4QLHN3ce7/w0AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

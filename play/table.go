@@ -345,6 +345,11 @@ func (t *Table) Project() (projections.Game, []projections.SeatView, error) {
 		Version: t.Version, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
 	}
 	if !t.Started {
+		for _, u := range t.Invited {
+			if !slices.ContainsFunc(t.Joined, func(j Joined) bool { return j.User == u }) {
+				g.Invited = append(g.Invited, u)
+			}
+		}
 		return g, nil, nil
 	}
 	g.ToAct = projections.PublicToAct(t.Pending)

@@ -68,6 +68,9 @@ type Game struct {
 	Version   int           `json:"version"`
 	CreatedAt time.Time     `json:"created_at"`
 	UpdatedAt time.Time     `json:"updated_at"`
+	// Invited are the users (opaque ids) invited who have not joined yet:
+	// the game is in their list too. Never served.
+	Invited []string `json:"-"`
 }
 
 // SeatView is what one seat (or games.Spectator) may see of a game at a
@@ -114,13 +117,18 @@ func QueueSave(b *pgx.Batch, g Game, views []SeatView) error {
 	for i, p := range g.Players {
 		users[i] = p.User
 	}
-	b.Queue(`insert into games (id, kind, status, options, players, to_act, result, version, created_at, updated_at, user_ids)
-		values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, now()), coalesce($10, now()), $11)
+	invited := g.Invited
+	if invited == nil {
+		invited = []string{}
+	}
+	b.Queue(`insert into games (id, kind, status, options, players, to_act, result, version, created_at, updated_at, user_ids, invited)
+		values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, now()), coalesce($10, now()), $11, $12)
 		on conflict (id) do update set status = excluded.status, options = excluded.options,
 			players = excluded.players, to_act = excluded.to_act, result = excluded.result,
-			version = excluded.version, updated_at = excluded.updated_at, user_ids = excluded.user_ids
+			version = excluded.version, updated_at = excluded.updated_at, user_ids = excluded.user_ids,
+			invited = excluded.invited
 		where games.version <= excluded.version`,
-		g.ID, g.Kind, g.Status, opts, players, toAct, result, g.Version, nullTime(g.CreatedAt), nullTime(g.UpdatedAt), users)
+		g.ID, g.Kind, g.Status, opts, players, toAct, result, g.Version, nullTime(g.CreatedAt), nullTime(g.UpdatedAt), users, invited)
 	if len(views) == 0 {
 		return nil
 	}
@@ -233,12 +241,12 @@ type GameOfUser struct {
 	Seat int `json:"seat"`
 }
 
-// ListGamesOf lists the games user (an opaque id) plays or played in, most
-// recently changed first.
+// ListGamesOf lists the games user (an opaque id) plays or played in, or
+// is invited to (at seat -1 until they join), most recently changed first.
 func ListGamesOf(ctx context.Context, q events.Querier, user string, limit int) ([]GameOfUser, error) {
 	rows, err := q.Query(ctx, `select `+gameColumns+`,
 			coalesce((players->(array_position(user_ids, $1) - 1)->>'seat')::int, -1)
-		from games where user_ids @> array[$1]
+		from games where user_ids @> array[$1] or invited @> array[$1]
 		order by updated_at desc, id limit $2`, user, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list games of a user: %w", err)

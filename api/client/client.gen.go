@@ -125,6 +125,7 @@ func (e ListGamesParamsMine) Valid() bool {
 // Defines values for ListGamesParamsStatus.
 const (
 	ListGamesParamsStatusActive   ListGamesParamsStatus = "active"
+	ListGamesParamsStatusEmpty    ListGamesParamsStatus = ""
 	ListGamesParamsStatusFinished ListGamesParamsStatus = "finished"
 	ListGamesParamsStatusOpen     ListGamesParamsStatus = "open"
 )
@@ -133,6 +134,8 @@ const (
 func (e ListGamesParamsStatus) Valid() bool {
 	switch e {
 	case ListGamesParamsStatusActive:
+		return true
+	case ListGamesParamsStatusEmpty:
 		return true
 	case ListGamesParamsStatusFinished:
 		return true
@@ -145,12 +148,15 @@ func (e ListGamesParamsStatus) Valid() bool {
 
 // Defines values for ListGamesParamsToAct.
 const (
-	ListGamesParamsToActMe ListGamesParamsToAct = "me"
+	ListGamesParamsToActEmpty ListGamesParamsToAct = ""
+	ListGamesParamsToActMe    ListGamesParamsToAct = "me"
 )
 
 // Valid indicates whether the value is a known member of the ListGamesParamsToAct enum.
 func (e ListGamesParamsToAct) Valid() bool {
 	switch e {
+	case ListGamesParamsToActEmpty:
+		return true
 	case ListGamesParamsToActMe:
 		return true
 	default:
@@ -468,10 +474,12 @@ type ListDevMailParams struct {
 // ListGamesParams defines parameters for ListGames.
 type ListGamesParams struct {
 	// Mine 1 (the default) lists the caller's games; 0 lists games open for anyone to join.
-	Mine   *ListGamesParamsMine   `form:"mine,omitempty" json:"mine,omitempty"`
+	Mine *ListGamesParamsMine `form:"mine,omitempty" json:"mine,omitempty"`
+
+	// Status Only games in this state; empty or absent for any.
 	Status *ListGamesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
-	// ToAct `me`: only games waiting for the caller.
+	// ToAct `me`: only games waiting for the caller; empty or absent for all.
 	ToAct *ListGamesParamsToAct `form:"to_act,omitempty" json:"to_act,omitempty"`
 	Limit *int                  `form:"limit,omitempty" json:"limit,omitempty"`
 }

@@ -174,7 +174,8 @@ func jsonOf(t *testing.T, v any) string {
 
 func TestASlowClientIsDroppedAndOthersGoOn(t *testing.T) {
 	ctx := t.Context()
-	tb := newTable(t, "coup", live.WithBuffer(4))
+	// Kramer's Coup: long games, a few events a move.
+	tb := newTable(t, "kramercoup", live.WithBuffer(16))
 	fast, err := tb.hub.Subscribe(ctx, tb.game, tb.users[1], 0)
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +208,7 @@ func TestASlowClientIsDroppedAndOthersGoOn(t *testing.T) {
 	}
 	defer slow.Close()
 	r := rand.New(rand.NewPCG(2, 2))
-	for i := 0; i < 12 && tb.move(t, r); i++ {
+	for i := 0; i < 60 && tb.move(t, r); i++ {
 		v, err := tb.svc.ViewFor(ctx, tb.game, tb.users[1])
 		if err != nil {
 			t.Fatal(err)
@@ -220,12 +221,21 @@ func TestASlowClientIsDroppedAndOthersGoOn(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	n := 0
-	for range slow.C { // closed when dropped, or this never ends
-		n++
+	n, closed := 0, false
+	for !closed {
+		select {
+		case _, ok := <-slow.C:
+			if ok {
+				n++
+			} else {
+				closed = true
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("the slow client holds %d events and was not dropped", n)
+		}
 	}
-	if n > 4 {
-		t.Fatalf("the dropped client held %d events, more than its buffer of 4", n)
+	if n > 16 {
+		t.Fatalf("the dropped client held %d events, more than its buffer of 16", n)
 	}
 	if st := tb.hub.Stats(); st.Subscribers != 1 {
 		t.Fatalf("%d subscribers left, want the fast one", st.Subscribers)
@@ -241,7 +251,7 @@ func TestASlowClientIsDroppedAndOthersGoOn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(want) <= 4 || jsonOf(t, again.Backlog) != jsonOf(t, want) {
+	if len(want) <= 16 || jsonOf(t, again.Backlog) != jsonOf(t, want) {
 		t.Fatalf("a backlog of %d events for a history of %d", len(again.Backlog), len(want))
 	}
 }

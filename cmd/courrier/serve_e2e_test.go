@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,8 +21,9 @@ import (
 )
 
 // startServe runs `courrier serve` on a fresh test database and returns
-// its base URL and a pool on its database; the server stops with the test.
-func startServe(t *testing.T, extra ...string) (base string, pool *pgxpool.Pool) {
+// its base URL and a pool on its database; the server stops with the test,
+// or when stop is called (which returns serve's error).
+func startServe(t *testing.T, extra ...string) (base string, pool *pgxpool.Pool, stop func() error) {
 	t.Helper()
 	pool, dbURL := pgtest.NewWithURL(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -32,9 +35,17 @@ func startServe(t *testing.T, extra ...string) (base string, pool *pgxpool.Pool)
 	args := append([]string{"serve", "-database-url", dbURL, "-http-addr", addr, "-smtp-addr", smtpAddr,
 		"-data-dir", t.TempDir(), "-base-url", base}, extra...)
 	go func() { done <- run(ctx, args, &bytes.Buffer{}, &errb) }()
+	var once sync.Once
+	var serveErr error
+	stop = func() error {
+		once.Do(func() {
+			cancel()
+			serveErr = <-done
+		})
+		return serveErr
+	}
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("serve returned %v\n%s", err, errb.String())
 		}
 	})
@@ -46,13 +57,13 @@ func startServe(t *testing.T, extra ...string) (base string, pool *pgxpool.Pool)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return base, pool
+				return base, pool, stop
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("serve never answered:\n%s", errb.String())
-	return "", nil
+	return "", nil, nil
 }
 
 // Every engine is played to its end through `courrier serve`, over HTTP
@@ -61,7 +72,7 @@ func startServe(t *testing.T, extra ...string) (base string, pool *pgxpool.Pool)
 // every step each served view is the engine's view of that seat, folded
 // from the log; at the end each player's event feed is their history.
 func TestServePlaysEveryGameOverHTTP(t *testing.T) {
-	base, pool := startServe(t)
+	base, pool, _ := startServe(t)
 	ctx := t.Context()
 	api, err := newAPIClient(base, http.DefaultClient)
 	if err != nil {
@@ -188,4 +199,60 @@ func historyTexts(items []play.Change) string {
 		fmt.Fprintf(&b, "%d %s %s\n", e.Version, e.Type, e.Text)
 	}
 	return b.String()
+}
+
+// A graceful shutdown ends the live streams first: a client holding one
+// sees it end, and serve stops at once rather than after its timeout.
+func TestServeEndsLiveStreamsOnShutdown(t *testing.T) {
+	base, _, stop := startServe(t)
+	ctx := t.Context()
+	api, err := newAPIClient(base, http.DefaultClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bots []*bot
+	for i := range 2 {
+		b, err := signInBot(ctx, api, fmt.Sprintf("p%d@players.test", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots = append(bots, b)
+	}
+	m, err := startMatch(ctx, "coup", bots, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/games/"+m.id+"/stream", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+bots[0].token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("stream: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, resp.Body)
+		ended <- err
+	}()
+	start := time.Now()
+	if err := stop(); err != nil {
+		t.Fatalf("serve stopped with %v", err)
+	}
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Fatalf("the stream ended with %v, want a clean end", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream is still open after serve stopped")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("serve took %v to stop with a stream open", d)
+	}
 }
