@@ -257,18 +257,11 @@ func parseDuration(s string) (time.Duration, error) {
 
 // gameAfter reads a game's summary for the caller after a command.
 func (s *Server) gameAfter(ctx context.Context, out play.Outcome) (Game, error) {
-	g, err := s.cfg.Play.GameFor(ctx, out.GameID)
+	g, v, err := s.cfg.Play.GameAndViewFor(ctx, out.GameID, userOf(ctx))
 	if err != nil {
 		return Game{}, err
 	}
-	v, err := s.cfg.Play.ViewFor(ctx, out.GameID, userOf(ctx))
-	seat := games.Spectator
-	if err == nil {
-		seat = v.Seat
-	} else if !errors.Is(err, projections.ErrNotFound) {
-		return Game{}, err
-	}
-	res := s.game(g, seat)
+	res := s.game(g, v.Seat)
 	if out.Head != "" {
 		res.Head = &out.Head
 	}

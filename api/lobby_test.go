@@ -107,6 +107,10 @@ func TestLobby(t *testing.T) {
 	if !slices.Contains(e.list(bob, "").ids(), invited.ID) {
 		t.Fatal("the invitee does not see the game among theirs")
 	}
+	// The invitee opens it before joining: the lobby card, no view yet.
+	if v, r := e.view(bob, invited.ID); r.status != http.StatusOK || v.Seat != nil || string(v.View) != "null" || v.Game.Status != "open" {
+		t.Fatalf("the invitee's view of the open game: %d %s", r.status, r.body)
+	}
 	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/join", bob, map[string]string{"name": "Bob"}); r.status != http.StatusOK {
 		t.Fatalf("join: %d %s", r.status, r.body)
 	}

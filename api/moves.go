@@ -15,14 +15,7 @@ import (
 // seatView reads the caller's view of a game. A game that started is shown
 // to its players only; an open game to anyone who has its id (to join it).
 func (s *Server) seatView(ctx context.Context, gameID string) (SeatView, error) {
-	g, err := s.cfg.Play.GameFor(ctx, gameID)
-	if errors.Is(err, projections.ErrNotFound) {
-		return SeatView{}, fail(http.StatusNotFound, codeNotFound, "there is no game "+gameID)
-	}
-	if err != nil {
-		return SeatView{}, err
-	}
-	v, err := s.cfg.Play.ViewFor(ctx, gameID, userOf(ctx))
+	g, v, err := s.cfg.Play.GameAndViewFor(ctx, gameID, userOf(ctx))
 	if errors.Is(err, projections.ErrNotFound) {
 		return SeatView{}, fail(http.StatusNotFound, codeNotFound, "there is no game "+gameID)
 	}
@@ -31,6 +24,9 @@ func (s *Server) seatView(ctx context.Context, gameID string) (SeatView, error) 
 	}
 	if v.Seat == games.Spectator && g.Status != projections.StatusOpen {
 		return SeatView{}, fail(http.StatusForbidden, codeForbidden, "this is not your game: only its players can see it")
+	}
+	if v.View == nil {
+		v.View = json.RawMessage("null") // not started: no view yet
 	}
 	out := SeatView{
 		Game: s.game(g, v.Seat), Version: v.Version, View: json.RawMessage(v.View),

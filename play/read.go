@@ -211,6 +211,13 @@ func (s *Service) GameFor(ctx context.Context, gameID string) (projections.Game,
 	return projections.GetGame(ctx, s.pool, gameID)
 }
 
+// GameAndViewFor returns a game's row and user's seat view of it, in one
+// query (see projections.GetGameForUser): what an answer about a game to a
+// person needs.
+func (s *Service) GameAndViewFor(ctx context.Context, gameID, user string) (projections.Game, projections.SeatView, error) {
+	return projections.GetGameForUser(ctx, s.pool, gameID, user)
+}
+
 // ViewFor returns user's seat view of a game (the public view for "" or a
 // user without a seat), at the game's current version: one query, which
 // finds the user's seat in the games row and reads that seat's view.

@@ -202,6 +202,45 @@ func scanGame(row pgx.Row) (Game, error) {
 	return g, nil
 }
 
+// GetGameForUser reads a game's row and the view of the seat user plays in
+// it (the spectator's for "", for a user without a seat, and before the
+// start), in one query. Before the start there is no view: the SeatView
+// has only its seat, -1.
+func GetGameForUser(ctx context.Context, q events.Querier, gameID, user string) (Game, SeatView, error) {
+	var g Game
+	var result []byte
+	v := SeatView{GameID: gameID}
+	var version *int
+	var seat int
+	err := q.QueryRow(ctx, `select g.id, g.kind, g.status, g.options, g.players, g.to_act, g.result, g.version,
+			g.created_at, g.updated_at, s.seat, v.version, v.view, v.legal, v.choices
+		from games g
+		cross join lateral (select coalesce(case when g.status <> 'open' and $2 <> ''
+			then (g.players->(array_position(g.user_ids, $2) - 1)->>'seat')::int end, -1) as seat) s
+		left join seat_views v on v.game_id = g.id and v.seat = s.seat
+		where g.id = $1`, gameID, user).
+		Scan(&g.ID, &g.Kind, &g.Status, &g.Options, &g.Players, &g.ToAct, &result, &g.Version,
+			&g.CreatedAt, &g.UpdatedAt, &seat, &version, &v.View, &v.Legal, &v.Choices)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return g, v, fmt.Errorf("game %s: %w", gameID, ErrNotFound)
+	}
+	if err != nil {
+		return g, v, fmt.Errorf("read game %s for a user: %w", gameID, err)
+	}
+	if result != nil {
+		g.Result = new(games.Result)
+		if err := json.Unmarshal(result, g.Result); err != nil {
+			return g, v, fmt.Errorf("decode result: %w", err)
+		}
+	}
+	v.Seat = games.Seat(seat)
+	v.Version = g.Version
+	if version != nil {
+		v.Version = *version
+	}
+	return g, v, nil
+}
+
 // GetGame reads one game's row.
 func GetGame(ctx context.Context, q events.Querier, id string) (Game, error) {
 	g, err := scanGame(q.QueryRow(ctx, `select `+gameColumns+` from games where id = $1`, id))

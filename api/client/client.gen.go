@@ -424,7 +424,7 @@ type SeatView struct {
 	Seat         *int      `json:"seat,omitempty"`
 	Version      int       `json:"version"`
 
-	// View The game's state as this seat may see it (the game's own JSON).
+	// View The game's state as this seat may see it (the game's own JSON); null until the game starts.
 	View interface{} `json:"view"`
 }
 
