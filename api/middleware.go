@@ -267,7 +267,10 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		status := c.Response().Status
 		level := slog.LevelDebug
-		if status >= 400 && status < 500 {
+		switch {
+		case status >= 500:
+			level = slog.LevelWarn
+		case status >= 400:
 			level = slog.LevelInfo
 		}
 		s.log.Log(c.Request().Context(), level, "http request",
