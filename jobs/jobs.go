@@ -18,6 +18,14 @@ const (
 	QueueMail    = "mail"
 )
 
+// Priorities within the mail queue (River: 1 is worked first). Someone is
+// waiting for a sign-in link or the answer to their mail; a burst of
+// prompts from busy games must never hold those back.
+const (
+	PriorityWaiting = 1 // a person is at the screen or the mailbox: login links, answers
+	PriorityGame    = 2 // the games' own mail: prompts, receipts, invitations, game over
+)
+
 // Prompt asks seat of a game to act: its pending entry opened at Version.
 type Prompt struct {
 	GameID  string `json:"game_id"`
@@ -28,8 +36,10 @@ type Prompt struct {
 // Kind implements river.JobArgs.
 func (Prompt) Kind() string { return "mail.prompt" }
 
-// InsertOpts puts the job on the mail queue.
-func (Prompt) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+// InsertOpts puts the job on the mail queue, at its priority.
+func (Prompt) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+}
 
 // Receipt confirms to seat the move that took the game from From to
 // Version.
@@ -47,8 +57,10 @@ type Receipt struct {
 // Kind implements river.JobArgs.
 func (Receipt) Kind() string { return "mail.receipt" }
 
-// InsertOpts puts the job on the mail queue.
-func (Receipt) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+// InsertOpts puts the job on the mail queue, at its priority.
+func (Receipt) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+}
 
 // GameOver tells seat that the game ended at Version.
 type GameOver struct {
@@ -60,8 +72,10 @@ type GameOver struct {
 // Kind implements river.JobArgs.
 func (GameOver) Kind() string { return "mail.game_over" }
 
-// InsertOpts puts the job on the mail queue.
-func (GameOver) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+// InsertOpts puts the job on the mail queue, at its priority.
+func (GameOver) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+}
 
 // Invitation invites a user (an opaque id) to the game, as of Version.
 type Invitation struct {
@@ -73,8 +87,10 @@ type Invitation struct {
 // Kind implements river.JobArgs.
 func (Invitation) Kind() string { return "mail.invitation" }
 
-// InsertOpts puts the job on the mail queue.
-func (Invitation) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+// InsertOpts puts the job on the mail queue, at its priority.
+func (Invitation) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+}
 
 // Inbound processes the inbound mail stored under ID.
 type Inbound struct {
@@ -98,8 +114,10 @@ type Answer struct {
 // Kind implements river.JobArgs.
 func (Answer) Kind() string { return "mail.answer" }
 
-// InsertOpts puts the job on the mail queue.
-func (Answer) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+// InsertOpts puts the job on the mail queue, at its priority.
+func (Answer) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityWaiting}
+}
 
 // Login mails a sign-in link. The job carries the link's id, never its
 // secret: the worker derives the secret from the id and the login key
@@ -112,5 +130,7 @@ type Login struct {
 // Kind implements river.JobArgs.
 func (Login) Kind() string { return "mail.login" }
 
-// InsertOpts puts the job on the mail queue.
-func (Login) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: QueueMail} }
+// InsertOpts puts the job on the mail queue, at its priority.
+func (Login) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityWaiting}
+}
