@@ -111,7 +111,10 @@ func (s *Server) game(g projections.Game, seat games.Seat) Game {
 		out.Players = append(out.Players, Player{Seat: p.Seat, Name: p.Name})
 	}
 	for _, t := range g.ToAct {
-		a := ToAct{Seat: int(t.Seat), Kind: t.Kind, Rule: t.Rule, Since: t.Since}
+		a := ToAct{Seat: int(t.Seat), Kind: t.Kind, Rule: t.Rule, Since: t.Since, Deadline: t.Deadline}
+		if t.Deadline != nil && (out.Deadline == nil || t.Deadline.Before(*out.Deadline)) {
+			out.Deadline = t.Deadline
+		}
 		if int(t.Seat) < len(g.Players) {
 			name := g.Players[t.Seat].Name
 			a.Name = &name
@@ -164,7 +167,8 @@ type requestInfoKey struct{}
 // invitee.
 func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (CreateGameResponseObject, error) {
 	b := req.Body
-	if err := checkDeadlines(b.Deadlines); err != nil {
+	deadlines, err := checkDeadlines(b.Deadlines)
+	if err != nil {
 		return nil, err
 	}
 	me, err := s.me(ctx, userOf(ctx))
@@ -175,7 +179,7 @@ func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (C
 		return nil, fail(http.StatusBadRequest, codeMalformed, fmt.Sprintf("there is no game %q: GET /v1/catalog lists them (%s)",
 			b.Game, strings.Join(s.cfg.Play.Registry().IDs(), ", ")))
 	}
-	spec := play.NewGame{Kind: b.Game, Name: me.Name}
+	spec := play.NewGame{Kind: b.Game, Name: me.Name, Deadlines: deadlines}
 	if b.Name != nil && strings.TrimSpace(*b.Name) != "" {
 		spec.Name = strings.TrimSpace(*b.Name)
 	}
@@ -224,19 +228,22 @@ func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (C
 
 // checkDeadlines reads the deadlines a game is created with ("72h", "3d").
 // They are checked now and applied once the time feature lands.
-func checkDeadlines(d *Deadlines) error {
+func checkDeadlines(d *Deadlines) (play.Deadlines, error) {
 	if d == nil {
-		return nil
+		return nil, nil
 	}
+	out := play.Deadlines{}
 	for name, v := range map[string]*string{"turn": d.Turn, "window": d.Window} {
 		if v == nil {
 			continue
 		}
-		if _, err := parseDuration(*v); err != nil {
-			return fail(http.StatusBadRequest, codeMalformed, fmt.Sprintf("deadlines.%s: %q is not a duration like \"72h\" or \"3d\"", name, *v))
+		dur, err := parseDuration(*v)
+		if err != nil {
+			return nil, fail(http.StatusBadRequest, codeMalformed, fmt.Sprintf("deadlines.%s: %q is not a duration like \"72h\" or \"3d\"", name, *v))
 		}
+		out[name] = dur
 	}
-	return nil
+	return out, nil
 }
 
 // parseDuration reads a Go duration or a number of days ("3d").

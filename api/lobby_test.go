@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gameList is the part of GET /v1/games the tests read.
@@ -115,8 +116,8 @@ func TestLobby(t *testing.T) {
 		t.Fatalf("join: %d %s", r.status, r.body)
 	}
 
-	// Open to anyone: no seats named.
-	r = e.call(http.MethodPost, "/v1/games", ana, map[string]any{"game": "coup"})
+	// Open to anyone: no seats named; a turn lasts two days here.
+	r = e.call(http.MethodPost, "/v1/games", ana, map[string]any{"game": "coup", "deadlines": map[string]string{"turn": "2d"}})
 	var open struct {
 		ID string `json:"id"`
 	}
@@ -135,6 +136,36 @@ func TestLobby(t *testing.T) {
 	}
 	if r := e.call(http.MethodPost, "/v1/games/"+open.ID+"/start", ana, nil); r.status != http.StatusOK {
 		t.Fatalf("start: %d %s", r.status, r.body)
+	}
+	// Every decision shows when it times out: two days for a turn, a day
+	// for a window (the default), in the view, its pending entries and the
+	// game's card.
+	started := time.Now()
+	for _, tok := range []string{ana, cleo} {
+		r := e.call(http.MethodGet, "/v1/games/"+open.ID, tok, nil)
+		var v struct {
+			Deadline *time.Time `json:"deadline"`
+			Pending  []struct {
+				Deadline *time.Time `json:"deadline"`
+			} `json:"pending"`
+			Game struct {
+				Deadline *time.Time `json:"deadline"`
+			} `json:"game"`
+		}
+		r.decode(t, &v)
+		if v.Game.Deadline == nil {
+			t.Fatalf("a started game's card has no deadline: %s", r.body)
+		}
+		if len(v.Pending) == 0 {
+			continue
+		}
+		if v.Deadline == nil || v.Pending[0].Deadline == nil {
+			t.Fatalf("a pending decision without its deadline: %s", r.body)
+		}
+		allowed := v.Deadline.Sub(started)
+		if allowed < 23*time.Hour || allowed > 48*time.Hour+time.Minute {
+			t.Fatalf("a decision of a game created with 2-day turns times out in %v", allowed)
+		}
 	}
 
 	// Filters, as a form sends them (empty means any).

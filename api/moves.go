@@ -37,7 +37,10 @@ func (s *Server) seatView(ctx context.Context, gameID string) (SeatView, error) 
 		out.Seat = &n
 		for _, t := range g.ToAct {
 			if t.Seat == v.Seat {
-				out.Pending = append(out.Pending, Pending{Kind: t.Kind, Rule: t.Rule, Since: t.Since})
+				out.Pending = append(out.Pending, Pending{Kind: t.Kind, Rule: t.Rule, Since: t.Since, Deadline: t.Deadline})
+				if t.Deadline != nil && (out.Deadline == nil || t.Deadline.Before(*out.Deadline)) {
+					out.Deadline = t.Deadline
+				}
 			}
 		}
 	}

@@ -209,7 +209,7 @@ type CreatedToken struct {
 	Token  APIToken `json:"token"`
 }
 
-// Deadlines Time allowed per kind of decision (e.g. "72h"); applied once the time feature lands.
+// Deadlines Time allowed per kind of decision, as "72h", "90m" or "3d": `turn` for a decision one seat makes (default 72h), `window` for a window every eligible seat may answer, such as a Coup challenge (default 24h). At its deadline a decision takes its default move.
 type Deadlines struct {
 	Turn   *string `json:"turn,omitempty"`
 	Window *string `json:"window,omitempty"`
@@ -356,7 +356,7 @@ type MoveResult struct {
 
 // NewGame defines model for NewGame.
 type NewGame struct {
-	// Deadlines Time allowed per kind of decision (e.g. "72h"); applied once the time feature lands.
+	// Deadlines Time allowed per kind of decision, as "72h", "90m" or "3d": `turn` for a decision one seat makes (default 72h), `window` for a window every eligible seat may answer, such as a Coup challenge (default 24h). At its deadline a decision takes its default move.
 	Deadlines *Deadlines `json:"deadlines,omitempty"`
 	Game      string     `json:"game"`
 
@@ -447,11 +447,13 @@ type SessionTokenType string
 
 // ToAct defines model for ToAct.
 type ToAct struct {
-	Kind  string  `json:"kind"`
-	Name  *string `json:"name,omitempty"`
-	Rule  string  `json:"rule"`
-	Seat  int     `json:"seat"`
-	Since int     `json:"since"`
+	// Deadline When the entry's default move applies.
+	Deadline *time.Time `json:"deadline,omitempty"`
+	Kind     string     `json:"kind"`
+	Name     *string    `json:"name,omitempty"`
+	Rule     string     `json:"rule"`
+	Seat     int        `json:"seat"`
+	Since    int        `json:"since"`
 }
 
 // TokenCreate defines model for TokenCreate.
@@ -3085,82 +3087,83 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Fz7bttId3+VA7bAygBty5e0XQXFh+xusF/S5Ntg7Xb/WAXWiDwSZ03OaGeGUtTAQJ+mD9YnKebMULxo",
-	"KEuO7aTF90/gkHM5c+ZcfudCfY4SWSykQGF0NPocLZhiBRpU9L+fWYFvfrJ/cRGNogUzWRRHghUYjaI5",
-	"K/CGp1EcKfyz5ArTaGRUiXGkkwwLZqcV7NM7FHOTRaPLYRwVXFT/PYsjs17YdbRRXMyju7s7u5JeSKGR",
-	"dn+tlFT2j0QKg8LYP9likfOEGS7F6R9aCvus3u4fFc6iUfQPp/WhTt1bfepWo11S1IniC7tINIpeCUD7",
-	"LgYuIJGlUhzVdxqkQPcCdMYWeBLZqX41u9mrD2+u5S0SCQslF6gMd4QnCpnB9IYRyTOpCvtXlDKDx4YX",
-	"GG2dPY54asduPc6ZNjel3r2YKPOcTXOs+L+1iruxwPIKl/L2ixa/a17/7xHJA20XN9nwcTNPTv/AxNi9",
-	"f2SG5XK+zT5usGj/sete/TJWVO2qfhumFFtvU0cL7iDmZ8+oNkFz/7QtN9cZAk/BXo6VHIErsAM1DPBk",
-	"fgKJXEuDRyehyy7YpxuNzKmcf8uFwTkqes3Frte9tymJtDbr2idJccbK3ARn9wtJmVezu+e3r4CnGkyG",
-	"4LaHJGNijjp48CXLy84lb43ZeYNetKpzhK6yPd+Tf1OqPLBbZ/W5W91vUl9D88ZqNjeXDsqUk/8eI6Ex",
-	"UWi22XqVyZUAKRIcgUaRAjfANDD4AZlCBcYuF2SuqTbapS4bq9U9u5sdV3SFDvQTsjTnwtHP0pRbkln+",
-	"oXGuGcs1di3sNS8QWJ7LFaawQAW3XKQgZ5BiwrWVGacy4+ifz7NxdPQSyMxjSmwg2bLGCGbITKkQciZS",
-	"kq82R02pRMfpnA8DfFpxkcrV/SPvgixYvmc8P5ABvwiEArVmc7THtgdKcQkF4/lUfort/Rr8ZLaP9HBP",
-	"shnLhfmny3pcw47o0h0rqIT4qeeF/ALtJe9gZFTv3fISftuP/Xx/x7X5UodRXeHDncUGmLTJwPDjRKZk",
-	"V1GUhV23YLm9HLS8KAUrTYbCWExDT2ZSTXmakioKaW5mshT2uTYsx5slKqsvlm1SzHJOHDRS3uRMzZEW",
-	"1OViIZXlaIEpZzdEfRzxPMc5y28KubT/VczgTc4Lbio6low7Px+TjCjBcmv30GQyvbGUeAVucKS+9RQN",
-	"43nASfyWMeM9QgqaV+rsz0F/L3K2RgWarWIwMk/BSPucK7AGFwatk5M/3Vf6LPmkdD3Y588StbnpQV7W",
-	"tu9wegwUzsj3W47CVCG7rVz/jx+Oz87Dnr+6wODC1v18pyEplUJhNkwKcKCrzB3RJZGrT78tw53xTnKD",
-	"or70wLuDI5hh4TOgnUAGLUNIWJ4TlqabLNgaNCJwc+Luxq3R0ZaMCYF58EpIdoO70h3YTdcLTGOYSdXe",
-	"37pUO8ai+nwdvBlLYghvhbyAwkSq9EC7XJnUgIJkbLFAYSnnAlZSpTpwBktg2O/Tg887he0egantijcX",
-	"dMH+jjzp7WP3CstjmGgndQF93kd9KrVZZShAIUv3UBhHVb1+6HTh2OAhHjr1OOrhAd28D6tnyNJt7vyV",
-	"6awCHp5LNrD0yjpgM4MKGCSyKJhIw5arx0yK3tjIb5RybS082IHBhRtRSxhS9dv5+nKcE9lfwj7Q+GC4",
-	"gNpHSLvm/+pGNezGNgNamhsDnwETZHt6rrcJzQwzpW6iBrkgSMASw8mBz7jgOutxx0beMAfs9mLGtXwV",
-	"Dp3KRXqwcO8wOnG0lqW6qXC6fz2VMkcmwmCxHZF5tsQNe1Vd/ObQzU066LJxnD4Ffwzr9YWpiLeSi18d",
-	"Nrk3zGiTWeliJ+u2R1jzTs4fuikWPh5q7Hpx3k72XcT7Go6fGtaCXCCjxApLElkKcn/3Hq4FbIi4j30n",
-	"vgqCm37Q2Fm9H1/F0fuAr9iw6lDjukfOza3tp4QJ+ncS/8eRqd2Z3EDOJkiSXOIDhe7TAhOryg1rU3DB",
-	"C2sshyGLGsaOFJjLJcYgbbixRMVyoBSHC0sos2dNSUfyzofDA5ng464twvv5Urmh9skVJsgXe/gnN8wa",
-	"ZI6r+4ZfITP/Ycd1ya6288uEqP0bripodMANps1c0u5wvRrYwD27jcAuVEIOQVqv7ONOsjQDn1Ac+ciz",
-	"CVqO7rc6e4GYxhJnw2G8B6jZ5IC3j0GvRjCOChxHdazgDhcDE0AGAViaKtTamVIBXCy5QRyLwSqTMEej",
-	"N0+ppvJyAxFBG6aMhukauNGYzxyeZnkOGVviWPwhucD06AR+KbgxmI6aFBBz7dqpxTxSIKy4yZr4k6dj",
-	"YQNCuwyUwvC8Nd/vzs3JWDQj/q6TCaXW37jBZ+f3uOB5n136gCK1ywXS518K3BsJ+L4o1qc+mfF5Qrdl",
-	"EDrfcrE7ebEd5XKR4B4BIa3s16lmBVnlcPQWp3qLCTvC7Ob+NGyHN/u1NoPtjWdKFmHsWdUrHylsGsEt",
-	"4gK4ASNtzMlnaxqYyznkzKAK3phPGgXS/michrW90AqVVXZhSJdIkZiuUk9OW93AKc6kQkuONkyk26nk",
-	"Sm4DrnFHkqxym/tKWOcaadN4J1BS6DxtQCVUiY4n9phvUiwW0qBI1sf/hmsomEkyqycCkKmcoyL9aXB9",
-	"E1gcljdw0bDx+rhH8qAuhNdhCYmhl6vGGcOiHPb0OpEqXCtr3F03YtNlUTC1Dl7ZigvRjZHvW7Grln75",
-	"0Dk2GOIJzGbl9/cJuyjPfUiRwk+5sWv6sHlbSERZTFH5dK+2VoHBQsliYWAwjqY8hQv4n//6bzgfugKW",
-	"M+bWw01dytst4CZaZsDg7HjKNKYHprQXtXPaL9Phx4eExdvi+/MRO4P6CmD2apYN2116NuNbuWAYNMyr",
-	"XAl4e/XL345egiWqAQwamGQ7hdJTx63VkUiseVcJSffmw2Ktq6NvxSBcoT4sB1yVaMNvbqpUbpX1cTXf",
-	"YI6n1M7v7rr799hb5m3sFzeP4hcOccKlibb40AtCdjYUHAQO9sctHjfsC1+oFO7q9F8eF//LY8XFRNVj",
-	"ZKLqYv+Ds1E0/2FBei7nXNxsRL4dPh/GquZSwWqWxqRU3Kyv7Mnd9lOnO1uG6RVop9KulQIGb3+7PgJK",
-	"NS1QaXs0ePXhTd1oQdwkQOFW3OyfGbNwHWVczOT2ThYcg7FmysiFbw7SuVzl6xjkEhX89fr6Awwsspuu",
-	"XcAWk7HT1tjR+KOTsRiLKz63UdoIJh9+ubqG0+XZKStNdkpsmVAfgXZu5XaDCW9tiMvmlNoYi85EOtuk",
-	"Dsr8eHocw5xbF8e6fGLw9rfreCyWLOcpnJ1DJkulj07gB2m0i9wwwELttqkpcE8nJ2NxhSIF5CZDZd3D",
-	"5FVpMqn4f1IsOqo6XsblcHiR0Cz6EyfElNdLVGvfoZcx169HnXoxTD6PXU1zHI3g85jqoeMopnCZkKj7",
-	"T10BHkfxWIzJXoyjv9h33nf4//n69jj6y93d5KWNiGFiF50AJ/c2zXE0FpNNaX8Cg8vh8CiGSafCTy/O",
-	"7ItNoZ8eXRzFYzHZFPzp2aUd1qr90uPv4/reqlLxZDOAiXQsVs2qOxcw8fRP7IpV54BbzD7ZNBDYR2eO",
-	"lHAjAQ14Yec0+wns0/PzBlkTy8gJcDMWrjBuZzRbDmjG954/VefBBAYvhhd+mcmvaNT6+JUF4xOiqOpK",
-	"oGFDpxivHMwSpFr9jQUwmHQTb5OjUQXSuB4LYjMVh+uIw76sisceOdQdS1s9DeJkLCadIMWq5i2pkkKj",
-	"eNUsoNkMXbrEPl7bf0sl3AFmXGkzFj7vRlHfSnGDGoQ0GRdzlxAx3FgfGlX9qg20M4rOXEYKBVvwaBRd",
-	"nAxPLiz6YSYjy9i2H+RkpLPu1nyT8r1Jo1HkzT6lyqNNw8QPMl0/Wlduq/Bw1zb7hOw6PcHnw/PH3ZtK",
-	"AIGu4GtvFa2CS0Eav2JrGEgVV8m0KrdmrLYxfYspGClBzow1oprnKEy+tvd2RA0Pl8NhH0mbM1ZtynF0",
-	"efbikNHn3x8wupGF2mtGw8FGo98/NsLM6D1lGUHzuTjmwrFs4D3ECyi4KA1qyw0xzxFK7Tti2Vxbv26l",
-	"MPpo12+7pn6ZfP3JaR5d3rUHs08hmS3gs5dkDh9t7yrmCHWrt73yQwRrePZ1RKW6uo64VLjDl/s6x+uT",
-	"laTuHp9jQE5+RlM1mD/hRVVb9BgQT+TJIzOyCq117MsVvvpA3oLCa6qWau9KHTAEIwFZklH7moOGTe7m",
-	"cjpd1+xNcXlaVSuD/LXhSdVJGbc+G/ndfy3yZ4lqXX8u4to+Q1+GhBL5dx+f8NaazaQ9N+ewuMAVauN8",
-	"ste0y6+jO5amaclzY7Wm0TsMgxqzCAkKbcjBNViQx+elwjT2meN8DTMlC5eDKViScbHLFpN87bz9n2nE",
-	"1t23eXnm0jueE0eQc206vYG000sY+ncuTLLoxftZKh8ZSZUiSpUFhKtweeb6+jesP4urZMowPvsYyuVu",
-	"14TztaeCC5+yMszgS8BiYdYUKU4pJe/p6yNq061Sk3VvN08cBZI92zROCpyM3KU6SleMG4tP212DPSTn",
-	"eR/Jmx6abZIpodVDXGgpQvrhO3kxpDqdq9ZXuQD3v7PADT2lKdj0/PTYAeLuN+lkW6ahrUwxFFIbsDEE",
-	"IdAqViE75p3CKpMaqbUBuAGuQ74g7sFgLmH2s0uyPgX2qloK9oJdZ48qDLsEIa7Nko0HfOvZk0vH5fn5",
-	"c8mSu1lgdNyXrsvAdUg0i/MD13ZwRJ7FtxToTQprB6og6Tz97Atmd7vA26aatOVgQqeqh5z6b1af1Go0",
-	"2mWCwmL59p2GJceV8396gYmxvNPfuadWhrQssGqNkKUh7Ms2seJBEjK8OGj05VexTXRwqn85ZXLYtZtZ",
-	"cSiWkkuu1taUJ6tyveJ0SnX53aDltRvyUKHq8XWuwBD0dU3nNnxm51b34/fIqWPY0xuwb1k8feXRsQKq",
-	"VnifTIt3f8liMixiF1XRl0vV1xv7i6wFtf3JjreSC+9mv8AIPr5/brYo321/uP/YAG2XT/7GrOXl8Ptn",
-	"E152i95nWMFjwqGTefWdxV4u+JRMbL8EfsjZ+r1rXX2wxewmsFzSe1MsoGLXLQbS4MCEXpHW7UiHV5FM",
-	"hiylPLi3yZ1UfF/y4XzYl3x4fLVp9js/c0ax0VLcl/GQS9dc5hufKdPt80dV/1K3CSuGjKUwRRRH/6ed",
-	"yGFae3l28WTo/enz+Bv7QdVp5tvfuWh2OQrp2oEpcaCBNZqXWg0z+/s5hZrPd5aa7Psv93V/90LP7IXe",
-	"IVtWASNFNXMp0wP8D7V09cvFlX39d7H4Kmbu+dIOdMuVEG2Agc+vwCpzyV/rlHjVaSIVpT+PDhI1haxo",
-	"hIftS3ttYTyFAd9pmKTMsIkr/iK8dt/JUmfiCVg/WtE5ece0Oab3x29+mozFQCqY/IUCwn+dHJ3AK/qq",
-	"1k6nps/JCBZczCfUPO6gjiPLgTdcolqPxfkL0JhIkeoTuK6HoEh13Z6gUS1Rgc5KoyGVK/HSwiQpBCZm",
-	"LOrWHqYN8NS1DXSVyy77XCHxzjC4WqWL4lrs7cdwD6kfGfxkXMrguJaMev3Ar5MFEj008f9TxuaKpOr4",
-	"ykqsk4zmFxD3h8Ou/8x9WM5Tq0Bmq8W+Hza4nsq+nOB7fMpa7vteU26hCabHXHiTdPLMGf7fMul+BInK",
-	"5FPMpZhrMDJQvaMunyTbZp/7+PP9U2XsN1+XPndcc+ilfaNFnB9dZwTVSrs/mBCsz7omyp25zms35Am5",
-	"Xzcq91yCozJYSP869bFQe+pAWLe7+c2hRKHRR2Hd2lEOe/JeJN+m/sw1sdaP2O26ZVcMMtpz8BtXt6rO",
-	"tS0Pvg1pKo3rCXeHfdk4GvX8bn6l7z4VPf3sPrXw9a4Uc3QfG3QD4KW83QhRqJ+m/eur1aKH/Pzq/Rjp",
-	"chsWO8LSB2GcZ0MtjsjeDv7u/bQbbepPBX7/aHnigLXjPP1sZHRKYaRfpfr2w61mkWvV8UDhR+MBYZu7",
-	"j3f/GwAA//8=",
+	"7DztbiO3dq9yMC2wFjC25Y/tbbQoAidZ5G6avVnEbvMjWliU5kjDeIZUSI606sJAn6YP1icpeMj5FEeW",
+	"vLaTXtw/C+8MeXh4vr9Gn6OZzJdSoDA6Gn2OlkyxHA0q+t/3LMd339m/uIhG0ZKZNIojwXKMRtGC5XjL",
+	"kyiOFP5ecIVJNDKqwDjSsxRzZrfl7NOPKBYmjUaXwzjKuSj/exZHZrO0cLRRXCyi+/t7C0kvpdBIp79V",
+	"Sir7x0wKg8LYP9lymfEZM1yK09+0FPZZfdw/K5xHo+ifTutLnbq3+tRBo1MS1DPFlxZINIquBKB9FwMX",
+	"MJOFUhzVKw1SoHsBOmVLPInsVg/NHnb14d2NvENCYankEpXhDvGZQmYwuWWE8lyq3P4VJczgseE5Rlt3",
+	"jyOe2LVbjzOmzW2hdwMTRZaxaYYl/begOI4FwCtcybsvAn7fZP+vEckDHRc3yfCx2ienv+HM2LO/ZYZl",
+	"crFNPm4wb/+xi68ejBVVC9Ufw5Rim23sCOAOZL73hGojtPBP23JzkyLwBCxzrOQIXINdqOEITxYnMJMb",
+	"aXBwEmJ2zj7damRO5fxbLgwuUNFrLna97uWmJNTapGvfJME5KzIT3N0vJEVW7u7e374CnmgwKYI7HmYp",
+	"EwvUwYuvWFZ0mLy1ZicHvWiV9wixsr3fo39bqCxwWgf6wkH3h9RsaHKsJnMTdFCmnPz3GAmNM4Vmm6zX",
+	"qVwLkGKGI9AoEuAGmAYG3yBTqMBYcEHimvKgXepSWa3u3d3uuMQrdKHvkCUZFw5/liTcosyyD417zVmm",
+	"sWthb3iOwLJMrjGBJSq44yIBOYcEZ1xzKWJ7w3H0l/N0HMUwjr4a5uMIpIJxdJGMoxFMTKHEBOZSAat2",
+	"kYW2TIGc3Vm981IBfzlPBzFM1lwkcl3ucv8DXKHaAGZ8wadZtX0DTOg1qhh0MUsdvb+VxdIKc5ahWGAN",
+	"/fwyHZzAlQFuNCSeJE20DGHj3rotuVyhZVlbAuydOk7yfBjgq8P84ZX3QZat3jOeHciwnwRCjlqzBVo2",
+	"WeVOcAU549lUfiJuGfxktq/0eM9XreXC/Mtlva5h93ThrhU0Gvip54X8AmtD3szIqD675dX8sR/76f4j",
+	"1+ZLHVzJwsc7tyqQaqOB4cczmZAfQFHkFm7OMssctLQoBCtMisLYGIyezKWa8iQh0yGkuZ3LQtjn2rAM",
+	"b1eorEpYskkxzzhR0Eh5mzG1QAKoi+VSKkvRHBPObgn7OOJZhguW3VrVsZaWGbzNeM5NiceKcReXxCQj",
+	"SrDM2mk0qUxuLSbe4DQoUnM9QcN4FnBqv6TMeA+WgOZihiT9/h709zJjG1Sg2ToGI7MEjLTPuXLG5Kh1",
+	"c/L/+0qfRZ+UridW+71AbW57IkXri3Y4aQYK5xSrWIrCVCG7K0OVbz8cn52HI5WSgUHA1l2+0jArlEJh",
+	"KiIFKNBV5o7oksjVt9+W4c56J7lBUV/5RKET9zDDwndAu4EMWoows8bexv6VW9CIwM2J442D0dGWlAmB",
+	"WZAlJLvBU4kH9tDNEpOYPFTrfBsC2DU2C8k2Qc5YFEPxYcgLKJxJlRxol0uTGlCQlC2XKCzmXMBaqkQH",
+	"7mARDMcp9ODzTmF7QGBqu+LNBTHY88ij3r52r7A8hYl2UhfQ533Up1SbdYoCFLJkD4VxWNXwQ7cL5zKP",
+	"8dBlkPP4BHTRl1ukyJJt6vyV6bQMPDyVbCLslfWIzQ3akG4m85yJJGy5esyk6M3l/EEJ19bCg10YBNzI",
+	"ssIhVb+dr5njnMj+EvaB1gfTG9Q+o9u1/2e3qmE3tgnQ0twY+ByYINvTw95maGaYKXQzapBLCgnYzHBy",
+	"4HMuuE573LGRt8wFdnsR40ZehVO9YpkcLNw7jE4cbWShbss43b+eSpkhE+FgsZ1BerLEDXtVMr66dPOQ",
+	"TnTZuE6fgj+F9frC0skPkoufXWzyYJrRRrPUxU6VcI+05ke5eOyhmPt8qHHqxXm7OHkR72s4vmtYC59o",
+	"ClwDm81kIcj9PXi5VmBDyH3su/F1MLjpDxo70Pvjqzh6H/AVFakONa571AgdbL8ljNB/kPg/jUztrjwH",
+	"akxBlOQKHyl0n5Y4s6rcsDY5Fzy3xnIYsqjh2JESc7nCGKRNN1aoWAZUknFpCVUirSnpSN75cHggEXze",
+	"tYV4P11KN9S+ucIZ8uUe/sktswaZ4/qh5dfIzH/adV20y+M8mBC2f8N1GRodwMGkWfvana6XCxtxz24j",
+	"sCsqIYcgrVf2eSdZmrIYNfKZZzNoGTxsdfYKYhogzobDeI+gpqpZb1+DXo1gHOU4jupcwV0uBiaADAKw",
+	"JFGotTOlArhYcYM4FkfrVMICja6eUg/oTRUigjZMGQ3TDXCjMZu7eJplGaRshWPxm+QCk8EJ/JRzYzAZ",
+	"NTEg4lrYiY15pEBYc5M240+ejIVNCC0YKIThWWu/P52bk7FoZvxdJxNqBbxzi8/OH3DBiz679AFFYsEF",
+	"yv1fGrg3GgZ9WexymXFMgBlfJ3RHBkPnOy52Fy+2s1wuZrhHQkiQPZxyV5BULo7eolRv82NHmt08n5bt",
+	"8GY/12awffBcyTwce5b91SdKm0Zwh7gEbsBIm3Py+YYWZnIBGTOoghzzRaNAmwKN07C2F1qjssouDOkS",
+	"KRLTZenJaatbOMW5VGjR0YaJZLuUXMptwDXuKJKVbnNfCeuwkQ6NdwZKCp2nDaiEKtDRxF7zXYL5UhoU",
+	"s83xv+MGcmZmqdUTAchUxlFVbYFuYnFY3cBlw8br4x7Fg7pxX6clJIZerhp3DIty2NPrmVTh3l6Dd92M",
+	"TRd5ztQmyLI1F6KbIz8EsauWHnzoHlUM8Qxms/T7+6RdVOc+pEnht9xamD5t3hYSUeRTVL7cq61VYLBU",
+	"Ml8aOBpHU57ABfzvf/8PnA/H0eANMGfMrYebupK3A+A2Uofr6Ox4yjQmB5a0l7Vz2q/S4deHhMXb4ofr",
+	"ETuT+jLA7NUsm7a78mzKt2rBcNQwr3It4Ifrn/42eAMWqUZg0IhJtksoPX3nWh0JxZp2pZB0OR8Wa11e",
+	"fSsH4Qr1YTXgsqUcfnNblnLLqo/rUQdrPIV2fncX799jb1u6cV7cvIoHHKKEKxPt1O5ubdvbbhRGbV61",
+	"+7c+0CFuPs4o9EY/OycvDopK9g+YfMCyb9xEMwNuoOHLE/J/faqEnLB6ihJYPRXx6DIY7X9cdSCTCy5u",
+	"K11r5+2HkaoJKthG0zgrFDeba3tzd/zUKe2WOlyBdrbEzZzA0Q+/3AyAalxLVNpeDa4+vKsnUoiaFMk4",
+	"iNX5qTFLN3rHxVxun2SjcjBWeYxc+ikqncl1tolBrlDBX29uPsCRDSmnG5cpxqSo2lpZWj84GYuxuOYL",
+	"mx6OYPLhp+sbOF2dnbLCpKdElgkNMGjnz+6qYPTO5tZsQTWVsehspLtN6mzQr6fHMSy49a2sSycGP/xy",
+	"E4/FimU8gbNzSGWh9OAEvpFGu5QRAyTU7pgaA/d0cjIW1ygSQG5SVNYvTa4Kk0rF/4uS4FE5GjQuhsOL",
+	"Ge2iP3FCRHnrRl5olDFlbrCRRhpjmHweu2bqOBrB5zE1Yt0Ijg+B3X/q1vM4isdiTPZiHH1t33mn5f/n",
+	"G+vj6Ov7+8kbGoKZWKAT4ORXpxmOxmJSzRRM4OhyOBzEMOmMFtCLM/uimjCgRxeDeCwm1aQBPbu0y1pN",
+	"Z3r8VVzzrexRT6oFTCRjsW62+7mAicd/YiGWIwsOmH1STS7YR2cOlfAEAy14bfc0Bxns0/PzBloTS8gJ",
+	"cDMWriNvdzRnHWjHV54+5cjDBI5eDy88mMnPaNTm+MpmARPCqByHoGVDpxhXzocJUq3+iQY4mnQrfpPB",
+	"qIwOuR4LIjN1petUx74su9Y+ZKmnobaGKcTJWEw62dHEj3AxUGgUL6cUNJujq9PYxxv7b6GEu8CcK23G",
+	"whf8KN1cK25Qg5Am5WLhKjGGG+tDo3KwtxFmjaIzVwpDwZY8GkUXJ8OTCxt2MZOSZWzbD3Iy0ll3a75J",
+	"+d4l0SjyZp9q9FE1qfGNTDZPNr7c6njct80+hZSd4enz4fnTnk29h8D49I23ilbBpSCNX7MNHEkVl1W8",
+	"sqhnrLYxfYcJGClBzo01oppnKEy2sXwb0KTF5XDYh1J1x3KeO44uz14fsvr8qwNWN8pfe+1oONho9OvH",
+	"Rn4bvafyJmi+EMdcOJIdeQ/xGnIuCoPaUkMsMoRC+9FhttDWr1spjD5a+G3X1C+Tbz85zSPm3fgo+jkk",
+	"sxX47CWZwyc7u0x2QmP9ba/8GMEanv0xolKyriMuZdzh+4yd6/XJyqwes19gQE6+R1NO4j8jo8ojegyI",
+	"R/LkiQlZ5vQ69n0S3/Ygb0F5PbVptXelLjAEIwHZLKW5ORcaNqmbyel0U5M3wdVp2SYN0temJ+UIZ9z6",
+	"vuZX/1nN7wWqTf1djZs3DX1CE+og3H98Rq41p1h7OOdicYFr1Mb5ZK9pl3+M7licpgXPjNWaxtAyHNUx",
+	"i5Cg0KYcXIMN8viiUJjEvmSdbWCuZO6KPzmbpVzsssUkXzu5/z2t2OJ9m5Znrq7kKTGAjGvTGUqkk97A",
+	"0L9zaZKNXryfpb6VkdSiohpdQLhyV+Cu2V+R/iwuqzjD+OxjqIi83YzONh4LLnytzDCDbwDzpdlQpjil",
+	"XoDHrw+pakymRuvBMaI4ClSZtnGc5DgZOaY6TNeMGxuftscVe1DOsj6Uq+GdbZSpGNSDXAgURfphnrwe",
+	"UoPQjQmUtQD3v7MAh57TFFTDRj12gKj7p3SyLdPQVqYYcqkN2ByCItAyVyE75p3COpUaaaYCuAGuQ74g",
+	"7onBXMHse1fdfY7Yq5xl2CvsOntSYdglCHFtlmw+4Gfenl06Ls/PX0qWHGeB0XXfuPEGN5rRnAo4cvMO",
+	"A/IsfpZBVyWsHVEFSefpZ9+pu98VvFVtrC0HE7pVveTUf9z7rFajMacTFBZLt1caVhzXzv/pJc6MpZ1+",
+	"5Z5aGdIyx3ImQxaGYl9W5YoHScjw4qDVl3+IbaKLU+PNKZOLXbuVFRfFUnHJNfma8mRVrlecTmkgYHfQ",
+	"8tYteaxQ9fg612AI+rqmcxu+sHOrPwTokVNHsOc3YH9m8fQtT0cKKGfwfTEt3v0JjUkxj11WRZ9MlZ+N",
+	"7C+yNqjtL3b8ILnwbvYLjODT++fmbPT99i8cPHWAtssn/8ms5eXwqxcTXnaH3mdYwWPCRSeL8gOPvVzw",
+	"KZnYfgn8kLHNezcz+2iL2S1guaJ31SygZtcdBsrg/uvlVxp2lMPLTCZFllAd3NvkTim+r/hwPuwrPjy9",
+	"2jQHrV+4otiYZe6reMiVm2rzE9dU6fb1o3Jwqjv9FUPKEpgiisH/aydymNZenl08W/T+/HX8yn5Qd5r5",
+	"uXsumuOVQro5ZCocaGCNqanWpM7+fk6h5oudrSb7/st93T+80At7oR+RrcqEkbKahZTJAf6HZsn65eLa",
+	"vv6HWPwhZu7lyg7E5VKIqsDA11dgnbrir3VKvJw0kYrKn4ODRE0hyxvpYZtpb20YT2nAKw2ThBk2cc1f",
+	"hLfuA10aiTwB60dLPCc/Mm2O6f3xu+8mY3EkFUy+poTw3yaDE7iiz3ntdpo2nYxgycViQlPrLtRxaLng",
+	"jX7GZSzOX4PGmRSJPoGbegmKRNfjCRrVChXotDAaErkWb2yYJIXAmRmLerSHaQM8cWMDXeWyYF8qJd6Z",
+	"BpdQulFci7z9Mdxj+kcGPxlXMjiuJaOGH/gZt0Chhzb+PVVsrkmqjq+txDrJaH568XA67ObP3BftPLEK",
+	"ZLZm+/vDBjdT2VcTfI/P2ct932vKbWiCyTEX3iSdvHCF/5eUforFt8mnmEmx0GBkoHtHUz6zdJt87qvT",
+	"989Vsa8+a33pvOZQpv1JmzjfuskI6pV2f6kh2J91Q5Q7a503bskzUr8eVO5hgsMy2Ej/Y/pjofHUI2Hd",
+	"bvVjRzOFRg/CurWjHfbss0h+TP2Fe2KtX/vbxWXXDDLaU/BPrm5ln2tbHvwY0lQaNxPuLvumcTWa+a1+",
+	"zvAhFT397L7x8P2uBDN0Hxt0E+CVvKuEKDRP0/6Z2hLoIb9T+3CMdLkdFjvEkkfFOC8WtTgkeyf4u/xp",
+	"D9rUnwr8+tHSxAXWjvL0+5rRKaWRHkr57YeDZiPXcuKB0o/GA4pt7j/e/18AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

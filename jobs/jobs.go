@@ -134,3 +134,17 @@ func (Login) Kind() string { return "mail.login" }
 func (Login) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueMail, Priority: PriorityWaiting}
 }
+
+// Deadline is the timer of one pending entry of a game (its seat, kind and
+// the version that opened it): at its deadline the entry's default move is
+// applied, unless it is no longer pending.
+type Deadline struct {
+	GameID string `json:"game_id"`
+	Seat   int    `json:"seat"`
+	// Entry is the entry's kind ("turn", "challenge", …).
+	Entry string `json:"entry"`
+	Since int    `json:"since"`
+}
+
+// Kind implements river.JobArgs.
+func (Deadline) Kind() string { return "game.deadline" }

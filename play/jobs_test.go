@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -31,23 +32,35 @@ func mailService(t *testing.T) (*play.Service, *pgxpool.Pool) {
 	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithJobs(client)), pool
 }
 
-// job is an inserted job's kind and arguments.
+// job is an inserted job's kind, arguments and when it is due.
 type job struct {
-	Kind string
-	Args map[string]any
+	Kind        string
+	Args        map[string]any
+	ScheduledAt time.Time
+}
+
+// mailOf keeps the mail jobs.
+func mailOf(js []job) []job {
+	var out []job
+	for _, j := range js {
+		if strings.HasPrefix(j.Kind, "mail.") {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // jobsOf returns the jobs inserted for a game, in order.
 func jobsOf(t *testing.T, pool *pgxpool.Pool, game string) []job {
 	t.Helper()
-	rows, err := pool.Query(context.Background(), `select kind, args from river_job where args->>'game_id' = $1 order by id`, game)
+	rows, err := pool.Query(context.Background(), `select kind, args, scheduled_at from river_job where args->>'game_id' = $1 order by id`, game)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (job, error) {
 		var j job
 		var raw []byte
-		if err := r.Scan(&j.Kind, &raw); err != nil {
+		if err := r.Scan(&j.Kind, &raw, &j.ScheduledAt); err != nil {
 			return j, err
 		}
 		return j, json.Unmarshal(raw, &j.Args)
@@ -95,9 +108,30 @@ func TestInvitationsAndAutoStartQueueTheirMail(t *testing.T) {
 		t.Fatal("the game did not start when the last invited player joined")
 	}
 	js := jobsOf(t, pool, id)
-	last := js[len(js)-1]
+	mail := mailOf(js)
+	last := mail[len(mail)-1]
 	if last.Kind != "mail.prompt" || int(last.Args["seat"].(float64)) != int(tbl.Pending[0].Seat) {
 		t.Fatalf("after the start, last job %+v; want a prompt to seat %d", last, tbl.Pending[0].Seat)
+	}
+	// The entry that opened has its timer, due when the game's default
+	// turn deadline has passed since the start was recorded.
+	p := tbl.Pending[0]
+	deadline, ok := tbl.Deadline(p)
+	if !ok || !deadline.Equal(tbl.UpdatedAt.Add(play.DefaultTurnDeadline)) {
+		t.Fatalf("the first turn's deadline is %v (%v), want the start + %v = %v", deadline, ok, play.DefaultTurnDeadline, tbl.UpdatedAt.Add(play.DefaultTurnDeadline))
+	}
+	timers := 0
+	for _, j := range js {
+		if j.Kind != "game.deadline" {
+			continue
+		}
+		timers++
+		if j.Args["entry"] != p.Kind || int(j.Args["seat"].(float64)) != int(p.Seat) || int(j.Args["since"].(float64)) != p.Since || !j.ScheduledAt.Equal(deadline) {
+			t.Fatalf("timer %+v, want entry %s of seat %d since %d at %v", j, p.Kind, p.Seat, p.Since, deadline)
+		}
+	}
+	if timers != 1 {
+		t.Fatalf("%d timers for one pending entry", timers)
 	}
 	// Nothing is queued for a refused command.
 	before := len(js)

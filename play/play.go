@@ -169,6 +169,8 @@ type cmdCtx struct {
 	// lists the move lines played.
 	moved  bool
 	played []string
+	// now is the transaction's time, at which its events are recorded.
+	now time.Time
 }
 
 // stage records events and folds them into the table at once, so the next
@@ -187,7 +189,7 @@ func (c *cmdCtx) stage(typ string, data any, move string) error {
 	if c.seat != nil {
 		actor = games.Seat(*c.seat)
 	}
-	return c.table.apply(c.reg, events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.table.UpdatedAt}, actor)
+	return c.table.apply(c.reg, events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.now}, actor)
 }
 
 // stageGame stages a game's own events.
@@ -265,6 +267,12 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	stream := Stream(req.gameID)
 	keyed := actor.IdempotencyKey != ""
 	b := &pgx.Batch{}
+	// The transaction's time is the time its events will be recorded at
+	// (the store's trigger sets now()): staged events are folded with it,
+	// so the deadlines of the entries they open are the ones a later fold
+	// of the log computes.
+	var txNow time.Time
+	b.Queue(`select now()`).QueryRow(func(row pgx.Row) error { return row.Scan(&txNow) })
 	var prior *keyRecord
 	if keyed {
 		if actor.User == "" {
@@ -316,7 +324,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	}
 	from := t.Version
 	before := slices.Clone(t.Pending)
-	c := &cmdCtx{table: t, actor: actor, reg: s.reg}
+	c := &cmdCtx{table: t, actor: actor, reg: s.reg, now: txNow}
 	if err := cmd(c); err != nil {
 		putBack = len(c.staged) == 0
 		return Outcome{}, err
@@ -370,7 +378,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	if len(rec) > 0 {
 		head = hex.EncodeToString(rec[len(rec)-1].Hash)
 	}
-	if err := s.insertJobs(ctx, tx, mailJobs(c, before, from, head)); err != nil {
+	if err := s.insertJobs(ctx, tx, append(mailJobs(c, before, from, head), timerJobs(t, before)...)); err != nil {
 		return Outcome{}, err
 	}
 	if err := tx.Commit(ctx); err != nil {
@@ -492,6 +500,9 @@ type NewGame struct {
 	// Invite lists the users (opaque ids) invited to take a seat. Each gets
 	// an invitation; the game starts by itself when all have joined.
 	Invite []string
+	// Deadlines overrides the default deadlines (DefaultTurnDeadline,
+	// DefaultWindowDeadline) by kind: "turn", "window" or a kind of the game.
+	Deadlines Deadlines
 }
 
 // CreateGame makes a new game as spec says.
@@ -522,15 +533,19 @@ func (s *Service) CreateGame(ctx context.Context, actor Actor, spec NewGame) (Ou
 	if len(invite) > 0 && seats < info.MinSeats {
 		return Outcome{}, refuse(CodeInvalid, "%s needs at least %d players; this game would seat %d", info.Name, info.MinSeats, seats)
 	}
+	deadlines, err := spec.Deadlines.withDefaults()
+	if err != nil {
+		return Outcome{}, err
+	}
 	id := newID()
 	seed := s.seed()
-	req := request{gameID: id, create: true, hash: commandHash("create", spec.Kind, optionsText(full), spec.Name, strings.Join(invite, ","))}
+	req := request{gameID: id, create: true, hash: commandHash("create", spec.Kind, optionsText(full), spec.Name, strings.Join(invite, ","), deadlinesText(deadlines))}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		c.newSeed = &seed
 		c.table.seed = &seed
 		created := Created{
 			Kind: spec.Kind, Options: full, Rules: info.Rules, Shuffle: games.ShuffleAlgorithm,
-			Commitment: seed.Commitment(), Creator: actor.User,
+			Commitment: seed.Commitment(), Creator: actor.User, Deadlines: deadlines.encode(),
 		}
 		if err := c.stage(TypeCreated, created, ""); err != nil {
 			return err

@@ -38,6 +38,10 @@ type Created struct {
 	Commitment string `json:"seed_sha256"`
 	// Creator is the opaque user id of who created the game.
 	Creator string `json:"creator"`
+	// Deadlines is the time allowed per kind of pending entry (Deadlines,
+	// as Go durations); absent in games created before deadlines existed,
+	// which have none.
+	Deadlines map[string]string `json:"deadlines,omitempty"`
 }
 
 // Joined is the data of a player taking a place before the start.
@@ -90,6 +94,12 @@ type Table struct {
 	Pending []games.Pending
 	// Resigned lists the seats that left the game.
 	Resigned []games.Seat
+	// Deadlines is the time the game allows per kind of pending entry
+	// (none for a game created before deadlines existed).
+	Deadlines Deadlines
+
+	// opened holds when each current pending entry opened, by its Since.
+	opened map[int]time.Time
 
 	// seed is the game's secret, once a command has loaded it.
 	seed *games.Seed
@@ -145,6 +155,9 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) 
 			return err
 		}
 		t.Kind, t.Engine, t.Options, t.Commitment, t.Creator = c.Kind, eng, c.Options, c.Commitment, c.Creator
+		if t.Deadlines, err = decodeDeadlines(c.Deadlines); err != nil {
+			return err
+		}
 		t.Rules = max(c.Rules, 1)
 		if c.Shuffle != "" && c.Shuffle != games.ShuffleAlgorithm {
 			return fmt.Errorf("the game was created with the drawing algorithm %q, and this courrier knows %q: upgrade courrier to play or replay it",
@@ -203,6 +216,7 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) 
 	t.UpdatedAt = e.RecordedAt
 	if t.Started && !t.Ended {
 		t.Pending = t.keepIdentities(t.Engine.Pending(t.State), actor)
+		t.trackOpenings(e.RecordedAt)
 	}
 	return nil
 }
@@ -353,6 +367,11 @@ func (t *Table) Project() (projections.Game, []projections.SeatView, error) {
 		return g, nil, nil
 	}
 	g.ToAct = projections.PublicToAct(t.Pending)
+	for i, p := range t.Pending {
+		if at, ok := t.Deadline(p); ok {
+			g.ToAct[i].Deadline = &at
+		}
+	}
 	if res := t.Engine.Result(t.State); res.Finished {
 		g.Result = &res
 		g.ToAct = nil

@@ -45,6 +45,9 @@ type ToAct struct {
 	// Since is the version at which the entry opened: with Seat and Kind,
 	// its identity.
 	Since int `json:"since"`
+	// Deadline is when the entry's default move applies (none in a game
+	// created before deadlines existed).
+	Deadline *time.Time `json:"deadline,omitempty"`
 }
 
 // PublicToAct strips the pending entries down to what everyone may see.

@@ -203,7 +203,7 @@ type CreatedToken struct {
 	Token  APIToken `json:"token"`
 }
 
-// Deadlines Time allowed per kind of decision (e.g. "72h"); applied once the time feature lands.
+// Deadlines Time allowed per kind of decision, as "72h", "90m" or "3d": `turn` for a decision one seat makes (default 72h), `window` for a window every eligible seat may answer, such as a Coup challenge (default 24h). At its deadline a decision takes its default move.
 type Deadlines struct {
 	Turn   *string `json:"turn,omitempty"`
 	Window *string `json:"window,omitempty"`
@@ -350,7 +350,7 @@ type MoveResult struct {
 
 // NewGame defines model for NewGame.
 type NewGame struct {
-	// Deadlines Time allowed per kind of decision (e.g. "72h"); applied once the time feature lands.
+	// Deadlines Time allowed per kind of decision, as "72h", "90m" or "3d": `turn` for a decision one seat makes (default 72h), `window` for a window every eligible seat may answer, such as a Coup challenge (default 24h). At its deadline a decision takes its default move.
 	Deadlines *Deadlines `json:"deadlines,omitempty"`
 	Game      string     `json:"game"`
 
@@ -441,11 +441,13 @@ type SessionTokenType string
 
 // ToAct defines model for ToAct.
 type ToAct struct {
-	Kind  string  `json:"kind"`
-	Name  *string `json:"name,omitempty"`
-	Rule  string  `json:"rule"`
-	Seat  int     `json:"seat"`
-	Since int     `json:"since"`
+	// Deadline When the entry's default move applies.
+	Deadline *time.Time `json:"deadline,omitempty"`
+	Kind     string     `json:"kind"`
+	Name     *string    `json:"name,omitempty"`
+	Rule     string     `json:"rule"`
+	Seat     int        `json:"seat"`
+	Since    int        `json:"since"`
 }
 
 // TokenCreate defines model for TokenCreate.

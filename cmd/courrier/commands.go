@@ -74,6 +74,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	}
 	workers := river.NewWorkers()
 	mail.AddWorkers(workers)
+	river.AddWorker(workers, play.NewDeadlineWorker(svc, time.Now))
 	jobsClient, err := newRiver(db.Pool, workers, log)
 	if err != nil {
 		return err

@@ -1,0 +1,221 @@
+package play_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/play"
+)
+
+// fakeClock is the game's time in a test: weeks pass in a call.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+// dueTimers returns the game's timer jobs due at now that were not worked
+// yet, as River would hand them to the worker, and marks them worked.
+func dueTimers(t *testing.T, pool *pgxpool.Pool, game string, now time.Time) []*river.Job[jobs.Deadline] {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `update river_job set state = 'completed', finalized_at = $3
+		where kind = 'game.deadline' and args->>'game_id' = $1 and scheduled_at <= $2 and state in ('available', 'scheduled')
+		returning id, args`, game, now, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*river.Job[jobs.Deadline], error) {
+		j := &river.Job[jobs.Deadline]{JobRow: &rivertype.JobRow{}}
+		var raw []byte
+		if err := r.Scan(&j.ID, &raw); err != nil {
+			return nil, err
+		}
+		return j, json.Unmarshal(raw, &j.Args)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A game where one player never answers still ends: each time only that
+// seat is waited for, the clock jumps past its deadline and its timer
+// applies the default move, as a system command naming the timer. A timer
+// that comes early waits; a timer of an entry answered meanwhile, or worked
+// twice at once, writes nothing more.
+func TestAGameWithASilentPlayerStillEnds(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	worker := play.NewDeadlineWorker(svc, clock.Now)
+	id, tbl, bySeat := startGame(t, svc, "coyote", 3)
+	silent := tbl.Pending[0].Seat // the first to act never will
+	r := rand.New(rand.NewPCG(7, 7))
+	timeouts, early := 0, false
+	for step := 0; ; step++ {
+		if step > 2000 {
+			t.Fatal("the game did not end")
+		}
+		tbl, err := svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tbl.Ended {
+			break
+		}
+		var mover *games.Pending
+		for i := range tbl.Pending {
+			if tbl.Pending[i].Seat != silent {
+				mover = &tbl.Pending[i]
+				break
+			}
+		}
+		if mover != nil {
+			legal := tbl.Engine.Legal(tbl.State, mover.Seat)
+			if _, err := svc.Move(ctx, bySeat[mover.Seat], id, tbl.Version, []string{legal[r.IntN(len(legal))]}); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		p := tbl.Pending[0]
+		deadline, ok := tbl.Deadline(p)
+		if !ok {
+			t.Fatalf("entry %v has no deadline", p.ID())
+		}
+		if !early {
+			// A timer run a minute early (a clock behind the database's)
+			// snoozes until the deadline and writes nothing.
+			early = true
+			clock.Set(deadline.Add(-time.Minute))
+			err := worker.Work(ctx, &river.Job[jobs.Deadline]{JobRow: &rivertype.JobRow{ID: 1},
+				Args: jobs.Deadline{GameID: id, Seat: int(p.Seat), Entry: p.Kind, Since: p.Since}})
+			var snooze *rivertype.JobSnoozeError
+			if !errors.As(err, &snooze) || snooze.Duration != time.Minute {
+				t.Fatalf("an early timer: %v, want a snooze of a minute", err)
+			}
+		}
+		clock.Set(deadline.Add(time.Second))
+		due := dueTimers(t, pool, id, clock.Now())
+		if len(due) == 0 {
+			t.Fatalf("nothing is due at %v for entry %v (deadline %v)", clock.Now(), p.ID(), deadline)
+		}
+		before := tbl.Version
+		// Two workers (two serve processes) on the same timer at once.
+		var wg sync.WaitGroup
+		for range 2 {
+			for _, j := range due {
+				wg.Go(func() {
+					if err := worker.Work(ctx, j); err != nil {
+						t.Errorf("timer %d: %v", j.ID, err)
+					}
+				})
+			}
+		}
+		wg.Wait()
+		after, err := svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Version == before {
+			t.Fatalf("the deadline of %v passed and nothing was played", p.ID())
+		}
+		if _, still := entryOf(after, p.ID()); still {
+			t.Fatalf("entry %v is still pending after its default", p.ID())
+		}
+		hist, err := svc.History(ctx, id, "", before)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hist[0].Meta.Channel != play.ChannelSystem {
+			t.Fatalf("the default was played through %q, want the system", hist[0].Meta.Channel)
+		}
+		timeouts++
+		// The same timers again: their entries are gone, nothing is written.
+		for _, j := range due {
+			if err := worker.Work(ctx, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if again, _ := svc.Load(ctx, id); again.Version != after.Version {
+			t.Fatalf("a timer of an entry no longer pending wrote %d events", again.Version-after.Version)
+		}
+	}
+	if timeouts == 0 {
+		t.Fatal("the game ended without a timeout")
+	}
+	t.Logf("the silent seat's defaults were applied %d times; the game ended", timeouts)
+}
+
+func entryOf(t *play.Table, id games.PendingID) (games.Pending, bool) {
+	for _, p := range t.Pending {
+		if p.ID() == id {
+			return p, true
+		}
+	}
+	return games.Pending{}, false
+}
+
+// A game keeps the deadlines it was created with; a window's entries get
+// the window's, and an absurd deadline is refused.
+func TestDeadlinesByKind(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := mailService(t)
+	out, err := svc.CreateGame(ctx, ana, play.NewGame{Kind: "coup", Name: "Ana",
+		Deadlines: play.Deadlines{"turn": 48 * time.Hour, "block": 2 * time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []play.Actor{bob, eve} {
+		if _, err := svc.Join(ctx, u, out.GameID, u.User); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.Start(ctx, ana, out.GameID); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := svc.Load(ctx, out.GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tbl.Deadlines["window"] != play.DefaultWindowDeadline || tbl.Deadlines["turn"] != 48*time.Hour {
+		t.Fatalf("deadlines %v", tbl.Deadlines)
+	}
+	for _, p := range tbl.Pending {
+		d, _ := tbl.Deadline(p)
+		want := 48 * time.Hour
+		if len(tbl.Pending) > 1 {
+			want = play.DefaultWindowDeadline
+		}
+		if got := d.Sub(tbl.UpdatedAt); got != want {
+			t.Errorf("entry %v: %v after its opening, want %v", p.ID(), got, want)
+		}
+	}
+	for _, bad := range []time.Duration{time.Second, 400 * 24 * time.Hour} {
+		if _, err := svc.CreateGame(ctx, ana, play.NewGame{Kind: "coup", Name: "Ana", Deadlines: play.Deadlines{"turn": bad}}); err == nil {
+			t.Errorf("a deadline of %v was accepted", bad)
+		}
+	}
+}
