@@ -28,6 +28,12 @@ func startByMail(t *testing.T, w *world, addrs []string) (string, message) {
 	for time.Now().Before(deadline) {
 		for _, a := range addrs {
 			if p := ofKind(w.mailTo(a), "prompt"); len(p) > 0 {
+				// A prompt says by when, as a date a person reads: a turn
+				// lasts 72 hours by default.
+				want := "Please move by " + time.Now().Add(72*time.Hour).UTC().Format("Monday 2 January")
+				if !strings.Contains(strings.Join(strings.Fields(p[0].Text), " "), want) {
+					t.Fatalf("the first prompt does not say %q:\n%s", want, p[0].Text)
+				}
 				return a, p[0]
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"net/mail"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/riverqueue/river"
@@ -80,11 +81,22 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 	}
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: a.Seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
-	m.Data = PromptData{
+	data := PromptData{
 		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: ViewText(b.View),
 		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices,
 	}
+	if b.Deadline != nil {
+		data.Deadline = readableTime(*b.Deadline)
+	}
+	m.Data = data
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID}))
+}
+
+// readableTime is a deadline as a person reads it in a mail ("Friday 28
+// November, 18:00 UTC"); players have no time zone of their own yet, so it
+// is UTC, named.
+func readableTime(t time.Time) string {
+	return t.UTC().Format("Monday 2 January, 15:04 UTC")
 }
 
 // toSeat begins a mail of kind to the player at seat: threaded in the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -39,7 +40,10 @@ type Brief struct {
 	User    string     // the seat's user id
 	View    json.RawMessage
 	Pending []games.Pending // the seat's own pending entries
-	Choices []string        // the seat's numbered moves
+	// Deadline is when the first of the seat's pending entries times out
+	// (nil without entries, or in a game without deadlines).
+	Deadline *time.Time
+	Choices  []string // the seat's numbered moves
 	// Since is what happened after the seat's last own action (at most the
 	// last maxSince changes), redacted and described for the seat.
 	Since []Change
@@ -91,8 +95,12 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 	if viewer != games.Spectator && !t.Ended {
 		b.Choices = t.Engine.Choices(t.State, seat)
 		for _, p := range t.Pending {
-			if p.Seat == seat {
-				b.Pending = append(b.Pending, p)
+			if p.Seat != seat {
+				continue
+			}
+			b.Pending = append(b.Pending, p)
+			if at, ok := t.Deadline(p); ok && (b.Deadline == nil || at.Before(*b.Deadline)) {
+				b.Deadline = &at
 			}
 		}
 	}
