@@ -28,11 +28,16 @@ func (s *Service) gameRef(b play.Brief) GameRef {
 	return ref
 }
 
-// sinceLines are the sentences of what happened since a seat last acted.
+// sinceLines are the sentences of what happened since a seat last acted;
+// what the system played at a deadline says so.
 func sinceLines(changes []play.Change) []string {
 	out := make([]string, 0, len(changes))
 	for _, c := range changes {
-		if c.Text != "" {
+		switch {
+		case c.Text == "":
+		case c.Meta.Channel == play.ChannelSystem:
+			out = append(out, "At the deadline, by default: "+c.Text)
+		default:
 			out = append(out, c.Text)
 		}
 	}
