@@ -148,3 +148,22 @@ type Deadline struct {
 
 // Kind implements river.JobArgs.
 func (Deadline) Kind() string { return "game.deadline" }
+
+// Reminder reminds the seat of a pending entry of its deadline (Label
+// "half": at half the time allowed; "last": some hours before it), unless
+// the entry is no longer pending when it is due.
+type Reminder struct {
+	GameID string `json:"game_id"`
+	Seat   int    `json:"seat"`
+	Entry  string `json:"entry"`
+	Since  int    `json:"since"`
+	Label  string `json:"label"`
+}
+
+// Kind implements river.JobArgs.
+func (Reminder) Kind() string { return "mail.reminder" }
+
+// InsertOpts puts the job on the mail queue, at its priority.
+func (Reminder) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+}

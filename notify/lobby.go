@@ -28,6 +28,8 @@ func (s *Service) helpText() []string {
 		"      lists your games and whose turn it is.",
 		"  resign <game id>",
 		"      leaves a running game.",
+		"  reminders off (or on)",
+		"      stops (or resumes) the reminders sent before your deadlines.",
 		"  help",
 		"      this list.",
 		"",
@@ -70,6 +72,8 @@ func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.
 		return s.listGames(ctx, h, actor)
 	case "resign":
 		return s.resign(ctx, h, actor, words[1:])
+	case "reminders", "reminder":
+		return s.reminders(ctx, h, actor, words[1:])
 	case "help", "":
 		return s.notice(h, "help sent", "", NoticeData{Subject: "[courrier] how to play by mail", Lines: s.helpText()})
 	default:
@@ -265,4 +269,27 @@ func (s *Service) join(ctx context.Context, h handled, in Incoming, tok Token, a
 	}
 	h.outcome = fmt.Sprintf("joined game %s as %s (version %d)", tok.Game, name, out.Version)
 	return h, nil
+}
+
+// reminders turns the reminders before deadlines off or on, for all the
+// sender's games.
+func (s *Service) reminders(ctx context.Context, h handled, actor play.Actor, args []string) (handled, error) {
+	on := len(args) > 0 && strings.EqualFold(args[0], "on")
+	if len(args) == 0 || !on && !strings.EqualFold(args[0], "off") {
+		return s.notice(h, "reminders: no on or off", "", NoticeData{
+			Subject:    "[courrier] reminders: on or off?",
+			Paragraphs: []string{`Write "reminders off" to stop the reminders sent before your deadlines, or "reminders on" to have them again.`},
+		})
+	}
+	if err := s.SetPreference(ctx, actor.User, "", KindReminder, on); err != nil {
+		return h, err
+	}
+	word, state := "off", "off: you will get no reminder before a deadline (the prompts still come)"
+	if on {
+		word, state = "on", "on: you get a reminder at half the time allowed and 6 hours before each deadline"
+	}
+	return s.notice(h, "reminders "+word, "", NoticeData{
+		Subject:    "[courrier] reminders are " + word,
+		Paragraphs: []string{"Reminders are now " + state + "."},
+	})
 }

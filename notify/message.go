@@ -61,6 +61,7 @@ const (
 	KindInvitation = "invitation" // an invitation to take a seat (InvitationData)
 	KindLogin      = "login"      // a sign-in link (LoginData)
 	KindNotice     = "notice"     // an answer to a lobby command (NoticeData)
+	KindReminder   = "reminder"   // a seat's turn again, before its deadline (PromptData, Reminder set)
 )
 
 // GameRef names a game in a mail.
@@ -84,6 +85,9 @@ type PromptData struct {
 	// Deadline is when the seat should have moved, as a person reads it;
 	// empty: none.
 	Deadline string
+	// Reminder is set in a reminder (KindReminder): the same mail, said
+	// again before the deadline.
+	Reminder bool
 }
 
 // ReceiptData confirms moves played by mail.
@@ -156,7 +160,15 @@ var msgTemplates embed.FS
 
 // msgKinds are the kinds a Renderer knows.
 func msgKinds() []string {
-	return []string{KindPrompt, KindReceipt, KindRefusal, KindGameOver, KindInvitation, KindLogin, KindNotice}
+	return []string{KindPrompt, KindReceipt, KindRefusal, KindGameOver, KindInvitation, KindLogin, KindNotice, KindReminder}
+}
+
+// msgFile is the template file of a kind: a reminder is a prompt said again.
+func msgFile(kind string) string {
+	if kind == KindReminder {
+		return KindPrompt
+	}
+	return kind
 }
 
 // NewRenderer parses the mail templates.
@@ -164,11 +176,11 @@ func NewRenderer() (*Renderer, error) {
 	r := &Renderer{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
 	funcs := msgFuncs()
 	for _, kind := range msgKinds() {
-		t, err := texttemplate.New(kind).Funcs(funcs).ParseFS(msgTemplates, "templates/layout.txt", "templates/"+kind+".txt")
+		t, err := texttemplate.New(kind).Funcs(funcs).ParseFS(msgTemplates, "templates/layout.txt", "templates/"+msgFile(kind)+".txt")
 		if err != nil {
 			return nil, fmt.Errorf("mail templates of %s: %w", kind, err)
 		}
-		h, err := htmltemplate.New(kind).Funcs(funcs).ParseFS(msgTemplates, "templates/layout.html", "templates/"+kind+".html")
+		h, err := htmltemplate.New(kind).Funcs(funcs).ParseFS(msgTemplates, "templates/layout.html", "templates/"+msgFile(kind)+".html")
 		if err != nil {
 			return nil, fmt.Errorf("mail templates of %s: %w", kind, err)
 		}
@@ -194,14 +206,14 @@ type mailPage struct {
 // msgAnswerable reports whether a person may answer a mail of kind: those
 // start with ReplyMarker.
 func msgAnswerable(kind string) bool {
-	return kind == KindPrompt || kind == KindRefusal || kind == KindInvitation || kind == KindNotice
+	return kind == KindPrompt || kind == KindReminder || kind == KindRefusal || kind == KindInvitation || kind == KindNotice
 }
 
 // msgCheckData says what is wrong when data is not the data of kind.
 func msgCheckData(kind string, data any) error {
 	var want any
 	switch kind {
-	case KindPrompt:
+	case KindPrompt, KindReminder:
 		want = PromptData{}
 	case KindReceipt:
 		want = ReceiptData{}
@@ -427,7 +439,13 @@ func msgTidy(s string) string {
 // msgFuncs are the helpers both kinds of template use.
 func msgFuncs() map[string]any {
 	return map[string]any{
-		"prefix":   msgPrefix,
+		"prefix": msgPrefix,
+		"deadlineClause": func(d string) string {
+			if d == "" {
+				return ""
+			}
+			return ", and the deadline is " + d
+		},
 		"game":     msgGameTitle,
 		"gameName": msgGameName,
 		"hello":    msgHello,

@@ -381,7 +381,7 @@ func TestRenderMessageErrors(t *testing.T) {
 		{"wrong data", msgMail(notify.KindPrompt, notify.ReceiptData{}), "prompt"},
 		{"pointer data", msgMail(notify.KindGameOver, &notify.GameOverData{}), "game_over"},
 		{"no data", msgMail(notify.KindLogin, nil), "login"},
-		{"unknown kind", msgMail("reminder", notify.PromptData{}), "reminder"},
+		{"unknown kind", msgMail("postcard", notify.PromptData{}), "postcard"},
 		{"no message id", noID, "Message-ID"},
 		{"no date", noDate, "Date"},
 		{"bad reference", badRef, "a b@example.org"},

@@ -105,6 +105,7 @@ func (s *Service) AddWorkers(w *river.Workers) {
 	river.AddWorker(w, &answerWorker{s: s})
 	river.AddWorker(w, &inboundWorker{s: s})
 	river.AddWorker(w, &loginWorker{s: s})
+	river.AddWorker(w, &reminderWorker{s: s})
 }
 
 // outgoing is one mail to a person, before rendering.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -80,21 +81,50 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 	if b.Ended || !current {
 		return nil
 	}
-	m, err := s.toSeat(ctx, b, KindPrompt, a.Version, a.Seat, "prompt")
+	return done(s.sendPrompt(ctx, b, KindPrompt, a.Version, a.Seat, "prompt"))
+}
+
+// sendPrompt mails seat its view, what happened since it last acted and
+// its numbered moves, with a reply address bound to the brief's version:
+// a prompt, or a reminder (the same, said again before the deadline).
+func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, version, seat int, label string) error {
+	m, err := s.toSeat(ctx, b, kind, version, seat, label)
 	if err != nil {
-		return done(err)
+		return err
 	}
-	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: a.Seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
+	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
 	data := PromptData{
 		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: ViewText(b.View),
-		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices,
+		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
 		data.Deadline = readableTime(*b.Deadline)
 	}
 	m.Data = data
-	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID}))
+	return s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID})
+}
+
+// reminderWorker reminds a seat of its deadline, unless the entry it names
+// is no longer pending (the player acted, or the game moved on) or the
+// player turned reminders off.
+type reminderWorker struct {
+	river.WorkerDefaults[jobs.Reminder]
+	s *Service
+}
+
+// Work implements river.Worker.
+func (w *reminderWorker) Work(ctx context.Context, job *river.Job[jobs.Reminder]) error {
+	a := job.Args
+	b, err := w.s.play.Brief(ctx, a.GameID, games.Seat(a.Seat))
+	if err != nil {
+		return err
+	}
+	pending := slices.ContainsFunc(b.Pending, func(p games.Pending) bool { return p.Kind == a.Entry && p.Since == a.Since })
+	if b.Ended || !pending {
+		return nil
+	}
+	return done(w.s.sendPrompt(ctx, b, KindReminder, a.Since, a.Seat, "reminder-"+a.Label))
 }
 
 // readableTime is a deadline as a person reads it in a mail ("Friday 28

@@ -114,6 +114,7 @@ type world struct {
 	users   *auth.Users
 	now     func() time.Time
 	signer  *notify.Signer
+	jobs    *river.Client[pgx.Tx]
 }
 
 type lateJobs struct{ c *river.Client[pgx.Tx] }
@@ -202,7 +203,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 	}
 	go func() { _ = in.Serve(iln) }()
 	t.Cleanup(func() { _ = in.Shutdown(context.Background()) })
-	return &world{t: t, pool: pool, play: svc, mail: mail, relay: r, inbound: iln.Addr().String(), users: users, now: time.Now, signer: signer}
+	return &world{t: t, pool: pool, play: svc, mail: mail, relay: r, inbound: iln.Addr().String(), users: users, now: time.Now, signer: signer, jobs: client}
 }
 
 // fastRetry retries failed jobs after 200 ms, so a test sees a relay come

@@ -22,6 +22,9 @@ const (
 	DefaultWindowDeadline = 24 * time.Hour
 	// MaxDeadline bounds any deadline a game is created with.
 	MaxDeadline = 60 * 24 * time.Hour
+	// LastReminder is how long before a deadline the last reminder goes
+	// out (the first goes at half the time allowed).
+	LastReminder = 6 * time.Hour
 )
 
 // Deadlines is the time a game allows per kind of pending entry: "turn"
@@ -148,6 +151,31 @@ func timerJobs(t *Table, before []games.Pending) []river.InsertManyParams {
 				UniqueOpts: river.UniqueOpts{ByArgs: true},
 			},
 		})
+		for label, when := range reminderTimes(t.opened[p.Since], at) {
+			out = append(out, river.InsertManyParams{
+				Args: jobs.Reminder{GameID: t.ID, Seat: int(p.Seat), Entry: p.Kind, Since: p.Since, Label: label},
+				InsertOpts: &river.InsertOpts{
+					Queue: jobs.QueueMail, Priority: jobs.PriorityGame, ScheduledAt: when,
+					UniqueOpts: river.UniqueOpts{ByArgs: true},
+				},
+			})
+		}
+	}
+	return out
+}
+
+// reminderTimes are when the reminders of an entry open from opened to
+// deadline go out: at half the time, and LastReminder before the deadline;
+// only the half when the two would be within an hour of each other, none
+// for a decision of less than an hour.
+func reminderTimes(opened, deadline time.Time) map[string]time.Time {
+	allowed := deadline.Sub(opened)
+	if allowed < time.Hour {
+		return nil
+	}
+	out := map[string]time.Time{"half": opened.Add(allowed / 2)}
+	if last := deadline.Add(-LastReminder); last.Sub(out["half"]) >= time.Hour {
+		out["last"] = last
 	}
 	return out
 }

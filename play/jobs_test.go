@@ -39,11 +39,11 @@ type job struct {
 	ScheduledAt time.Time
 }
 
-// mailOf keeps the mail jobs.
+// mailOf keeps the mail jobs sent at once (not the reminders).
 func mailOf(js []job) []job {
 	var out []job
 	for _, j := range js {
-		if strings.HasPrefix(j.Kind, "mail.") {
+		if strings.HasPrefix(j.Kind, "mail.") && j.Kind != "mail.reminder" {
 			out = append(out, j)
 		}
 	}
@@ -132,6 +132,22 @@ func TestInvitationsAndAutoStartQueueTheirMail(t *testing.T) {
 	}
 	if timers != 1 {
 		t.Fatalf("%d timers for one pending entry", timers)
+	}
+	// Its reminders: at half the 72 hours, and 6 hours before the end.
+	opened := tbl.UpdatedAt
+	want := map[string]time.Time{"half": opened.Add(36 * time.Hour), "last": deadline.Add(-play.LastReminder)}
+	for _, j := range js {
+		if j.Kind != "mail.reminder" {
+			continue
+		}
+		label, _ := j.Args["label"].(string)
+		if at, ok := want[label]; !ok || !j.ScheduledAt.Equal(at) || int(j.Args["seat"].(float64)) != int(p.Seat) {
+			t.Fatalf("reminder %+v; want one of %v", j, want)
+		}
+		delete(want, label)
+	}
+	if len(want) != 0 {
+		t.Fatalf("missing reminders %v", want)
 	}
 	// Nothing is queued for a refused command.
 	before := len(js)

@@ -1,0 +1,64 @@
+package notify_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/courrier-games/courrier/jobs"
+)
+
+// A reminder repeats the prompt before the deadline, with the deadline and
+// a reply address that plays; none goes out once the player acted, and a
+// player who wrote "reminders off" gets none.
+func TestRemindersBeforeTheDeadline(t *testing.T) {
+	w := newWorld(t, 5)
+	addrs := players[:3]
+	who, prompt := startByMail(t, w, addrs)
+	game := gameIDOf(prompt.Subject)
+	tbl, err := w.play.Load(context.Background(), game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tbl.Pending[0]
+	remind := func(label string) {
+		t.Helper()
+		if _, err := w.jobs.Insert(context.Background(), jobs.Reminder{GameID: game, Seat: int(p.Seat), Entry: p.Kind, Since: p.Since, Label: label}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remind("half")
+	r := w.waitKind(who, "reminder", 1)
+	text := strings.Join(strings.Fields(r.Text), " ")
+	deadline, _ := tbl.Deadline(p)
+	if !strings.Contains(text, "A reminder: it is still your turn") || !strings.Contains(text, deadline.UTC().Format("Monday 2 January, 15:04 UTC")) {
+		t.Fatalf("the reminder does not say it is still their turn, and until when:\n%s", r.Text)
+	}
+	if !strings.Contains(strings.ToLower(r.Subject), "reminder") || r.ReplyTo == "" {
+		t.Fatalf("reminder subject %q, reply-to %q", r.Subject, r.ReplyTo)
+	}
+
+	// "reminders off" by mail: no more reminders.
+	w.mustSend(who, "play@"+domain, "From: "+who+"\nTo: play@"+domain+"\nSubject: x\nMessage-ID: <"+newMessageID()+">\n\nreminders off\n")
+	if n := w.waitKind(who, "notice", 1); !strings.Contains(n.Text, "Reminders are now off") {
+		t.Fatalf("the answer to reminders off:\n%s", n.Text)
+	}
+	remind("last")
+	time.Sleep(500 * time.Millisecond) // the queue runs the reminder job meanwhile
+	if got := ofKind(w.mailTo(who), "reminder"); len(got) != 1 {
+		t.Fatalf("%d reminders after reminders off, want the first only", len(got))
+	}
+	// The player acts on the prompt: a later reminder of that entry is
+	// not sent, reminders on or not.
+	w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "1", "gmail"))
+	w.inboundDone()
+	// Reminders on again; the entry was answered: still nothing.
+	w.mustSend(who, "play@"+domain, "From: "+who+"\nTo: play@"+domain+"\nSubject: x\nMessage-ID: <"+newMessageID()+">\n\nreminders on\n")
+	w.waitKind(who, "notice", 2)
+	remind("again")
+	time.Sleep(500 * time.Millisecond)
+	if got := ofKind(w.mailTo(who), "reminder"); len(got) != 1 {
+		t.Fatalf("a reminder went out after the player acted (%d reminders)", len(got))
+	}
+}
