@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 	"golang.org/x/time/rate"
 
 	"github.com/courrier-games/courrier/api"
@@ -58,8 +59,8 @@ type lateJobs struct {
 	c atomic.Pointer[river.Client[pgx.Tx]]
 }
 
-func (l *lateJobs) InsertManyFastTx(ctx context.Context, tx pgx.Tx, p []river.InsertManyParams) (int, error) {
-	return l.c.Load().InsertManyFastTx(ctx, tx, p)
+func (l *lateJobs) InsertManyTx(ctx context.Context, tx pgx.Tx, p []river.InsertManyParams) ([]*rivertype.JobInsertResult, error) {
+	return l.c.Load().InsertManyTx(ctx, tx, p)
 }
 
 // jwtKey is the tests' session key.

@@ -144,6 +144,9 @@ type Deadline struct {
 	// Entry is the entry's kind ("turn", "challenge", …).
 	Entry string `json:"entry"`
 	Since int    `json:"since"`
+	// Due is the deadline it was set for (Unix milliseconds): an absence moves
+	// a deadline, and the timer of the new one is another job.
+	Due int64 `json:"due,omitempty"`
 }
 
 // Kind implements river.JobArgs.

@@ -119,8 +119,8 @@ type world struct {
 
 type lateJobs struct{ c *river.Client[pgx.Tx] }
 
-func (l *lateJobs) InsertManyFastTx(ctx context.Context, tx pgx.Tx, p []river.InsertManyParams) (int, error) {
-	return l.c.InsertManyFastTx(ctx, tx, p)
+func (l *lateJobs) InsertManyTx(ctx context.Context, tx pgx.Tx, p []river.InsertManyParams) ([]*rivertype.JobInsertResult, error) {
+	return l.c.InsertManyTx(ctx, tx, p)
 }
 
 // newWorld starts the mail side. Seeds are pinned by seed so a game is the

@@ -114,7 +114,7 @@ func (t *Table) Deadline(p games.Pending) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	return opened.Add(t.allowed(p)), true
+	return t.pausedIn(p.Seat, opened, opened.Add(t.allowed(p))), true
 }
 
 // trackOpenings remembers when each current pending entry opened: at is
@@ -132,12 +132,16 @@ func (t *Table) trackOpenings(at time.Time) {
 	t.opened = opened
 }
 
-// timerJobs lists a timer for each pending entry the command opened, due at
-// its deadline; River keeps one job per entry (unique by its arguments).
-func timerJobs(t *Table, before []games.Pending) []river.InsertManyParams {
+// timerJobs lists a timer for each pending entry the command opened, and
+// for the entries of a seat whose absence it began or ended, due at its
+// deadline; River keeps one job per entry and deadline (unique by its
+// arguments).
+func timerJobs(c *cmdCtx, before []games.Pending) []river.InsertManyParams {
+	t := c.table
 	var out []river.InsertManyParams
 	for _, p := range t.Pending {
-		if slices.ContainsFunc(before, func(b games.Pending) bool { return b.ID() == p.ID() }) {
+		retimed := c.retimed != nil && *c.retimed == p.Seat
+		if !retimed && slices.ContainsFunc(before, func(b games.Pending) bool { return b.ID() == p.ID() }) {
 			continue
 		}
 		at, ok := t.Deadline(p)
@@ -145,12 +149,15 @@ func timerJobs(t *Table, before []games.Pending) []river.InsertManyParams {
 			continue
 		}
 		out = append(out, river.InsertManyParams{
-			Args: jobs.Deadline{GameID: t.ID, Seat: int(p.Seat), Entry: p.Kind, Since: p.Since},
+			Args: jobs.Deadline{GameID: t.ID, Seat: int(p.Seat), Entry: p.Kind, Since: p.Since, Due: at.UnixMilli()},
 			InsertOpts: &river.InsertOpts{
 				Queue: jobs.QueueDefault, ScheduledAt: at,
 				UniqueOpts: river.UniqueOpts{ByArgs: true},
 			},
 		})
+		if retimed {
+			continue // its reminders were set when it opened
+		}
 		for label, when := range reminderTimes(t.opened[p.Since], at) {
 			out = append(out, river.InsertManyParams{
 				Args: jobs.Reminder{GameID: t.ID, Seat: int(p.Seat), Entry: p.Kind, Since: p.Since, Label: label},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -217,5 +218,76 @@ func TestDeadlinesByKind(t *testing.T) {
 		if _, err := svc.CreateGame(ctx, ana, play.NewGame{Kind: "coup", Name: "Ana", Deadlines: play.Deadlines{"turn": bad}}); err == nil {
 			t.Errorf("a deadline of %v was accepted", bad)
 		}
+	}
+}
+
+// An absence pauses the absent seat's deadlines and no one else's; back
+// early, the rest of the pause is given up; absences are bounded per game;
+// the others are told until when; a timer that comes during the absence
+// waits, one at the new deadline applies the default.
+func TestAbsencePausesDeadlines(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	worker := play.NewDeadlineWorker(svc, clock.Now)
+	id, tbl, bySeat := startGame(t, svc, "coyote", 3)
+	p := tbl.Pending[0]
+	first, _ := tbl.Deadline(p)
+	away := bySeat[p.Seat]
+	if _, err := svc.AwayFor(ctx, away, id, 2*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, ok := entryOf(tbl, p.ID())
+	if !ok {
+		t.Fatal("declaring an absence changed the pending entry")
+	}
+	paused, _ := tbl.Deadline(q)
+	if got := paused.Sub(first); got < 2*time.Hour-time.Second || got > 2*time.Hour+time.Second {
+		t.Fatalf("a 2-hour absence moved the deadline by %v", got)
+	}
+	hist, err := svc.History(ctx, id, bySeat[(p.Seat+1)%3].User, tbl.Version-1)
+	if err != nil || len(hist) != 1 || !strings.Contains(hist[0].Text, "is away until") {
+		t.Fatalf("the others are told %+v (%v)", hist, err)
+	}
+	if _, err := svc.AwayFor(ctx, away, id, time.Hour); err == nil {
+		t.Fatal("a second absence while away was accepted")
+	}
+	// The timer of the old deadline comes: it waits for the new one.
+	clock.Set(first.Add(time.Second))
+	for _, j := range dueTimers(t, pool, id, clock.Now()) {
+		var snooze *rivertype.JobSnoozeError
+		if err := worker.Work(ctx, j); !errors.As(err, &snooze) {
+			t.Fatalf("the old deadline's timer during an absence: %v, want it to wait", err)
+		}
+	}
+	if _, err := svc.BackNow(ctx, away, id); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ = svc.Load(ctx, id)
+	q, _ = entryOf(tbl, p.ID())
+	back, _ := tbl.Deadline(q)
+	if !back.Before(paused) || back.Before(first) {
+		t.Fatalf("back early: deadline %v, want between %v and %v", back, first, paused)
+	}
+	clock.Set(back.Add(time.Second))
+	due := dueTimers(t, pool, id, clock.Now())
+	if len(due) == 0 {
+		t.Fatal("no timer for the deadline after the absence")
+	}
+	for _, j := range due {
+		if err := worker.Work(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after, _ := svc.Load(ctx, id); func() bool { _, still := entryOf(after, p.ID()); return still }() {
+		t.Fatal("the deadline after the absence passed and the default was not played")
+	}
+	// The bound: 14 days in all.
+	if _, err := svc.AwayFor(ctx, bySeat[(p.Seat+1)%3], id, 15*24*time.Hour); err == nil {
+		t.Fatal("an absence beyond the game's bound was accepted")
 	}
 }

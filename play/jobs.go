@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
@@ -15,7 +16,7 @@ import (
 // JobInserter inserts background jobs in a transaction; a River client
 // (river.Client[pgx.Tx]) is one.
 type JobInserter interface {
-	InsertManyFastTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) (int, error)
+	InsertManyTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error)
 }
 
 // WithJobs makes every command insert, in its own transaction, the mail jobs
@@ -69,7 +70,9 @@ func (s *Service) insertJobs(ctx context.Context, tx pgx.Tx, params []river.Inse
 	if s.jobs == nil || len(params) == 0 {
 		return nil
 	}
-	if _, err := s.jobs.InsertManyFastTx(ctx, tx, params); err != nil {
+	// InsertManyTx, not the COPY of InsertManyFastTx: a timer already
+	// queued for the same entry and deadline is skipped, not an error.
+	if _, err := s.jobs.InsertManyTx(ctx, tx, params); err != nil {
 		return fmt.Errorf("insert %d jobs: %w", len(params), err)
 	}
 	return nil

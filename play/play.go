@@ -171,6 +171,8 @@ type cmdCtx struct {
 	played []string
 	// now is the transaction's time, at which its events are recorded.
 	now time.Time
+	// retimed is the seat whose deadlines the command moved (an absence).
+	retimed *games.Seat
 }
 
 // stage records events and folds them into the table at once, so the next
@@ -378,7 +380,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	if len(rec) > 0 {
 		head = hex.EncodeToString(rec[len(rec)-1].Hash)
 	}
-	if err := s.insertJobs(ctx, tx, append(mailJobs(c, before, from, head), timerJobs(t, before)...)); err != nil {
+	if err := s.insertJobs(ctx, tx, append(mailJobs(c, before, from, head), timerJobs(c, before)...)); err != nil {
 		return Outcome{}, err
 	}
 	if err := tx.Commit(ctx); err != nil {

@@ -169,6 +169,25 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		if r.Seat == seat {
 			c.Text = "You resigned."
 		}
+	case TypeAway:
+		var a Away
+		if err := json.Unmarshal(e.Data, &a); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		until := a.Until.UTC().Format("Monday 2 January, 15:04 UTC")
+		c.Text = t.nameOf(a.Seat, seat) + " is away until " + until + "; their deadlines wait."
+		if a.Seat == seat {
+			c.Text = "You are away until " + until + "; your deadlines wait."
+		}
+	case TypeBack:
+		var b Back
+		if err := json.Unmarshal(e.Data, &b); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Text = t.nameOf(b.Seat, seat) + " is back; their deadlines run again."
+		if b.Seat == seat {
+			c.Text = "You are back; your deadlines run again."
+		}
 	case TypeEnded:
 		var en Ended
 		if err := json.Unmarshal(e.Data, &en); err != nil {

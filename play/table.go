@@ -100,6 +100,8 @@ type Table struct {
 
 	// opened holds when each current pending entry opened, by its Since.
 	opened map[int]time.Time
+	// absences lists each seat's declared absences, in order.
+	absences map[games.Seat][]absence
 
 	// seed is the game's secret, once a command has loaded it.
 	seed *games.Seed
@@ -196,6 +198,10 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) 
 			return fmt.Errorf("decode %s: %w", e.Type, err)
 		}
 		t.Resigned = append(t.Resigned, r.Seat)
+	case TypeAway, TypeBack:
+		if err := t.applyAbsence(e.Type, e.Data, e.RecordedAt); err != nil {
+			return err
+		}
 	case TypeEnded:
 		t.Ended = true
 		t.Pending = nil

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
@@ -28,9 +29,9 @@ import (
 // client's workers need the mail service, which needs play).
 type lateJobs struct{ client *river.Client[pgx.Tx] }
 
-// InsertManyFastTx implements play.JobInserter.
-func (l *lateJobs) InsertManyFastTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) (int, error) {
-	return l.client.InsertManyFastTx(ctx, tx, params)
+// InsertManyTx implements play.JobInserter.
+func (l *lateJobs) InsertManyTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error) {
+	return l.client.InsertManyTx(ctx, tx, params)
 }
 
 // replySigner returns the reply-token signer of the data directory's reply
