@@ -321,3 +321,33 @@ func (s *Server) ResignGame(ctx context.Context, req ResignGameRequestObject) (R
 	}
 	return ResignGame200JSONResponse(g), nil
 }
+
+// GoAway declares the caller away from a game: their deadlines wait.
+func (s *Server) GoAway(ctx context.Context, req GoAwayRequestObject) (GoAwayResponseObject, error) {
+	d, err := parseDuration(strings.TrimSpace(req.Body.For))
+	if err != nil {
+		return nil, fail(http.StatusBadRequest, codeMalformed, fmt.Sprintf("for: %q is not a duration like \"3d\" or \"36h\"", req.Body.For))
+	}
+	out, err := s.cfg.Play.AwayFor(ctx, actor(ctx, ""), req.GameId, d)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.gameAfter(ctx, out)
+	if err != nil {
+		return nil, err
+	}
+	return GoAway200JSONResponse(g), nil
+}
+
+// ComeBack ends the caller's absence from a game.
+func (s *Server) ComeBack(ctx context.Context, req ComeBackRequestObject) (ComeBackResponseObject, error) {
+	out, err := s.cfg.Play.BackNow(ctx, actor(ctx, ""), req.GameId)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.gameAfter(ctx, out)
+	if err != nil {
+		return nil, err
+	}
+	return ComeBack200JSONResponse(g), nil
+}

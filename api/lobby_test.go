@@ -168,6 +168,33 @@ func TestLobby(t *testing.T) {
 		}
 	}
 
+	// Away for a day: the deadline of whoever is away moves by a day;
+	// back, it runs again; nonsense durations are refused.
+	if r := e.call(http.MethodPost, "/v1/games/"+open.ID+"/away", cleo, map[string]string{"for": "soon"}); r.status != http.StatusBadRequest {
+		t.Fatalf("away for soon: %d %s", r.status, r.body)
+	}
+	if r := e.call(http.MethodPost, "/v1/games/"+open.ID+"/away", cleo, map[string]string{"for": "1d"}); r.status != http.StatusOK {
+		t.Fatalf("away: %d %s", r.status, r.body)
+	}
+	if r := e.call(http.MethodPost, "/v1/games/"+open.ID+"/away", cleo, map[string]string{"for": "1d"}); r.status != http.StatusConflict {
+		t.Fatalf("away twice: %d %s", r.status, r.body)
+	}
+	var said struct {
+		Items []struct {
+			Text string `json:"text"`
+		} `json:"items"`
+	}
+	e.call(http.MethodGet, "/v1/games/"+open.ID+"/events?since=0", ana, nil).decode(t, &said)
+	if last := said.Items[len(said.Items)-1].Text; !strings.Contains(last, "is away until") {
+		t.Fatalf("the others are told %q", last)
+	}
+	if r := e.call(http.MethodPost, "/v1/games/"+open.ID+"/back", cleo, nil); r.status != http.StatusOK {
+		t.Fatalf("back: %d %s", r.status, r.body)
+	}
+	if r := e.call(http.MethodPost, "/v1/games/"+open.ID+"/back", cleo, nil); r.status != http.StatusConflict {
+		t.Fatalf("back twice: %d %s", r.status, r.body)
+	}
+
 	// Filters, as a form sends them (empty means any).
 	all := e.list(ana, "?mine=1&status=&to_act=")
 	if !slices.Contains(all.ids(), invited.ID) || !slices.Contains(all.ids(), open.ID) {

@@ -501,6 +501,12 @@ type ListGamesParamsStatus string
 // ListGamesParamsToAct defines parameters for ListGames.
 type ListGamesParamsToAct string
 
+// GoAwayJSONBody defines parameters for GoAway.
+type GoAwayJSONBody struct {
+	// For How long: "3d", "36h".
+	For string `json:"for"`
+}
+
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
 	Since *int `form:"since,omitempty" json:"since,omitempty"`
@@ -526,6 +532,9 @@ type ExchangeLoginTokenJSONRequestBody = TokenRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = NewGame
+
+// GoAwayJSONRequestBody defines body for GoAway for application/json ContentType.
+type GoAwayJSONRequestBody GoAwayJSONBody
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
@@ -562,6 +571,12 @@ type ServerInterface interface {
 	// GetSeatView The caller's view of a game, their pending decisions and legal moves.
 	// (GET /v1/games/{game_id})
 	GetSeatView(ctx echo.Context, gameId GameID) error
+	// GoAway Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+	// (POST /v1/games/{game_id}/away)
+	GoAway(ctx echo.Context, gameId GameID) error
+	// ComeBack End your absence early; your deadlines run again.
+	// (POST /v1/games/{game_id}/back)
+	ComeBack(ctx echo.Context, gameId GameID) error
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	// (GET /v1/games/{game_id}/events)
 	ListEvents(ctx echo.Context, gameId GameID, params ListEventsParams) error
@@ -708,6 +723,38 @@ func (w *ServerInterfaceWrapper) GetSeatView(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetSeatView(ctx, gameId)
+	return err
+}
+
+// GoAway converts echo context to params.
+func (w *ServerInterfaceWrapper) GoAway(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GoAway(ctx, gameId)
+	return err
+}
+
+// ComeBack converts echo context to params.
+func (w *ServerInterfaceWrapper) ComeBack(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ComeBack(ctx, gameId)
 	return err
 }
 
@@ -975,6 +1022,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:game_id/join", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/resign", wrapper.ResignGame, options.OperationMiddlewares["resignGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/away", wrapper.GoAway, options.OperationMiddlewares["goAway"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/back", wrapper.ComeBack, options.OperationMiddlewares["comeBack"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/moves", wrapper.PlayMove, options.OperationMiddlewares["playMove"]...)
 	router.GET(options.BaseURL+"/v1/games/:game_id/events", wrapper.ListEvents, options.OperationMiddlewares["listEvents"]...)
 	router.GET(options.BaseURL+"/v1/games/:game_id/stream", wrapper.StreamEvents, options.OperationMiddlewares["streamEvents"]...)
@@ -1441,6 +1490,211 @@ type GetSeatViewdefaultJSONResponse struct {
 }
 
 func (response GetSeatViewdefaultJSONResponse) VisitGetSeatViewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoAwayRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Body   *GoAwayJSONRequestBody
+}
+
+type GoAwayResponseObject interface {
+	VisitGoAwayResponse(w http.ResponseWriter) error
+}
+
+type GoAway200JSONResponse Game
+
+func (response GoAway200JSONResponse) VisitGoAwayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoAway400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GoAway400JSONResponse) VisitGoAwayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoAway401JSONResponse Error
+
+func (response GoAway401JSONResponse) VisitGoAwayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoAway403JSONResponse Error
+
+func (response GoAway403JSONResponse) VisitGoAwayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoAway404JSONResponse Error
+
+func (response GoAway404JSONResponse) VisitGoAwayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoAway409JSONResponse Error
+
+func (response GoAway409JSONResponse) VisitGoAwayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoAwaydefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GoAwaydefaultJSONResponse) VisitGoAwayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ComeBackRequestObject struct {
+	GameId GameID `json:"game_id"`
+}
+
+type ComeBackResponseObject interface {
+	VisitComeBackResponse(w http.ResponseWriter) error
+}
+
+type ComeBack200JSONResponse Game
+
+func (response ComeBack200JSONResponse) VisitComeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ComeBack401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ComeBack401JSONResponse) VisitComeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ComeBack403JSONResponse Error
+
+func (response ComeBack403JSONResponse) VisitComeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ComeBack404JSONResponse Error
+
+func (response ComeBack404JSONResponse) VisitComeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ComeBack409JSONResponse Error
+
+func (response ComeBack409JSONResponse) VisitComeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ComeBackdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ComeBackdefaultJSONResponse) VisitComeBackResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -2434,6 +2688,12 @@ type StrictServerInterface interface {
 	// GetSeatView The caller's view of a game, their pending decisions and legal moves.
 	// (GET /v1/games/{game_id})
 	GetSeatView(ctx context.Context, request GetSeatViewRequestObject) (GetSeatViewResponseObject, error)
+	// GoAway Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+	// (POST /v1/games/{game_id}/away)
+	GoAway(ctx context.Context, request GoAwayRequestObject) (GoAwayResponseObject, error)
+	// ComeBack End your absence early; your deadlines run again.
+	// (POST /v1/games/{game_id}/back)
+	ComeBack(ctx context.Context, request ComeBackRequestObject) (ComeBackResponseObject, error)
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	// (GET /v1/games/{game_id}/events)
 	ListEvents(ctx context.Context, request ListEventsRequestObject) (ListEventsResponseObject, error)
@@ -2711,6 +2971,79 @@ func (sh *strictHandler) GetSeatView(ctx echo.Context, gameId GameID) error {
 		return err
 	} else if validResponse, ok := response.(GetSeatViewResponseObject); ok {
 		return validResponse.VisitGetSeatViewResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GoAway operation middleware
+func (sh *strictHandler) GoAway(ctx echo.Context, gameId GameID) error {
+	var request GoAwayRequestObject
+
+	request.GameId = gameId
+
+	var body GoAwayJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GoAway(ctx.Request().Context(), request.(GoAwayRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GoAway")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GoAwayResponseObject); ok {
+		return validResponse.VisitGoAwayResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ComeBack operation middleware
+func (sh *strictHandler) ComeBack(ctx echo.Context, gameId GameID) error {
+	var request ComeBackRequestObject
+
+	request.GameId = gameId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ComeBack(ctx.Request().Context(), request.(ComeBackRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ComeBack")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ComeBackResponseObject); ok {
+		return validResponse.VisitComeBackResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -3087,83 +3420,86 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7DztbiO3dq9yMC2wFjC25Y/tbbQoAidZ5G6avVnEbvMjWliU5kjDeIZUSI606sJAn6YP1icpeMj5FEeW",
-	"vLaTXtw/C+8MeXh4vr9Gn6OZzJdSoDA6Gn2OlkyxHA0q+t/3LMd339m/uIhG0ZKZNIojwXKMRtGC5XjL",
-	"kyiOFP5ecIVJNDKqwDjSsxRzZrfl7NOPKBYmjUaXwzjKuSj/exZHZrO0cLRRXCyi+/t7C0kvpdBIp79V",
-	"Sir7x0wKg8LYP9lymfEZM1yK09+0FPZZfdw/K5xHo+ifTutLnbq3+tRBo1MS1DPFlxZINIquBKB9FwMX",
-	"MJOFUhzVKw1SoHsBOmVLPInsVg/NHnb14d2NvENCYankEpXhDvGZQmYwuWWE8lyq3P4VJczgseE5Rlt3",
-	"jyOe2LVbjzOmzW2hdwMTRZaxaYYl/begOI4FwCtcybsvAn7fZP+vEckDHRc3yfCx2ienv+HM2LO/ZYZl",
-	"crFNPm4wb/+xi68ejBVVC9Ufw5Rim23sCOAOZL73hGojtPBP23JzkyLwBCxzrOQIXINdqOEITxYnMJMb",
-	"aXBwEmJ2zj7damRO5fxbLgwuUNFrLna97uWmJNTapGvfJME5KzIT3N0vJEVW7u7e374CnmgwKYI7HmYp",
-	"EwvUwYuvWFZ0mLy1ZicHvWiV9wixsr3fo39bqCxwWgf6wkH3h9RsaHKsJnMTdFCmnPz3GAmNM4Vmm6zX",
-	"qVwLkGKGI9AoEuAGmAYG3yBTqMBYcEHimvKgXepSWa3u3d3uuMQrdKHvkCUZFw5/liTcosyyD417zVmm",
-	"sWthb3iOwLJMrjGBJSq44yIBOYcEZ1xzKWJ7w3H0l/N0HMUwjr4a5uMIpIJxdJGMoxFMTKHEBOZSAat2",
-	"kYW2TIGc3Vm981IBfzlPBzFM1lwkcl3ucv8DXKHaAGZ8wadZtX0DTOg1qhh0MUsdvb+VxdIKc5ahWGAN",
-	"/fwyHZzAlQFuNCSeJE20DGHj3rotuVyhZVlbAuydOk7yfBjgq8P84ZX3QZat3jOeHciwnwRCjlqzBVo2",
-	"WeVOcAU549lUfiJuGfxktq/0eM9XreXC/Mtlva5h93ThrhU0Gvip54X8AmtD3szIqD675dX8sR/76f4j",
-	"1+ZLHVzJwsc7tyqQaqOB4cczmZAfQFHkFm7OMssctLQoBCtMisLYGIyezKWa8iQh0yGkuZ3LQtjn2rAM",
-	"b1eorEpYskkxzzhR0Eh5mzG1QAKoi+VSKkvRHBPObgn7OOJZhguW3VrVsZaWGbzNeM5NiceKcReXxCQj",
-	"SrDM2mk0qUxuLSbe4DQoUnM9QcN4FnBqv6TMeA+WgOZihiT9/h709zJjG1Sg2ToGI7MEjLTPuXLG5Kh1",
-	"c/L/+0qfRZ+UridW+71AbW57IkXri3Y4aQYK5xSrWIrCVCG7K0OVbz8cn52HI5WSgUHA1l2+0jArlEJh",
-	"KiIFKNBV5o7oksjVt9+W4c56J7lBUV/5RKET9zDDwndAu4EMWoows8bexv6VW9CIwM2J442D0dGWlAmB",
-	"WZAlJLvBU4kH9tDNEpOYPFTrfBsC2DU2C8k2Qc5YFEPxYcgLKJxJlRxol0uTGlCQlC2XKCzmXMBaqkQH",
-	"7mARDMcp9ODzTmF7QGBqu+LNBTHY88ij3r52r7A8hYl2UhfQ533Up1SbdYoCFLJkD4VxWNXwQ7cL5zKP",
-	"8dBlkPP4BHTRl1ukyJJt6vyV6bQMPDyVbCLslfWIzQ3akG4m85yJJGy5esyk6M3l/EEJ19bCg10YBNzI",
-	"ssIhVb+dr5njnMj+EvaB1gfTG9Q+o9u1/2e3qmE3tgnQ0twY+ByYINvTw95maGaYKXQzapBLCgnYzHBy",
-	"4HMuuE573LGRt8wFdnsR40ZehVO9YpkcLNw7jE4cbWShbss43b+eSpkhE+FgsZ1BerLEDXtVMr66dPOQ",
-	"TnTZuE6fgj+F9frC0skPkoufXWzyYJrRRrPUxU6VcI+05ke5eOyhmPt8qHHqxXm7OHkR72s4vmtYC59o",
-	"ClwDm81kIcj9PXi5VmBDyH3su/F1MLjpDxo70Pvjqzh6H/AVFakONa571AgdbL8ljNB/kPg/jUztrjwH",
-	"akxBlOQKHyl0n5Y4s6rcsDY5Fzy3xnIYsqjh2JESc7nCGKRNN1aoWAZUknFpCVUirSnpSN75cHggEXze",
-	"tYV4P11KN9S+ucIZ8uUe/sktswaZ4/qh5dfIzH/adV20y+M8mBC2f8N1GRodwMGkWfvana6XCxtxz24j",
-	"sCsqIYcgrVf2eSdZmrIYNfKZZzNoGTxsdfYKYhogzobDeI+gpqpZb1+DXo1gHOU4jupcwV0uBiaADAKw",
-	"JFGotTOlArhYcYM4FkfrVMICja6eUg/oTRUigjZMGQ3TDXCjMZu7eJplGaRshWPxm+QCk8EJ/JRzYzAZ",
-	"NTEg4lrYiY15pEBYc5M240+ejIVNCC0YKIThWWu/P52bk7FoZvxdJxNqBbxzi8/OH3DBiz679AFFYsEF",
-	"yv1fGrg3GgZ9WexymXFMgBlfJ3RHBkPnOy52Fy+2s1wuZrhHQkiQPZxyV5BULo7eolRv82NHmt08n5bt",
-	"8GY/12awffBcyTwce5b91SdKm0Zwh7gEbsBIm3Py+YYWZnIBGTOoghzzRaNAmwKN07C2F1qjssouDOkS",
-	"KRLTZenJaatbOMW5VGjR0YaJZLuUXMptwDXuKJKVbnNfCeuwkQ6NdwZKCp2nDaiEKtDRxF7zXYL5UhoU",
-	"s83xv+MGcmZmqdUTAchUxlFVbYFuYnFY3cBlw8br4x7Fg7pxX6clJIZerhp3DIty2NPrmVTh3l6Dd92M",
-	"TRd5ztQmyLI1F6KbIz8EsauWHnzoHlUM8Qxms/T7+6RdVOc+pEnht9xamD5t3hYSUeRTVL7cq61VYLBU",
-	"Ml8aOBpHU57ABfzvf/8PnA/H0eANMGfMrYebupK3A+A2Uofr6Ox4yjQmB5a0l7Vz2q/S4deHhMXb4ofr",
-	"ETuT+jLA7NUsm7a78mzKt2rBcNQwr3It4Ifrn/42eAMWqUZg0IhJtksoPX3nWh0JxZp2pZB0OR8Wa11e",
-	"fSsH4Qr1YTXgsqUcfnNblnLLqo/rUQdrPIV2fncX799jb1u6cV7cvIoHHKKEKxPt1O5ubdvbbhRGbV61",
-	"+7c+0CFuPs4o9EY/OycvDopK9g+YfMCyb9xEMwNuoOHLE/J/faqEnLB6ihJYPRXx6DIY7X9cdSCTCy5u",
-	"K11r5+2HkaoJKthG0zgrFDeba3tzd/zUKe2WOlyBdrbEzZzA0Q+/3AyAalxLVNpeDa4+vKsnUoiaFMk4",
-	"iNX5qTFLN3rHxVxun2SjcjBWeYxc+ikqncl1tolBrlDBX29uPsCRDSmnG5cpxqSo2lpZWj84GYuxuOYL",
-	"mx6OYPLhp+sbOF2dnbLCpKdElgkNMGjnz+6qYPTO5tZsQTWVsehspLtN6mzQr6fHMSy49a2sSycGP/xy",
-	"E4/FimU8gbNzSGWh9OAEvpFGu5QRAyTU7pgaA/d0cjIW1ygSQG5SVNYvTa4Kk0rF/4uS4FE5GjQuhsOL",
-	"Ge2iP3FCRHnrRl5olDFlbrCRRhpjmHweu2bqOBrB5zE1Yt0Ijg+B3X/q1vM4isdiTPZiHH1t33mn5f/n",
-	"G+vj6Ov7+8kbGoKZWKAT4ORXpxmOxmJSzRRM4OhyOBzEMOmMFtCLM/uimjCgRxeDeCwm1aQBPbu0y1pN",
-	"Z3r8VVzzrexRT6oFTCRjsW62+7mAicd/YiGWIwsOmH1STS7YR2cOlfAEAy14bfc0Bxns0/PzBloTS8gJ",
-	"cDMWriNvdzRnHWjHV54+5cjDBI5eDy88mMnPaNTm+MpmARPCqByHoGVDpxhXzocJUq3+iQY4mnQrfpPB",
-	"qIwOuR4LIjN1petUx74su9Y+ZKmnobaGKcTJWEw62dHEj3AxUGgUL6cUNJujq9PYxxv7b6GEu8CcK23G",
-	"whf8KN1cK25Qg5Am5WLhKjGGG+tDo3KwtxFmjaIzVwpDwZY8GkUXJ8OTCxt2MZOSZWzbD3Iy0ll3a75J",
-	"+d4l0SjyZp9q9FE1qfGNTDZPNr7c6njct80+hZSd4enz4fnTnk29h8D49I23ilbBpSCNX7MNHEkVl1W8",
-	"sqhnrLYxfYcJGClBzo01oppnKEy2sXwb0KTF5XDYh1J1x3KeO44uz14fsvr8qwNWN8pfe+1oONho9OvH",
-	"Rn4bvafyJmi+EMdcOJIdeQ/xGnIuCoPaUkMsMoRC+9FhttDWr1spjD5a+G3X1C+Tbz85zSPm3fgo+jkk",
-	"sxX47CWZwyc7u0x2QmP9ba/8GMEanv0xolKyriMuZdzh+4yd6/XJyqwes19gQE6+R1NO4j8jo8ojegyI",
-	"R/LkiQlZ5vQ69n0S3/Ygb0F5PbVptXelLjAEIwHZLKW5ORcaNqmbyel0U5M3wdVp2SYN0temJ+UIZ9z6",
-	"vuZX/1nN7wWqTf1djZs3DX1CE+og3H98Rq41p1h7OOdicYFr1Mb5ZK9pl3+M7licpgXPjNWaxtAyHNUx",
-	"i5Cg0KYcXIMN8viiUJjEvmSdbWCuZO6KPzmbpVzsssUkXzu5/z2t2OJ9m5Znrq7kKTGAjGvTGUqkk97A",
-	"0L9zaZKNXryfpb6VkdSiohpdQLhyV+Cu2V+R/iwuqzjD+OxjqIi83YzONh4LLnytzDCDbwDzpdlQpjil",
-	"XoDHrw+pakymRuvBMaI4ClSZtnGc5DgZOaY6TNeMGxuftscVe1DOsj6Uq+GdbZSpGNSDXAgURfphnrwe",
-	"UoPQjQmUtQD3v7MAh57TFFTDRj12gKj7p3SyLdPQVqYYcqkN2ByCItAyVyE75p3COpUaaaYCuAGuQ74g",
-	"7onBXMHse1fdfY7Yq5xl2CvsOntSYdglCHFtlmw+4Gfenl06Ls/PX0qWHGeB0XXfuPEGN5rRnAo4cvMO",
-	"A/IsfpZBVyWsHVEFSefpZ9+pu98VvFVtrC0HE7pVveTUf9z7rFajMacTFBZLt1caVhzXzv/pJc6MpZ1+",
-	"5Z5aGdIyx3ImQxaGYl9W5YoHScjw4qDVl3+IbaKLU+PNKZOLXbuVFRfFUnHJNfma8mRVrlecTmkgYHfQ",
-	"8tYteaxQ9fg612AI+rqmcxu+sHOrPwTokVNHsOc3YH9m8fQtT0cKKGfwfTEt3v0JjUkxj11WRZ9MlZ+N",
-	"7C+yNqjtL3b8ILnwbvYLjODT++fmbPT99i8cPHWAtssn/8ms5eXwqxcTXnaH3mdYwWPCRSeL8gOPvVzw",
-	"KZnYfgn8kLHNezcz+2iL2S1guaJ31SygZtcdBsrg/uvlVxp2lMPLTCZFllAd3NvkTim+r/hwPuwrPjy9",
-	"2jQHrV+4otiYZe6reMiVm2rzE9dU6fb1o3Jwqjv9FUPKEpgiisH/aydymNZenl08W/T+/HX8yn5Qd5r5",
-	"uXsumuOVQro5ZCocaGCNqanWpM7+fk6h5oudrSb7/st93T+80At7oR+RrcqEkbKahZTJAf6HZsn65eLa",
-	"vv6HWPwhZu7lyg7E5VKIqsDA11dgnbrir3VKvJw0kYrKn4ODRE0hyxvpYZtpb20YT2nAKw2ThBk2cc1f",
-	"hLfuA10aiTwB60dLPCc/Mm2O6f3xu+8mY3EkFUy+poTw3yaDE7iiz3ntdpo2nYxgycViQlPrLtRxaLng",
-	"jX7GZSzOX4PGmRSJPoGbegmKRNfjCRrVChXotDAaErkWb2yYJIXAmRmLerSHaQM8cWMDXeWyYF8qJd6Z",
-	"BpdQulFci7z9Mdxj+kcGPxlXMjiuJaOGH/gZt0Chhzb+PVVsrkmqjq+txDrJaH568XA67ObP3BftPLEK",
-	"ZLZm+/vDBjdT2VcTfI/P2ct932vKbWiCyTEX3iSdvHCF/5eUforFt8mnmEmx0GBkoHtHUz6zdJt87qvT",
-	"989Vsa8+a33pvOZQpv1JmzjfuskI6pV2f6kh2J91Q5Q7a503bskzUr8eVO5hgsMy2Ej/Y/pjofHUI2Hd",
-	"bvVjRzOFRg/CurWjHfbss0h+TP2Fe2KtX/vbxWXXDDLaU/BPrm5ln2tbHvwY0lQaNxPuLvumcTWa+a1+",
-	"zvAhFT397L7x8P2uBDN0Hxt0E+CVvKuEKDRP0/6Z2hLoIb9T+3CMdLkdFjvEkkfFOC8WtTgkeyf4u/xp",
-	"D9rUnwr8+tHSxAXWjvL0+5rRKaWRHkr57YeDZiPXcuKB0o/GA4pt7j/e/18AAAD//w==",
+	"7Dxrb+PGdn/lgC2wNkDb8mPvbWQUF06y2GyavVnEbvMhWlgj8kicmJxRZobSqgsD/TX9Yf0lxZwZig8N",
+	"ZclrO2lvvuzK5DzOnPdr+DlKZDGXAoXR0fBzNGeKFWhQ0V9vWYHvvrW/uIiG0ZyZLIojwQqMhtGMFXjL",
+	"0yiOFP5WcoVpNDSqxDjSSYYFs9MK9ukHFDOTRcOLQRwVXFR/nsaRWc3tOtooLmbR/f29XUnPpdBIu79R",
+	"Sir7I5HCoDD2J5vPc54ww6U4+VVLYZ/V2/2zwmk0jP7ppD7UiXurT9xqtEuKOlF8bheJhtGVALTvYuAC",
+	"ElkqxVG90iAFuhegMzbH48hO9avZza4+vLuRd0ggzJWcozLcAZ4oZAbTW0YgT6Uq7K8oZQaPDC8w2jh7",
+	"HPHUjt14nDNtbku9fTFR5jmb5Fjhf2MVR7HA8goX8u6LFr9vkv+XiPiBtoubaPi4nicnv2Ji7N7fMMNy",
+	"OdtEHzdYtH9so6tfxrKqXdVvw5Riq03oaMEtwLz1iGoDNPNP23xzkyHwFCxxLOcIXIIdqOEAj2fHkMiV",
+	"NHh4HCJ2wT7damRO5PxbLgzOUNFrLra97qWmJNDaqGufJMUpK3MTnN3PJGVeze6e374CnmowGYLbHpKM",
+	"iRnq4MEXLC87RN4Ys5WCnrWqc4RI2Z7vwb8tVR7YrbP6zK3uN6nJ0KRYjebm0kGecvzfoyQ0JgrNJlqv",
+	"M7kUIEWCQ9AoUuAGmAYGXyNTqMDY5YLINdVG28RlrbW6Z3ez4wqu0IG+RZbmXDj4WZpyCzLLPzTONWW5",
+	"xq6GveEFAstzucQU5qjgjosU5BRSTLjmUsT2hKPor2fZKIphFH01KEYRSAWj6DwdRUMYm1KJMUylArae",
+	"RRraEgUKdmflznMF/PUsO4xhvOQilctqlvsLcIFqBZjzGZ/k6+krYEIvUcWgyyRz+P5GlnPLzHmOYob1",
+	"6mcX2eExXBngRkPqUdIEyxA07q2bUsgFWpK1OcCeqWMkzwYBujrIHx55HyTZ4j3j+Z4E+1EgFKg1m6El",
+	"kxXuFBdQMJ5P5CeilsFPZvNIj7d867FcmL9c1OMaek+X7lhBpYGfel7IL9A2ZM2MjOq9W1bNb/uxH+8/",
+	"cG2+1MBVJHy8cVs7Um0wMPw4kSnZARRlYdctWG6JgxYXpWClyVAY64PRk6lUE56mpDqENLdTWQr7XBuW",
+	"4+0ClRUJizYppjknDBopb3OmZkgL6nI+l8pitMCUs1uCPo54nuOM5bdWdKymZQZvc15wU8GxYNz5JTHx",
+	"iBIst3oaTSbTWwuJVzgNjNRUT9EwngeM2s8ZM96CpaC5SJC435+Dfs9ztkIFmi1jMDJPwUj7nCunTA5a",
+	"Jyf7vyv3WfBJ6Hp8td9K1Oa2x1O0tmiLkWagcEq+isUoTBSyu8pV+ebD0elZ2FOpCBhc2JrLVxqSUikU",
+	"Zo2kAAa6wtxhXWK5+vSbPNwZ7zg3yOoLHyh0/B5mWPgMaCeQQssQEqvsre+/NgsaEbg5drRxa3SkJWNC",
+	"YB4kCfFucFeigd10Ncc0JgvV2t+6AHaMjULyVZAyFsSQfxiyAgoTqdI99XKlUgMCkrH5HIWFnAtYSpXq",
+	"wBksgGE/hR583spsDzBMrVe8uiACexp50NvH7mWWp1DRjusC8ryL+FRis8xQgEKW7iAwDqp6/dDpwrHM",
+	"Yyx05eQ8PgCd9cUWGbJ0EzvfMZ1VjofHkg2EvbAesKlB69IlsiiYSMOaq0dNit5Yzm+Ucm01PNiBwYUb",
+	"UVbYperX8zVxnBHZncM+0PhgeIPaR3Tb5v/kRjX0xiYCWpIbA58CE6R7esjbdM0MM6Vueg1yTi4BSwwn",
+	"Az7lguusxxwbecucY7cTMm7kVTjUK+fp3sy9RenE0UqW6rby0/3riZQ5MhF2FtsRpEdL3NBXFeHXh25u",
+	"0vEuG8fpE/Cn0F5fmDr5XnLxk/NNHgwz2mBWstjJEu4Q1vwgZ4/dFAsfDzV2PT9rJyfP410Vx7cNbeED",
+	"TYFLYEkiS0Hm78HDtRwbAu5j34mvg85Nv9PYWb3fv4qj9wFbsUbVvsp1hxyhW9tPCQP078T+T8NT2zPP",
+	"gRxTECS5wEcy3ac5JlaUG9qm4IIXVlkOQho17DtSYC4XGIO04cYCFcuBUjIuLKFMpFUlHc47Gwz2RIKP",
+	"uzYA78dLZYbaJ1eYIJ/vYJ/cMKuQOS4fGn6NzPyHHdcFu9rOLxOC9u+4rFyjPSiYNnNf28P1amDD79mu",
+	"BLZ5JWQQpLXKPu4kTVMlo4Y+8mw6LYcPa52dnJjGEqeDQbyDU7POWW8eg14NYRQVOIrqWMEdLgYmgBQC",
+	"sDRVqLVTpQK4WHCDOBIHy0zCDI1eP6Ua0OXaRQRtmDIaJivgRmM+df40y3PI2AJH4lfJBaaHx/BjwY3B",
+	"dNiEgJBr106tzyMFwpKbrOl/8nQkbEBol4FSGJ635vvduTkeiWbE3zUyoVLAOzf49OwBEzzr00sfUKR2",
+	"uUC6/0sd90bBoC+Knc9zjikw4/OEbsug63zHxfbkxWaUy0WCOwSEtLJfp5oVRJXzozcw1Vv82BJmN/en",
+	"YVus2U+1GmxvPFWyCPueVX31icKmIdwhzoEbMNLGnHy6ooG5nEHODKogxXzSKFCmQOMkrG2FlqissAtD",
+	"skSCxHSVenLS6gZOcCoVWnC0YSLdTCVXfBswjVuSZJXZ3JXDOmSkTeOtjpJCZ2kDIqFKdDixx3yXYjGX",
+	"BkWyOvo3XEHBTJJZORGATOUc1bos0A0s9ssbuGjYeHncIXlQF+7rsITY0PNV44xhVg5bep1IFa7tNWjX",
+	"jdh0WRRMrYIkW3IhujHyQyt2xdIvHzrH2od4BrVZ2f1dwi7Kc+9TpPBTbu2aPmzeZBJRFhNUPt2rrVZg",
+	"MFeymBs4GEUTnsI5/M9//TecDUbR4SUwp8ythZu4lLdbwE2kCtfB6dGEaUz3TGnPa+O0W6bDjw8xi9fF",
+	"D+cjtgb1lYPZK1k2bHfp2Yxv5ILhoKFe5VLA99c//v3wEixQDceg4ZNsplB66s61OBKINe4qJulSPszW",
+	"ujr6RgzCFer9csBVSTn85rZK5VZZH1ejDuZ4Su3s7jbav8fesnRjv7h5FL9wCBMuTbRVuru5ba+7URi1",
+	"etWu33pHh6j5OKXQ6/1s7bzYyyvZ3WHyDsuufhP1DLiGhi8PyP/lqQJyguopUmB1V8Sj02A0/3HZgVzO",
+	"uLhdy1o7bt8PVc2lgmU0jUmpuFld25O77SdOaDfE4Qq00yWu5wQOvv/55hAoxzVHpe3R4OrDu7ojhbBJ",
+	"noxbcb1/Zszctd5xMZWbO1mvHIwVHiPnvotK53KZr2KQC1Tw3c3NBziwLuVk5SLFmARVWy1L4w+PR2Ik",
+	"rvnMhodDGH/48foGThanJ6w02QmhZUwNDNrZs7u1M3pnY2s2o5zKSHQm0tnGdTTox9PjGGbc2lbWxROD",
+	"73++iUdiwXKewukZZLJU+vAYvpZGu5ARAyjUbpsaAvd0fDwS1yhSQG4yVNYuja9Kk0nF/5OC4GHVGjQq",
+	"B4PzhGbRTxwTUt64lhdqZcyYa2yklsYYxp9Hrpg6iobweUSFWNeC411g90ddeh5F8UiMSF+Mor/Zd95o",
+	"+b98YX0U/e3+fnxJTTBju+gYONnVSY7DkRivewrGcHAxGBzGMO60FtCLU/ti3WFAj84P45EYrzsN6NmF",
+	"HdYqOtPjr+KablWNerwewEQ6EstmuZ8LGHv4x3bFqmXBLWafrDsX7KNTB0q4g4EGvLZzmo0M9unZWQOs",
+	"sUXkGLgZCVeRtzOavQ404yuPn6rlYQwHrwfnfpnxT2jU6ujKRgFjgqhqh6BhAycYV86GCRKt/o4GOBh3",
+	"M37jw2HlHXI9EoRmqkrXoY59WVWtvctSd0NtNFOI45EYd6KjsW/hYqDQKF51KWg2RZensY9X9t9SCXeA",
+	"KVfajIRP+FG4uVTcoAYhTcbFzGViDDfWhkZVY2/DzRpGpy4VhoLNeTSMzo8Hx+fW7WImI83Y1h9kZKTT",
+	"7lZ9k/C9S6Nh5NU+5eijdafG1zJdPVn7cqvicd9W++RSdpqnzwZnT7s31R4C7dM3XitaAZeCJH7JVnAg",
+	"VVxl8aqknrHSxvQdpmCkBDk1VolqnqMw+crS7ZA6LS4Ggz6Q1mes+rnj6OL09T6jz77aY3Qj/bXTjIaB",
+	"jYa/fGzEt9F7Sm+C5jNxxIVD2YG3EK+h4KI0qC02xCxHKLVvHWYzbe265cLoo12/bZr6efLNJyd5RLwb",
+	"70U/B2e2HJ+dOHPwZHtXwU6orb9tlR/DWIPT34dVKtJ12KXyO3ydsXO8Pl5J6jb7GQb45C2aqhP/GQlV",
+	"bdGjQDyQx0+MyCqm17Gvk/iyB1kLiuupTKu9KXWOIRgJyJKM+uaca9jEbi4nk1WN3hQXJ1WZNIhfG55U",
+	"LZxx637NL/5azW8lqlV9r8b1m4au0IQqCPcfn5FqzS7WHso5X1zgErVxNtlL2sXvIzsWpknJc2OlptG0",
+	"DAe1zyIkKLQhB9dgnTw+KxWmsU9Z5yuYKlm45E/BkoyLbbqY+Gsr9d/SiA3at3F56vJKHhOHkHNtOk2J",
+	"tNMlDPw7FyZZ78XbWapbGUklKsrRBZircAnumvxr1J/GVRZnEJ9+DCWRN4vR+cpDwYXPlRlm8BKwmJsV",
+	"RYoTqgV4+PqAWrfJ1GA92EYUR4Es0yaM4wLHQ0dUB+mScWP903a7Yg/Ied4H8rp5ZxNkSgb1ABdaijz9",
+	"ME1eD6hA6NoEqlyA++s0QKHnVAXrZqMePUDY/UMa2ZZqaAtTDIXUBmwMQR5oFauQHvNGYZlJjdRTAdwA",
+	"1yFbEPf4YC5h9tZld5/D96p6GXZyu06flBm2MUJcqyUbD/iet2fnjouzs5fiJUdZYHTcS9fe4Fozml0B",
+	"B67f4ZAsi+9l0OsU1havgrjz5LOv1N1vc97WZawNAxM6VT3kxF/ufVat0ejTCTKLxdsrDQuOS2f/9BwT",
+	"Y3GnX7mnloe0LLDqyZClId+XrWPFvThkcL7X6IvfRTfRwanw5oTJ+a7dzIrzYim55Ip8TX6yItfLTids",
+	"yVb9keNbeWXffxE/PU7V7ZEzn8pAxvo7uYRcitnQXxyM7f9/yUbRRjvcQ3n0afB+ycsGtw9p2cvWDUTX",
+	"M7WSpb+HZFkifX6V+4wCdTH46qXE71tMcqaQklXW/0vw0qGyxm7l4lJh13qRvti7kiXYqROW3MHB6QWk",
+	"bEWjWZ5bVV959LtLp12pXzq/kQV+bUf8EfX9Qyx7/A/LYW9E6jjK8xc1Aa02uEyVAtiMcbE7u1B31/YI",
+	"9I0b8liO6QlcXLU4GLg0I5XBC0cq9a2uHkZ0CPs/rRq/2Nfw/SsOFVBdqPKVkXj7fUiTYRG7FBndf63u",
+	"AO7Osr/KbdWU7yUXPmZ6cQ9kG2M1L7rcb36u5k89+iLMy+7QBwBkZIULNWfVbb2d4qkT8pf7OfBDzlbv",
+	"3QWIR2vMbjXCVTDXlV/qXLjDQE3Tf4rilYYttc0qLZUhS6mo6XVyp67al0k+G/Rlkp9ebJq3Zl7Yg25c",
+	"TOlLX8uFa1H212eobOmLAVUXbLeVN4aMpTBBFIf/QP71xen5s6Vinr8ou9Yf1GrE/CUqLpq98kK6SyWU",
+	"BdbAGi2wrbbL3e2cQs1nW/sG7Psvt3V/WqEXtkI/IFtU2T+Ku2dSpnvYH2oM7ueLa/v6T7b4XdTcy+WQ",
+	"icoVE60dA58sh2XmKnnWKPGqbVAqqmUd7sVqClnRCA/bRHtj3XgKA15pGKfMsLHr5EF44762QP3tx2Dt",
+	"aAXn+AemzRG9P3r37XgkDqSC8d8oIPzX8eExXNG3Gex0ujowHsKci9mYriA5V8eB5Zw3+ibXSJy9Bo2J",
+	"FKk+hpt6CIpU171mGtUCFeisNBpSuRSX1k2SQmBiRqLu02TaAE9dD1hXuOyyLxUSbw2Dq1W6XlwLvf0+",
+	"3GOaAQx+Mi5lcFRzRr1+4Jucgaw9Tfz/lH6/Jq46urYc6zijeY/u4XDYNRO7z5Pw1AqQ2bio1e82uAb5",
+	"vgLPe3zOxpz3varcuiaYHnHhVdLxC5drf87ou1q+52mCuRQzDUYGWjGoZTPJNtHnPiHw/rnKr+tvFLx0",
+	"XLMv0f6gFflvXJsbNb50P7sTbLZxHfFbc503bsgzYr++ddJDBAdlsCvq92l2CN01OBDW7K6/XJcoNPow",
+	"LFtbehuevbHU3zl64QaH1qdbt1HZVfaN9hj8g4tb1bSwyQ++p3Qijbvg4w572TgaXeBYf5v2IRE9+ewu",
+	"7PnmhRRzdDfHugHwQt6tmSjUHNn+5ni16D4fHX/YR7rYdIsdYOmjfJwX81ockL3Xsbr0aXdN1ve+fvlo",
+	"ceIca4d5+lhydEJhpF+lusjnVrOea9W+RuFH4wH5Nvcf7/83AAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

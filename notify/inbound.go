@@ -173,6 +173,9 @@ func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, a
 	if len(lines) == 0 {
 		return s.refuse(ctx, h, in, b, nil, "your reply has no move: write it above the quoted mail, as listed or by its number", "")
 	}
+	if verb, rest, _ := strings.Cut(strings.ToLower(lines[0]), " "); verb == "away" || (verb == "back" && rest == "") {
+		return s.absence(ctx, h, in, b, actor, verb, strings.TrimSpace(rest))
+	}
 	out, err := s.play.Move(ctx, actor, tok.Game, tok.Version, lines)
 	if err == nil {
 		h.outcome = fmt.Sprintf("played %d line(s) in game %s: version %d → %d", len(lines), tok.Game, out.From, out.Version)
@@ -256,4 +259,49 @@ func (s *Service) notice(h handled, outcome, gameID string, d NoticeData) (handl
 	}
 	h.answers = append(h.answers, jobs.Answer{Mail: KindNotice, GameID: gameID, Data: data})
 	return h, nil
+}
+
+// absence handles "away 3d" and "back" in a reply about a game: the
+// player's deadlines there wait, or run again.
+func (s *Service) absence(ctx context.Context, h handled, in Incoming, b play.Brief, actor play.Actor, verb, arg string) (handled, error) {
+	var err error
+	var said string
+	if verb == "back" {
+		_, err = s.play.BackNow(ctx, actor, b.GameID)
+		said = "Welcome back: your deadlines in this game run again."
+	} else {
+		d, perr := parseAbsence(arg)
+		if perr != nil {
+			return s.refuse(ctx, h, in, b, []string{"away " + arg}, `write how long you will be away, as "away 3d" or "away 36h"`, "")
+		}
+		_, err = s.play.AwayFor(ctx, actor, b.GameID, d)
+		said = fmt.Sprintf("Your deadlines in this game wait until %s, or until you write back.", readableTime(s.cfg.Now().Add(d)))
+	}
+	if err != nil {
+		if pe, ok := errors.AsType[*play.Error](err); ok {
+			return s.refuse(ctx, h, in, b, []string{verb + " " + arg}, pe.Message, "")
+		}
+		return h, err
+	}
+	return s.notice(h, verb+" in game "+b.GameID, b.GameID, NoticeData{
+		Subject:    "[courrier] " + b.Name + " " + b.GameID + ": " + verb,
+		Paragraphs: []string{said, "The other players are told."},
+	})
+}
+
+// parseAbsence reads how long someone will be away: "3d", "36h", "90m".
+func parseAbsence(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration", s)
+	}
+	return d, nil
 }

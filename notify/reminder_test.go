@@ -62,3 +62,35 @@ func TestRemindersBeforeTheDeadline(t *testing.T) {
 		t.Fatalf("a reminder went out after the player acted (%d reminders)", len(got))
 	}
 }
+
+// "away 2d" in a reply to a prompt pauses the player's deadlines in that
+// game and the others are told; "back" ends it; a nonsense duration is
+// refused and changes nothing.
+func TestAwayAndBackByMail(t *testing.T) {
+	w := newWorld(t, 6)
+	addrs := players[:3]
+	who, prompt := startByMail(t, w, addrs)
+	game := gameIDOf(prompt.Subject)
+	before := w.countEvents(game)
+	notices := len(ofKind(w.mailTo(who), "notice"))
+	w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "away soon", "gmail"))
+	w.inboundDone()
+	if n := w.countEvents(game); n != before {
+		t.Fatalf("away soon wrote %d events", n-before)
+	}
+	w.waitKind(who, "refusal", 1)
+	w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "away 2d", "gmail"))
+	w.inboundDone()
+	if n := w.waitKind(who, "notice", notices+1); !strings.Contains(n.Text, "wait until") {
+		t.Fatalf("the answer to away 2d:\n%s", n.Text)
+	}
+	hist, err := w.play.History(context.Background(), game, "", before)
+	if err != nil || len(hist) != 1 || !strings.Contains(hist[0].Text, "is away until") {
+		t.Fatalf("after away 2d the game says %+v (%v)", hist, err)
+	}
+	w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "back", "gmail"))
+	w.inboundDone()
+	if n := w.waitKind(who, "notice", notices+2); !strings.Contains(n.Text, "run again") {
+		t.Fatalf("the answer to back:\n%s", n.Text)
+	}
+}

@@ -495,6 +495,12 @@ type ListGamesParamsStatus string
 // ListGamesParamsToAct defines parameters for ListGames.
 type ListGamesParamsToAct string
 
+// GoAwayJSONBody defines parameters for GoAway.
+type GoAwayJSONBody struct {
+	// For How long: "3d", "36h".
+	For string `json:"for"`
+}
+
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
 	Since *int `form:"since,omitempty" json:"since,omitempty"`
@@ -520,6 +526,9 @@ type ExchangeLoginTokenJSONRequestBody = TokenRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = NewGame
+
+// GoAwayJSONRequestBody defines body for GoAway for application/json ContentType.
+type GoAwayJSONRequestBody GoAwayJSONBody
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
@@ -668,6 +677,25 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{game_id} (the `GetSeatView` operationId).
 	GetSeatView(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GoAwayWithBody Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/away (the `GoAway` operationId).
+	GoAwayWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GoAway Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/away (the `GoAway` operationId).
+	GoAway(ctx context.Context, gameId GameID, body GoAwayJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ComeBack End your absence early; your deadlines run again.
+	//
+	// Corresponds with POST /v1/games/{game_id}/back (the `ComeBack` operationId).
+	ComeBack(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	//
@@ -918,6 +946,55 @@ func (c *Client) CreateGame(ctx context.Context, body CreateGameJSONRequestBody,
 // Corresponds with GET /v1/games/{game_id} (the `GetSeatView` operationId).
 func (c *Client) GetSeatView(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetSeatViewRequest(c.Server, gameId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GoAwayWithBody Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{game_id}/away (the `GoAway` operationId).
+func (c *Client) GoAwayWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGoAwayRequestWithBody(c.Server, gameId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GoAway Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{game_id}/away (the `GoAway` operationId).
+func (c *Client) GoAway(ctx context.Context, gameId GameID, body GoAwayJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGoAwayRequest(c.Server, gameId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ComeBack End your absence early; your deadlines run again.
+//
+// Corresponds with POST /v1/games/{game_id}/back (the `ComeBack` operationId).
+func (c *Client) ComeBack(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewComeBackRequest(c.Server, gameId)
 	if err != nil {
 		return nil, err
 	}
@@ -1492,6 +1569,87 @@ func NewGetSeatViewRequest(server string, gameId GameID) (*http.Request, error) 
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGoAwayRequest calls the generic GoAway builder with application/json body
+func NewGoAwayRequest(server string, gameId GameID, body GoAwayJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewGoAwayRequestWithBody(server, gameId, "application/json", bodyReader)
+}
+
+// NewGoAwayRequestWithBody constructs an http.Request for the GoAway method, with any body, and a specified content type
+func NewGoAwayRequestWithBody(server string, gameId GameID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/away", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewComeBackRequest constructs an http.Request for the ComeBack method
+func NewComeBackRequest(server string, gameId GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/back", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -2095,6 +2253,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{game_id} (the `GetSeatView` operationId).
 	GetSeatViewWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*GetSeatViewResponse, error)
 
+	// GoAwayWithBodyWithResponse Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/away (the `GoAway` operationId).
+	GoAwayWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GoAwayResponse, error)
+
+	// GoAwayWithResponse Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/away (the `GoAway` operationId).
+	GoAwayWithResponse(ctx context.Context, gameId GameID, body GoAwayJSONRequestBody, reqEditors ...RequestEditorFn) (*GoAwayResponse, error)
+
+	// ComeBackWithResponse End your absence early; your deadlines run again.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/back (the `ComeBack` operationId).
+	ComeBackWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*ComeBackResponse, error)
+
 	// ListEventsWithResponse The game's events after a version, as the caller's seat may see them, each told in words.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -2634,6 +2813,165 @@ func (r GetSeatViewResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetSeatViewResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GoAwayResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GoAwayResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GoAwayResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GoAwayResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GoAwayResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GoAwayResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GoAwayResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GoAwayResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GoAwayResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GoAwayResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GoAwayResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GoAwayResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ComeBackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ComeBackResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ComeBackResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ComeBackResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ComeBackResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ComeBackResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ComeBackResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ComeBackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ComeBackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ComeBackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ComeBackResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -3536,6 +3874,45 @@ func (c *ClientWithResponses) GetSeatViewWithResponse(ctx context.Context, gameI
 	return ParseGetSeatViewResponse(rsp)
 }
 
+// GoAwayWithBodyWithResponse Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/away (the `GoAway` operationId).
+func (c *ClientWithResponses) GoAwayWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GoAwayResponse, error) {
+	rsp, err := c.GoAwayWithBody(ctx, gameId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGoAwayResponse(rsp)
+}
+
+// GoAwayWithResponse Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/away (the `GoAway` operationId).
+func (c *ClientWithResponses) GoAwayWithResponse(ctx context.Context, gameId GameID, body GoAwayJSONRequestBody, reqEditors ...RequestEditorFn) (*GoAwayResponse, error) {
+	rsp, err := c.GoAway(ctx, gameId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGoAwayResponse(rsp)
+}
+
+// ComeBackWithResponse End your absence early; your deadlines run again.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/back (the `ComeBack` operationId).
+func (c *ClientWithResponses) ComeBackWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*ComeBackResponse, error) {
+	rsp, err := c.ComeBack(ctx, gameId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseComeBackResponse(rsp)
+}
+
 // ListEventsWithResponse The game's events after a version, as the caller's seat may see them, each told in words.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -4052,6 +4429,135 @@ func ParseGetSeatViewResponse(rsp *http.Response) (*GetSeatViewResponse, error) 
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGoAwayResponse parses an HTTP response from a GoAwayWithResponse call
+func ParseGoAwayResponse(rsp *http.Response) (*GoAwayResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GoAwayResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseComeBackResponse parses an HTTP response from a ComeBackWithResponse call
+func ParseComeBackResponse(rsp *http.Response) (*ComeBackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ComeBackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error
