@@ -351,3 +351,16 @@ func (s *Server) ComeBack(ctx context.Context, req ComeBackRequestObject) (ComeB
 	}
 	return ComeBack200JSONResponse(g), nil
 }
+
+// ClaimGame ends a game for the last player still in it.
+func (s *Server) ClaimGame(ctx context.Context, req ClaimGameRequestObject) (ClaimGameResponseObject, error) {
+	out, err := s.cfg.Play.Claim(ctx, actor(ctx, ""), req.GameId)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.gameAfter(ctx, out)
+	if err != nil {
+		return nil, err
+	}
+	return ClaimGame200JSONResponse(g), nil
+}

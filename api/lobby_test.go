@@ -212,6 +212,11 @@ func TestLobby(t *testing.T) {
 		t.Fatalf("an unknown status: %d", r.status)
 	}
 
+	// A claim while the other still plays is refused.
+	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/claim", ana, nil); r.status != http.StatusConflict || !strings.Contains(string(r.body), "still play") {
+		t.Fatalf("an early claim: %d %s", r.status, r.body)
+	}
+
 	// A resignation in a game of two ends it.
 	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/resign", bob, nil); r.status != http.StatusOK {
 		t.Fatalf("resign: %d %s", r.status, r.body)

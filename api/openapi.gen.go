@@ -577,6 +577,9 @@ type ServerInterface interface {
 	// ComeBack End your absence early; your deadlines run again.
 	// (POST /v1/games/{game_id}/back)
 	ComeBack(ctx echo.Context, gameId GameID) error
+	// ClaimGame Win a game every other player of which resigned or was abandoned (missed 3 deadlines in a row).
+	// (POST /v1/games/{game_id}/claim)
+	ClaimGame(ctx echo.Context, gameId GameID) error
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	// (GET /v1/games/{game_id}/events)
 	ListEvents(ctx echo.Context, gameId GameID, params ListEventsParams) error
@@ -755,6 +758,22 @@ func (w *ServerInterfaceWrapper) ComeBack(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ComeBack(ctx, gameId)
+	return err
+}
+
+// ClaimGame converts echo context to params.
+func (w *ServerInterfaceWrapper) ClaimGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ClaimGame(ctx, gameId)
 	return err
 }
 
@@ -1024,6 +1043,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:game_id/resign", wrapper.ResignGame, options.OperationMiddlewares["resignGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/away", wrapper.GoAway, options.OperationMiddlewares["goAway"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/back", wrapper.ComeBack, options.OperationMiddlewares["comeBack"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/claim", wrapper.ClaimGame, options.OperationMiddlewares["claimGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/moves", wrapper.PlayMove, options.OperationMiddlewares["playMove"]...)
 	router.GET(options.BaseURL+"/v1/games/:game_id/events", wrapper.ListEvents, options.OperationMiddlewares["listEvents"]...)
 	router.GET(options.BaseURL+"/v1/games/:game_id/stream", wrapper.StreamEvents, options.OperationMiddlewares["streamEvents"]...)
@@ -1695,6 +1715,101 @@ type ComeBackdefaultJSONResponse struct {
 }
 
 func (response ComeBackdefaultJSONResponse) VisitComeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimGameRequestObject struct {
+	GameId GameID `json:"game_id"`
+}
+
+type ClaimGameResponseObject interface {
+	VisitClaimGameResponse(w http.ResponseWriter) error
+}
+
+type ClaimGame200JSONResponse Game
+
+func (response ClaimGame200JSONResponse) VisitClaimGameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimGame401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ClaimGame401JSONResponse) VisitClaimGameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimGame403JSONResponse Error
+
+func (response ClaimGame403JSONResponse) VisitClaimGameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimGame404JSONResponse Error
+
+func (response ClaimGame404JSONResponse) VisitClaimGameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimGame409JSONResponse Error
+
+func (response ClaimGame409JSONResponse) VisitClaimGameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimGamedefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ClaimGamedefaultJSONResponse) VisitClaimGameResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -2694,6 +2809,9 @@ type StrictServerInterface interface {
 	// ComeBack End your absence early; your deadlines run again.
 	// (POST /v1/games/{game_id}/back)
 	ComeBack(ctx context.Context, request ComeBackRequestObject) (ComeBackResponseObject, error)
+	// ClaimGame Win a game every other player of which resigned or was abandoned (missed 3 deadlines in a row).
+	// (POST /v1/games/{game_id}/claim)
+	ClaimGame(ctx context.Context, request ClaimGameRequestObject) (ClaimGameResponseObject, error)
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	// (GET /v1/games/{game_id}/events)
 	ListEvents(ctx context.Context, request ListEventsRequestObject) (ListEventsResponseObject, error)
@@ -3044,6 +3162,31 @@ func (sh *strictHandler) ComeBack(ctx echo.Context, gameId GameID) error {
 		return err
 	} else if validResponse, ok := response.(ComeBackResponseObject); ok {
 		return validResponse.VisitComeBackResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ClaimGame operation middleware
+func (sh *strictHandler) ClaimGame(ctx echo.Context, gameId GameID) error {
+	var request ClaimGameRequestObject
+
+	request.GameId = gameId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ClaimGame(ctx.Request().Context(), request.(ClaimGameRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ClaimGame")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ClaimGameResponseObject); ok {
+		return validResponse.VisitClaimGameResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -3420,86 +3563,87 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Dxrb+PGdn/lgC2wNkDb8mPvbWQUF06y2GyavVnEbvMhWlgj8kicmJxRZobSqgsD/TX9Yf0lxZwZig8N",
-	"ZclrO2lvvuzK5DzOnPdr+DlKZDGXAoXR0fBzNGeKFWhQ0V9vWYHvvrW/uIiG0ZyZLIojwQqMhtGMFXjL",
-	"0yiOFP5WcoVpNDSqxDjSSYYFs9MK9ukHFDOTRcOLQRwVXFR/nsaRWc3tOtooLmbR/f29XUnPpdBIu79R",
-	"Sir7I5HCoDD2J5vPc54ww6U4+VVLYZ/V2/2zwmk0jP7ppD7UiXurT9xqtEuKOlF8bheJhtGVALTvYuAC",
-	"ElkqxVG90iAFuhegMzbH48hO9avZza4+vLuRd0ggzJWcozLcAZ4oZAbTW0YgT6Uq7K8oZQaPDC8w2jh7",
-	"HPHUjt14nDNtbku9fTFR5jmb5Fjhf2MVR7HA8goX8u6LFr9vkv+XiPiBtoubaPi4nicnv2Ji7N7fMMNy",
-	"OdtEHzdYtH9so6tfxrKqXdVvw5Riq03oaMEtwLz1iGoDNPNP23xzkyHwFCxxLOcIXIIdqOEAj2fHkMiV",
-	"NHh4HCJ2wT7damRO5PxbLgzOUNFrLra97qWmJNDaqGufJMUpK3MTnN3PJGVeze6e374CnmowGYLbHpKM",
-	"iRnq4MEXLC87RN4Ys5WCnrWqc4RI2Z7vwb8tVR7YrbP6zK3uN6nJ0KRYjebm0kGecvzfoyQ0JgrNJlqv",
-	"M7kUIEWCQ9AoUuAGmAYGXyNTqMDY5YLINdVG28RlrbW6Z3ez4wqu0IG+RZbmXDj4WZpyCzLLPzTONWW5",
-	"xq6GveEFAstzucQU5qjgjosU5BRSTLjmUsT2hKPor2fZKIphFH01KEYRSAWj6DwdRUMYm1KJMUylArae",
-	"RRraEgUKdmflznMF/PUsO4xhvOQilctqlvsLcIFqBZjzGZ/k6+krYEIvUcWgyyRz+P5GlnPLzHmOYob1",
-	"6mcX2eExXBngRkPqUdIEyxA07q2bUsgFWpK1OcCeqWMkzwYBujrIHx55HyTZ4j3j+Z4E+1EgFKg1m6El",
-	"kxXuFBdQMJ5P5CeilsFPZvNIj7d867FcmL9c1OMaek+X7lhBpYGfel7IL9A2ZM2MjOq9W1bNb/uxH+8/",
-	"cG2+1MBVJHy8cVs7Um0wMPw4kSnZARRlYdctWG6JgxYXpWClyVAY64PRk6lUE56mpDqENLdTWQr7XBuW",
-	"4+0ClRUJizYppjknDBopb3OmZkgL6nI+l8pitMCUs1uCPo54nuOM5bdWdKymZQZvc15wU8GxYNz5JTHx",
-	"iBIst3oaTSbTWwuJVzgNjNRUT9EwngeM2s8ZM96CpaC5SJC435+Dfs9ztkIFmi1jMDJPwUj7nCunTA5a",
-	"Jyf7vyv3WfBJ6Hp8td9K1Oa2x1O0tmiLkWagcEq+isUoTBSyu8pV+ebD0elZ2FOpCBhc2JrLVxqSUikU",
-	"Zo2kAAa6wtxhXWK5+vSbPNwZ7zg3yOoLHyh0/B5mWPgMaCeQQssQEqvsre+/NgsaEbg5drRxa3SkJWNC",
-	"YB4kCfFucFeigd10Ncc0JgvV2t+6AHaMjULyVZAyFsSQfxiyAgoTqdI99XKlUgMCkrH5HIWFnAtYSpXq",
-	"wBksgGE/hR583spsDzBMrVe8uiACexp50NvH7mWWp1DRjusC8ryL+FRis8xQgEKW7iAwDqp6/dDpwrHM",
-	"Yyx05eQ8PgCd9cUWGbJ0EzvfMZ1VjofHkg2EvbAesKlB69IlsiiYSMOaq0dNit5Yzm+Ucm01PNiBwYUb",
-	"UVbYperX8zVxnBHZncM+0PhgeIPaR3Tb5v/kRjX0xiYCWpIbA58CE6R7esjbdM0MM6Vueg1yTi4BSwwn",
-	"Az7lguusxxwbecucY7cTMm7kVTjUK+fp3sy9RenE0UqW6rby0/3riZQ5MhF2FtsRpEdL3NBXFeHXh25u",
-	"0vEuG8fpE/Cn0F5fmDr5XnLxk/NNHgwz2mBWstjJEu4Q1vwgZ4/dFAsfDzV2PT9rJyfP410Vx7cNbeED",
-	"TYFLYEkiS0Hm78HDtRwbAu5j34mvg85Nv9PYWb3fv4qj9wFbsUbVvsp1hxyhW9tPCQP078T+T8NT2zPP",
-	"gRxTECS5wEcy3ac5JlaUG9qm4IIXVlkOQho17DtSYC4XGIO04cYCFcuBUjIuLKFMpFUlHc47Gwz2RIKP",
-	"uzYA78dLZYbaJ1eYIJ/vYJ/cMKuQOS4fGn6NzPyHHdcFu9rOLxOC9u+4rFyjPSiYNnNf28P1amDD79mu",
-	"BLZ5JWQQpLXKPu4kTVMlo4Y+8mw6LYcPa52dnJjGEqeDQbyDU7POWW8eg14NYRQVOIrqWMEdLgYmgBQC",
-	"sDRVqLVTpQK4WHCDOBIHy0zCDI1eP6Ua0OXaRQRtmDIaJivgRmM+df40y3PI2AJH4lfJBaaHx/BjwY3B",
-	"dNiEgJBr106tzyMFwpKbrOl/8nQkbEBol4FSGJ635vvduTkeiWbE3zUyoVLAOzf49OwBEzzr00sfUKR2",
-	"uUC6/0sd90bBoC+Knc9zjikw4/OEbsug63zHxfbkxWaUy0WCOwSEtLJfp5oVRJXzozcw1Vv82BJmN/en",
-	"YVus2U+1GmxvPFWyCPueVX31icKmIdwhzoEbMNLGnHy6ooG5nEHODKogxXzSKFCmQOMkrG2FlqissAtD",
-	"skSCxHSVenLS6gZOcCoVWnC0YSLdTCVXfBswjVuSZJXZ3JXDOmSkTeOtjpJCZ2kDIqFKdDixx3yXYjGX",
-	"BkWyOvo3XEHBTJJZORGATOUc1bos0A0s9ssbuGjYeHncIXlQF+7rsITY0PNV44xhVg5bep1IFa7tNWjX",
-	"jdh0WRRMrYIkW3IhujHyQyt2xdIvHzrH2od4BrVZ2f1dwi7Kc+9TpPBTbu2aPmzeZBJRFhNUPt2rrVZg",
-	"MFeymBs4GEUTnsI5/M9//TecDUbR4SUwp8ythZu4lLdbwE2kCtfB6dGEaUz3TGnPa+O0W6bDjw8xi9fF",
-	"D+cjtgb1lYPZK1k2bHfp2Yxv5ILhoKFe5VLA99c//v3wEixQDceg4ZNsplB66s61OBKINe4qJulSPszW",
-	"ujr6RgzCFer9csBVSTn85rZK5VZZH1ejDuZ4Su3s7jbav8fesnRjv7h5FL9wCBMuTbRVuru5ba+7URi1",
-	"etWu33pHh6j5OKXQ6/1s7bzYyyvZ3WHyDsuufhP1DLiGhi8PyP/lqQJyguopUmB1V8Sj02A0/3HZgVzO",
-	"uLhdy1o7bt8PVc2lgmU0jUmpuFld25O77SdOaDfE4Qq00yWu5wQOvv/55hAoxzVHpe3R4OrDu7ojhbBJ",
-	"noxbcb1/Zszctd5xMZWbO1mvHIwVHiPnvotK53KZr2KQC1Tw3c3NBziwLuVk5SLFmARVWy1L4w+PR2Ik",
-	"rvnMhodDGH/48foGThanJ6w02QmhZUwNDNrZs7u1M3pnY2s2o5zKSHQm0tnGdTTox9PjGGbc2lbWxROD",
-	"73++iUdiwXKewukZZLJU+vAYvpZGu5ARAyjUbpsaAvd0fDwS1yhSQG4yVNYuja9Kk0nF/5OC4GHVGjQq",
-	"B4PzhGbRTxwTUt64lhdqZcyYa2yklsYYxp9Hrpg6iobweUSFWNeC411g90ddeh5F8UiMSF+Mor/Zd95o",
-	"+b98YX0U/e3+fnxJTTBju+gYONnVSY7DkRivewrGcHAxGBzGMO60FtCLU/ti3WFAj84P45EYrzsN6NmF",
-	"HdYqOtPjr+KablWNerwewEQ6EstmuZ8LGHv4x3bFqmXBLWafrDsX7KNTB0q4g4EGvLZzmo0M9unZWQOs",
-	"sUXkGLgZCVeRtzOavQ404yuPn6rlYQwHrwfnfpnxT2jU6ujKRgFjgqhqh6BhAycYV86GCRKt/o4GOBh3",
-	"M37jw2HlHXI9EoRmqkrXoY59WVWtvctSd0NtNFOI45EYd6KjsW/hYqDQKF51KWg2RZensY9X9t9SCXeA",
-	"KVfajIRP+FG4uVTcoAYhTcbFzGViDDfWhkZVY2/DzRpGpy4VhoLNeTSMzo8Hx+fW7WImI83Y1h9kZKTT",
-	"7lZ9k/C9S6Nh5NU+5eijdafG1zJdPVn7cqvicd9W++RSdpqnzwZnT7s31R4C7dM3XitaAZeCJH7JVnAg",
-	"VVxl8aqknrHSxvQdpmCkBDk1VolqnqMw+crS7ZA6LS4Ggz6Q1mes+rnj6OL09T6jz77aY3Qj/bXTjIaB",
-	"jYa/fGzEt9F7Sm+C5jNxxIVD2YG3EK+h4KI0qC02xCxHKLVvHWYzbe265cLoo12/bZr6efLNJyd5RLwb",
-	"70U/B2e2HJ+dOHPwZHtXwU6orb9tlR/DWIPT34dVKtJ12KXyO3ydsXO8Pl5J6jb7GQb45C2aqhP/GQlV",
-	"bdGjQDyQx0+MyCqm17Gvk/iyB1kLiuupTKu9KXWOIRgJyJKM+uaca9jEbi4nk1WN3hQXJ1WZNIhfG55U",
-	"LZxx637NL/5azW8lqlV9r8b1m4au0IQqCPcfn5FqzS7WHso5X1zgErVxNtlL2sXvIzsWpknJc2OlptG0",
-	"DAe1zyIkKLQhB9dgnTw+KxWmsU9Z5yuYKlm45E/BkoyLbbqY+Gsr9d/SiA3at3F56vJKHhOHkHNtOk2J",
-	"tNMlDPw7FyZZ78XbWapbGUklKsrRBZircAnumvxr1J/GVRZnEJ9+DCWRN4vR+cpDwYXPlRlm8BKwmJsV",
-	"RYoTqgV4+PqAWrfJ1GA92EYUR4Es0yaM4wLHQ0dUB+mScWP903a7Yg/Ied4H8rp5ZxNkSgb1ABdaijz9",
-	"ME1eD6hA6NoEqlyA++s0QKHnVAXrZqMePUDY/UMa2ZZqaAtTDIXUBmwMQR5oFauQHvNGYZlJjdRTAdwA",
-	"1yFbEPf4YC5h9tZld5/D96p6GXZyu06flBm2MUJcqyUbD/iet2fnjouzs5fiJUdZYHTcS9fe4Fozml0B",
-	"B67f4ZAsi+9l0OsU1havgrjz5LOv1N1vc97WZawNAxM6VT3kxF/ufVat0ejTCTKLxdsrDQuOS2f/9BwT",
-	"Y3GnX7mnloe0LLDqyZClId+XrWPFvThkcL7X6IvfRTfRwanw5oTJ+a7dzIrzYim55Ip8TX6yItfLTids",
-	"yVb9keNbeWXffxE/PU7V7ZEzn8pAxvo7uYRcitnQXxyM7f9/yUbRRjvcQ3n0afB+ycsGtw9p2cvWDUTX",
-	"M7WSpb+HZFkifX6V+4wCdTH46qXE71tMcqaQklXW/0vw0qGyxm7l4lJh13qRvti7kiXYqROW3MHB6QWk",
-	"bEWjWZ5bVV959LtLp12pXzq/kQV+bUf8EfX9Qyx7/A/LYW9E6jjK8xc1Aa02uEyVAtiMcbE7u1B31/YI",
-	"9I0b8liO6QlcXLU4GLg0I5XBC0cq9a2uHkZ0CPs/rRq/2Nfw/SsOFVBdqPKVkXj7fUiTYRG7FBndf63u",
-	"AO7Osr/KbdWU7yUXPmZ6cQ9kG2M1L7rcb36u5k89+iLMy+7QBwBkZIULNWfVbb2d4qkT8pf7OfBDzlbv",
-	"3QWIR2vMbjXCVTDXlV/qXLjDQE3Tf4rilYYttc0qLZUhS6mo6XVyp67al0k+G/Rlkp9ebJq3Zl7Yg25c",
-	"TOlLX8uFa1H212eobOmLAVUXbLeVN4aMpTBBFIf/QP71xen5s6Vinr8ou9Yf1GrE/CUqLpq98kK6SyWU",
-	"BdbAGi2wrbbL3e2cQs1nW/sG7Psvt3V/WqEXtkI/IFtU2T+Ku2dSpnvYH2oM7ueLa/v6T7b4XdTcy+WQ",
-	"icoVE60dA58sh2XmKnnWKPGqbVAqqmUd7sVqClnRCA/bRHtj3XgKA15pGKfMsLHr5EF44762QP3tx2Dt",
-	"aAXn+AemzRG9P3r37XgkDqSC8d8oIPzX8eExXNG3Gex0ujowHsKci9mYriA5V8eB5Zw3+ibXSJy9Bo2J",
-	"FKk+hpt6CIpU171mGtUCFeisNBpSuRSX1k2SQmBiRqLu02TaAE9dD1hXuOyyLxUSbw2Dq1W6XlwLvf0+",
-	"3GOaAQx+Mi5lcFRzRr1+4Jucgaw9Tfz/lH6/Jq46urYc6zijeY/u4XDYNRO7z5Pw1AqQ2bio1e82uAb5",
-	"vgLPe3zOxpz3varcuiaYHnHhVdLxC5drf87ou1q+52mCuRQzDUYGWjGoZTPJNtHnPiHw/rnKr+tvFLx0",
-	"XLMv0f6gFflvXJsbNb50P7sTbLZxHfFbc503bsgzYr++ddJDBAdlsCvq92l2CN01OBDW7K6/XJcoNPow",
-	"LFtbehuevbHU3zl64QaH1qdbt1HZVfaN9hj8g4tb1bSwyQ++p3Qijbvg4w572TgaXeBYf5v2IRE9+ewu",
-	"7PnmhRRzdDfHugHwQt6tmSjUHNn+5ni16D4fHX/YR7rYdIsdYOmjfJwX81ockL3Xsbr0aXdN1ve+fvlo",
-	"ceIca4d5+lhydEJhpF+lusjnVrOea9W+RuFH4wH5Nvcf7/83AAD//w==",
+	"7Hx7b+O2lvhXOdDvB0wCKInzmHu3DhYXaTuYO93O7aDJbv+oBzEtHVtsJNIlKXu8gwD7afaD7SdZ8JCy",
+	"HqYcO5Ok7fb+M+NIfBye94v6HCWymEuBwuho+DmaM8UKNKjor7eswHff2l9cRMNozkwWxZFgBUbDaMYK",
+	"vOVpFEcKfy25wjQaGlViHOkkw4LZaQX79D2Kmcmi4cUgjgouqj9P48is5nYdbRQXs+j+/t6upOdSaKTd",
+	"3ygllf2RSGFQGPuTzec5T5jhUpz8oqWwz+rt/r/CaTSM/t9JfagT91afuNVolxR1ovjcLhINoysBaN/F",
+	"wAUkslSKo3qlQQp0L0BnbI7HkZ3qV7ObXX14dyPvkECYKzlHZbgDPFHIDKa3jECeSlXYX1HKDB4ZXmC0",
+	"cfY44qkdu/E4Z9rclnr7YqLMczbJscL/xiqOYoHlFS7k3Rctft8k/88R8QNtFzfR8HE9T05+wcTYvb9h",
+	"huVytok+brBo/9hGV7+MZVW7qt+GKcVWm9DRgluAeesR1QZo5p+2+eYmQ+ApWOJYzhG4BDtQwwEez44h",
+	"kStp8PA4ROyCfbrVyJzI+bdcGJyhotdcbHvdS01JoLVR1z5JilNW5iY4u59Jyrya3T2/fQU81WAyBLc9",
+	"JBkTM9TBgy9YXnaIvDFmKwU9a1XnCJGyPd+Df1uqPLBbZ/WZW91vUpOhSbEazc2lgzzl+L9HSWhMFJpN",
+	"tF5ncilAigSHoFGkwA0wDQy+RqZQgbHLBZFrqo22ictaa3XP7mbHFVyhA32LLM25cPCzNOUWZJZ/aJxr",
+	"ynKNXQ17wwsEludyiSnMUcEdFynIKaSYcM2liO0JR9Ffz7JRFMMo+mpQjCKQCkbReTqKhjA2pRJjmEoF",
+	"bD2LNLQlChTszsqd5wr461l2GMN4yUUql9Us9xfgAtUKMOczPsnX01fAhF6iikGXSebw/Y0s55aZ8xzF",
+	"DOvVzy6yw2O4MsCNhtSjpAmWIWjcWzelkAu0JGtzgD1Tx0ieDQJ0dZA/PPI+SLLFe8bzPQn2g0AoUGs2",
+	"Q0smK9wpLqBgPJ/IT0Qtg5/M5pEeb/nWY7kwf7moxzX0ni7dsYJKAz/1vJBfoG3ImhkZ1Xu3rJrf9mM/",
+	"3r/n2nypgatI+Hjjtnak2mBg+HEiU7IDKMrCrluw3BIHLS5KwUqToTDWB6MnU6kmPE1JdQhpbqeyFPa5",
+	"NizH2wUqKxIWbVJMc04YNFLe5kzNkBbU5XwulcVogSlntwR9HPE8xxnLb63oWE3LDN7mvOCmgmPBuPNL",
+	"YuIRJVhu9TSaTKa3FhKvcBoYqameomE8Dxi1nzJmvAVLQXORIHG/Pwf9nudshQo0W8ZgZJ6CkfY5V06Z",
+	"HLROTvZ/V+6z4JPQ9fhqv5aozW2Pp2ht0RYjzUDhlHwVi1GYKGR3lavyzYej07Owp1IRMLiwNZevNCSl",
+	"UijMGkkBDHSFucO6xHL16Td5uDPecW6Q1Rc+UOj4Pcyw8BnQTiCFliEkVtlb339tFjQicHPsaOPW6EhL",
+	"xoTAPEgS4t3grkQDu+lqjmlMFqq1v3UB7BgbheSrIGUsiCH/MGQFFCZSpXvq5UqlBgQkY/M5Cgs5F7CU",
+	"KtWBM1gAw34KPfi8ldkeYJhar3h1QQT2NPKgt4/dyyxPoaId1wXkeRfxqcRmmaEAhSzdQWAcVPX6odOF",
+	"Y5nHWOjKyXl8ADrriy0yZOkmdv7OdFY5Hh5LNhD2wnrApgatS5fIomAiDWuuHjUpemM5v1HKtdXwYAcG",
+	"F25EWWGXql/P18RxRmR3DvtA44PhDWof0W2b/6Mb1dAbmwhoSW4MfApMkO7pIW/TNTPMlLrpNcg5uQQs",
+	"MZwM+JQLrrMec2zkLXOO3U7IuJFX4VCvnKd7M/cWpRNHK1mq28pP968nUubIRNhZbEeQHi1xQ19VhF8f",
+	"urlJx7tsHKdPwJ9Ce31h6uQ7ycWPzjd5MMxog1nJYidLuENY872cPXZTLHw81Nj1/KydnDyPd1Uc3za0",
+	"hQ80BS6BJYksBZm/Bw/XcmwIuI99J74OOjf9TmNn9X7/Ko7eB2zFGlX7KtcdcoRubT8lDNC/E/s/DU9t",
+	"zzwHckxBkOQCH8l0n+aYWFFuaJuCC15YZTkIadSw70iBuVxgDNKGGwtULAdKybiwhDKRVpV0OO9sMNgT",
+	"CT7u2gC8Hy+VGWqfXGGCfL6DfXLDrELmuHxo+DUy8x92XBfsaju/TAjaf+Cyco32oGDazH1tD9ergQ2/",
+	"Z7sS2OaVkEGQ1ir7uJM0TZWMGvrIs+m0HD6sdXZyYhpLnA4G8Q5OzTpnvXkMejWEUVTgKKpjBXe4GJgA",
+	"UgjA0lSh1k6VCuBiwQ3iSBwsMwkzNHr9lGpAl2sXEbRhymiYrIAbjfnU+dMszyFjCxyJXyQXmB4eww8F",
+	"NwbTYRMCQq5dO7U+jxQIS26ypv/J05GwAaFdBkpheN6a73fn5ngkmhF/18iESgHv3ODTswdM8KxPL31A",
+	"kdrlAun+L3XcGwWDvih2Ps85psCMzxO6LYOu8x0X25MXm1EuFwnuEBDSyn6dalYQVc6P3sBUb/FjS5jd",
+	"3J+GbbFmP9ZqsL3xVMki7HtW9dUnCpuGcIc4B27ASBtz8umKBuZyBjkzqIIU80mjQJkCjZOwthVaorLC",
+	"LgzJEgkS01XqyUmrGzjBqVRowdGGiXQzlVzxbcA0bkmSVWZzVw7rkJE2jbc6SgqdpQ2IhCrR4cQe812K",
+	"xVwaFMnq6N9wBQUzSWblRAAylXNU67JAN7DYL2/gomHj5XGH5EFduK/DEmJDz1eNM4ZZOWzpdSJVuLbX",
+	"oF03YtNlUTC1CpJsyYXoxsgPrdgVS7986BxrH+IZ1GZl93cJuyjPvU+Rwk+5tWv6sHmTSURZTFD5dK+2",
+	"WoHBXMlibuBgFE14CufwP//133A2GEWHl8CcMrcWbuJS3m4BN5EqXAenRxOmMd0zpT2vjdNumQ4/PsQs",
+	"Xhc/nI/YGtRXDmavZNmw3aVnM76RC4aDhnqVSwHfXf/wj8NLsEA1HIOGT7KZQumpO9fiSCDWuKuYpEv5",
+	"MFvr6ugbMQhXqPfLAVcl5fCb2yqVW2V9XI06mOMptbO722j/HnvL0o394uZR/MIhTLg00Vbp7ua2ve5G",
+	"YdTqVbt+6x0doubjlEKv97O182Ivr2R3h8k7LLv6TdQz4Boavjwg/5enCsgJqqdIgdVdEY9Og9H8x2UH",
+	"cjnj4nYta+24fT9UNZcKltE0JqXiZnVtT+62nzih3RCHK9BOl7ieEzj47qebQ6Ac1xyVtkeDqw/v6o4U",
+	"wiZ5Mm7F9f6ZMXPXesfFVG7uZL1yMFZ4jJz7Liqdy2W+ikEuUMHfb24+wIF1KScrFynGJKjaalkaf3g8",
+	"EiNxzWc2PBzC+MMP1zdwsjg9YaXJTggtY2pg0M6e3a2d0TsbW7MZ5VRGojORzjauo0E/nh7HMOPWtrIu",
+	"nhh899NNPBILlvMUTs8gk6XSh8fwtTTahYwYQKF229QQuKfj45G4RpECcpOhsnZpfFWaTCr+nxQED6vW",
+	"oFE5GJwnNIt+4piQ8sa1vFArY8ZcYyO1NMYw/jxyxdRRNITPIyrEuhYc7wK7P+rS8yiKR2JE+mIU/c2+",
+	"80bL/+UL66Pob/f340tqghnbRcfAya5OchyOxHjdUzCGg4vB4DCGcae1gF6c2hfrDgN6dH4Yj8R43WlA",
+	"zy7ssFbRmR5/Fdd0q2rU4/UAJtKRWDbL/VzA2MM/titWLQtuMftk3blgH506UMIdDDTgtZ3TbGSwT8/O",
+	"GmCNLSLHwM1IuIq8ndHsdaAZX3n8VC0PYzh4PTj3y4x/RKNWR1c2ChgTRFU7BA0bOMG4cjZMkGj1dzTA",
+	"wbib8RsfDivvkOuRIDRTVboOdezLqmrtXZa6G2qjmUIcj8S4Ex2NfQsXA4VG8apLQbMpujyNfbyy/5ZK",
+	"uANMudJmJHzCj8LNpeIGNQhpMi5mLhNjuLE2NKoaextu1jA6dakwFGzOo2F0fjw4PrduFzMZaca2/iAj",
+	"I512t+qbhO9dGg0jr/YpRx+tOzW+lunqydqXWxWP+7baJ5ey0zx9Njh72r2p9hBon77xWtEKuBQk8Uu2",
+	"ggOp4iqLVyX1jJU2pu8wBSMlyKmxSlTzHIXJV5Zuh9RpcTEY9IG0PmPVzx1HF6ev9xl99tUeoxvpr51m",
+	"NAxsNPz5YyO+jd5TehM0n4kjLhzKDryFeA0FF6VBbbEhZjlCqX3rMJtpa9ctF0Yf7fpt09TPk28+Ockj",
+	"4t14L/o5OLPl+OzEmYMn27sKdkJt/W2r/BjGGpz+NqxSka7DLpXf4euMneP18UpSt9nPMMAnb9FUnfjP",
+	"SKhqix4F4oE8fmJEVjG9jn2dxJc9yFpQXE9lWu1NqXMMwUhAlmTUN+dcwyZ2czmZrGr0prg4qcqkQfza",
+	"8KRq4Yxb92t+9tdqfi1Rrep7Na7fNHSFJlRBuP/4jFRrdrH2UM754gKXqI2zyV7SLn4b2bEwTUqeGys1",
+	"jaZlOKh9FiFBoQ05uAbr5PFZqTCNfco6X8FUycIlfwqWZFxs08XEX1up/5ZGbNC+jctTl1fymDiEnGvT",
+	"aUqknS5h4N+5MMl6L97OUt3KSCpRUY4uwFyFS3DX5F+j/jSusjiD+PRjKIm8WYzOVx4KLnyuzDCDl4DF",
+	"3KwoUpxQLcDD1wfUuk2mBuvBNqI4CmSZNmEcFzgeOqI6SJeMG+ufttsVe0DO8z6Q1807myBTMqgHuNBS",
+	"5OmHafJ6QAVC1yZQ5QLcX6cBCj2nKlg3G/XoAcLu79LItlRDW5hiKKQ2YGMI8kCrWIX0mDcKy0xqpJ4K",
+	"4Aa4DtmCuMcHcwmzty67+xy+V9XLsJPbdfqkzLCNEeJaLdl4wPe8PTt3XJydvRQvOcoCo+NeuvYG15rR",
+	"7Ao4cP0Oh2RZfC+DXqewtngVxJ0nn32l7n6b87YuY20YmNCp6iEn/nLvs2qNRp9OkFks3l5pWHBcOvun",
+	"55gYizv9yj21PKRlgVVPhiwN+b5sHSvuxSGD871GX/wmuokOToU3J0zOd+1mVpwXS8klV+Rr8pMVuV52",
+	"OmFLtuqPHN/KK/v+i/jpcapuj5z5VAYy1n+XS8ilmA39xcHY/v+XbBRttMM9lEefBu+XvGxw+5CWvWzd",
+	"QHQ9UytZ+ntIliXS51e5zyhQF4OvXkr8vsUkZwopWWX9vwQvHSpr7FYuLhV2rRfpi70rWYKdOmHJHRyc",
+	"XkDKVjSa5blV9ZVHv7t02pX6pfMbWeDXdsTvUd8/xLLHf1oOeyNSx1Gev6gJaLXBZaoUwGaMi93ZJckZ",
+	"L7bwi33tXdA/HsO4+t+fl21+sorE6Rx3c11SDdBXbOQUlhlPMlCo+UxgagPYJdPAJkyk0j44KLjWmMJ5",
+	"W5UxUHK5h06iFsLtaY43bshjuawnOnYtCcHouBkOD144HK6vDvYwr0PYH9r+frFD65ukHCqgurXny2/x",
+	"9ku3JsMidnlYumRdXTTdnWV/kdtKdt9JLr5cKz59RN+8TXW/+U2kfxrrF2Fedoc+yiRlKVw+Y1ZdCd0p",
+	"aD+hoKyfAz/kbPXe3bJ5tMbslrxcmXzdXkDtMXcYKJz775280rClgF7lPjNkKVXOvU7uFO/7yhVng75y",
+	"xdOLTfNq1guHaY3bT301ErlwffD+jhbVxn3FqWq17vaLx5CxFCaI4vBPFMRdnJ4/W77v+Sv/a/1B/WzM",
+	"39TjonkhQ0h3c4lKDRpYo8+61du7u51zvt+25hT7/g8bAfx5rdD3yBZVipmSOzMp0z3sD3Wf9/PFtX39",
+	"T7b4TdTcyxUqiMoVE60dA1+RgWXmysXWKPGqN1UqKpge7sVqClnRCA/bRHtj3XgKA15pGKfMsLFrF0N4",
+	"4z7pQZcojsHa0QrO8fdMmyN6f/Tu2/FIHEgF479RQPiv48NjuKIPgNjpdD9lPIQ5F7Mx3XNzro4Dyzlv",
+	"FD6PxNlr0JhIkepjuKmHoEh13dCoUS1Qgc5KoyGVS3Fp3SQpBCZmJOpmYKYN8NQ1GnaFyy77UiHx1jC4",
+	"WqXrxbXQ2+/DPabjxOAn41IGRzVn1OsHPvwaKA3RxP9LNZ5r4qqja8uxjjOalzUfDoddx7r7Bg5PrQCZ",
+	"jduA/W6Du4XRV0V8j8/Z/fW+V5W7tNURF14lHb9wT8BPGX28zTfWTTCXYqbByEC/D/UFJ9km+tx3Kt4/",
+	"V41//SGMl45r9iXa77Tt4xvXS0ndVd1vOwU7uty1i625zhs35BmxX19t6iGCgzLYevfbdNSELrQcCGt2",
+	"159HTBQafRiWrS0NNM/evewvtr1wF03r+8DbqOzaR4z2GPydi1vVGbPJD75xeSKNu0XmDnvZOBrdElp/",
+	"APkhET357G6F+g6ZFHN01xO7AfBC3q2ZKNSB2/6wfbXoPl+2f9hHuth0ix1g6aN8nBfzWhyQvXf+uvRp",
+	"t+bWlwt//mhx4hxrh3n6Ind0QmGkX6W6LepWs55r1SNJ4UfjAfk29x/v/zcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -176,6 +176,16 @@ func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, a
 	if verb, rest, _ := strings.Cut(strings.ToLower(lines[0]), " "); verb == "away" || (verb == "back" && rest == "") {
 		return s.absence(ctx, h, in, b, actor, verb, strings.TrimSpace(rest))
 	}
+	if strings.EqualFold(lines[0], "claim") {
+		if _, err := s.play.Claim(ctx, actor, tok.Game); err != nil {
+			if pe, ok := errors.AsType[*play.Error](err); ok {
+				return s.refuse(ctx, h, in, b, lines, pe.Message, "")
+			}
+			return h, err
+		}
+		h.outcome = "claimed game " + tok.Game
+		return h, nil // the game-over mail says the rest
+	}
 	out, err := s.play.Move(ctx, actor, tok.Game, tok.Version, lines)
 	if err == nil {
 		h.outcome = fmt.Sprintf("played %d line(s) in game %s: version %d → %d", len(lines), tok.Game, out.From, out.Version)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/courrier-games/courrier/games"
@@ -141,7 +142,7 @@ func (s *Service) BackNow(ctx context.Context, actor Actor, gameID string) (Outc
 		if seat == games.Spectator {
 			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
 		}
-		if _, away := t.awayUntil(seat, c.now); !away {
+		if _, away := t.awayUntil(seat, c.now); !away && !slices.Contains(t.Abandoned, seat) {
 			return refuse(CodeConflict, "you are not away from game %s", t.ID)
 		}
 		c.retimed = &seat

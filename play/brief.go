@@ -70,7 +70,7 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 		return b, nil
 	}
 	b.Players = t.Engine.Players(t.State)
-	if res := t.Engine.Result(t.State); res.Finished {
+	if res := t.Result(); res.Finished {
 		b.Result = &res
 	}
 	if t.Ended {

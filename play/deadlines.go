@@ -114,6 +114,9 @@ func (t *Table) Deadline(p games.Pending) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
+	if slices.Contains(t.Abandoned, p.Seat) {
+		return opened, true // an abandoned seat plays its defaults at once
+	}
 	return t.pausedIn(p.Seat, opened, opened.Add(t.allowed(p))), true
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -290,4 +291,104 @@ func TestAbsencePausesDeadlines(t *testing.T) {
 	if _, err := svc.AwayFor(ctx, bySeat[(p.Seat+1)%3], id, 15*24*time.Hour); err == nil {
 		t.Fatal("an absence beyond the game's bound was accepted")
 	}
+}
+
+// A seat that misses three deadlines in a row is abandoned: its decisions
+// then take their defaults at once; when every other seat is abandoned or
+// resigned, the last player may claim the game, and wins it.
+func TestAbandonedSeatsAndClaims(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	worker := play.NewDeadlineWorker(svc, clock.Now)
+	id, tbl, bySeat := startGame(t, svc, "coup", 2)
+	silent := tbl.Pending[0].Seat
+	active := 1 - silent
+	if _, err := svc.Claim(ctx, bySeat[active], id); err == nil {
+		t.Fatal("a claim while the other player still plays was accepted")
+	}
+	for step := 0; ; step++ {
+		if step > 500 {
+			t.Fatal("the silent seat was never abandoned")
+		}
+		tbl, err := svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tbl.Ended {
+			t.Fatalf("the game ended (%s) before the silent seat was abandoned", tbl.Result().Summary)
+		}
+		if slices.Contains(tbl.Abandoned, silent) {
+			// From now on its decisions are due when they open.
+			for _, p := range tbl.Pending {
+				if p.Seat == silent {
+					if d, _ := tbl.Deadline(p); d.After(tbl.UpdatedAt) {
+						t.Fatalf("an abandoned seat's decision is due at %v, after it opened at %v", d, tbl.UpdatedAt)
+					}
+				}
+			}
+			break
+		}
+		var mine *games.Pending
+		for i := range tbl.Pending {
+			if tbl.Pending[i].Seat == active {
+				mine = &tbl.Pending[i]
+			}
+		}
+		if mine != nil {
+			move := passive(tbl.Engine.Legal(tbl.State, active))
+			if _, err := svc.Move(ctx, bySeat[active], id, tbl.Version, []string{move}); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		p := tbl.Pending[0]
+		deadline, _ := tbl.Deadline(p)
+		clock.Set(deadline.Add(time.Second))
+		for _, j := range dueTimers(t, pool, id, clock.Now()) {
+			if err := worker.Work(ctx, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	hist, err := svc.History(ctx, id, bySeat[active].User, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := 0
+	for _, c := range hist {
+		if strings.Contains(c.Text, "missed 3 deadlines in a row") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Fatalf("the abandonment was told %d times", said)
+	}
+	if _, err := svc.Claim(ctx, bySeat[silent], id); err == nil {
+		t.Fatal("the abandoned seat claimed the game")
+	}
+	if _, err := svc.Claim(ctx, bySeat[active], id); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err = svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := tbl.Result(); !tbl.Ended || !res.Finished || !slices.Equal(res.Winners, []games.Seat{active}) {
+		t.Fatalf("after the claim: ended %v, result %+v", tbl.Ended, res)
+	}
+	g, _, err := tbl.Project()
+	if err != nil || g.Result == nil || g.Status != "finished" {
+		t.Fatalf("the claimed game's row: %+v (%v)", g, err)
+	}
+}
+
+// passive is the quietest legal move: take income, allow, or the first.
+func passive(legal []string) string {
+	for _, want := range []string{"income", "allow"} {
+		if slices.Contains(legal, want) {
+			return want
+		}
+	}
+	return legal[0]
 }

@@ -187,9 +187,9 @@ func (c *cmdCtx) stage(typ string, data any, move string) error {
 		Causation: c.actor.Causation, Move: move,
 	}
 	c.staged = append(c.staged, events.Event{Type: typ, Data: raw, Meta: meta})
-	actor := games.Spectator
+	actor := eventActor{seat: games.Spectator, system: c.actor.Channel == ChannelSystem}
 	if c.seat != nil {
-		actor = games.Seat(*c.seat)
+		actor.seat = games.Seat(*c.seat)
 	}
 	return c.table.apply(c.reg, events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.now}, actor)
 }
@@ -847,6 +847,16 @@ func (s *Service) Timeout(ctx context.Context, gameID string, entry games.Pendin
 		p, ok := t.entry(entry)
 		if !ok {
 			return nil
+		}
+		// Said first, with no acting seat: the seat's entries keep their
+		// identities until its default is played.
+		if err := c.stage(TypeTimedOut, TimedOut{Seat: p.Seat, Kind: p.Kind, Since: p.Since}, ""); err != nil {
+			return err
+		}
+		if t.timeouts[p.Seat] >= AbandonAfter && !slices.Contains(t.Abandoned, p.Seat) {
+			if err := c.stage(TypeAbandoned, Abandoned{Seat: p.Seat}, ""); err != nil {
+				return err
+			}
 		}
 		seatNo := int(p.Seat)
 		c.seat = &seatNo

@@ -388,7 +388,8 @@ func TestTimeoutAppliesTheDefaultOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Version != tbl.Version+1 {
+	// The timeout is said, then the default is played.
+	if out.Version != tbl.Version+2 {
 		t.Fatalf("timeout outcome %+v", out)
 	}
 	after, _ := svc.Load(ctx, id)

@@ -99,7 +99,7 @@ func (s *Service) history(gameID, user string, recorded []events.Recorded, after
 			}
 			out = append(out, c)
 		}
-		if err := t.apply(s.reg, e, actorSeat(e.Meta)); err != nil {
+		if err := t.apply(s.reg, e, actorOf(e.Meta)); err != nil {
 			return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 		}
 	}
@@ -178,6 +178,24 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Text = t.nameOf(a.Seat, seat) + " is away until " + until + "; their deadlines wait."
 		if a.Seat == seat {
 			c.Text = "You are away until " + until + "; your deadlines wait."
+		}
+	case TypeTimedOut:
+		var to TimedOut
+		if err := json.Unmarshal(e.Data, &to); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Text = "Time ran out for " + t.nameOf(to.Seat, seat) + ": their default move is played."
+		if to.Seat == seat {
+			c.Text = "Your time ran out: your default move is played."
+		}
+	case TypeAbandoned:
+		var a Abandoned
+		if err := json.Unmarshal(e.Data, &a); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Text = fmt.Sprintf("%s missed %d deadlines in a row: their seat plays its default moves until they write back.", t.nameOf(a.Seat, seat), AbandonAfter)
+		if a.Seat == seat {
+			c.Text = fmt.Sprintf("You missed %d deadlines in a row: your seat plays its default moves until you write back (reply back).", AbandonAfter)
 		}
 	case TypeBack:
 		var b Back

@@ -102,6 +102,13 @@ type Table struct {
 	opened map[int]time.Time
 	// absences lists each seat's declared absences, in order.
 	absences map[games.Seat][]absence
+	// Abandoned lists the seats that missed AbandonAfter deadlines in a
+	// row and play by default until their player writes back.
+	Abandoned []games.Seat
+	// timeouts counts each seat's deadlines missed in a row.
+	timeouts map[games.Seat]int
+	// endResult is the result the game's end recorded.
+	endResult *games.Result
 
 	// seed is the game's secret, once a command has loaded it.
 	seed *games.Seed
@@ -122,7 +129,7 @@ func fold(reg *games.Registry, id string, evs []events.Recorded) (*Table, error)
 // applyRecorded folds recorded events into the table.
 func (t *Table) applyRecorded(reg *games.Registry, evs []events.Recorded) error {
 	for _, e := range evs {
-		if err := t.apply(reg, e, actorSeat(e.Meta)); err != nil {
+		if err := t.apply(reg, e, actorOf(e.Meta)); err != nil {
 			return fmt.Errorf("game %s version %d: %w", t.ID, e.Version, err)
 		}
 	}
@@ -132,20 +139,35 @@ func (t *Table) applyRecorded(reg *games.Registry, evs []events.Recorded) error 
 // actorSeat reads the seat that acted from an event's meta (Spectator when
 // none: the system, or a lifecycle event).
 func actorSeat(meta json.RawMessage) games.Seat {
+	return actorOf(meta).seat
+}
+
+// actorOf reads who made an event from its meta: the seat that acted
+// (games.Spectator for none) and whether the system acted for it (a
+// default at a deadline).
+func actorOf(meta json.RawMessage) eventActor {
 	var m struct {
-		Seat *int `json:"seat"`
+		Seat    *int   `json:"seat"`
+		Channel string `json:"channel"`
 	}
 	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil || m.Seat == nil {
-		return games.Spectator
+		return eventActor{seat: games.Spectator, system: m.Channel == ChannelSystem}
 	}
-	return games.Seat(*m.Seat)
+	return eventActor{seat: games.Seat(*m.Seat), system: m.Channel == ChannelSystem}
+}
+
+// eventActor is who made an event.
+type eventActor struct {
+	seat   games.Seat
+	system bool
 }
 
 // apply folds one event, made by seat actor (games.Spectator for none), into
 // the table, and keeps the identities of the pending entries: an entry keeps
 // the version it opened at while it stays pending unchanged (same seat, kind
 // and rule) through events its own seat did not make.
-func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) error {
+func (t *Table) apply(reg *games.Registry, e events.Recorded, by eventActor) error {
+	actor := by.seat
 	switch e.Type {
 	case TypeCreated:
 		var c Created
@@ -202,9 +224,25 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) 
 		if err := t.applyAbsence(e.Type, e.Data, e.RecordedAt); err != nil {
 			return err
 		}
+		if e.Type == TypeBack {
+			var b Back
+			if err := json.Unmarshal(e.Data, &b); err != nil {
+				return fmt.Errorf("decode %s: %w", e.Type, err)
+			}
+			t.cameBack(b.Seat)
+		}
+	case TypeTimedOut, TypeAbandoned:
+		if err := t.applyTimeouts(e.Type, e.Data); err != nil {
+			return err
+		}
 	case TypeEnded:
 		t.Ended = true
 		t.Pending = nil
+		var en Ended
+		if err := json.Unmarshal(e.Data, &en); err != nil {
+			return fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		t.endResult = &en.Result
 	default:
 		if t.Engine == nil || !t.Started {
 			return fmt.Errorf("game event %s before the game started", e.Type)
@@ -217,6 +255,7 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, actor games.Seat) 
 		if t.State, err = t.Engine.Evolve(t.State, games.RawEvent{Type: typ, Data: e.Data}); err != nil {
 			return err
 		}
+		t.playedBy(by)
 	}
 	t.Version = e.Version
 	t.UpdatedAt = e.RecordedAt
@@ -378,7 +417,7 @@ func (t *Table) Project() (projections.Game, []projections.SeatView, error) {
 			g.ToAct[i].Deadline = &at
 		}
 	}
-	if res := t.Engine.Result(t.State); res.Finished {
+	if res := t.Result(); res.Finished {
 		g.Result = &res
 		g.ToAct = nil
 	}

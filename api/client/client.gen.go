@@ -697,6 +697,11 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/games/{game_id}/back (the `ComeBack` operationId).
 	ComeBack(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ClaimGame Win a game every other player of which resigned or was abandoned (missed 3 deadlines in a row).
+	//
+	// Corresponds with POST /v1/games/{game_id}/claim (the `ClaimGame` operationId).
+	ClaimGame(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	//
 	// Corresponds with GET /v1/games/{game_id}/events (the `ListEvents` operationId).
@@ -995,6 +1000,21 @@ func (c *Client) GoAway(ctx context.Context, gameId GameID, body GoAwayJSONReque
 // Corresponds with POST /v1/games/{game_id}/back (the `ComeBack` operationId).
 func (c *Client) ComeBack(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewComeBackRequest(c.Server, gameId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ClaimGame Win a game every other player of which resigned or was abandoned (missed 3 deadlines in a row).
+//
+// Corresponds with POST /v1/games/{game_id}/claim (the `ClaimGame` operationId).
+func (c *Client) ClaimGame(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewClaimGameRequest(c.Server, gameId)
 	if err != nil {
 		return nil, err
 	}
@@ -1657,6 +1677,40 @@ func NewComeBackRequest(server string, gameId GameID) (*http.Request, error) {
 	return req, nil
 }
 
+// NewClaimGameRequest constructs an http.Request for the ClaimGame method
+func NewClaimGameRequest(server string, gameId GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/claim", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListEventsRequest constructs an http.Request for the ListEvents method
 func NewListEventsRequest(server string, gameId GameID, params *ListEventsParams) (*http.Request, error) {
 	var err error
@@ -2273,6 +2327,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games/{game_id}/back (the `ComeBack` operationId).
 	ComeBackWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*ComeBackResponse, error)
+
+	// ClaimGameWithResponse Win a game every other player of which resigned or was abandoned (missed 3 deadlines in a row).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/claim (the `ClaimGame` operationId).
+	ClaimGameWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*ClaimGameResponse, error)
 
 	// ListEventsWithResponse The game's events after a version, as the caller's seat may see them, each told in words.
 	//
@@ -2972,6 +3033,82 @@ func (r ComeBackResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ComeBackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ClaimGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ClaimGameResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ClaimGameResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ClaimGameResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ClaimGameResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ClaimGameResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ClaimGameResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ClaimGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ClaimGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ClaimGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ClaimGameResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -3913,6 +4050,19 @@ func (c *ClientWithResponses) ComeBackWithResponse(ctx context.Context, gameId G
 	return ParseComeBackResponse(rsp)
 }
 
+// ClaimGameWithResponse Win a game every other player of which resigned or was abandoned (missed 3 deadlines in a row).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/claim (the `ClaimGame` operationId).
+func (c *ClientWithResponses) ClaimGameWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*ClaimGameResponse, error) {
+	rsp, err := c.ClaimGame(ctx, gameId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseClaimGameResponse(rsp)
+}
+
 // ListEventsWithResponse The game's events after a version, as the caller's seat may see them, each told in words.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -4519,6 +4669,67 @@ func ParseComeBackResponse(rsp *http.Response) (*ComeBackResponse, error) {
 	}
 
 	response := &ComeBackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseClaimGameResponse parses an HTTP response from a ClaimGameWithResponse call
+func ParseClaimGameResponse(rsp *http.Response) (*ClaimGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ClaimGameResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}

@@ -24,7 +24,7 @@ type config struct {
 	MailDomain  string // COURRIER_MAIL_DOMAIN
 	BaseURL     string // COURRIER_BASE_URL
 	DataDir     string // COURRIER_DATA_DIR
-	RateLimit   string // COURRIER_RATE_LIMIT: API requests a second per user and per address; "off"
+	RateLimit   string // COURRIER_RATE_LIMIT: API requests a second per user (twice that per address); "off" or negative: none
 	// EmbeddedPort is where the embedded server listens (tests move it).
 	EmbeddedPort int
 }
@@ -45,7 +45,7 @@ func (c *config) settings() []setting {
 		{"COURRIER_MAIL_DOMAIN", "localhost", "domain of reply addresses", &c.MailDomain},
 		{"COURRIER_BASE_URL", "http://localhost:8080", "public URL of the service", &c.BaseURL},
 		{"COURRIER_DATA_DIR", defaultDataDir(), "where secrets and the embedded database live", &c.DataDir},
-		{"COURRIER_RATE_LIMIT", "", "API requests a second allowed per user, and twice that per client address (this machine's own are not limited by address); empty: 50; off: no limit", &c.RateLimit},
+		{"COURRIER_RATE_LIMIT", "", "API requests a second allowed per user, and twice that per client address (this machine's own are not limited by address); empty: 50; off or negative: no limit", &c.RateLimit},
 	}
 }
 
@@ -85,8 +85,9 @@ func loadConfigWith(name string, args []string, getenv func(string) string, more
 	return c, nil
 }
 
-// rateLimits reads COURRIER_RATE_LIMIT: the per-user and per-address API
-// rates (0: the API's defaults; negative: none).
+// rateLimits reads COURRIER_RATE_LIMIT into api.Config's PerUser and
+// PerAddress: empty, the API's defaults (0, 0); "off" or a negative number,
+// no limit (-1, -1); else n a second per user and 2n per address.
 func (c config) rateLimits() (perUser, perAddress rate.Limit, err error) {
 	v := strings.TrimSpace(c.RateLimit)
 	switch {
@@ -96,8 +97,11 @@ func (c config) rateLimits() (perUser, perAddress rate.Limit, err error) {
 		return -1, -1, nil
 	}
 	n, err := strconv.ParseFloat(v, 64)
-	if err != nil || n <= 0 || math.IsInf(n, 0) || math.IsNaN(n) {
-		return 0, 0, usageError{fmt.Sprintf("rate-limit %q: give requests a second per user (a positive number) or off", c.RateLimit)}
+	switch {
+	case err != nil || n == 0 || math.IsInf(n, 0) || math.IsNaN(n):
+		return 0, 0, usageError{fmt.Sprintf("rate-limit %q: give requests a second per user (a positive number), off (or a negative number) for no limit, or nothing for the default", c.RateLimit)}
+	case n < 0:
+		return -1, -1, nil
 	}
 	return rate.Limit(n), rate.Limit(2 * n), nil
 }
