@@ -132,6 +132,7 @@ func TestErrorsAreClearAndWriteNothing(t *testing.T) {
 		{"an unknown game kind", http.MethodPost, "/v1/games", mover, map[string]any{"game": "chess"}, nil, 400, "malformed", "chess"},
 		{"a bad invitee", http.MethodPost, "/v1/games", mover, map[string]any{"game": "coup", "seats": []string{"me", "not an address"}}, nil, 400, "malformed", "seats"},
 		{"a bad deadline", http.MethodPost, "/v1/games", mover, map[string]any{"game": "coup", "deadlines": map[string]string{"turn": "soon"}}, nil, 400, "malformed", "deadlines.turn"},
+		{"a day that is no weekday", http.MethodPost, "/v1/games", mover, map[string]any{"game": "coup", "deadlines": map[string]any{"weekdays": []string{"someday"}}}, nil, 400, "malformed", "someday"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

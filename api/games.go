@@ -180,6 +180,9 @@ func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (C
 			b.Game, strings.Join(s.cfg.Play.Registry().IDs(), ", ")))
 	}
 	spec := play.NewGame{Kind: b.Game, Name: me.Name, Deadlines: deadlines}
+	if b.Deadlines != nil && b.Deadlines.Weekdays != nil {
+		spec.Weekdays = *b.Deadlines.Weekdays
+	}
 	if b.Name != nil && strings.TrimSpace(*b.Name) != "" {
 		spec.Name = strings.TrimSpace(*b.Name)
 	}

@@ -117,7 +117,7 @@ func (t *Table) Deadline(p games.Pending) (time.Time, bool) {
 	if slices.Contains(t.Abandoned, p.Seat) {
 		return opened, true // an abandoned seat plays its defaults at once
 	}
-	return t.pausedIn(p.Seat, opened, opened.Add(t.allowed(p))), true
+	return t.pausedIn(p.Seat, opened, addOn(opened, t.allowed(p), t.Weekdays)), true
 }
 
 // trackOpenings remembers when each current pending entry opened: at is
@@ -226,4 +226,50 @@ func (w *DeadlineWorker) Work(ctx context.Context, job *river.Job[jobs.Deadline]
 		return fmt.Errorf("apply the default at the deadline of %s in game %s: %w", id, a.GameID, err)
 	}
 	return nil
+}
+
+// weekdayNames are the days as a game's creator writes them.
+var weekdayNames = map[string]time.Weekday{
+	"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday,
+	"thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday,
+}
+
+// ParseWeekdays reads the days on which deadlines run ("mon" … "sun", or
+// full English names); none means every day.
+func ParseWeekdays(names []string) ([]time.Weekday, error) {
+	var out []time.Weekday
+	for _, n := range names {
+		key := strings.ToLower(strings.TrimSpace(n))
+		if len(key) > 3 {
+			key = key[:3]
+		}
+		d, ok := weekdayNames[key]
+		if !ok {
+			return nil, refuse(CodeInvalid, "%q is not a day of the week (write mon, tue, wed, thu, fri, sat or sun)", n)
+		}
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// addOn is start plus d of time that runs only on the given weekdays (UTC;
+// every day when none).
+func addOn(start time.Time, d time.Duration, days []time.Weekday) time.Time {
+	if len(days) == 0 || len(days) == 7 {
+		return start.Add(d)
+	}
+	t := start.UTC()
+	for d > 0 {
+		midnight := time.Date(t.Year(), t.Month(), t.Day()+1, 0, 0, 0, 0, time.UTC)
+		if slices.Contains(days, t.Weekday()) {
+			step := min(d, midnight.Sub(t))
+			t, d = t.Add(step), d-step
+			continue
+		}
+		t = midnight
+	}
+	return t
 }

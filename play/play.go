@@ -505,6 +505,8 @@ type NewGame struct {
 	// Deadlines overrides the default deadlines (DefaultTurnDeadline,
 	// DefaultWindowDeadline) by kind: "turn", "window" or a kind of the game.
 	Deadlines Deadlines
+	// Weekdays, when set, are the only days (UTC) on which deadlines run.
+	Weekdays []string
 }
 
 // CreateGame makes a new game as spec says.
@@ -539,15 +541,23 @@ func (s *Service) CreateGame(ctx context.Context, actor Actor, spec NewGame) (Ou
 	if err != nil {
 		return Outcome{}, err
 	}
+	weekdays, err := ParseWeekdays(spec.Weekdays)
+	if err != nil {
+		return Outcome{}, err
+	}
+	var days []string
+	for _, d := range weekdays {
+		days = append(days, strings.ToLower(d.String()[:3]))
+	}
 	id := newID()
 	seed := s.seed()
-	req := request{gameID: id, create: true, hash: commandHash("create", spec.Kind, optionsText(full), spec.Name, strings.Join(invite, ","), deadlinesText(deadlines))}
+	req := request{gameID: id, create: true, hash: commandHash("create", spec.Kind, optionsText(full), spec.Name, strings.Join(invite, ","), deadlinesText(deadlines), strings.Join(days, ","))}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		c.newSeed = &seed
 		c.table.seed = &seed
 		created := Created{
 			Kind: spec.Kind, Options: full, Rules: info.Rules, Shuffle: games.ShuffleAlgorithm,
-			Commitment: seed.Commitment(), Creator: actor.User, Deadlines: deadlines.encode(),
+			Commitment: seed.Commitment(), Creator: actor.User, Deadlines: deadlines.encode(), Weekdays: days,
 		}
 		if err := c.stage(TypeCreated, created, ""); err != nil {
 			return err

@@ -42,6 +42,9 @@ type Created struct {
 	// as Go durations); absent in games created before deadlines existed,
 	// which have none.
 	Deadlines map[string]string `json:"deadlines,omitempty"`
+	// Weekdays, when set, are the only days (UTC) on which deadlines run
+	// ("mon", "tue", …).
+	Weekdays []string `json:"weekdays,omitempty"`
 }
 
 // Joined is the data of a player taking a place before the start.
@@ -97,6 +100,8 @@ type Table struct {
 	// Deadlines is the time the game allows per kind of pending entry
 	// (none for a game created before deadlines existed).
 	Deadlines Deadlines
+	// Weekdays are the days on which deadlines run (all when empty).
+	Weekdays []time.Weekday
 
 	// opened holds when each current pending entry opened, by its Since.
 	opened map[int]time.Time
@@ -180,6 +185,9 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, by eventActor) err
 		}
 		t.Kind, t.Engine, t.Options, t.Commitment, t.Creator = c.Kind, eng, c.Options, c.Commitment, c.Creator
 		if t.Deadlines, err = decodeDeadlines(c.Deadlines); err != nil {
+			return err
+		}
+		if t.Weekdays, err = ParseWeekdays(c.Weekdays); err != nil {
 			return err
 		}
 		t.Rules = max(c.Rules, 1)

@@ -205,8 +205,11 @@ type CreatedToken struct {
 
 // Deadlines Time allowed per kind of decision, as "72h", "90m" or "3d": `turn` for a decision one seat makes (default 72h), `window` for a window every eligible seat may answer, such as a Coup challenge (default 24h). At its deadline a decision takes its default move.
 type Deadlines struct {
-	Turn   *string `json:"turn,omitempty"`
-	Window *string `json:"window,omitempty"`
+	Turn *string `json:"turn,omitempty"`
+
+	// Weekdays The only days (UTC) on which deadlines run, e.g. ["mon", "tue", "wed", "thu", "fri"]; absent: every day.
+	Weekdays *[]string `json:"weekdays,omitempty"`
+	Window   *string   `json:"window,omitempty"`
 }
 
 // DevMail One message of the dev mailbox, as text.

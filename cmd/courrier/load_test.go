@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/courrier-games/courrier/migrations/pgtest"
 )
@@ -24,7 +28,8 @@ func TestLoadPlaysAndReports(t *testing.T) {
 		t.Fatalf("load: %v\n%s", err, out.String())
 	}
 	t.Log("\n" + out.String())
-	for _, want := range []string{"PostgreSQL baseline: 3 clients", "inserts/s; p50", "moves/s; p50", " 0 errors", "p99"} {
+	for _, want := range []string{"against an embedded server", "PostgreSQL baseline: 3 clients", "inserts/s; p50",
+		"moves/s; p50", " 0 errors", "p99", "\nratio: ", "\nverdict: p99 "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the output lacks %q", want)
 		}
@@ -41,19 +46,142 @@ func TestLoadPlaysAndReports(t *testing.T) {
 	}
 }
 
+// With -url, the games are played against a running server, and the
+// baseline is measured in a scratch table of DATABASE_URL's database
+// (dropped after), skipped with a line saying why when there is none, and
+// refused clearly when the role may not create a table.
+func TestLoadAgainstURL(t *testing.T) {
+	db := pgtest.Open(t)
+	ctx := context.Background()
+	cfg, err := loadConfig("load", []string{"-data-dir", t.TempDir()}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop, err := startLoadServer(ctx, cfg, db.OwnerURL, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	load := func(dbURL string) (string, error) {
+		var out bytes.Buffer
+		err := run(ctx, []string{"load", "-url", base + "/", "-games", "2", "-clients", "2", "-duration", "1s", "-baseline", "300ms",
+			"-database-url", dbURL, "-data-dir", t.TempDir()}, &out, &bytes.Buffer{})
+		t.Log("\n" + out.String())
+		return out.String(), err
+	}
+
+	out, err := load(db.OwnerURL)
+	if err != nil {
+		t.Fatalf("load -url with a database: %v", err)
+	}
+	for _, want := range []string{"against " + base + "\n", "PostgreSQL baseline: 2 clients", "moves/s; p50", " 0 errors", "\nratio: ", "\nverdict: ratio "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q", want)
+		}
+	}
+	var left int
+	if err := db.Owner.QueryRow(ctx, `select count(*) from pg_tables where tablename like 'load\_baseline\_%'`).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 {
+		t.Errorf("%d baseline tables left behind", left)
+	}
+
+	out, err = load("")
+	if err != nil {
+		t.Fatalf("load -url without a database: %v", err)
+	}
+	for _, want := range []string{"PostgreSQL baseline: skipped (no database URL", "moves/s; p50", "\nverdict: ratio unknown"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "\nratio: ") {
+		t.Error("a ratio was printed without a baseline")
+	}
+
+	out, err = load(db.ServiceURL)
+	if err == nil || !strings.Contains(err.Error(), "baseline: create a scratch table in "+pgtest.ServiceRole+"@") ||
+		!strings.Contains(err.Error(), "-baseline -1") || strings.Contains(out, "moves: ") {
+		t.Errorf("load -url with a role that may not create a table: %v, want a refusal before the games that says how to go on", err)
+	}
+}
+
 func TestLoadRefusesBadFlags(t *testing.T) {
 	cases := []struct{ args, says string }{
-		{"-game chess", "chess"},
-		{"-games 0", "at least 1"},
+		{"-game chess", `no game "chess"`},
+		{"-games 0", "-games 0: must be at least 1"},
+		{"-clients 0", "-clients 0: must be at least 1"},
+		{"-games 2 -clients 3", "fewer than -clients"},
 		{"-seats 9", "played by"},
-		{"-duration 0s", "positive"},
-		{"-rate -3", "-rate"},
+		{"-duration 0s", "-duration 0s: must be positive"},
+		{"-duration -1s", "must be positive"},
+		{"-rate -3", "-rate -3"},
+		{"-rate NaN", "-rate NaN"},
 		{"-clients x", "invalid value"},
+		{"-url localhost:8080", "base URL"},
+		{"-url ftp://example.org", "base URL"},
+		{"-url http://", "base URL"},
+		{"extra", "unexpected argument"},
 	}
 	for _, c := range cases {
-		err := run(context.Background(), append([]string{"load"}, strings.Fields(c.args)...), &bytes.Buffer{}, &bytes.Buffer{})
+		_, _, err := parseLoadFlags(strings.Fields(c.args), func(string) string { return "" })
 		if _, ok := errors.AsType[usageError](err); !ok || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("load %s: %v, want a usage error saying %q", c.args, err, c.says)
+		}
+	}
+	cfg, o, err := parseLoadFlags([]string{"-url", "http://localhost:8080/", "-duration", "6s"}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.url != "http://localhost:8080" || o.baseline != 2*time.Second || o.seats != 3 || o.games != 1000 || o.clients != 16 || cfg.DatabaseURL != "" {
+		t.Errorf("load -url http://localhost:8080/ -duration 6s: %+v", o)
+	}
+}
+
+func TestRateLimitSetting(t *testing.T) {
+	cases := []struct {
+		v                string
+		perUser, perAddr rate.Limit
+		refused          bool
+	}{
+		{"", 0, 0, false},
+		{"off", -1, -1, false},
+		{" OFF ", -1, -1, false},
+		{"-1", -1, -1, false},
+		{"25", 25, 50, false},
+		{"0.5", 0.5, 1, false},
+		{"0", 0, 0, true},
+		{"fast", 0, 0, true},
+		{"Inf", 0, 0, true},
+	}
+	for _, c := range cases {
+		u, a, err := config{RateLimit: c.v}.rateLimits()
+		if _, ok := errors.AsType[usageError](err); ok != c.refused || u != c.perUser || a != c.perAddr {
+			t.Errorf("COURRIER_RATE_LIMIT=%q: %v, %v, %v", c.v, u, a, err)
+		}
+	}
+}
+
+func TestLoadVerdict(t *testing.T) {
+	cases := []struct {
+		asked, moves, inserts float64
+		p99                   time.Duration
+		says                  []string
+	}{
+		{0, 600, 1000, 30 * time.Millisecond, []string{"ratio 0.60 meets the goal of 0.5", "p99 30.00 ms at full speed", "-rate 300 (half this peak)"}},
+		{0, 40, 1000, 30 * time.Millisecond, []string{"ratio 0.04 is below the goal of 0.5", "-rate 20 "}},
+		{0, 40, 0, 30 * time.Millisecond, []string{"ratio unknown (no PostgreSQL baseline)", "-rate 20 "}},
+		{300, 299, 1000, 9 * time.Millisecond, []string{"p99 9.00 ms at 300 moves/s asked meets the goal of 10.00 ms"}},
+		{300, 299, 0, 11 * time.Millisecond, []string{"p99 11.00 ms at 300 moves/s asked is above the goal"}},
+		{300, 100, 0, 11 * time.Millisecond, []string{"only 100 moves/s were played"}},
+	}
+	for _, c := range cases {
+		v := verdict(c.asked, c.moves, c.inserts, c.p99)
+		for _, s := range c.says {
+			if !strings.Contains(v, s) {
+				t.Errorf("verdict(%v, %v, %v, %v) = %q, want %q in it", c.asked, c.moves, c.inserts, c.p99, v, s)
+			}
 		}
 	}
 }
