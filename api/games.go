@@ -367,3 +367,23 @@ func (s *Server) ClaimGame(ctx context.Context, req ClaimGameRequestObject) (Cla
 	}
 	return ClaimGame200JSONResponse(g), nil
 }
+
+// ReplaceSeat hands an abandoned seat to another player (the creator only).
+func (s *Server) ReplaceSeat(ctx context.Context, req ReplaceSeatRequestObject) (ReplaceSeatResponseObject, error) {
+	u, err := s.cfg.Users.Ensure(ctx, req.Body.Email)
+	if err != nil {
+		if unavailable(err) {
+			return nil, err
+		}
+		return nil, fail(http.StatusBadRequest, codeMalformed, "email: "+err.Error())
+	}
+	out, err := s.cfg.Play.Replace(ctx, actor(ctx, ""), req.GameId, games.Seat(req.Body.Seat), u.ID)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.gameAfter(ctx, out)
+	if err != nil {
+		return nil, err
+	}
+	return ReplaceSeat200JSONResponse(g), nil
+}

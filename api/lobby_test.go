@@ -212,6 +212,14 @@ func TestLobby(t *testing.T) {
 		t.Fatalf("an unknown status: %d", r.status)
 	}
 
+	// Only an abandoned seat can be handed over, and only by the creator.
+	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/replace", bob, map[string]any{"seat": 0, "email": "zed@players.test"}); r.status != http.StatusForbidden {
+		t.Fatalf("a player who did not create the game handed a seat over: %d %s", r.status, r.body)
+	}
+	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/replace", ana, map[string]any{"seat": 1, "email": "zed@players.test"}); r.status != http.StatusConflict || !strings.Contains(string(r.body), "not abandoned") {
+		t.Fatalf("a seat still played was handed over: %d %s", r.status, r.body)
+	}
+
 	// A claim while the other still plays is refused.
 	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/claim", ana, nil); r.status != http.StatusConflict || !strings.Contains(string(r.body), "still play") {
 		t.Fatalf("an early claim: %d %s", r.status, r.body)

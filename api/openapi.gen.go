@@ -521,6 +521,12 @@ type PlayMoveParams struct {
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
 
+// ReplaceSeatJSONBody defines parameters for ReplaceSeat.
+type ReplaceSeatJSONBody struct {
+	Email string `json:"email"`
+	Seat  int    `json:"seat"`
+}
+
 // StreamEventsParams defines parameters for StreamEvents.
 type StreamEventsParams struct {
 	Since       *int    `form:"since,omitempty" json:"since,omitempty"`
@@ -544,6 +550,9 @@ type JoinGameJSONRequestBody = JoinRequest
 
 // PlayMoveJSONRequestBody defines body for PlayMove for application/json ContentType.
 type PlayMoveJSONRequestBody = MoveRequest
+
+// ReplaceSeatJSONRequestBody defines body for ReplaceSeat for application/json ContentType.
+type ReplaceSeatJSONRequestBody ReplaceSeatJSONBody
 
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = MeUpdate
@@ -592,6 +601,9 @@ type ServerInterface interface {
 	// PlayMove Play a move, in the game's notation or as a number of legal_compact.
 	// (POST /v1/games/{game_id}/moves)
 	PlayMove(ctx echo.Context, gameId GameID, params PlayMoveParams) error
+	// ReplaceSeat The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+	// (POST /v1/games/{game_id}/replace)
+	ReplaceSeat(ctx echo.Context, gameId GameID) error
 	// ResignGame Leave a game for good.
 	// (POST /v1/games/{game_id}/resign)
 	ResignGame(ctx echo.Context, gameId GameID) error
@@ -857,6 +869,22 @@ func (w *ServerInterfaceWrapper) PlayMove(ctx echo.Context) error {
 	return err
 }
 
+// ReplaceSeat converts echo context to params.
+func (w *ServerInterfaceWrapper) ReplaceSeat(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ReplaceSeat(ctx, gameId)
+	return err
+}
+
 // ResignGame converts echo context to params.
 func (w *ServerInterfaceWrapper) ResignGame(ctx echo.Context) error {
 	var err error
@@ -1046,6 +1074,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:game_id/resign", wrapper.ResignGame, options.OperationMiddlewares["resignGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/away", wrapper.GoAway, options.OperationMiddlewares["goAway"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/back", wrapper.ComeBack, options.OperationMiddlewares["comeBack"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/replace", wrapper.ReplaceSeat, options.OperationMiddlewares["replaceSeat"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/claim", wrapper.ClaimGame, options.OperationMiddlewares["claimGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/moves", wrapper.PlayMove, options.OperationMiddlewares["playMove"]...)
 	router.GET(options.BaseURL+"/v1/games/:game_id/events", wrapper.ListEvents, options.OperationMiddlewares["listEvents"]...)
@@ -2169,6 +2198,116 @@ func (response PlayMovedefaultJSONResponse) VisitPlayMoveResponse(w http.Respons
 	return err
 }
 
+type ReplaceSeatRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Body   *ReplaceSeatJSONRequestBody
+}
+
+type ReplaceSeatResponseObject interface {
+	VisitReplaceSeatResponse(w http.ResponseWriter) error
+}
+
+type ReplaceSeat200JSONResponse Game
+
+func (response ReplaceSeat200JSONResponse) VisitReplaceSeatResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceSeat400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ReplaceSeat400JSONResponse) VisitReplaceSeatResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceSeat401JSONResponse Error
+
+func (response ReplaceSeat401JSONResponse) VisitReplaceSeatResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceSeat403JSONResponse Error
+
+func (response ReplaceSeat403JSONResponse) VisitReplaceSeatResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceSeat404JSONResponse Error
+
+func (response ReplaceSeat404JSONResponse) VisitReplaceSeatResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceSeat409JSONResponse Error
+
+func (response ReplaceSeat409JSONResponse) VisitReplaceSeatResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceSeatdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ReplaceSeatdefaultJSONResponse) VisitReplaceSeatResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResignGameRequestObject struct {
 	GameId GameID `json:"game_id"`
 }
@@ -2824,6 +2963,9 @@ type StrictServerInterface interface {
 	// PlayMove Play a move, in the game's notation or as a number of legal_compact.
 	// (POST /v1/games/{game_id}/moves)
 	PlayMove(ctx context.Context, request PlayMoveRequestObject) (PlayMoveResponseObject, error)
+	// ReplaceSeat The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+	// (POST /v1/games/{game_id}/replace)
+	ReplaceSeat(ctx context.Context, request ReplaceSeatRequestObject) (ReplaceSeatResponseObject, error)
 	// ResignGame Leave a game for good.
 	// (POST /v1/games/{game_id}/resign)
 	ResignGame(ctx context.Context, request ResignGameRequestObject) (ResignGameResponseObject, error)
@@ -3322,6 +3464,54 @@ func (sh *strictHandler) PlayMove(ctx echo.Context, gameId GameID, params PlayMo
 	return nil
 }
 
+// ReplaceSeat operation middleware
+func (sh *strictHandler) ReplaceSeat(ctx echo.Context, gameId GameID) error {
+	var request ReplaceSeatRequestObject
+
+	request.GameId = gameId
+
+	var body ReplaceSeatJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ReplaceSeat(ctx.Request().Context(), request.(ReplaceSeatRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReplaceSeat")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ReplaceSeatResponseObject); ok {
+		return validResponse.VisitReplaceSeatResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ResignGame operation middleware
 func (sh *strictHandler) ResignGame(ctx echo.Context, gameId GameID) error {
 	var request ResignGameRequestObject
@@ -3566,89 +3756,90 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7DzrbttGl69ywF0gFkDb8iVftzIWhZsGabrN16D2t/1RBdaIPBKnJmfUmaEUbWBgn2YfbJ9kMWeGIikN",
-	"ZcmxnXb7/Ulkci5nzv02/BQlsphJgcLoaPApmjHFCjSo6K83rMC339lfXESDaMZMFsWRYAVGg2jKCrzh",
-	"aRRHCn8vucI0GhhVYhzpJMOC2WkF+/gjiqnJosF5P44KLqo/T+LILGd2HW0UF9Po7u7OrqRnUmik3V8r",
-	"JZX9kUhhUBj7k81mOU+Y4VIc/6alsM/q7f5V4SQaRP9yXB/q2L3Vx2412iVFnSg+s4tEg+hSANp3MXAB",
-	"iSyV4qheaJAC3QvQGZvhUWSn+tXsZpfv317LWyQQZkrOUBnuAE8UMoPpDSOQJ1IV9leUMoOHhhcYbZw9",
-	"jnhqx248zpk2N6Xevpgo85yNc6zwv7GKo1hgeYVzeftZi981yf9rRPxA28VNNHxYzZPj3zAxdu9XzLBc",
-	"TjfRxw0W7R/b6OqXsaxqV/XbMKXYchM6WnALMG88otoATf3TNt9cZwg8BUscyzkCF2AHajjAo+kRJHIp",
-	"DfaOQsQu2McbjcyJnH/LhcEpKnrNxbbXndSUBFobde2TpDhhZW6Cs7uZpMyr2evnt6+ApxpMhuC2hyRj",
-	"Yoo6ePA5y8s1Im+M2UpBz1rVOUKkbM/34N+UKg/strb61K3uN6nJ0KRYjebm0kGecvzfoSQ0JgrNJlqv",
-	"MrkQIEWCA9AoUuAGmAYG3yJTqMDY5YLINdVG28RlpbXWz+5mxxVcoQN9hyzNuXDwszTlFmSWv2+ca8Jy",
-	"jesa9poXCCzP5QJTmKGCWy5SkBNIMeGaSxHbEw6jr06zYRTDMPq6XwwjkAqG0Vk6jAYwMqUSI5hIBWw1",
-	"izS0JQoU7NbKnecK+Oo068UwWnCRykU1y/0FOEe1BMz5lI/z1fQlMKEXqGLQZZI5fL+S5cwyc56jmGK9",
-	"+ul51juCSwPcaEg9SppgGYLGvXVTCjlHS7I2B9gzrRnJ036ArgvE25QtO0RQinwJ9jUc/OP6VQ+kgEXG",
-	"k2wFmgZVihhIKf06jAopHJJNie7HAlP/JCvdj4niw+jDBbCxRmEGHmkpW9pDrCS3AfdJP6zl3rqxX21K",
-	"pSPH/ce/C/Lh/B3j+Z5c+JNAKFBrNkXLe1ZjpTiHgvF8LD8SCxr8aDbp9HBzvhrLhfnbeT2uocx16Y4V",
-	"1IT4seOF/AwVSibayKjeu2Wq/bYfuvH+I9fmc612RcKHW+yVd9gGA8OPE5mScUNRFnbdguWWOGhxUQpW",
-	"mgyFsY4lPZlINeZpSvpQSHMzkaWwz7VhOd7MUVk5t2iTYpJzwqCR8iZnaoq0oC5nM6ksRgtMObsh6OOI",
-	"5zlOWX5j9YE1H8zgTc4Lbio45ow7ZysmHlGC5db4oMlkemMh8Vq0gZGa6ikaxvOAmvglY8ab5RQ0FwkS",
-	"9/tz0O9ZzpaoQLNFDEbmKRhpn3PlNORB6+S9lhq4h/ss+CR0HQ7o7yVqc9Ph/loDu8XzYKBwQg6YxSiM",
-	"FbLbyv969f7w5DTsflUEDC5sfYAXGpJSKRRmhaQABtaFeY11ieXq02/y8Np4x7lBVp/76GfNmWOGhc+A",
-	"dgIptAwhsRbMBjQrW6cRgZsjRxu3xpq0ZEwIzIMkId4N7ko0sJsuZ5jGZHZb+1u/xo7RZLOClLEghpze",
-	"kBVQmEiV7qmXK5UaEJCMzWYoLORcwEKqVAfOYAEMO1/04NNWZruHYWq94tUFEdjTyIPePnYnszyGinZc",
-	"F5DnXcSnEptFhgIUsnQHgXFQ1euHThcO0B5ioSv36OFR9bQrYMqQpZvY+Z7prHI8PJZsdO+F9YBNDFo/",
-	"NZFFwUQa1lwdalJ0Bqh+o5Rrq+HBDgwu3Agdwy5Vt56vieOMyO4c9p7GB2M21D5M3Tb/ZzeqoTc2EdCS",
-	"3Bj4BJgg3dNB3qZrZpgpddNrkDNyCVhiOBnwCRdcZx3m2Mgb5hy7nZBxLS/D8Ws5S/dm7i1KJ46WslQ3",
-	"VfDhX4+lzJGJsLPYDos9WuKGvqoIvzp0c5M177JxnC4Bfwzt9Zn5oB8kFz873+TeMKMNZiWLa6nPHcKa",
-	"H+X0oZti4eOhxq5np+2M61m8q+L4rqEtfPQscAEsSWQpyPzde7iWY0PAfeg68VXQuel2GtdW7/av4uhd",
-	"wFasULWvct0h8enW9lPCAP2D2P9xeGp7Oj2QOAuCJOf4QKb7OMPEinJD2xRc8MIqy35Io4Z9RwrM5Rxj",
-	"kDbcmKNiObjMBSkWSq9aVbLGeaf9/p5I8HHXBuDdeKnMUPvkChPksx3skxtmFTLHxX3Dr5CZ/7Tj1sGu",
-	"tvPLhKD9Oy4q12gPCqbNhN72cL0a2PB7tiuBbV4JGQRprbKPO0nTVBm2gY88m05L736ts5MT08pZ9eMd",
-	"nJpVIn7zGPRqAMOowGFUxwrucDEwAaQQgKWpQq2dKhXAxZwbxKE4WGQSpmj06ikVti5WLiJow5TRMF4C",
-	"NxrzifOnWZ5DxuY4FL9JLjDtHcFPBTcG00ETAkKuXTu1Po8UCAtusqb/ydOhsAGhXQZKYXjemu935+Zo",
-	"KDoSf2en2zN/J6f3mOBpl156jyK1ywVqGJ/ruDeqIF1R7GyWc0yBGZ8ndFsGXedbLrYnLzajXC4S3CEg",
-	"pJX9OtWsIKqcH72Bqc6KzpYwu7k/DdtizX6u1WB744mSRdj3rIrGjxQ2DeAWcQbcgJE25uSTJQ3M5RRy",
-	"ZlAFKeaTRoHaCxonYW0rtEBlhV0YkiUSJKar1JOTVjdwjBOp0IKjDRPpZiq54tuAadySJKvM5q4ctkZG",
-	"2jTe6igpdJY2IBKqRIcTe8y3KRYzaVAky8P/wCUUzCSZlRMByFTOUa1qHeuBxX55AxcNGy+POyQP6m6E",
-	"OiwhNvR81ThjmJXDll4nUoULlg3arUdsuiwKppZBki24EOsx8n0rroulXz50jpUP8QRqs7L7u4RdlOfe",
-	"p0jhp9zYNX3YvMkkoizGqHy6V1utwGCmZDEzcDCMxjyFM/jf//4fOO0Po94FMKfMrYUbu5S3W8BNpLLd",
-	"wcnhmGlM90xpz2rjtFumw48PMYvXxffnI7YG9ZWD2SlZNmx36dmMb+SC4aChXuVCwA9XP/29dwEWqIZj",
-	"0PBJNlMoHcX0WhwJxBp3FZOsUz7M1ro6+kYMwhXq/XLAVZ08/OamSuVWWR9XeA/meErt7O422r/Dzlp7",
-	"Y7+4eRS/cAgTLk20VbrXc9ted6MwavmiXZT2jg5R82FKodP72dpOspdXsrvD5B2WXf0maoRwXRqfH5D/",
-	"22MF5ATVY6TA6laPB6fBaP7DsgO5nHJxs5K1dty+H6qaSwXLaBqTUnGzvLInd9uPndBuiMMlaKdLXCMN",
-	"HPzwy3UPKMc1Q6Xt0eDy/du6zYawSZ6MW3G1f2bMzPUTcjGRmztZrxyMFR4jZ741TOdykS9jkHNU8P31",
-	"9Xs4sC7leOkixZgEVVstS+N7R0MxFFd8asPDAYze/3R1Dcfzk2NWmuyY0DKiBgbt7Nntyhm9tbE1m1JO",
-	"ZSjWJtLZRnU06MfT4xim3NpWto4nBj/8ch0PxZzlPIWTU8hkqXTvCL6VRruQEQMo1G6bGgL3dHQ0FFco",
-	"UkBuMlTWLo0uS5NJxf+LguBB1e80LPv9s4Rm0U8cEVJeuz4e6s/MmOvWpD7NGEafhq6YOowG8GlIhVjX",
-	"1+JdYPdHXXoeRvFQDElfDKNv7DtvtPxfvrA+jL65uxtdUGfPyC46Ak52dZzjYChGq56CERyc9/u9GEZr",
-	"rQX04sS+WHUY0KOzXjwUo1WnAT07t8NaRWd6/HVc062qUY9WA5hIh2LRLPdzASMP/8iuWLUsuMXsk1Xn",
-	"gn104kAJdzDQgJd2TrORwT49PW2ANbKIHAE3Q+Eq8nZGs9eBZnzt8VO1PIzg4GX/zC8z+hmNWh5e2ihg",
-	"RBBV7RA0rO8E49LZMEGi1d3RAAej9YzfqDeovEOuh4LQ7DqpVqGOfVlVrb3LUrd4bTRTiKOhGK1FRyPf",
-	"l8ZAoVG86lLQbIIuT2MfL+2/pRLuABOutBkKn/CjcHOhuEENQpqMi6nLxBhurA2Nqm7lhps1iE5cKgwF",
-	"m/FoEJ0d9Y/OrNvFTEaasa0/yMhIp92t+ibhe5tGg8irfcrRR6tOjW9luny0nuxWxeOurfbJpVzrCD/t",
-	"nz7u3lR7CPSEX3utaAVcCpL4BVvCgVRxlcWrknrGShvTt5iCkRLkxFglqnmOwuRLS7cedVqc9/tdIK3O",
-	"WDWpx9H5yct9Rp9+vcfoRvprpxkNAxsNfv3QiG+jd5TeBM2n4pALh7IDbyFeQsFFaVBbbIhpjlBq3w/N",
-	"ptradcuF0Qe7fts0dfPk649O8oh4196LfgrObDk+O3Fm/9H2roKd0F2FtlV+CGP1T74Mq1SkW2OXyu/w",
-	"dca143XxSlLfHZhigE/eoKmuFzwhoaotOhSIB/LokRFZxfQ69nUSX/Yga0FxPZVptTelzjEEIwFZklHf",
-	"nHMNm9jN5Xi8rNGb4vy4KpMG8WvDk6qFM25dGvrV3xX6vUS1rC8LuX7T0L2gUAXh7sMTUq3ZxdpBOeeL",
-	"C1ygNs4me0k7/zKyY2Ealzw3VmoaTctwUPssQoJCG3JwDdbJ49NSYRr7lHW+hImShUv+FCzJuNimi4m/",
-	"tlL/DY3YoH0blycur+Qx0YOca7PWlEg7XUDfv3NhkvVevJ2lupWRVKKiHF2AuQqX4K7Jv0L9SVxlcfrx",
-	"yYdQEnmzGJ0vPRRc+FyZYQYvAIuZWVKkSF3xFXxdQK3aZGqw7m0jiqNAlmkTxlGBo4EjqoN0wbix/mm7",
-	"XbED5DzvAnnVvLMJMiWDOoALLUWefpgmL/tUIHRtAlUuwP11EqDQU6qCVbNRhx4g7P4hjWxLNbSFKYZC",
-	"agM2hiAPtIpVSI95o7DIpEbqqQBugOuQLYg7fDCXMHvjsrtP4XtVvQw7uV0nj8oM2xghrtWSjQd8z9uT",
-	"c8f56elz8ZKjLDA67oVrb3CtGc2ugAPX79Ajy+J7GfQqhbXFqyDuPP7kK3V325y3VRlrw8CETlUPOfY3",
-	"lp9UazT6dILMYvH2QsOc48LZPz3DxFjc6RfuqeUhLQusejJkacj3ZatYcS8O6Z/tNfr8i+gmOjgV3pww",
-	"Od91PbPivFhKLrkiX5OfrMh1stMxW7Bld+T4Rl7a95/FTw9TdXvkzCcykLH+Xi4gl2I68LchY/v/37Jh",
-	"tNEOd18efRK8X/K8we19Wvaida3S9UwtZenvIVmWSJ9e5T6hQJ33v34u8fsOk5wppGSV9f8SvHCorLFb",
-	"ubhU2LVepC/2LmUJduqYJbdwcHLuLphy13o2Xq48+t2l067ULZ2vZIHf2hF/RH1/H8se/WU57LVIHUd5",
-	"/qImoOUGl6lSAJsyLnZnlyRnvNjCL/a1d0H/fAzj6n9/Xbb5xSoSp3PczXJJNUBfsZETf4FdoeZTgakN",
-	"YBdMAxszkUr74KDgWmMKZ21VxkDJxR46iVoIt6c5XrshD+WyjujYtSQEo+NmONx/5nC4vjrYwbwOYX9q",
-	"+/vZDq1vknKogOrWni+/xdsv3ZoMi9jlYemSdXXRdHeW/U1uK9n9ILn4fK34+BF98zbV3eaHnv5prJ+F",
-	"edkt+iiTlKVw+YxpdSV0p6D9mIKybg58n7PlO3fL5sEac73k5crkq/YCao+5xUDh3H/E5YWGLQX0KveZ",
-	"IUupcu518lrxvqtccdrvKlc8vtg0r2Y9c5jWuP3UVSORc9cH7+9oUW3cV5yqVuv1fvEYMpbCGFH0/kJB",
-	"3PnJ2ZPl+56+8r/SH9TPxvxNPS6aFzKEdDeXqNSggTX6rFu9vbvbOef7bWtOse//tBHAX9cK/YhsXqWY",
-	"KbkzlTLdw/5Q93k3X1zZ1/9kiy+i5p6vUEFUrpho5Rj4igwsMlcutkaJV72pUlHBtLcXqylkRSM8bBPt",
-	"tXXjKQx4oWGUMsNGrl0M4bX7pAddojgCa0crOEc/Mm0O6f3h2+9GQ3EgFYy+oYDw30e9I7ikD4DY6XQ/",
-	"ZTSAGRfTEd1zc66OA8s5bxQ+D8XpS9CYSJHqI7iuh6BIdd3QqFHNUYHOSqMhlQtxYd0kKQQmZijqZmCm",
-	"DfDUNRquC5dd9rlC4q1hcLXKuhfXQm+3D/eQjhODH41LGRzWnFGvH/iabaA0RBP/P9V4roirDq8sxzrO",
-	"aF7WvD8cdh3r7hs4PLUCZDZuA3a7De4WRlcV8R0+ZffXu05V7tJWh1x4lXT0zD0Bv2T08TbfWDfGXIqp",
-	"BiMD/T7UF5xkm+hz36l491Q1/tWHMJ47rtmXaH/Qto9XrpeSuqvWv+0U7Ohy1y625jqv3ZAnxH59tamD",
-	"CA7KYOvdl+moCV1oORDW7K4+j5goNLoXlq0tDTRP3r3sL7Y9cxdN66PH26js2keM9hj8g4tb1RmzyQ++",
-	"cXksjbtF5g570Tga3RJafdX5PhE9/uRuhfoOmRRzdNcT1wPgubxdMVGoA7f9tf5q0X0+13+/j3S+6RY7",
-	"wNIH+TjP5rU4IDvv/K3Tp92aW18u/PWDxYlzrB3m6TPj0TGFkX6V6raoW816rlWPJIUfjQfk29x9uPu/",
-	"AAAA//8=",
+	"7F39btvGln+VA+4CsQDalj9y71bGonDTIE23uQ1q3+0fVWCNyCNxanJGnRlK0QYG9mn2wfZJFnNmSJHS",
+	"UJYc2023/aeVyfk8c77Pb5hPUSKLmRQojI4Gn6IZU6xAg4r+esMKfPut/cVFNIhmzGRRHAlWYDSIpqzA",
+	"G55GcaTwt5IrTKOBUSXGkU4yLJjtVrCPP6CYmiwanPfjqOCi+vMkjsxyZsfRRnExje7u7uxIeiaFRpr9",
+	"tVJS2R+JFAaFsT/ZbJbzhBkuxfGvWgr7bDXdvyqcRIPoX45Xmzp2b/WxG41mSVEnis/sINEguhSA9l0M",
+	"XEAiS6U4qhcapED3AnTGZngU2a5+NDvZ5fu31/IWaQkzJWeoDHcLTxQyg+kNoyVPpCrsryhlBg8NLzDa",
+	"2Hsc8dS23XicM21uSr19MFHmORvnWNF/YxR3YoHhFc7l7WcNftc8/l8i4geaLm6S4UPdT45/xcTYuV8x",
+	"w3I53SQfN1i0f2w7Vz+MZVU7qp+GKcWWm6ujAbcs5o0nVHtBU/+0zTfXGQJPwR6O5RyBC7ANNRzg0fQI",
+	"ErmUBntHocMu2McbjcyJnH/LhcEpKnrNxbbXnacpaWlt0rV3kuKElbkJ9u5mkjKveq/v374CnmowGYKb",
+	"HpKMiSnq4MbnLC/XDnmjzdYT9KxV7SN0lO3+fvk3pcoDs62NPnWj+0lWx9A8sRWZm0MHecrxf4eS0Jgo",
+	"NJtkvcrkQoAUCQ5Ao0iBG2AaGHyDTKECY4cLEtdUE20Tl1prre/d9Y6rdYU29C2yNOfCrZ+lKbdLZvn7",
+	"xr4mLNe4rmGveYHA8lwuMIUZKrjlIgU5gRQTrrkUsd3hMPr7aTaMYhhGX/WLYQRSwTA6S4fRAEamVGIE",
+	"E6mA1b1IQ9tDgYLdWrnzXAF/P816MYwWXKRyUfVyfwHOUS0Bcz7l47zuvgQm9AJVDLpMMkfvV7KcWWbO",
+	"cxRTXI1+ep71juDSADcaUk+S5rIMrca9dV0KOUd7ZG0OsHtaM5Kn/cC5LhBvU7bsEEEp8iXY13Dwz+tX",
+	"PZACFhlPsnppGlQpYiCl9MswKqRwRDYluh8LTP2TrHQ/JooPow8XwMYahRl4oqVsaTdRS25j3Sf9sJZ7",
+	"69r+fVMq3XHcv/27IB/O3zGe78mFPwqEArVmU7S8ZzVWinMoGM/H8iOxoMGPZvOcHm7O67ZcmL+dr9o1",
+	"lLku3baCmhA/dryQn6FCyUQbGa3mbplqP+2Hbrr/wLX5XKtdHeHDLXbtHbaXgeHHiUzJuKEoCztuwXJ7",
+	"OGhpUQpWmgyFsY4lPZlINeZpSvpQSHMzkaWwz7VhOd7MUVk5t2STYpJzoqCR8iZnaoo0oC5nM6ksRQtM",
+	"Obuh1ccRz3OcsvzG6gNrPpjBm5wX3FTrmDPunK2YeEQJllvjgyaT6Y1dideiDYqsTj1Fw3geUBM/Z8x4",
+	"s5yC5iJB4n6/D/o9y9kSFWi2iMHIPAUj7XOunIY8aO2811ID93CfXT4JXYcD+luJ2tx0uL/WwG7xPBgo",
+	"nJADZikKY4XstvK/Xr0/PDkNu1/VAQYHtj7ACw1JqRQKUxMpQIF1YV5jXWK51e43eXitvePcIKvPffSz",
+	"5swxw8J7QNuBFFqGkFgLZgOa2tZpRODmyJ2NG2NNWjImBObBIyHeDc5KZ2AnXc4wjcnstua3fo1to8lm",
+	"BU/GLjHk9IasgMJEqnRPvVyp1ICAZGw2Q2FXzgUspEp1YA92gWHnix582sps9zDMSq94dUEH7M/IL729",
+	"7U5meQwV7bguIM+7iE8lNosMBShk6Q4C41a1Gj+0u3CA9hALXblHD4+qp10BU4Ys3aTOd0xnlePhqWSj",
+	"ey+sB2xi0PqpiSwKJtKw5upQk6IzQPUTpVxbDQ+2YXDgRugYdqm69fzqcJwR2Z3D3lP7YMyG2oep2/r/",
+	"5Fo19MYmAVqSGwOfABOkezqOt+maGWZK3fQa5IxcApYYTgZ8wgXXWYc5NvKGOcduJ2Jcy8tw/FrO0r2Z",
+	"e4vSiaOlLNVNFXz412Mpc2Qi7Cy2w2JPlrihr6qDrzfdnGTNu2xsp0vAH0N7fWY+6HvJxU/ON7k3zGgv",
+	"s5LFtdTnDmHND3L60Emx8PFQY9az03bG9SzeVXF829AWPnoWuACWJLIUZP7u3VzLsaHFfeja8VXQuel2",
+	"GtdG7/av4uhdwFbUpNpXue6Q+HRj+y7hBf2T2P9xeGp7Oj2QOAsuSc7xgUz3cYaJFeWGtim44IVVlv2Q",
+	"Rg37jhSYyznGIG24MUfFcnCZC1IslF61qmSN8077/T2J4OOujYV306UyQ+2dK0yQz3awT66ZVcgcF/c1",
+	"v0Jm/tO2W192NZ0fJrTaf+Cico32OMG0mdDbHq5XDRt+z3YlsM0rIYMgrVX2cSdpmirDNvCRZ9Np6d2v",
+	"dXZyYlo5q368g1NTJ+I3t0GvBjCMChxGq1jBbS4GJoAUArA0Vai1U6UCuJhzgzgUB4tMwhSNrp9SYeui",
+	"dhFBG6aMhvESuNGYT5w/zfIcMjbHofhVcoFp7wh+LLgxmA6aKyDi2rFT6/NIgbDgJmv6nzwdChsQ2mGg",
+	"FIbnrf5+dm6OhqIj8Xd2uj3zd3J6jwmeduml9yhSO1yghvG5jnujCtIVxc5mOccUmPF5Qjdl0HW+5WJ7",
+	"8mIzyuUiwR0CQhrZj1P1CpLK+dEblOqs6GwJs5vzU7Mt1uynlRpsTzxRsgj7nlXR+JHCpgHcIs6AGzDS",
+	"xpx8sqSGuZxCzgyq4In5pFGg9oLGSVjbCi1QWWEXhmSJBInpKvXkpNU1HONEKrTL0YaJdDOVXPFtwDRu",
+	"SZJVZnNXDls7Rpo03uooKXSWNiASqkRHE7vNtykWM2lQJMvD/8AlFMwkmZUTAchUzlHVtY71wGK/vIGL",
+	"ho2Xxx2SBys0wiosITb0fNXYY5iVw5ZeJ1KFC5aNs1uP2HRZFEwtg0e24EKsx8j3jbguln740D5qH+IJ",
+	"1GZl93cJuyjPvU+Rwne5sWP6sHmTSURZjFH5dK+2WoHBTMliZuBgGI15Cmfwv//9P3DaH0a9C2BOmVsL",
+	"N3YpbzeA60hlu4OTwzHTmO6Z0p6tjNNumQ7fPsQsXhffn4/YGtRXDmanZNmw3aVnM76RC4aDhnqVCwHf",
+	"X/34j94F2EU1HIOGT7KZQukopq/EkZa4ol3FJOsnH2ZrXW19IwbhCvV+OeCqTh5+c1Olcqusjyu8B3M8",
+	"pXZ2d9vZv8POWntjvri5FT9wiBIuTbRVutdz2153ozBq+aJdlPaODp3mw5RCp/ezFU6yl1eyu8PkHZZd",
+	"/SYCQjiUxucH5P/2WAE5reoxUmArqMeD02DU/2HZgVxOubipZa0dt+9HquZQwTKaxqRU3Cyv7M7d9GMn",
+	"tBvicAna6RIHpIGD73++7gHluGaotN0aXL5/u4LZEDXJk3Ej1vNnxswcnpCLidycyXrlYKzwGDnz0DCd",
+	"y0W+jEHOUcF319fv4cC6lOOlixRjElRttSy17x0NxVBc8akNDwcwev/j1TUcz0+OWWmyYyLLiAAM2tmz",
+	"29oZvbWxNZtSTmUo1jrS3karaNC3p8cxTLm1rWydTgy+//k6Hoo5y3kKJ6eQyVLp3hF8I412ISMGSKjd",
+	"NKsVuKejo6G4QpECcpOhsnZpdFmaTCr+XxQEDyq807Ds988S6kU/cUREee1wPITPzJhDaxJOM4bRp6Er",
+	"pg6jAXwaUiHW4Vq8C+z+WJWeh1E8FEPSF8Poa/vOGy3/ly+sD6Ov7+5GF4TsGdlBR8DJro5zHAzFqMYU",
+	"jODgvN/vxTBagxbQixP7okYY0KOzXjwUoxppQM/ObbNW0ZkefxWvzq2qUY/qBkykQ7Folvu5gJFf/8iO",
+	"WEEW3GD2SY1csI9O3FLCCAZq8NL2aQIZ7NPT08ayRpaQI+BmKFxF3vZoYh2ox1eePhXkYQQHL/tnfpjR",
+	"T2jU8vDSRgEjWlEFh6BmfScYl86GCRKtbkQDHIzWM36j3qDyDrkeCiKzQ1LVoY59WVWtvcuygnhtgCnE",
+	"0VCM1qKjkcelMVBoFK9QCppN0OVp7OOl/W+phNvAhCtthsIn/CjcXChuUIOQJuNi6jIxhhtrQ6MKrdxw",
+	"swbRiUuFoWAzHg2is6P+0Zl1u5jJSDO29QcZGem0u1XfJHxv02gQebVPOfqoRmp8I9Plo2GyWxWPu7ba",
+	"J5dyDRF+2j993Lmp9hDAhF97rWgFXAqS+AVbwoFUcZXFq5J6xkob07eYgpES5MRYJap5jsLkS3tuPUJa",
+	"nPf7XUuq91iB1OPo/OTlPq1Pv9qjdSP9tVOPhoGNBr98aMS30TtKb4LmU3HIhSPZgbcQL6HgojSoLTXE",
+	"NEcotcdDs6m2dt1yYfTBjt82Td08+fqjkzw6vGvvRT8FZ7Ycn504s/9oc1fBTuiuQtsqP4Sx+ie/D6tU",
+	"R7fGLpXf4euMa9vr4pVkdXdgigE+eYOmul7whAdVTdGhQPwijx6ZkFVMr2NfJ/FlD7IWFNdTmVZ7U+oc",
+	"QzASkCUZ4eaca9ikbi7H4+WKvCnOj6syaZC+NjypIJxx69LQL/6u0G8lquXqspDDm4buBYUqCHcfnvDU",
+	"mijWjpNzvrjABWrjbLKXtPPfR3bsmsYlz42VmgZoGQ5WPouQoNCGHFyDdfL4tFSYxj5lnS9homThkj8F",
+	"SzIutuli4q+tp/+GWmycfZuWJy6v5CnRg5xrswZKpJkuoO/fuTDJei/ezlLdykgqUVGOLsBchUtwr46/",
+	"Jv1JXGVx+vHJh1ASebMYnS/9KrjwuTLDDF4AFjOzpEiRUPHV+roWVcNkVsu6F0YUR4Es0+YaRwWOBu5Q",
+	"3UoXjBvrn7bhih1LzvOuJdfgnc0lUzKoY3GhocjTD5/Jyz4VCB1MoMoFuL9OAif0lKqgBht16AGi7hdp",
+	"ZFuqoS1MMRRSG7AxBHmgVaxCeswbhUUmNRKmArgBrkO2IO7wwVzC7I3L7j6F71VhGXZyu04elRm2MUK8",
+	"Uks2HvCYtyfnjvPT0+fiJXeywGi7Fw7e4KAZTVTAgcM79MiyeCyDrlNYW7wK4s7jT75Sd7fNeavLWBsG",
+	"JrSrVZNjf2P5SbVGA6cTZBZLtxca5hwXzv7pGSbG0k6/cE8tD2lZYIXJkKUh35fVseJeHNI/26v1+e+i",
+	"m2jjVHhzwuR81/XMivNiKbnkinxNfrIi18lOx2zBlt2R4xt5ad9/Fj89TNXtkTOfyEDG+ju5gFyK6cDf",
+	"hozt//+WDaMNONx9efRJ8H7J8wa392nZi9a1SoeZWsrS30OyLJE+vcp9QoE673/1XOL3LSY5U0jJKuv/",
+	"JXjhSLmibuXiUmHXepG+2LuUJdiuY5bcwsHJubtgyh30bLysPfrdpdOO1C2dr2SB39gWX6K+v49lj/60",
+	"HPZapI6jPH8RCGi5wWWqFMCmjIvd2SXJGS+28It97V3QPx7DuPrfn5dtfraKxOkcd7NcUg3QV2zkxF9g",
+	"V6j5VGBqA9gF08DGTKTSPjgouNaYwllblTFQcrGHTiII4fY0x2vX5KFc1hEdO0hCMDpuhsP9Zw6HV1cH",
+	"O5jXEewPbX8/26H1IClHCqhu7fnyW7z90q3JsIhdHpYuWVcXTXdn2V/ltpLd95KLz9eKjx/RN29T3W1+",
+	"6OkvY/0szMtu0UeZpCyFy2dMqyuhOwXtxxSUdXPg+5wt37lbNg/WmOslL1cmr+EFBI+5xUDh3H/E5YWG",
+	"LQX0KveZIUupcu518lrxvqtccdrvKlc8vtg0r2Y9c5jWuP3UVSORc4eD93e0qDbuK04V1HodLx5DxlIY",
+	"I4renyiIOz85e7J839NX/mv9QXg25m/qcdG8kCGku7lEpQYNrIGzbmF7d7dzxEEO89mFTqEGVw7x+SUn",
+	"dUJ3c09fnm/5+sVWBzCIeO26Yvtl5Xb+StzskTf12faMiVS7FE4V/bgv8jRjHx8O1SEQGAlMNKOqmPL4",
+	"K6QpAdCW9BK4cbVhIRcghYcRYGUwXTxmfQZDYDp3x2kPj8GFcdsk2b7/wwbzf16H8gdk86paRHnaqZTp",
+	"HoxBF0m6+eLKvv6LLX4Xj+X5ao50yhUT1T6+L67CInPID+tf8gpmLhVhH3p7sZpCVjQyPe1De20jcoro",
+	"X2gYpcywkUN+Irx2X+eh+1BHYF3iap2jH5g2h/T+8O23o6E4kApGX1Nu599HvSO4pG/52O501Ww0gBkX",
+	"0xFdWXVRi1uWi8MoEzYUpy9BYyJFqo/getUErRWoscka1RwV6Kw0GlK5EBc24pFCYGKGYoXrZ9oATx1m",
+	"eF247LDPld3a7tB8CgdkLfJ2h2MPAY8Z/Ghc9u9wxRmr8QMfpg5Ueanj/6dy7RVx1eGV5VjHGc171/dn",
+	"ttzlE/c5K55aATIbF3u7IwB3oaoLEPAOnxLI+a5TlbsM9CEXXiUdPTO85+eMvsPoMbJjzKWYajAyAN0j",
+	"iH+SbZLPfXLm3VPBdepv2jx3imLfQ/tCEVyvHCyagJLrn2kLgjPdDaqtZYtr1+QJqb+6pdhxCG6VQRTt",
+	"7wOOC91NOxDW7NZfOk0UGt0Ly9YWLNyTX0Twd1SfGRDX+n75tlN2SDCjPQW/cHGrQG6b/ODvIIylcRdC",
+	"3WYvGlujC3/1B9rvE9HjT+6Ctwe7pZiju2m8HgDP5W3NRCEwffsf3qgG3edf3rjfRzrfdIvdwtIH+TjP",
+	"5rW4RXZe310/nzbKfnVP+JcPlibOsXaUp38xIDqmMNKPUl38dqNZz7WCO1P40XhAvs3dh7v/CwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

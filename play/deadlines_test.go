@@ -392,3 +392,93 @@ func passive(legal []string) string {
 	}
 	return legal[0]
 }
+
+// The creator hands an abandoned seat to a new player, who plays it from
+// then on and sees nothing of what the seat saw before: their history
+// before the takeover is the public one; the earlier player loses the seat.
+func TestAReplacementSeesOnlyFromTheTakeover(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	worker := play.NewDeadlineWorker(svc, clock.Now)
+	id, _, bySeat := startGame(t, svc, "coup", 2)
+	var tbl *play.Table
+	var creator play.Actor
+	silent := games.Spectator
+	for seat, a := range bySeat {
+		if a.User == "u-p0" {
+			creator = a
+		} else {
+			silent = seat
+		}
+	}
+	active := 1 - silent
+	newcomer := play.Actor{User: "u-newcomer", Channel: play.ChannelAPI}
+	if _, err := svc.Replace(ctx, creator, id, silent, newcomer.User); err == nil {
+		t.Fatal("a seat that was not abandoned was handed over")
+	}
+	for step := 0; ; step++ {
+		if step > 500 {
+			t.Fatal("the silent seat was never abandoned")
+		}
+		tbl, _ = svc.Load(ctx, id)
+		if tbl.Ended {
+			t.Fatalf("the game ended before the seat was abandoned")
+		}
+		if slices.Contains(tbl.Abandoned, silent) {
+			break
+		}
+		if slices.ContainsFunc(tbl.Pending, func(p games.Pending) bool { return p.Seat == active }) {
+			if _, err := svc.Move(ctx, bySeat[active], id, tbl.Version, []string{passive(tbl.Engine.Legal(tbl.State, active))}); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		deadline, _ := tbl.Deadline(tbl.Pending[0])
+		clock.Set(deadline.Add(time.Second))
+		for _, j := range dueTimers(t, pool, id, clock.Now()) {
+			if err := worker.Work(ctx, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := svc.Replace(ctx, bySeat[silent], id, silent, newcomer.User); err == nil {
+		t.Fatal("a player who did not create the game handed a seat over")
+	}
+	out, err := svc.Replace(ctx, creator, id, silent, newcomer.User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ = svc.Load(ctx, id)
+	if tbl.SeatOf(newcomer.User) != silent || tbl.SeatOf(bySeat[silent].User) != games.Spectator || slices.Contains(tbl.Abandoned, silent) {
+		t.Fatalf("after the takeover: newcomer at %d, earlier player at %d, abandoned %v", tbl.SeatOf(newcomer.User), tbl.SeatOf(bySeat[silent].User), tbl.Abandoned)
+	}
+	mine, err := svc.History(ctx, id, newcomer.User, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	public, err := svc.History(ctx, id, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range mine {
+		if c.Version >= out.From+1 {
+			break
+		}
+		if jsonText(t, c) != jsonText(t, public[i]) {
+			t.Fatalf("before the takeover the newcomer reads version %d as\n%s\nbut the public reads\n%s", c.Version, jsonText(t, c), jsonText(t, public[i]))
+		}
+	}
+	if v, err := svc.ViewFor(ctx, id, newcomer.User); err != nil || v.Seat != silent {
+		t.Fatalf("the newcomer's view is seat %d (%v), want %d", v.Seat, err, silent)
+	}
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -56,7 +56,8 @@ func mailJobs(c *cmdCtx, before []games.Pending, from int, head string) []river.
 	}
 	var prompted []games.Seat
 	for _, p := range t.Pending {
-		if slices.Contains(prompted, p.Seat) || slices.ContainsFunc(before, func(b games.Pending) bool { return b.ID() == p.ID() }) {
+		taken := c.prompt != nil && *c.prompt == p.Seat
+		if slices.Contains(prompted, p.Seat) || !taken && slices.ContainsFunc(before, func(b games.Pending) bool { return b.ID() == p.ID() }) {
 			continue
 		}
 		prompted = append(prompted, p.Seat)

@@ -173,6 +173,9 @@ type cmdCtx struct {
 	now time.Time
 	// retimed is the seat whose deadlines the command moved (an absence).
 	retimed *games.Seat
+	// prompt is a seat to prompt for its pending entries, opened or not
+	// (its new player took over).
+	prompt *games.Seat
 }
 
 // stage records events and folds them into the table at once, so the next

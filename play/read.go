@@ -89,11 +89,16 @@ func (s *Service) history(gameID, user string, recorded []events.Recorded, after
 		// the hand they gave back is no longer theirs to see.
 		seat = games.Spectator
 	}
+	took := full.replacedAt[user] // a player who took over a seat sees it from then on
 	t := &Table{ID: gameID}
 	out := make([]Change, 0, len(recorded))
 	for _, e := range recorded {
 		if e.Version > after {
-			c, err := t.change(e, seat)
+			viewer := seat
+			if e.Version < took {
+				viewer = games.Spectator
+			}
+			c, err := t.change(e, viewer)
 			if err != nil {
 				return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 			}
@@ -178,6 +183,18 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Text = t.nameOf(a.Seat, seat) + " is away until " + until + "; their deadlines wait."
 		if a.Seat == seat {
 			c.Text = "You are away until " + until + "; your deadlines wait."
+		}
+	case TypeReplaced:
+		var r Replaced
+		if err := json.Unmarshal(e.Data, &r); err != nil {
+			return c, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		c.Data, err = json.Marshal(struct {
+			Seat games.Seat `json:"seat"`
+		}{r.Seat}) // never the user id
+		c.Text = fmt.Sprintf("Seat %d (%s) has a new player, who plays it from now on.", r.Seat, t.nameOf(r.Seat, games.Spectator))
+		if r.Seat == seat {
+			c.Text = "You took over this seat: you play it from now on."
 		}
 	case TypeTimedOut:
 		var to TimedOut

@@ -114,6 +114,9 @@ type Table struct {
 	timeouts map[games.Seat]int
 	// endResult is the result the game's end recorded.
 	endResult *games.Result
+	// replacedAt is, for a player who took over a seat, the version of
+	// that event: they see nothing of the seat before it.
+	replacedAt map[string]int
 
 	// seed is the game's secret, once a command has loaded it.
 	seed *games.Seed
@@ -238,6 +241,10 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, by eventActor) err
 				return fmt.Errorf("decode %s: %w", e.Type, err)
 			}
 			t.cameBack(b.Seat)
+		}
+	case TypeReplaced:
+		if err := t.applyReplaced(e.Data, e.Version); err != nil {
+			return err
 		}
 	case TypeTimedOut, TypeAbandoned:
 		if err := t.applyTimeouts(e.Type, e.Data); err != nil {

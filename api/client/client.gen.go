@@ -515,6 +515,12 @@ type PlayMoveParams struct {
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
 
+// ReplaceSeatJSONBody defines parameters for ReplaceSeat.
+type ReplaceSeatJSONBody struct {
+	Email string `json:"email"`
+	Seat  int    `json:"seat"`
+}
+
 // StreamEventsParams defines parameters for StreamEvents.
 type StreamEventsParams struct {
 	Since       *int    `form:"since,omitempty" json:"since,omitempty"`
@@ -538,6 +544,9 @@ type JoinGameJSONRequestBody = JoinRequest
 
 // PlayMoveJSONRequestBody defines body for PlayMove for application/json ContentType.
 type PlayMoveJSONRequestBody = MoveRequest
+
+// ReplaceSeatJSONRequestBody defines body for ReplaceSeat for application/json ContentType.
+type ReplaceSeatJSONRequestBody ReplaceSeatJSONBody
 
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = MeUpdate
@@ -737,6 +746,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/games/{game_id}/moves (the `PlayMove` operationId).
 	PlayMove(ctx context.Context, gameId GameID, params *PlayMoveParams, body PlayMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceSeatWithBody The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
+	ReplaceSeatWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceSeat The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
+	ReplaceSeat(ctx context.Context, gameId GameID, body ReplaceSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResignGame Leave a game for good.
 	//
@@ -1101,6 +1124,40 @@ func (c *Client) PlayMoveWithBody(ctx context.Context, gameId GameID, params *Pl
 // Corresponds with POST /v1/games/{game_id}/moves (the `PlayMove` operationId).
 func (c *Client) PlayMove(ctx context.Context, gameId GameID, params *PlayMoveParams, body PlayMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPlayMoveRequest(c.Server, gameId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceSeatWithBody The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
+func (c *Client) ReplaceSeatWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceSeatRequestWithBody(c.Server, gameId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceSeat The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
+func (c *Client) ReplaceSeat(ctx context.Context, gameId GameID, body ReplaceSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceSeatRequest(c.Server, gameId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1884,6 +1941,53 @@ func NewPlayMoveRequestWithBody(server string, gameId GameID, params *PlayMovePa
 	return req, nil
 }
 
+// NewReplaceSeatRequest calls the generic ReplaceSeat builder with application/json body
+func NewReplaceSeatRequest(server string, gameId GameID, body ReplaceSeatJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReplaceSeatRequestWithBody(server, gameId, "application/json", bodyReader)
+}
+
+// NewReplaceSeatRequestWithBody constructs an http.Request for the ReplaceSeat method, with any body, and a specified content type
+func NewReplaceSeatRequestWithBody(server string, gameId GameID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/replace", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewResignGameRequest constructs an http.Request for the ResignGame method
 func NewResignGameRequest(server string, gameId GameID) (*http.Request, error) {
 	var err error
@@ -2372,6 +2476,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games/{game_id}/moves (the `PlayMove` operationId).
 	PlayMoveWithResponse(ctx context.Context, gameId GameID, params *PlayMoveParams, body PlayMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*PlayMoveResponse, error)
+
+	// ReplaceSeatWithBodyWithResponse The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
+	ReplaceSeatWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceSeatResponse, error)
+
+	// ReplaceSeatWithResponse The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
+	ReplaceSeatWithResponse(ctx context.Context, gameId GameID, body ReplaceSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceSeatResponse, error)
 
 	// ResignGameWithResponse Leave a game for good.
 	//
@@ -3374,6 +3492,89 @@ func (r PlayMoveResponse) ContentType() string {
 	return ""
 }
 
+type ReplaceSeatResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReplaceSeatResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ReplaceSeatResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ReplaceSeatResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ReplaceSeatResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ReplaceSeatResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ReplaceSeatResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ReplaceSeatResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReplaceSeatResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReplaceSeatResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReplaceSeatResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReplaceSeatResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ResignGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4129,6 +4330,32 @@ func (c *ClientWithResponses) PlayMoveWithResponse(ctx context.Context, gameId G
 		return nil, err
 	}
 	return ParsePlayMoveResponse(rsp)
+}
+
+// ReplaceSeatWithBodyWithResponse The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
+func (c *ClientWithResponses) ReplaceSeatWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceSeatResponse, error) {
+	rsp, err := c.ReplaceSeatWithBody(ctx, gameId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceSeatResponse(rsp)
+}
+
+// ReplaceSeatWithResponse The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
+func (c *ClientWithResponses) ReplaceSeatWithResponse(ctx context.Context, gameId GameID, body ReplaceSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceSeatResponse, error) {
+	rsp, err := c.ReplaceSeat(ctx, gameId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceSeatResponse(rsp)
 }
 
 // ResignGameWithResponse Leave a game for good.
@@ -4983,6 +5210,74 @@ func ParsePlayMoveResponse(rsp *http.Response) (*PlayMoveResponse, error) {
 			return nil, err
 		}
 		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseReplaceSeatResponse parses an HTTP response from a ReplaceSeatWithResponse call
+func ParseReplaceSeatResponse(rsp *http.Response) (*ReplaceSeatResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReplaceSeatResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

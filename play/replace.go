@@ -1,0 +1,75 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// TypeReplaced is the lifecycle event of a seat taken over by another
+// player.
+const TypeReplaced = "game.replaced"
+
+// Replaced is the data of a seat taken over: from this event on, User
+// plays it (under the seat's name).
+type Replaced struct {
+	Seat games.Seat `json:"seat"`
+	User string     `json:"user"`
+}
+
+// applyReplaced folds a replacement recorded at version.
+func (t *Table) applyReplaced(data []byte, version int) error {
+	var r Replaced
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("decode %s: %w", TypeReplaced, err)
+	}
+	if t.State == nil {
+		return fmt.Errorf("%s before the game started", TypeReplaced)
+	}
+	names := t.Engine.Players(t.State)
+	if int(r.Seat) < 0 || int(r.Seat) >= len(names) {
+		return fmt.Errorf("%s: no seat %d", TypeReplaced, r.Seat)
+	}
+	for i, j := range t.Joined {
+		if j.Name == names[r.Seat] {
+			t.Joined[i].User = r.User
+		}
+	}
+	if t.replacedAt == nil {
+		t.replacedAt = map[string]int{}
+	}
+	t.replacedAt[r.User] = version
+	t.cameBack(r.Seat)
+	return nil
+}
+
+// Replace lets a game's creator hand an abandoned seat to another player
+// (an opaque user id, without a seat in the game): from then on they play
+// it, and they see what the seat may see from then on, never what its
+// earlier player saw before.
+func (s *Service) Replace(ctx context.Context, actor Actor, gameID string, seat games.Seat, user string) (Outcome, error) {
+	req := request{gameID: gameID, retry: true, hash: commandHash("replace", gameID, fmt.Sprint(seat), user)}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+		t := c.table
+		if err := playable(t); err != nil {
+			return err
+		}
+		if actor.User == "" || actor.User != t.Creator {
+			return refuse(CodeForbidden, "only the creator of game %s may hand a seat to someone else", t.ID)
+		}
+		if int(seat) < 0 || int(seat) >= t.seatCount() {
+			return refuse(CodeInvalid, "game %s has no seat %d", t.ID, seat)
+		}
+		if !slices.Contains(t.Abandoned, seat) {
+			return refuse(CodeConflict, "seat %d of game %s is not abandoned: only a seat whose player missed %d deadlines in a row can be handed over", seat, t.ID, AbandonAfter)
+		}
+		if user == "" || t.SeatOf(user) != games.Spectator {
+			return refuse(CodeConflict, "the new player already plays in game %s", t.ID)
+		}
+		c.retimed, c.prompt = &seat, &seat
+		return c.stage(TypeReplaced, Replaced{Seat: seat, User: user}, "")
+	})
+}
