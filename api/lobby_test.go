@@ -116,6 +116,14 @@ func TestLobby(t *testing.T) {
 		t.Fatalf("join: %d %s", r.status, r.body)
 	}
 
+	// A player chooses the time zone their mail speaks in.
+	if r := e.call(http.MethodPatch, "/v1/me", ana, map[string]string{"time_zone": "Europe/Paris"}); r.status != http.StatusOK || !strings.Contains(string(r.body), `"time_zone":"Europe/Paris"`) {
+		t.Fatalf("PATCH /v1/me time_zone: %d %s", r.status, r.body)
+	}
+	if r := e.call(http.MethodPatch, "/v1/me", ana, map[string]string{"time_zone": "Mars/Olympus"}); r.status != http.StatusBadRequest {
+		t.Fatalf("a time zone that does not exist: %d %s", r.status, r.body)
+	}
+
 	// Open to anyone: no seats named; a turn lasts two days here.
 	r = e.call(http.MethodPost, "/v1/games", ana, map[string]any{"game": "coup", "deadlines": map[string]string{"turn": "2d"}})
 	var open struct {

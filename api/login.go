@@ -95,7 +95,10 @@ func (s *Server) me(ctx context.Context, userID string) (Me, error) {
 	if err != nil {
 		return Me{}, err
 	}
-	return Me{Id: u.ID, Email: u.Email, Name: displayName(u)}, nil
+	me := Me{Id: u.ID, Email: u.Email, Name: displayName(u)}
+	tz := u.Location().String()
+	me.TimeZone = &tz
+	return me, nil
 }
 
 // displayName is a user's chosen name, else the local part of their address.
@@ -121,11 +124,21 @@ func (s *Server) GetMe(ctx context.Context, _ GetMeRequestObject) (GetMeResponse
 
 // UpdateMe changes the display name.
 func (s *Server) UpdateMe(ctx context.Context, req UpdateMeRequestObject) (UpdateMeResponseObject, error) {
-	if err := s.cfg.Users.SetName(ctx, userOf(ctx), req.Body.Name); err != nil {
-		if unavailable(err) {
-			return nil, err
+	if req.Body.Name != nil {
+		if err := s.cfg.Users.SetName(ctx, userOf(ctx), *req.Body.Name); err != nil {
+			if unavailable(err) {
+				return nil, err
+			}
+			return nil, fail(http.StatusBadRequest, codeMalformed, err.Error())
 		}
-		return nil, fail(http.StatusBadRequest, codeMalformed, err.Error())
+	}
+	if req.Body.TimeZone != nil {
+		if err := s.cfg.Users.SetTimeZone(ctx, userOf(ctx), *req.Body.TimeZone); err != nil {
+			if unavailable(err) {
+				return nil, err
+			}
+			return nil, fail(http.StatusBadRequest, codeMalformed, "time_zone: "+err.Error())
+		}
 	}
 	me, err := s.me(ctx, userOf(ctx))
 	if err != nil {

@@ -285,7 +285,11 @@ func (s *Service) absence(ctx context.Context, h handled, in Incoming, b play.Br
 			return s.refuse(ctx, h, in, b, []string{"away " + arg}, `write how long you will be away, as "away 3d" or "away 36h"`, "")
 		}
 		_, err = s.play.AwayFor(ctx, actor, b.GameID, d)
-		said = fmt.Sprintf("Your deadlines in this game wait until %s, or until you write back.", readableTime(s.cfg.Now().Add(d)))
+		var loc *time.Location
+		if u, uerr := s.users.ByID(ctx, actor.User); uerr == nil {
+			loc = u.Location()
+		}
+		said = fmt.Sprintf("Your deadlines in this game wait until %s, or until you write back.", readableTime(s.cfg.Now().Add(d), loc))
 	}
 	if err != nil {
 		if pe, ok := errors.AsType[*play.Error](err); ok {

@@ -28,11 +28,20 @@ func TestRemindersBeforeTheDeadline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The player reads times in Tokyo's time.
+	u, err := w.users.ByEmail(context.Background(), who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.users.SetTimeZone(context.Background(), u.ID, "Asia/Tokyo"); err != nil {
+		t.Fatal(err)
+	}
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
 	remind("half")
 	r := w.waitKind(who, "reminder", 1)
 	text := strings.Join(strings.Fields(r.Text), " ")
 	deadline, _ := tbl.Deadline(p)
-	if !strings.Contains(text, "A reminder: it is still your turn") || !strings.Contains(text, deadline.UTC().Format("Monday 2 January, 15:04 UTC")) {
+	if !strings.Contains(text, "A reminder: it is still your turn") || !strings.Contains(text, deadline.In(tokyo).Format("Monday 2 January, 15:04 JST")) {
 		t.Fatalf("the reminder does not say it is still their turn, and until when:\n%s", r.Text)
 	}
 	if !strings.Contains(strings.ToLower(r.Subject), "reminder") || r.ReplyTo == "" {

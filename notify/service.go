@@ -218,17 +218,23 @@ func (s *Service) messageID(parts ...string) string {
 // address returns the account's address, or errSkipped when it has none
 // (erased).
 func (s *Service) address(ctx context.Context, user string) (mail.Address, error) {
+	to, _, err := s.recipient(ctx, user)
+	return to, err
+}
+
+// recipient is address with the time zone the player reads times in.
+func (s *Service) recipient(ctx context.Context, user string) (mail.Address, *time.Location, error) {
 	u, err := s.users.ByID(ctx, user)
 	if errors.Is(err, auth.ErrNoUser) {
-		return mail.Address{}, errSkipped
+		return mail.Address{}, nil, errSkipped
 	}
 	if err != nil {
-		return mail.Address{}, err
+		return mail.Address{}, nil, err
 	}
 	if u.Email == "" {
-		return mail.Address{}, errSkipped
+		return mail.Address{}, nil, errSkipped
 	}
-	return mail.Address{Address: u.Email}, nil
+	return mail.Address{Address: u.Email}, u.Location(), nil
 }
 
 // done turns errSkipped into success for River.

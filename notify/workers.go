@@ -88,10 +88,12 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 // its numbered moves, with a reply address bound to the brief's version:
 // a prompt, or a reminder (the same, said again before the deadline).
 func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, version, seat int, label string) error {
-	m, err := s.toSeat(ctx, b, kind, version, seat, label)
+	to, loc, err := s.recipient(ctx, b.User)
 	if err != nil {
 		return err
 	}
+	to.Name = b.Player
+	m := s.seatMail(b, kind, to, version, seat, label)
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
 	data := PromptData{
@@ -99,7 +101,7 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
-		data.Deadline = readableTime(*b.Deadline)
+		data.Deadline = readableTime(*b.Deadline, loc)
 	}
 	m.Data = data
 	return s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID})
@@ -127,11 +129,13 @@ func (w *reminderWorker) Work(ctx context.Context, job *river.Job[jobs.Reminder]
 	return done(w.s.sendPrompt(ctx, b, KindReminder, a.Since, a.Seat, "reminder-"+a.Label))
 }
 
-// readableTime is a deadline as a person reads it in a mail ("Friday 28
-// November, 18:00 UTC"); players have no time zone of their own yet, so it
-// is UTC, named.
-func readableTime(t time.Time) string {
-	return t.UTC().Format("Monday 2 January, 15:04 UTC")
+// readableTime is a deadline as a person reads it in a mail, in their
+// time zone, named ("Friday 28 November, 19:00 CET").
+func readableTime(t time.Time, loc *time.Location) string {
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.In(loc).Format("Monday 2 January, 15:04 MST")
 }
 
 // toSeat begins a mail of kind to the player at seat: threaded in the
@@ -143,11 +147,17 @@ func (s *Service) toSeat(ctx context.Context, b play.Brief, kind string, version
 		return Mail{}, err
 	}
 	to.Name = b.Player
+	return s.seatMail(b, kind, to, version, seat, label), nil
+}
+
+// seatMail is a mail of kind to a seat's player: threaded in the game,
+// its Message-ID fixed by game, version, seat and label.
+func (s *Service) seatMail(b play.Brief, kind string, to mail.Address, version, seat int, label string) Mail {
 	return Mail{
 		Kind: kind, To: to,
 		MessageID: s.messageID("g", b.GameID, "v"+strconv.Itoa(version), "s"+strconv.Itoa(seat), label),
 		InReplyTo: s.threadRoot(b.GameID), References: []string{s.threadRoot(b.GameID)},
-	}, nil
+	}
 }
 
 // receiptWorker confirms a move made by mail: what was played, the version

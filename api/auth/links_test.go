@@ -270,3 +270,35 @@ func TestDisplayNames(t *testing.T) {
 		}
 	}
 }
+
+func TestTimeZones(t *testing.T) {
+	ctx := context.Background()
+	users := auth.NewUsers(pgtest.New(t))
+	ana, err := users.Ensure(ctx, "ana@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"Europe/Paris", "Europe/Paris", true},
+		{"UTC", "UTC", true},
+		{"", "UTC", true},
+		{"Mars/Olympus", "", false},
+		{"Local", "", false},
+	}
+	for _, c := range cases {
+		err := users.SetTimeZone(ctx, ana.ID, c.in)
+		if (err == nil) != c.ok || (err != nil && !errors.Is(err, auth.ErrBadTimeZone)) {
+			t.Errorf("SetTimeZone(%q) = %v, want ok=%v", c.in, err, c.ok)
+			continue
+		}
+		if c.ok {
+			u, err := users.ByID(ctx, ana.ID)
+			if err != nil || u.Location().String() != c.want {
+				t.Errorf("after SetTimeZone(%q): %q (%v), want %q", c.in, u.Location(), err, c.want)
+			}
+		}
+	}
+}

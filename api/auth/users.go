@@ -8,6 +8,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	_ "time/tzdata" // time zone names work on a machine without a zoneinfo database
 	"unicode"
 	"unicode/utf8"
 
@@ -23,6 +24,7 @@ type User struct {
 	ID        string
 	Email     string // empty once erased
 	Name      string // the display name the person chose; empty: none yet
+	TimeZone  string // IANA name ("Europe/Paris"); empty: UTC
 	CreatedAt time.Time
 }
 
@@ -84,9 +86,9 @@ func (u *Users) Ensure(ctx context.Context, email string) (User, error) {
 // ByEmail finds the account of an address (case-insensitively).
 func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
 	var user User
-	var name *string
-	err := u.pool.QueryRow(ctx, `select id, email, name, created_at from users where lower(email) = lower($1)`, email).
-		Scan(&user.ID, &user.Email, &name, &user.CreatedAt)
+	var name, tz *string
+	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, created_at from users where lower(email) = lower($1)`, email).
+		Scan(&user.ID, &user.Email, &name, &tz, &user.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -96,15 +98,18 @@ func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
 	if name != nil {
 		user.Name = *name
 	}
+	if tz != nil {
+		user.TimeZone = *tz
+	}
 	return user, nil
 }
 
 // ByID finds an account by its id; an erased account has no address.
 func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	var user User
-	var email, name *string
-	err := u.pool.QueryRow(ctx, `select id, email, name, created_at from users where id = $1`, id).
-		Scan(&user.ID, &email, &name, &user.CreatedAt)
+	var email, name, tz *string
+	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, created_at from users where id = $1`, id).
+		Scan(&user.ID, &email, &name, &tz, &user.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -116,6 +121,9 @@ func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	}
 	if name != nil {
 		user.Name = *name
+	}
+	if tz != nil {
+		user.TimeZone = *tz
 	}
 	return user, nil
 }
@@ -205,6 +213,42 @@ func (u *Users) SetName(ctx context.Context, id, name string) error {
 		return ErrNoUser
 	}
 	return nil
+}
+
+// ErrBadTimeZone is wrapped by SetTimeZone's refusals.
+var ErrBadTimeZone = errors.New("bad time zone")
+
+// SetTimeZone sets the time zone an account's mail writes times in: an
+// IANA name ("Europe/Paris"); "" or "UTC" for UTC.
+func (u *Users) SetTimeZone(ctx context.Context, id, tz string) error {
+	tz = strings.TrimSpace(tz)
+	if _, err := time.LoadLocation(tz); err != nil || len(tz) > 64 || strings.EqualFold(tz, "local") {
+		return fmt.Errorf("%w: %q is not a time zone name like Europe/Paris or America/New_York", ErrBadTimeZone, tz)
+	}
+	var v *string
+	if tz != "" && tz != "UTC" {
+		v = &tz
+	}
+	tag, err := u.pool.Exec(ctx, `update users set time_zone = $2 where id = $1 and erased_at is null`, id, v)
+	if err != nil {
+		return fmt.Errorf("set the time zone of account %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNoUser
+	}
+	return nil
+}
+
+// Location is the account's time zone (UTC when none or unknown).
+func (u User) Location() *time.Location {
+	if u.TimeZone == "" {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(u.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
 }
 
 // NewUserID returns a fresh opaque user id: "u" and 20 random base-32

@@ -330,11 +330,17 @@ type Me struct {
 	Email string `json:"email"`
 	Id    string `json:"id"`
 	Name  string `json:"name"`
+
+	// TimeZone IANA name ("Europe/Paris") deadlines in your mail are written in; "UTC" when none.
+	TimeZone *string `json:"time_zone,omitempty"`
 }
 
 // MeUpdate defines model for MeUpdate.
 type MeUpdate struct {
-	Name string `json:"name"`
+	Name *string `json:"name,omitempty"`
+
+	// TimeZone An IANA time zone name, "Europe/Paris"; "UTC" for none.
+	TimeZone *string `json:"time_zone,omitempty"`
 }
 
 // MoveRequest defines model for MoveRequest.
