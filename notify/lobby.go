@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
@@ -165,8 +166,12 @@ func (s *Service) listGames(ctx context.Context, h handled, actor play.Actor) (h
 		if err != nil {
 			return h, err
 		}
+		var loc *time.Location
+		if u, err := s.users.ByID(ctx, actor.User); err == nil {
+			loc = u.Location()
+		}
 		for _, g := range list {
-			lines = append(lines, gameLine(g))
+			lines = append(lines, gameLine(g, loc))
 		}
 	}
 	if len(lines) == 0 {
@@ -176,7 +181,7 @@ func (s *Service) listGames(ctx context.Context, h handled, actor play.Actor) (h
 }
 
 // gameLine is one game of a games list.
-func gameLine(g projections.GameOfUser) string {
+func gameLine(g projections.GameOfUser, loc *time.Location) string {
 	eng, err := catalog.Registry().Get(g.Kind)
 	name := g.Kind
 	if err == nil {
@@ -209,6 +214,15 @@ func gameLine(g projections.GameOfUser) string {
 			line += ": your turn"
 		default:
 			line += ": waiting for " + strings.Join(others, ", ")
+		}
+		var first *time.Time
+		for _, t := range g.ToAct {
+			if t.Deadline != nil && (first == nil || t.Deadline.Before(*first)) {
+				first = t.Deadline
+			}
+		}
+		if first != nil {
+			line += ", by " + readableTime(*first, loc)
 		}
 	}
 	return line

@@ -151,6 +151,9 @@ func TestLobbyByMail(t *testing.T) {
 		if a == who && !strings.Contains(list.Text, "your turn") {
 			t.Errorf("games for %s, whose turn it is, does not say so:\n%s", a, list.Text)
 		}
+		if deadline := "by " + time.Now().Add(72*time.Hour).UTC().Format("Monday 2 January"); !strings.Contains(strings.Join(strings.Fields(list.Text), " "), deadline) {
+			t.Errorf("games for %s does not say %q:\n%s", a, deadline, list.Text)
+		}
 		if a != who && !strings.Contains(list.Text, nameOf(who)) {
 			t.Errorf("games for %s does not say it is %s's turn:\n%s", a, nameOf(who), list.Text)
 		}

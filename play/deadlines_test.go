@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/courrier-games/courrier/games"
@@ -481,4 +482,66 @@ func jsonText(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Two processes with their own job queue clients on one database: however
+// many timers of one entry are due, its default is applied once.
+func TestTwoSchedulersApplyATimeoutOnce(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	id, tbl, _ := startGame(t, svc, "coyote", 3)
+	p := tbl.Pending[0]
+	deadline, _ := tbl.Deadline(p)
+	clock.Set(deadline.Add(time.Minute))
+	var clients []*river.Client[pgx.Tx]
+	for range 2 {
+		workers := river.NewWorkers()
+		river.AddWorker(workers, play.NewDeadlineWorker(svc, clock.Now))
+		c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+			Logger: quietLog(), Workers: workers, FetchPollInterval: 20 * time.Millisecond, FetchCooldown: 5 * time.Millisecond,
+			Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, c)
+	}
+	// Several timers of the entry, due now (as after absences moved its
+	// deadline back and forth).
+	for due := range int64(6) {
+		if _, err := clients[0].Insert(ctx, jobs.Deadline{GameID: id, Seat: int(p.Seat), Entry: p.Kind, Since: p.Since, Due: due + 1}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range clients {
+		if err := c.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = c.Stop(stop)
+		}()
+	}
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		var left int
+		if err := pool.QueryRow(ctx, `select count(*) from river_job where kind = 'game.deadline' and args->>'game_id' = $1
+			and state not in ('completed', 'scheduled')`, id).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 {
+			break
+		}
+		if time.Since(start) > 15*time.Second {
+			t.Fatalf("%d timers still not worked", left)
+		}
+	}
+	var timedOut int
+	if err := pool.QueryRow(ctx, `select count(*) from events where stream = $1 and type = $2`, play.Stream(id), play.TypeTimedOut).Scan(&timedOut); err != nil {
+		t.Fatal(err)
+	}
+	if timedOut != 1 {
+		t.Fatalf("the entry timed out %d times, want once", timedOut)
+	}
 }
