@@ -93,12 +93,9 @@ func (s *Service) Claim(ctx context.Context, actor Actor, gameID string) (Outcom
 	req := request{gameID: gameID, retry: true, hash: commandHash("claim", gameID)}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
-		if err := playable(t); err != nil {
+		seat, err := playerSeat(t, actor.User)
+		if err != nil {
 			return err
-		}
-		seat := t.SeatOf(actor.User)
-		if seat == games.Spectator {
-			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
 		}
 		if slices.Contains(t.Resigned, seat) {
 			return refuse(CodeConflict, "you resigned from game %s", t.ID)

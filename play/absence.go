@@ -103,12 +103,9 @@ func (s *Service) AwayFor(ctx context.Context, actor Actor, gameID string, d tim
 	req := request{gameID: gameID, retry: true, hash: commandHash("away", gameID, d.String())}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
-		if err := playable(t); err != nil {
+		seat, err := playerSeat(t, actor.User)
+		if err != nil {
 			return err
-		}
-		seat := t.SeatOf(actor.User)
-		if seat == games.Spectator {
-			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
 		}
 		if d < time.Hour {
 			return refuse(CodeInvalid, "an absence is at least an hour (write, for example, away 3d)")
@@ -135,12 +132,9 @@ func (s *Service) BackNow(ctx context.Context, actor Actor, gameID string) (Outc
 	req := request{gameID: gameID, retry: true, hash: commandHash("back", gameID)}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
-		if err := playable(t); err != nil {
+		seat, err := playerSeat(t, actor.User)
+		if err != nil {
 			return err
-		}
-		seat := t.SeatOf(actor.User)
-		if seat == games.Spectator {
-			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
 		}
 		if _, away := t.awayUntil(seat, c.now); !away && !slices.Contains(t.Abandoned, seat) {
 			return refuse(CodeConflict, "you are not away from game %s", t.ID)

@@ -308,47 +308,12 @@ func TestAbandonedSeatsAndClaims(t *testing.T) {
 	if _, err := svc.Claim(ctx, bySeat[active], id); err == nil {
 		t.Fatal("a claim while the other player still plays was accepted")
 	}
-	for step := 0; ; step++ {
-		if step > 500 {
-			t.Fatal("the silent seat was never abandoned")
-		}
-		tbl, err := svc.Load(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tbl.Ended {
-			t.Fatalf("the game ended (%s) before the silent seat was abandoned", tbl.Result().Summary)
-		}
-		if slices.Contains(tbl.Abandoned, silent) {
-			// From now on its decisions are due when they open.
-			for _, p := range tbl.Pending {
-				if p.Seat == silent {
-					if d, _ := tbl.Deadline(p); d.After(tbl.UpdatedAt) {
-						t.Fatalf("an abandoned seat's decision is due at %v, after it opened at %v", d, tbl.UpdatedAt)
-					}
-				}
-			}
-			break
-		}
-		var mine *games.Pending
-		for i := range tbl.Pending {
-			if tbl.Pending[i].Seat == active {
-				mine = &tbl.Pending[i]
-			}
-		}
-		if mine != nil {
-			move := passive(tbl.Engine.Legal(tbl.State, active))
-			if _, err := svc.Move(ctx, bySeat[active], id, tbl.Version, []string{move}); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		p := tbl.Pending[0]
-		deadline, _ := tbl.Deadline(p)
-		clock.Set(deadline.Add(time.Second))
-		for _, j := range dueTimers(t, pool, id, clock.Now()) {
-			if err := worker.Work(ctx, j); err != nil {
-				t.Fatal(err)
+	tbl = abandonSeat(t, svc, pool, id, bySeat, silent, clock, worker)
+	// From now on its decisions are due when they open.
+	for _, p := range tbl.Pending {
+		if p.Seat == silent {
+			if d, _ := tbl.Deadline(p); d.After(tbl.UpdatedAt) {
+				t.Fatalf("an abandoned seat's decision is due at %v, after it opened at %v", d, tbl.UpdatedAt)
 			}
 		}
 	}
@@ -403,7 +368,6 @@ func TestAReplacementSeesOnlyFromTheTakeover(t *testing.T) {
 	clock := &fakeClock{t: time.Now()}
 	worker := play.NewDeadlineWorker(svc, clock.Now)
 	id, _, bySeat := startGame(t, svc, "coup", 2)
-	var tbl *play.Table
 	var creator play.Actor
 	silent := games.Spectator
 	for seat, a := range bySeat {
@@ -413,36 +377,11 @@ func TestAReplacementSeesOnlyFromTheTakeover(t *testing.T) {
 			silent = seat
 		}
 	}
-	active := 1 - silent
 	newcomer := play.Actor{User: "u-newcomer", Channel: play.ChannelAPI}
 	if _, err := svc.Replace(ctx, creator, id, silent, newcomer.User); err == nil {
 		t.Fatal("a seat that was not abandoned was handed over")
 	}
-	for step := 0; ; step++ {
-		if step > 500 {
-			t.Fatal("the silent seat was never abandoned")
-		}
-		tbl, _ = svc.Load(ctx, id)
-		if tbl.Ended {
-			t.Fatalf("the game ended before the seat was abandoned")
-		}
-		if slices.Contains(tbl.Abandoned, silent) {
-			break
-		}
-		if slices.ContainsFunc(tbl.Pending, func(p games.Pending) bool { return p.Seat == active }) {
-			if _, err := svc.Move(ctx, bySeat[active], id, tbl.Version, []string{passive(tbl.Engine.Legal(tbl.State, active))}); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		deadline, _ := tbl.Deadline(tbl.Pending[0])
-		clock.Set(deadline.Add(time.Second))
-		for _, j := range dueTimers(t, pool, id, clock.Now()) {
-			if err := worker.Work(ctx, j); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	abandonSeat(t, svc, pool, id, bySeat, silent, clock, worker)
 	if _, err := svc.Replace(ctx, bySeat[silent], id, silent, newcomer.User); err == nil {
 		t.Fatal("a player who did not create the game handed a seat over")
 	}
@@ -450,7 +389,7 @@ func TestAReplacementSeesOnlyFromTheTakeover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl, _ = svc.Load(ctx, id)
+	tbl, _ := svc.Load(ctx, id)
 	if tbl.SeatOf(newcomer.User) != silent || tbl.SeatOf(bySeat[silent].User) != games.Spectator || slices.Contains(tbl.Abandoned, silent) {
 		t.Fatalf("after the takeover: newcomer at %d, earlier player at %d, abandoned %v", tbl.SeatOf(newcomer.User), tbl.SeatOf(bySeat[silent].User), tbl.Abandoned)
 	}
@@ -544,4 +483,41 @@ func TestTwoSchedulersApplyATimeoutOnce(t *testing.T) {
 	if timedOut != 1 {
 		t.Fatalf("the entry timed out %d times, want once", timedOut)
 	}
+}
+
+// abandonSeat plays a game of two in which silent never answers, the
+// other player making the quietest moves, until silent's seat is abandoned
+// (three deadlines missed in a row), and returns the table then.
+func abandonSeat(t *testing.T, svc *play.Service, pool *pgxpool.Pool, id string, bySeat map[games.Seat]play.Actor,
+	silent games.Seat, clock *fakeClock, worker *play.DeadlineWorker) *play.Table {
+	t.Helper()
+	ctx := context.Background()
+	active := 1 - silent
+	for range 500 {
+		tbl, err := svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tbl.Ended {
+			t.Fatalf("the game ended (%s) before the silent seat was abandoned", tbl.Result().Summary)
+		}
+		if slices.Contains(tbl.Abandoned, silent) {
+			return tbl
+		}
+		if slices.ContainsFunc(tbl.Pending, func(p games.Pending) bool { return p.Seat == active }) {
+			if _, err := svc.Move(ctx, bySeat[active], id, tbl.Version, []string{passive(tbl.Engine.Legal(tbl.State, active))}); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		deadline, _ := tbl.Deadline(tbl.Pending[0])
+		clock.Set(deadline.Add(time.Second))
+		for _, j := range dueTimers(t, pool, id, clock.Now()) {
+			if err := worker.Work(ctx, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Fatal("the silent seat was never abandoned")
+	return nil
 }

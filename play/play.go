@@ -703,12 +703,9 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 	req := request{gameID: gameID, retry: true, hash: commandHash("move", gameID, strconv.Itoa(expected), strings.Join(moves, "\n"))}
 	out, err := s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
-		if err := playable(t); err != nil {
+		seat, err := playerSeat(t, actor.User)
+		if err != nil {
 			return err
-		}
-		seat := t.SeatOf(actor.User)
-		if seat == games.Spectator {
-			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
 		}
 		if expected != AnyVersion && expected != t.Version && (expected > t.Version || !t.openSince(seat, expected)) {
 			return &StaleError{GameID: t.ID, Expected: expected, Current: t.Version}
@@ -801,6 +798,19 @@ func cleanLines(lines []string) []string {
 	return out
 }
 
+// playerSeat is the seat user plays in a running game, or why they cannot
+// act in it.
+func playerSeat(t *Table, user string) (games.Seat, error) {
+	if err := playable(t); err != nil {
+		return games.Spectator, err
+	}
+	seat := t.SeatOf(user)
+	if seat == games.Spectator {
+		return seat, refuse(CodeForbidden, "you do not play in game %s", t.ID)
+	}
+	return seat, nil
+}
+
 func playable(t *Table) error {
 	switch {
 	case !t.Started:
@@ -817,12 +827,9 @@ func (s *Service) Resign(ctx context.Context, actor Actor, gameID string) (Outco
 	req := request{gameID: gameID, retry: true, hash: commandHash("resign", gameID)}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
-		if err := playable(t); err != nil {
+		seat, err := playerSeat(t, actor.User)
+		if err != nil {
 			return err
-		}
-		seat := t.SeatOf(actor.User)
-		if seat == games.Spectator {
-			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
 		}
 		seatNo := int(seat)
 		c.seat = &seatNo
