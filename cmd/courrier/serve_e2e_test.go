@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,6 +9,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,6 +29,14 @@ import (
 func startServe(t *testing.T, extra ...string) (base string, pool *pgxpool.Pool, stop func() error) {
 	t.Helper()
 	pool, dbURL := pgtest.NewWithURL(t)
+	base, stop = startServeOn(t, dbURL, t.TempDir(), extra...)
+	return base, pool, stop
+}
+
+// startServeOn runs `courrier serve` on the database at dbURL with the
+// data directory dataDir (two processes of one service share it).
+func startServeOn(t *testing.T, dbURL, dataDir string, extra ...string) (base string, stop func() error) {
+	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	smtpAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	base = "http://" + addr
@@ -33,7 +44,7 @@ func startServe(t *testing.T, extra ...string) (base string, pool *pgxpool.Pool,
 	done := make(chan error, 1)
 	var errb bytes.Buffer
 	args := append([]string{"serve", "-database-url", dbURL, "-http-addr", addr, "-smtp-addr", smtpAddr,
-		"-data-dir", t.TempDir(), "-base-url", base}, extra...)
+		"-data-dir", dataDir, "-base-url", base}, extra...)
 	go func() { done <- run(ctx, args, &bytes.Buffer{}, &errb) }()
 	var once sync.Once
 	var serveErr error
@@ -57,13 +68,13 @@ func startServe(t *testing.T, extra ...string) (base string, pool *pgxpool.Pool,
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return base, pool, stop
+				return base, stop
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("serve never answered:\n%s", errb.String())
-	return "", nil, nil
+	return "", nil
 }
 
 // Every engine is played to its end through `courrier serve`, over HTTP
@@ -254,5 +265,82 @@ func TestServeEndsLiveStreamsOnShutdown(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("serve took %v to stop with a stream open", d)
+	}
+}
+
+// Two `courrier serve` processes on one database, sharing their data
+// directory: a move made through one reaches a live stream held on the
+// other within a second.
+func TestTwoServeProcessesShareLiveMoves(t *testing.T) {
+	_, dbURL := pgtest.NewWithURL(t)
+	dataDir := t.TempDir()
+	one, _ := startServeOn(t, dbURL, dataDir)
+	two, _ := startServeOn(t, dbURL, dataDir)
+	ctx := t.Context()
+	apiOne, err := newAPIClient(one, http.DefaultClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bots []*bot
+	for i := range 2 {
+		b, err := signInBot(ctx, apiOne, fmt.Sprintf("p%d@players.test", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots = append(bots, b)
+	}
+	m, err := startMatch(ctx, "coup", bots, rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := m.view(ctx, bots[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mover, watcher := bots[0], bots[1]
+	if len(v.Legal) == 0 {
+		mover, watcher = bots[1], bots[0]
+		if v, err = m.view(ctx, mover); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, two+"/v1/games/"+m.id+"/stream", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+watcher.token)
+	req.Header.Set("Last-Event-ID", strconv.Itoa(v.Version))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("the stream on the second process: %d", resp.StatusCode)
+	}
+	ids := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if id, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+				ids <- id
+			}
+		}
+	}()
+	start := time.Now()
+	key := "two-processes"
+	r, err := apiOne.PlayMoveWithResponse(ctx, m.id, &client.PlayMoveParams{IdempotencyKey: &key},
+		client.MoveRequest{Move: v.Legal[0], ExpectedVersion: v.Version}, client.WithToken(mover.token))
+	if err != nil || r.JSON200 == nil {
+		t.Fatalf("move through the first process: %v %s", err, r.Body)
+	}
+	select {
+	case id := <-ids:
+		if id != strconv.Itoa(v.Version+1) {
+			t.Fatalf("the second process streamed event %s, want %d", id, v.Version+1)
+		}
+		t.Logf("a move through one process reached a stream on the other in %v", time.Since(start))
+	case <-time.After(time.Second):
+		t.Fatal("a move through one process did not reach a stream on the other within a second")
 	}
 }
