@@ -77,6 +77,23 @@ func (GameOver) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
 }
 
+// DisputeNotice tells a seat's player (or, with Seat -1, the user User: a
+// referee without a seat) of the dispute or ruling recorded at Version.
+type DisputeNotice struct {
+	GameID  string `json:"game_id"`
+	Version int    `json:"version"`
+	Seat    int    `json:"seat"`
+	User    string `json:"user,omitempty"`
+}
+
+// Kind implements river.JobArgs.
+func (DisputeNotice) Kind() string { return "mail.dispute" }
+
+// InsertOpts puts the job on the mail queue, at its priority.
+func (DisputeNotice) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+}
+
 // Invitation invites a user (an opaque id) to the game, as of Version.
 type Invitation struct {
 	GameID  string `json:"game_id"`

@@ -176,6 +176,9 @@ func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, a
 	if verb, rest, _ := strings.Cut(strings.ToLower(lines[0]), " "); verb == "away" || (verb == "back" && rest == "") {
 		return s.absence(ctx, h, in, b, actor, verb, strings.TrimSpace(rest))
 	}
+	if verb, rest, _ := strings.Cut(lines[0], " "); strings.EqualFold(verb, "dispute") {
+		return s.dispute(ctx, h, in, b, actor, rest, lines[1:])
+	}
 	if strings.EqualFold(lines[0], "claim") {
 		if _, err := s.play.Claim(ctx, actor, tok.Game); err != nil {
 			if pe, ok := errors.AsType[*play.Error](err); ok {

@@ -48,6 +48,9 @@ func mailJobs(c *cmdCtx, before []games.Pending, from int, head string) []river.
 		}
 		add(r)
 	}
+	if c.disputed {
+		return append(out, disputeJobs(c)...)
+	}
 	if c.reveal {
 		for seat := range t.seatCount() {
 			add(jobs.GameOver{GameID: t.ID, Version: t.Version, Seat: seat})
@@ -77,4 +80,23 @@ func (s *Service) insertJobs(ctx context.Context, tx pgx.Tx, params []river.Inse
 		return fmt.Errorf("insert %d jobs: %w", len(params), err)
 	}
 	return nil
+}
+
+// disputeJobs tells of a dispute every seat but the disputer's, and the
+// referee when they hold no seat; of a ruling, every seat and the referee.
+func disputeJobs(c *cmdCtx) []river.InsertManyParams {
+	t := c.table
+	d := t.Disputes[len(t.Disputes)-1]
+	ruling := c.staged[len(c.staged)-1].Type == TypeRuled
+	var out []river.InsertManyParams
+	for seat := range t.seatCount() {
+		if !ruling && games.Seat(seat) == d.Seat {
+			continue
+		}
+		out = append(out, river.InsertManyParams{Args: jobs.DisputeNotice{GameID: t.ID, Version: t.Version, Seat: seat}})
+	}
+	if ref := t.Referee(); ref != "" && t.SeatOf(ref) == games.Spectator {
+		out = append(out, river.InsertManyParams{Args: jobs.DisputeNotice{GameID: t.ID, Version: t.Version, Seat: -1, User: ref}})
+	}
+	return out
 }

@@ -176,6 +176,8 @@ type cmdCtx struct {
 	// prompt is a seat to prompt for its pending entries, opened or not
 	// (its new player took over).
 	prompt *games.Seat
+	// disputed is set when the command raised a dispute or ruled on one.
+	disputed bool
 }
 
 // stage records events and folds them into the table at once, so the next
@@ -510,6 +512,9 @@ type NewGame struct {
 	Deadlines Deadlines
 	// Weekdays, when set, are the only days (UTC) on which deadlines run.
 	Weekdays []string
+	// Referee, when set, is the user who rules on disputes (else the
+	// creator).
+	Referee string
 }
 
 // CreateGame makes a new game as spec says.
@@ -554,13 +559,14 @@ func (s *Service) CreateGame(ctx context.Context, actor Actor, spec NewGame) (Ou
 	}
 	id := newID()
 	seed := s.seed()
-	req := request{gameID: id, create: true, hash: commandHash("create", spec.Kind, optionsText(full), spec.Name, strings.Join(invite, ","), deadlinesText(deadlines), strings.Join(days, ","))}
+	req := request{gameID: id, create: true, hash: commandHash("create", spec.Kind, optionsText(full), spec.Name, strings.Join(invite, ","), deadlinesText(deadlines), strings.Join(days, ","), spec.Referee)}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		c.newSeed = &seed
 		c.table.seed = &seed
 		created := Created{
 			Kind: spec.Kind, Options: full, Rules: info.Rules, Shuffle: games.ShuffleAlgorithm,
 			Commitment: seed.Commitment(), Creator: actor.User, Deadlines: deadlines.encode(), Weekdays: days,
+			Referee: spec.Referee,
 		}
 		if err := c.stage(TypeCreated, created, ""); err != nil {
 			return err

@@ -132,12 +132,14 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
 		c.Data, err = json.Marshal(struct {
-			Kind       string        `json:"kind"`
-			Options    games.Options `json:"options"`
-			Rules      int           `json:"rules_version"`
-			Shuffle    string        `json:"shuffle,omitempty"`
-			Commitment string        `json:"seed_sha256"`
-		}{cr.Kind, cr.Options, max(cr.Rules, 1), cr.Shuffle, cr.Commitment})
+			Kind       string            `json:"kind"`
+			Options    games.Options     `json:"options"`
+			Rules      int               `json:"rules_version"`
+			Shuffle    string            `json:"shuffle,omitempty"`
+			Commitment string            `json:"seed_sha256"`
+			Deadlines  map[string]string `json:"deadlines,omitempty"`
+			Weekdays   []string          `json:"weekdays,omitempty"`
+		}{cr.Kind, cr.Options, max(cr.Rules, 1), cr.Shuffle, cr.Commitment, cr.Deadlines, cr.Weekdays})
 		c.Text = "The game was created."
 	case TypeJoined:
 		var j Joined
@@ -223,6 +225,8 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		if b.Seat == seat {
 			c.Text = "You are back; your deadlines run again."
 		}
+	case TypeDisputed, TypeRuled:
+		c.Text, err = t.disputeText(e.Type, e.Data, seat)
 	case TypeEnded:
 		var en Ended
 		if err := json.Unmarshal(e.Data, &en); err != nil {
@@ -328,3 +332,16 @@ func (s *Service) Games(ctx context.Context, status string, limit int) ([]projec
 
 // Registry returns the games this service plays.
 func (s *Service) Registry() *games.Registry { return s.reg }
+
+// GameIDs lists the ids of every game in the log.
+func (s *Service) GameIDs(ctx context.Context) ([]string, error) {
+	streams, err := events.Streams(ctx, s.pool, "game-")
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(streams))
+	for i, st := range streams {
+		ids[i] = strings.TrimPrefix(st, "game-")
+	}
+	return ids, nil
+}

@@ -45,6 +45,9 @@ type Created struct {
 	// Weekdays, when set, are the only days (UTC) on which deadlines run
 	// ("mon", "tue", …).
 	Weekdays []string `json:"weekdays,omitempty"`
+	// Referee, when set, is the user (an opaque id) who rules on disputes;
+	// absent, the creator.
+	Referee string `json:"referee,omitempty"`
 }
 
 // Joined is the data of a player taking a place before the start.
@@ -102,6 +105,11 @@ type Table struct {
 	Deadlines Deadlines
 	// Weekdays are the days on which deadlines run (all when empty).
 	Weekdays []time.Weekday
+	// Disputes lists the disputes raised, with their rulings.
+	Disputes []Dispute
+
+	// referee is the user the creation named to rule on disputes.
+	referee string
 
 	// opened holds when each current pending entry opened, by its Since.
 	opened map[int]time.Time
@@ -186,7 +194,7 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, by eventActor) err
 		if err != nil {
 			return err
 		}
-		t.Kind, t.Engine, t.Options, t.Commitment, t.Creator = c.Kind, eng, c.Options, c.Commitment, c.Creator
+		t.Kind, t.Engine, t.Options, t.Commitment, t.Creator, t.referee = c.Kind, eng, c.Options, c.Commitment, c.Creator, c.Referee
 		if t.Deadlines, err = decodeDeadlines(c.Deadlines); err != nil {
 			return err
 		}
@@ -248,6 +256,10 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, by eventActor) err
 		}
 	case TypeTimedOut, TypeAbandoned:
 		if err := t.applyTimeouts(e.Type, e.Data); err != nil {
+			return err
+		}
+	case TypeDisputed, TypeRuled:
+		if err := t.applyDispute(e.Type, e.Data, e.Version, e.RecordedAt); err != nil {
 			return err
 		}
 	case TypeEnded:

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/schollz/progressbar/v3"
 
 	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/api/auth"
@@ -184,15 +185,21 @@ func migrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	})
 }
 
-// rebuild recomputes every inline projection from the event log.
-func rebuild(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+// rebuild recomputes every inline projection from the event log, with a
+// progress bar on a terminal.
+func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	return withDatabase(ctx, "projections rebuild", args, log, func(_ config, db *database) error {
 		svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
+		var bar *progressbar.ProgressBar
 		n, err := svc.RebuildProjections(ctx, func(done, total int) {
-			if done%1000 == 0 || done == total {
-				log.Info("rebuilding projections", "games", done, "of", total)
+			if bar == nil {
+				bar = newLoadBar(stderr, int64(total), "rebuilding")
 			}
+			_ = bar.Set(done) // a progress bar's write error is not the rebuild's
 		})
+		if bar != nil {
+			_ = bar.Finish()
+		}
 		if err != nil {
 			return err
 		}

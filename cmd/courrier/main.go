@@ -53,6 +53,11 @@ commands:
   secrets rotate P       add a new current key of purpose P (jwt, reply, seed)
   load                   play games between bots over the HTTP API and measure moves/s
                          and latencies against PostgreSQL's own insert rate
+  replay GAME            a game version by version as a seat saw it (-as SEAT|NAME|public|everyone, -to N)
+  audit GAME... | -all   re-derive games from the log: hash chain, seed, shuffles, every move;
+                         exit status 1 naming the first bad version
+  export GAME | -all     write game records (plain text, like PGN)
+  verify RECORD          re-play a record with no database; -receipt checks a move's receipt
   version                print the version
 
 Run 'courrier <command> -h' for the flags of a command.`
@@ -73,13 +78,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) < 2 || args[1] != "rebuild" {
 			return usageError{"usage: courrier projections rebuild"}
 		}
-		return rebuild(ctx, args[2:], stdout, log)
+		return rebuild(ctx, args[2:], stdout, stderr, log)
 	case "mail":
 		return mailCmd(ctx, args[1:], stdout, log)
 	case "secrets":
 		return secretsCmd(args[1:], stdout)
 	case "load":
 		return loadCmd(ctx, args[1:], stdout, log)
+	case "replay":
+		return replayCmd(ctx, args[1:], stdout, log)
+	case "audit":
+		return auditCmd(ctx, args[1:], stdout, stderr, log)
+	case "export":
+		return exportCmd(ctx, args[1:], stdout, stderr, log)
+	case "verify":
+		return verifyCmd(args[1:], stdout)
 	case "version":
 		_, err := fmt.Fprintln(stdout, "courrier", version())
 		return err

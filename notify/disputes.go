@@ -1,0 +1,98 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/riverqueue/river"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/play"
+)
+
+// disputeWorker tells a player, or a referee without a seat, of a dispute
+// raised in their game or of the referee's ruling on one.
+type disputeWorker struct {
+	river.WorkerDefaults[jobs.DisputeNotice]
+	s *Service
+}
+
+// Work sends the notice: what was disputed or ruled, in the words the
+// recipient's seat may read, and how to answer.
+func (w *disputeWorker) Work(ctx context.Context, job *river.Job[jobs.DisputeNotice]) error {
+	s, a := w.s, job.Args
+	seat := games.Seat(a.Seat)
+	b, err := s.play.Brief(ctx, a.GameID, seat)
+	if err != nil {
+		return err
+	}
+	user := b.User
+	if a.Seat < 0 {
+		user = a.User
+	}
+	changes, err := s.play.History(ctx, a.GameID, user, a.Version-1)
+	if err != nil {
+		return err
+	}
+	if len(changes) == 0 {
+		return fmt.Errorf("game %s has no version %d", a.GameID, a.Version)
+	}
+	c := changes[0]
+	var m Mail
+	if a.Seat >= 0 {
+		if m, err = s.toSeat(ctx, b, KindNotice, a.Version, a.Seat, "dispute"); err != nil {
+			return done(err)
+		}
+	} else {
+		to, err := s.address(ctx, user)
+		if err != nil {
+			return done(err)
+		}
+		m = s.seatMail(b, KindNotice, to, a.Version, a.Seat, "dispute")
+		m.MessageID = s.messageID("g", b.GameID, "v"+strconv.Itoa(a.Version), "referee", "dispute")
+	}
+	subject := fmt.Sprintf("[courrier] %s %s: a dispute", b.Name, b.GameID)
+	paras := []string{c.Text}
+	if c.Type == play.TypeRuled {
+		subject = fmt.Sprintf("[courrier] %s %s: the referee's ruling", b.Name, b.GameID)
+		paras = append(paras, "The ruling is recorded in the game's log; nothing recorded before it changes.")
+	} else {
+		paras = append(paras, "The dispute is recorded in the game's log and listed in its audit report (courrier audit, or GET /v1/games/"+b.GameID+"/audit once the game is over).")
+		if a.Seat < 0 {
+			paras = append(paras, "You referee this game: rule on it with POST /v1/games/"+b.GameID+"/disputes/"+strconv.Itoa(a.Version)+"/ruling {\"decision\": \"upheld\" or \"rejected\", \"text\": \"why\"}.")
+		}
+	}
+	m.Data = NoticeData{Subject: subject, Paragraphs: paras}
+	return done(s.send(ctx, outgoing{Mail: m, userID: user, gameID: a.GameID}))
+}
+
+// dispute handles "dispute 12 the shuffle cannot be right" in a reply about
+// a game: the version disputed, then the reason (the rest of the line and
+// the lines after it).
+func (s *Service) dispute(ctx context.Context, h handled, in Incoming, b play.Brief, actor play.Actor, rest string, more []string) (handled, error) {
+	num, reason, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	sent := []string{strings.TrimSpace("dispute " + rest)}
+	v, err := strconv.Atoi(strings.TrimPrefix(num, "v"))
+	if err != nil {
+		return s.refuse(ctx, h, in, b, sent, `write the version you dispute and why, as "dispute 12 the deal gave me two copies of the same card"`, "")
+	}
+	reason = strings.TrimSpace(strings.Join(append([]string{reason}, more...), " "))
+	out, err := s.play.DisputeMove(ctx, actor, b.GameID, v, reason)
+	if err != nil {
+		if pe, ok := errors.AsType[*play.Error](err); ok {
+			return s.refuse(ctx, h, in, b, sent, pe.Message, "")
+		}
+		return h, err
+	}
+	return s.notice(h, fmt.Sprintf("disputed version %d of game %s", v, b.GameID), b.GameID, NoticeData{
+		Subject: fmt.Sprintf("[courrier] %s %s: your dispute of version %d", b.Name, b.GameID, v),
+		Paragraphs: []string{
+			fmt.Sprintf("Your dispute of version %d is recorded at version %d of the game's log.", v, out.Version),
+			"The other players and the referee are told; the referee's ruling will be recorded too, and nothing recorded is ever rewritten.",
+		},
+	})
+}

@@ -1,0 +1,626 @@
+package play
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/games"
+)
+
+// An audit re-derives a game from its log: it checks the seed against the
+// commitment published at creation, re-runs the setup and every move, timeout
+// default and resignation from its recorded text with the generator of its
+// version, compares what that produces with the recorded events, folds the
+// stream, and checks the result the end recorded. The same walk checks a game
+// from the database (Service.AuditGame, which also verifies the hash chain)
+// and from an exported record with no database (VerifyRecord).
+
+// AuditReport is the outcome of an audit: whether the game passed, the first
+// bad version when not, every problem found, and each move with who made it,
+// when, through which channel and what the mover could see.
+type AuditReport struct {
+	Game       string        `json:"game"`
+	Kind       string        `json:"kind"`
+	Players    []string      `json:"players"`
+	Commitment string        `json:"seed_sha256"`
+	Seed       string        `json:"seed,omitempty"` // revealed at the end
+	Version    int           `json:"version"`
+	Ended      bool          `json:"ended"`
+	Result     *games.Result `json:"result,omitempty"`
+	Passed     bool          `json:"passed"`
+	// FirstBad is the first version a problem was found at (0: none).
+	FirstBad int `json:"first_bad,omitempty"`
+	// Checked says what the audit checked; Unchecked what it could not.
+	Checked   []string       `json:"checked"`
+	Unchecked []string       `json:"unchecked,omitempty"`
+	Problems  []AuditProblem `json:"problems"`
+	Moves     []AuditedMove  `json:"moves"`
+	Disputes  []Dispute      `json:"disputes"`
+}
+
+// AuditProblem is one discrepancy: the version it is at and what is wrong.
+type AuditProblem struct {
+	Version int    `json:"version"`
+	What    string `json:"what"`
+}
+
+// AuditedMove is one decision recorded in the log: a player's move line, a
+// resignation or the default played at a deadline, with the versions of the
+// events it produced.
+type AuditedMove struct {
+	From    int       `json:"from"` // first event version it produced
+	To      int       `json:"to"`   // last event version it produced
+	Seat    int       `json:"seat"`
+	Player  string    `json:"player"`
+	At      time.Time `json:"at"`
+	Channel string    `json:"channel"` // api, email, cli, or "timeout default"
+	// RequestID is the API request that made it; MessageID and MailAuth
+	// the mail that carried it and its authentication result (DKIM, SPF).
+	RequestID string `json:"request_id,omitempty"`
+	MessageID string `json:"message_id,omitempty"`
+	MailAuth  string `json:"mail_auth,omitempty"`
+	Move      string `json:"move"`
+	// Saw is the mover's view of the game when the move was decided.
+	Saw json.RawMessage `json:"saw,omitempty"`
+	// Said is what the move did, in plain words, as anyone at the table
+	// learnt it.
+	Said []string `json:"said"`
+	OK   bool     `json:"ok"`
+}
+
+// MailContext is what the log keeps outside its hashed meta about the mail
+// that carried a command: its Message-ID and authentication result.
+type MailContext struct {
+	MessageID string
+	MailAuth  string
+}
+
+// AuditInput is a game's log and what else an audit may use.
+type AuditInput struct {
+	GameID   string
+	Recorded []events.Recorded
+	// Seed is the game's seed, when the auditor holds it (the operator, or
+	// anyone after the end, when the Ended event reveals it). Without it the
+	// random outcomes cannot be re-run and only legality is checked.
+	Seed *games.Seed
+	// Mail holds the mail context of commands by their first version.
+	Mail map[int]MailContext
+	// Chain says the hash chain was verified (by the caller, who holds the
+	// stored content); ChainError is the break it found.
+	Chain      bool
+	ChainError *events.ChainError
+}
+
+// Audit re-derives a game from its log; see the package comment above. It
+// never fails: a log it cannot fold is a problem at that version.
+func Audit(reg *games.Registry, in AuditInput) *AuditReport {
+	a := &auditor{reg: reg, in: in, t: &Table{ID: in.GameID}, cur: -1,
+		rep: &AuditReport{Game: in.GameID, Problems: []AuditProblem{}, Moves: []AuditedMove{}, Disputes: []Dispute{}}}
+	a.run()
+	return a.rep
+}
+
+type auditor struct {
+	reg  *games.Registry
+	in   AuditInput
+	t    *Table
+	rep  *AuditReport
+	seed *games.Seed
+	// cur is the index in rep.Moves of the decision being checked (-1:
+	// none), whose events' sentences are collected as they are folded.
+	cur int
+}
+
+// fold folds one recorded event, noting what it did in the current
+// decision's report line.
+func (a *auditor) fold(e events.Recorded) error {
+	t := a.t
+	if a.cur >= 0 && t.State != nil && strings.HasPrefix(e.Type, t.Kind+".") {
+		if c, err := t.change(e, games.Spectator); err == nil && c.Text != "" {
+			a.rep.Moves[a.cur].Said = append(a.rep.Moves[a.cur].Said, c.Text)
+		}
+	}
+	return t.apply(a.reg, e, actorOf(e.Meta))
+}
+
+func (a *auditor) problem(version int, format string, args ...any) {
+	a.rep.Problems = append(a.rep.Problems, AuditProblem{Version: version, What: fmt.Sprintf(format, args...)})
+	if a.rep.FirstBad == 0 || version < a.rep.FirstBad {
+		a.rep.FirstBad = version
+	}
+}
+
+func (a *auditor) run() {
+	rec := a.in.Recorded
+	rep := a.rep
+	if a.in.Chain {
+		rep.Checked = append(rep.Checked, "hash chain")
+		if ce := a.in.ChainError; ce != nil {
+			a.problem(ce.Version, "the hash chain breaks: %s", ce.Reason)
+		}
+	} else {
+		rep.Unchecked = append(rep.Unchecked, "hash chain (it needs the stored events: courrier audit checks it)")
+	}
+	a.seed = a.in.Seed
+	if a.seed == nil {
+		a.seed = revealedSeed(rec)
+	}
+	if a.seed != nil {
+		rep.Checked = append(rep.Checked, "seed against its commitment", "every random outcome re-run from (seed, version)")
+	} else {
+		rep.Unchecked = append(rep.Unchecked, "random outcomes (the seed is secret until the game ends)")
+	}
+	rep.Checked = append(rep.Checked, "every move re-decided from its recorded text", "the stream folded", "the result")
+	for i := 0; i < len(rec); {
+		e := rec[i]
+		if e.Version != i+1 {
+			a.problem(i+1, "version %d is missing (the next event is version %d)", i+1, e.Version)
+			break
+		}
+		n, err := a.step(rec[i:])
+		if err != nil {
+			a.problem(e.Version, "%v", err)
+			break
+		}
+		i += n
+	}
+	t := a.t
+	rep.Kind, rep.Commitment, rep.Version, rep.Ended = t.Kind, t.Commitment, t.Version, t.Ended
+	if t.Started {
+		rep.Players = t.Engine.Players(t.State)
+	}
+	if t.Ended && a.seed != nil {
+		rep.Seed = a.seed.String()
+	}
+	if t.endResult != nil {
+		r := *t.endResult
+		rep.Result = &r
+	}
+	rep.Disputes = t.Disputes
+	slices.SortFunc(rep.Problems, func(x, y AuditProblem) int { return x.Version - y.Version })
+	rep.Passed = len(rep.Problems) == 0
+}
+
+// step checks the decision that begins at rec[0] and folds its events; it
+// returns how many events it consumed.
+func (a *auditor) step(rec []events.Recorded) (int, error) {
+	t, e := a.t, rec[0]
+	meta := decodeMeta(e.Meta)
+	switch {
+	case e.Type == TypeCreated:
+		if err := a.fold(e); err != nil {
+			return 0, err
+		}
+		if a.seed != nil && a.seed.Commitment() != t.Commitment {
+			a.problem(e.Version, "the seed does not match the commitment published at creation (sha256 %s, published %s)", a.seed.Commitment(), t.Commitment)
+		}
+		return 1, nil
+	case e.Type == TypeStarted:
+		if err := a.fold(e); err != nil {
+			return 0, err
+		}
+		names := make([]string, len(t.Joined))
+		for i, j := range t.Joined {
+			names[i] = j.Name
+		}
+		n := countGameEvents(t.Kind, rec[1:], func(m events.Meta) bool { return m.Move == "" && m.Seat == nil })
+		if a.seed == nil {
+			return 1 + n, a.applyAll(rec[1 : 1+n])
+		}
+		want, err := t.Engine.Setup(t.Options, names, a.seed.Rand(t.Version))
+		if err != nil {
+			return 0, fmt.Errorf("the setup cannot be re-run: %w", err)
+		}
+		return 1 + a.compare(rec[1:], want, "", nil, "the setup (seating, shuffles, deal)"), nil
+	case e.Type == TypeResigned:
+		if err := a.fold(e); err != nil {
+			return 0, err
+		}
+		var r Resigned
+		if err := json.Unmarshal(e.Data, &r); err != nil {
+			return 0, fmt.Errorf("decode %s: %w", e.Type, err)
+		}
+		mv := a.move(e, r.Seat, "resign", meta)
+		var want []games.RawEvent
+		if a.seed != nil {
+			var err error
+			if want, err = t.Engine.Resign(t.State, r.Seat, a.seed.Rand(t.Version)); err != nil {
+				a.problem(e.Version, "the resignation of seat %d is refused by the rules: %v", r.Seat, err)
+			}
+		}
+		seatNo := int(r.Seat)
+		n := a.compareOrApply(rec[1:], want, "resign", &seatNo, "the resignation")
+		a.finishMove(mv, e.Version+n)
+		return 1 + n, nil
+	case e.Type == TypeEnded:
+		a.checkEnd(e)
+		return 1, a.fold(e)
+	case strings.HasPrefix(e.Type, t.Kind+".") && t.Kind != "":
+		return a.gameMove(rec, meta)
+	default:
+		if e.Type == TypeTimedOut && t.Started {
+			var to TimedOut
+			if err := json.Unmarshal(e.Data, &to); err == nil {
+				if _, ok := t.entry(games.PendingID{Seat: to.Seat, Kind: to.Kind, Since: to.Since}); !ok {
+					a.problem(e.Version, "a deadline passed for seat %d's %s entry of version %d, which was not pending", to.Seat, to.Kind, to.Since)
+				}
+			}
+		}
+		return 1, a.fold(e)
+	}
+}
+
+// gameMove checks one move line (a player's, or a default at a deadline):
+// the seat had something to decide, the line is legal, and deciding it with
+// the generator of its version produces exactly the recorded events.
+func (a *auditor) gameMove(rec []events.Recorded, meta events.Meta) (int, error) {
+	t, e := a.t, rec[0]
+	if meta.Seat == nil || meta.Move == "" {
+		a.problem(e.Version, "event %s was made by no move: no seat and no move text is recorded for it", e.Type)
+		return 1, a.fold(e)
+	}
+	seat := games.Seat(*meta.Seat)
+	mv := a.move(e, seat, meta.Move, meta)
+	cur := &a.rep.Moves[mv]
+	if !slices.ContainsFunc(t.Pending, func(p games.Pending) bool { return p.Seat == seat }) {
+		a.problem(e.Version, "seat %d moved %q but had nothing to decide", seat, meta.Move)
+	}
+	if meta.Channel == ChannelSystem {
+		cur.Channel = "timeout default"
+		if !slices.ContainsFunc(t.Pending, func(p games.Pending) bool { return p.Seat == seat && p.Default == meta.Move }) {
+			a.problem(e.Version, "the move %q played for seat %d at a deadline is not the default of its pending entry", meta.Move, seat)
+		}
+	}
+	var want []games.RawEvent
+	r := games.Seed{}.Rand(t.Version) // legality only, when the seed is secret
+	if a.seed != nil {
+		r = a.seed.Rand(t.Version)
+	}
+	want, err := t.Engine.Decide(t.State, seat, meta.Move, r)
+	if err != nil {
+		a.problem(e.Version, "seat %d's move %q was not legal when made: %v", seat, meta.Move, err)
+		want = nil
+	}
+	if a.seed == nil {
+		want = nil
+	}
+	n := a.compareOrApply(rec, want, meta.Move, meta.Seat, fmt.Sprintf("seat %d's move %q", seat, meta.Move))
+	if n == 0 {
+		a.problem(e.Version, "seat %d's move %q produces no event, and the log records %s for it", seat, meta.Move, e.Type)
+		if err := a.fold(e); err != nil {
+			return 0, err
+		}
+		n = 1
+	}
+	a.finishMove(mv, e.Version+n-1)
+	return n, nil
+}
+
+// compareOrApply compares the recorded events from rec[0] with want when
+// known, else applies the recorded events of the same move.
+func (a *auditor) compareOrApply(rec []events.Recorded, want []games.RawEvent, move string, seat *int, what string) int {
+	if want != nil {
+		return a.compare(rec, want, move, seat, what)
+	}
+	n := countGameEvents(a.t.Kind, rec, func(m events.Meta) bool { return m.Move == move && sameSeat(m.Seat, seat) })
+	if err := a.applyAll(rec[:n]); err != nil {
+		a.problem(rec[0].Version, "%v", err)
+	}
+	return n
+}
+
+// compare checks that rec begins with want (the game's own events, with the
+// given move text and seat in their meta) and folds the recorded events. It
+// returns how many it consumed: len(want), or fewer when the log has fewer.
+func (a *auditor) compare(rec []events.Recorded, want []games.RawEvent, move string, seat *int, what string) int {
+	t := a.t
+	n := 0
+	for i, w := range want {
+		if i >= len(rec) {
+			a.problem(t.Version+1, "%s produces %d events; the log ends after %d", what, len(want), i)
+			break
+		}
+		got := rec[i]
+		typ := t.Kind + "." + w.Type
+		m := decodeMeta(got.Meta)
+		switch {
+		case got.Type != typ:
+			a.problem(got.Version, "%s produces %s here; the log has %s", what, typ, got.Type)
+		case !jsonSame(got.Data, w.Data):
+			a.problem(got.Version, "%s produces different %s data here than the log holds (an altered outcome, shuffle or seed)", what, typ)
+		case m.Move != move || !sameSeat(m.Seat, seat):
+			a.problem(got.Version, "the meta of this %s event does not name %s", got.Type, what)
+		}
+		if err := a.fold(got); err != nil {
+			a.problem(got.Version, "%v", err)
+			return n + 1
+		}
+		n++
+	}
+	return n
+}
+
+func (a *auditor) applyAll(rec []events.Recorded) error {
+	for _, e := range rec {
+		if err := a.fold(e); err != nil {
+			return fmt.Errorf("version %d: %w", e.Version, err)
+		}
+	}
+	return nil
+}
+
+// move starts the report line of a decision that begins at event e.
+func (a *auditor) move(e events.Recorded, seat games.Seat, text string, meta events.Meta) int {
+	t := a.t
+	mv := &AuditedMove{From: e.Version, Seat: int(seat), Player: t.nameOf(seat, games.Spectator), At: e.RecordedAt,
+		Channel: meta.Channel, RequestID: meta.RequestID, Move: text}
+	if mc, ok := a.in.Mail[e.Version]; ok {
+		mv.MessageID, mv.MailAuth = mc.MessageID, mc.MailAuth
+	}
+	if t.State != nil {
+		if v, err := t.Engine.View(t.State, seat); err == nil {
+			mv.Saw = v
+		}
+	}
+	mv.OK = true
+	a.rep.Moves = append(a.rep.Moves, *mv)
+	a.cur = len(a.rep.Moves) - 1
+	return a.cur
+}
+
+// finishMove completes the report line of the decision whose last event is
+// version to: what it did, and whether any problem fell in its range.
+func (a *auditor) finishMove(i, to int) {
+	mv := &a.rep.Moves[i]
+	mv.To = max(to, mv.From)
+	for _, p := range a.rep.Problems {
+		if p.Version >= mv.From && p.Version <= mv.To {
+			mv.OK = false
+		}
+	}
+	a.cur = -1
+}
+
+// checkEnd checks the Ended event: its seed against the commitment and the
+// auditor's seed, and its result against the rules' (or a claim's
+// conditions).
+func (a *auditor) checkEnd(e events.Recorded) {
+	t := a.t
+	var en Ended
+	if err := json.Unmarshal(e.Data, &en); err != nil {
+		a.problem(e.Version, "the end of the game does not decode: %v", err)
+		return
+	}
+	sd, err := games.ParseSeed(en.Seed)
+	switch {
+	case err != nil:
+		a.problem(e.Version, "the revealed seed is not a seed: %v", err)
+	case sd.Commitment() != t.Commitment:
+		a.problem(e.Version, "the revealed seed does not match the commitment published at creation")
+	case a.seed != nil && *a.seed != sd:
+		a.problem(e.Version, "the revealed seed is not the game's seed")
+	}
+	if !t.Started {
+		a.problem(e.Version, "the game ended before it started")
+		return
+	}
+	res := t.Engine.Result(t.State)
+	if res.Finished {
+		if !reflect.DeepEqual(normalResult(res), normalResult(en.Result)) {
+			a.problem(e.Version, "the recorded result (%s) is not the rules' result (%s)", en.Result.Summary, res.Summary)
+		}
+		return
+	}
+	// Not over by the rules: a claim by the last player still in.
+	if len(en.Result.Winners) != 1 {
+		a.problem(e.Version, "the game is not over by its rules, and the recorded end is not a claim by one player")
+		return
+	}
+	winner := en.Result.Winners[0]
+	for seat := range t.seatCount() {
+		s := games.Seat(seat)
+		if s != winner && !slices.Contains(t.Resigned, s) && !slices.Contains(t.Abandoned, s) {
+			a.problem(e.Version, "seat %d claimed the game while seat %d still played", winner, s)
+			return
+		}
+	}
+}
+
+func normalResult(r games.Result) games.Result {
+	if len(r.Winners) == 0 {
+		r.Winners = nil
+	}
+	if len(r.Scores) == 0 {
+		r.Scores = nil
+	}
+	return r
+}
+
+// revealedSeed is the seed an Ended event of rec reveals, if any.
+func revealedSeed(rec []events.Recorded) *games.Seed {
+	for _, e := range rec {
+		if e.Type != TypeEnded {
+			continue
+		}
+		var en Ended
+		if json.Unmarshal(e.Data, &en) != nil {
+			return nil
+		}
+		sd, err := games.ParseSeed(en.Seed)
+		if err != nil {
+			return nil
+		}
+		return &sd
+	}
+	return nil
+}
+
+// countGameEvents counts the game events of kind at the start of rec whose
+// meta satisfies ok.
+func countGameEvents(kind string, rec []events.Recorded, ok func(events.Meta) bool) int {
+	n := 0
+	for _, e := range rec {
+		if !strings.HasPrefix(e.Type, kind+".") || !ok(decodeMeta(e.Meta)) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func sameSeat(a, b *int) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// decodeMeta reads an event's meta (zero when absent or unreadable).
+func decodeMeta(raw json.RawMessage) events.Meta {
+	var m events.Meta
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &m) // a meta that does not decode names no move: the audit says so
+	}
+	return m
+}
+
+// jsonSame reports whether two JSON texts hold the same value (stored
+// events come back from jsonb with their keys reordered).
+func jsonSame(a, b []byte) bool {
+	var x, y any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	if da.Decode(&x) != nil || db.Decode(&y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// AuditGame audits a game from the database: the hash chain of its stored
+// events, then Audit with the game's seed (the operator holds it through the
+// seed box even before the end) and the mail context of its commands.
+func (s *Service) AuditGame(ctx context.Context, gameID string) (*AuditReport, error) {
+	recorded, err := s.readGame(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	in := AuditInput{GameID: gameID, Recorded: recorded, Chain: true, Mail: map[int]MailContext{}}
+	if _, err := events.VerifyStream(ctx, s.pool, Stream(gameID)); err != nil {
+		var ce *events.ChainError
+		if !errors.As(err, &ce) {
+			return nil, err
+		}
+		in.ChainError = ce
+	}
+	var secret storedSeed
+	if err := s.pool.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, gameID).
+		Scan(&secret.clear, &secret.sealed, &secret.keyID); err == nil {
+		sd, err := secret.open(s.seeds, gameID)
+		if err != nil {
+			return nil, fmt.Errorf("open the seed of game %s: %w", gameID, err)
+		}
+		in.Seed = &sd
+	}
+	rows, err := s.pool.Query(ctx, `select e.version, coalesce(c.message_id, ''), coalesce(c.mail_auth, '')
+		from event_context c join events e on e.position = c.position
+		where c.stream = $1 and c.message_id is not null`, Stream(gameID))
+	if err != nil {
+		return nil, fmt.Errorf("read the mail context of game %s: %w", gameID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v int
+		var mc MailContext
+		if err := rows.Scan(&v, &mc.MessageID, &mc.MailAuth); err != nil {
+			return nil, fmt.Errorf("read the mail context of game %s: %w", gameID, err)
+		}
+		in.Mail[v] = mc
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the mail context of game %s: %w", gameID, err)
+	}
+	return Audit(s.reg, in), nil
+}
+
+// WriteAuditReport writes a report for people: a verdict line, then each
+// move with who made it, when, through which channel and what it did, the
+// disputes, and every problem.
+func WriteAuditReport(out io.Writer, rep *AuditReport) error {
+	w := &strings.Builder{}
+	verdict := "PASSED"
+	if !rep.Passed {
+		verdict = fmt.Sprintf("FAILED at version %d", rep.FirstBad)
+	}
+	fmt.Fprintf(w, "Audit of game %s (%s), %d events: %s\n", rep.Game, rep.Kind, rep.Version, verdict)
+	fmt.Fprintf(w, "Players: %s\n", strings.Join(rep.Players, ", "))
+	fmt.Fprintf(w, "Seed commitment: %s\n", rep.Commitment)
+	if rep.Seed != "" {
+		fmt.Fprintf(w, "Seed: %s\n", rep.Seed)
+	}
+	if rep.Result != nil {
+		fmt.Fprintf(w, "Result: %s\n", rep.Result.Summary)
+	}
+	fmt.Fprintf(w, "Checked: %s\n", strings.Join(rep.Checked, "; "))
+	if len(rep.Unchecked) > 0 {
+		fmt.Fprintf(w, "Not checked: %s\n", strings.Join(rep.Unchecked, "; "))
+	}
+	fmt.Fprintln(w, "\nMoves:")
+	for _, m := range rep.Moves {
+		via := m.Channel
+		switch {
+		case m.RequestID != "":
+			via += " request " + m.RequestID
+		case m.MessageID != "":
+			via += " " + m.MessageID
+			if m.MailAuth != "" {
+				via += " (" + m.MailAuth + ")"
+			}
+		}
+		mark := "ok"
+		if !m.OK {
+			mark = "BAD"
+		}
+		versions := fmt.Sprint(m.From)
+		if m.To > m.From {
+			versions = fmt.Sprintf("%d-%d", m.From, m.To)
+		}
+		fmt.Fprintf(w, "  %-7s %s  %s (seat %d) %q via %s  [%s]\n", versions, m.At.UTC().Format(time.RFC3339), m.Player, m.Seat, m.Move, via, mark)
+		for _, s := range m.Said {
+			if s != "" {
+				fmt.Fprintf(w, "          %s\n", s)
+			}
+		}
+		if len(m.Saw) > 0 {
+			fmt.Fprintf(w, "          saw: %s\n", m.Saw)
+		}
+	}
+	if len(rep.Disputes) > 0 {
+		fmt.Fprintln(w, "\nDisputes:")
+		for _, d := range rep.Disputes {
+			fmt.Fprintf(w, "  version %d flagged at version %d by %s: %s\n", d.Move, d.Version, d.By, d.Reason)
+			if d.Ruling != nil {
+				fmt.Fprintf(w, "    ruling at version %d (%s): %s\n", d.Ruling.Version, d.Ruling.Decision, d.Ruling.Text)
+			} else {
+				fmt.Fprintln(w, "    no ruling yet")
+			}
+		}
+	}
+	if len(rep.Problems) > 0 {
+		fmt.Fprintln(w, "\nProblems:")
+		for _, p := range rep.Problems {
+			fmt.Fprintf(w, "  version %d: %s\n", p.Version, p.What)
+		}
+	}
+	_, err := io.WriteString(out, w.String())
+	return err
+}

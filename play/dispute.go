@@ -1,0 +1,194 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// Disputes: a player flags an event of the game they doubt; the flag is an
+// event, the other players and the referee are told, the audit lists it, and
+// the referee's ruling is another event. Nothing is ever rewritten: a ruling
+// that upholds a dispute says so for the record, and the players settle what
+// follows (a new game, a resignation) themselves.
+const (
+	TypeDisputed = "game.disputed"
+	TypeRuled    = "game.ruled"
+)
+
+// Ruling decisions.
+const (
+	RulingUpheld   = "upheld"
+	RulingRejected = "rejected"
+)
+
+// Disputed is the data of a dispute: seat flags the event of version Move.
+type Disputed struct {
+	Seat   games.Seat `json:"seat"`
+	Move   int        `json:"move"`
+	Reason string     `json:"reason"`
+}
+
+// Ruled is the data of the referee's ruling on the dispute recorded at
+// version Dispute.
+type Ruled struct {
+	Dispute  int    `json:"dispute"`
+	Decision string `json:"decision"` // RulingUpheld or RulingRejected
+	Text     string `json:"text"`
+}
+
+// Dispute is a dispute as folded: who flagged which version and why, and
+// the ruling when there is one.
+type Dispute struct {
+	Version int        `json:"version"` // the version of the dispute event
+	Move    int        `json:"move"`    // the version disputed
+	Seat    games.Seat `json:"seat"`
+	By      string     `json:"by"` // the disputing player's name
+	Reason  string     `json:"reason"`
+	At      time.Time  `json:"at"`
+	Ruling  *Ruling    `json:"ruling,omitempty"`
+}
+
+// Ruling is a referee's decision on a dispute.
+type Ruling struct {
+	Version  int       `json:"version"`
+	Decision string    `json:"decision"`
+	Text     string    `json:"text"`
+	At       time.Time `json:"at"`
+}
+
+// maxDisputeText bounds a dispute's reason and a ruling's text (runes).
+const maxDisputeText = 1000
+
+// applyDispute folds a dispute or a ruling recorded at version.
+func (t *Table) applyDispute(typ string, data []byte, version int, at time.Time) error {
+	switch typ {
+	case TypeDisputed:
+		var d Disputed
+		if err := json.Unmarshal(data, &d); err != nil {
+			return fmt.Errorf("decode %s: %w", typ, err)
+		}
+		t.Disputes = append(t.Disputes, Dispute{Version: version, Move: d.Move, Seat: d.Seat,
+			By: t.nameOf(d.Seat, games.Spectator), Reason: d.Reason, At: at})
+	case TypeRuled:
+		var r Ruled
+		if err := json.Unmarshal(data, &r); err != nil {
+			return fmt.Errorf("decode %s: %w", typ, err)
+		}
+		for i := range t.Disputes {
+			if t.Disputes[i].Version == r.Dispute {
+				t.Disputes[i].Ruling = &Ruling{Version: version, Decision: r.Decision, Text: r.Text, At: at}
+			}
+		}
+	}
+	return nil
+}
+
+// Referee is the user who rules on disputes: the one the game named at its
+// creation, else its creator.
+func (t *Table) Referee() string {
+	if t.referee != "" {
+		return t.referee
+	}
+	return t.Creator
+}
+
+// FullReveal reports whether user may see everything of the game at every
+// version: anyone after the end, and before it the referee when they hold no
+// seat (a referee who plays sees what their seat sees, like everyone else).
+func (t *Table) FullReveal(user string) bool {
+	if t.Ended {
+		return true
+	}
+	return user != "" && user == t.Referee() && t.SeatOf(user) == games.Spectator
+}
+
+// DisputeMove flags the event at version move of a game in which user plays
+// (running or over), for reason.
+func (s *Service) DisputeMove(ctx context.Context, actor Actor, gameID string, move int, reason string) (Outcome, error) {
+	reason = strings.TrimSpace(reason)
+	req := request{gameID: gameID, retry: true, hash: commandHash("dispute", gameID, strconv.Itoa(move), reason)}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+		t := c.table
+		if !t.Started {
+			return refuse(CodeConflict, "game %s has not started: there is no move to dispute", t.ID)
+		}
+		seat := t.SeatOf(actor.User)
+		if seat == games.Spectator {
+			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
+		}
+		if move < 1 || move > t.Version {
+			return refuse(CodeInvalid, "game %s has no version %d to dispute (it is at version %d)", t.ID, move, t.Version)
+		}
+		if reason == "" || utf8.RuneCountInString(reason) > maxDisputeText {
+			return refuse(CodeInvalid, "say why you dispute version %d, in 1 to %d characters", move, maxDisputeText)
+		}
+		for _, d := range t.Disputes {
+			if d.Move == move && d.Seat == seat && d.Ruling == nil {
+				return refuse(CodeConflict, "you already disputed version %d (at version %d); the referee has not ruled yet", move, d.Version)
+			}
+		}
+		c.disputed = true
+		return c.stage(TypeDisputed, Disputed{Seat: seat, Move: move, Reason: reason}, "")
+	})
+}
+
+// RuleDispute records the referee's ruling on the dispute recorded at
+// version dispute: decision is RulingUpheld or RulingRejected.
+func (s *Service) RuleDispute(ctx context.Context, actor Actor, gameID string, dispute int, decision, text string) (Outcome, error) {
+	text = strings.TrimSpace(text)
+	decision = strings.ToLower(strings.TrimSpace(decision))
+	req := request{gameID: gameID, retry: true, hash: commandHash("rule", gameID, strconv.Itoa(dispute), decision, text)}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+		t := c.table
+		if actor.User == "" || actor.User != t.Referee() {
+			return refuse(CodeForbidden, "only the referee of game %s rules on its disputes", t.ID)
+		}
+		if decision != RulingUpheld && decision != RulingRejected {
+			return refuse(CodeInvalid, "a ruling is %q or %q, not %q", RulingUpheld, RulingRejected, decision)
+		}
+		if text == "" || utf8.RuneCountInString(text) > maxDisputeText {
+			return refuse(CodeInvalid, "give the reasons of your ruling, in 1 to %d characters", maxDisputeText)
+		}
+		for _, d := range t.Disputes {
+			if d.Version != dispute {
+				continue
+			}
+			if d.Ruling != nil {
+				return refuse(CodeConflict, "the dispute of version %d was already ruled on (at version %d)", d.Move, d.Ruling.Version)
+			}
+			c.disputed = true
+			return c.stage(TypeRuled, Ruled{Dispute: dispute, Decision: decision, Text: text}, "")
+		}
+		return refuse(CodeNotFound, "game %s has no dispute at version %d", t.ID, dispute)
+	})
+}
+
+// disputeText says what a dispute or a ruling event is, in plain words.
+func (t *Table) disputeText(typ string, data []byte, viewer games.Seat) (string, error) {
+	switch typ {
+	case TypeDisputed:
+		var d Disputed
+		if err := json.Unmarshal(data, &d); err != nil {
+			return "", fmt.Errorf("decode %s: %w", typ, err)
+		}
+		who := t.nameOf(d.Seat, viewer)
+		verb := " disputes "
+		if who == "You" {
+			verb = " dispute "
+		}
+		return fmt.Sprintf("%s%sversion %d: %s", who, verb, d.Move, d.Reason), nil
+	default:
+		var r Ruled
+		if err := json.Unmarshal(data, &r); err != nil {
+			return "", fmt.Errorf("decode %s: %w", typ, err)
+		}
+		return fmt.Sprintf("The referee %s the dispute recorded at version %d: %s", r.Decision, r.Dispute, r.Text), nil
+	}
+}
