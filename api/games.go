@@ -218,6 +218,16 @@ func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (C
 			spec.Name = ""
 		}
 	}
+	if b.Referee != nil && strings.TrimSpace(*b.Referee) != "" {
+		u, err := s.cfg.Users.Ensure(ctx, *b.Referee)
+		if err != nil {
+			if unavailable(err) {
+				return nil, err
+			}
+			return nil, fail(http.StatusBadRequest, codeMalformed, "referee: "+err.Error())
+		}
+		spec.Referee = u.ID
+	}
 	out, err := s.cfg.Play.CreateGame(ctx, actor(ctx, ""), spec)
 	if err != nil {
 		return nil, err

@@ -23,6 +23,24 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for DisputeRulingDecision.
+const (
+	DisputeRulingDecisionRejected DisputeRulingDecision = "rejected"
+	DisputeRulingDecisionUpheld   DisputeRulingDecision = "upheld"
+)
+
+// Valid indicates whether the value is a known member of the DisputeRulingDecision enum.
+func (e DisputeRulingDecision) Valid() bool {
+	switch e {
+	case DisputeRulingDecisionRejected:
+		return true
+	case DisputeRulingDecisionUpheld:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorErrorCode.
 const (
 	Conflict             ErrorErrorCode = "conflict"
@@ -89,6 +107,24 @@ func (e GameStatus) Valid() bool {
 	case GameStatusFinished:
 		return true
 	case GameStatusOpen:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RulingRequestDecision.
+const (
+	RulingRequestDecisionRejected RulingRequestDecision = "rejected"
+	RulingRequestDecisionUpheld   RulingRequestDecision = "upheld"
+)
+
+// Valid indicates whether the value is a known member of the RulingRequestDecision enum.
+func (e RulingRequestDecision) Valid() bool {
+	switch e {
+	case RulingRequestDecisionRejected:
+		return true
+	case RulingRequestDecisionUpheld:
 		return true
 	default:
 		return false
@@ -179,6 +215,53 @@ type APIToken struct {
 	RevokedAt  *time.Time `json:"revoked_at,omitempty"`
 }
 
+// AuditReport defines model for AuditReport.
+type AuditReport struct {
+	Checked  []string  `json:"checked"`
+	Disputes []Dispute `json:"disputes"`
+	Ended    bool      `json:"ended"`
+
+	// FirstBad The first version a problem was found at.
+	FirstBad *int          `json:"first_bad,omitempty"`
+	Game     string        `json:"game"`
+	Kind     string        `json:"kind"`
+	Moves    []AuditedMove `json:"moves"`
+	Passed   bool          `json:"passed"`
+	Players  []string      `json:"players"`
+	Problems []struct {
+		Version int    `json:"version"`
+		What    string `json:"what"`
+	} `json:"problems"`
+	Result     *Result   `json:"result,omitempty"`
+	Seed       *string   `json:"seed,omitempty"`
+	SeedSha256 string    `json:"seed_sha256"`
+	Unchecked  *[]string `json:"unchecked,omitempty"`
+	Version    int       `json:"version"`
+}
+
+// AuditedMove defines model for AuditedMove.
+type AuditedMove struct {
+	At time.Time `json:"at"`
+
+	// Channel api, email, cli, or timeout default.
+	Channel string `json:"channel"`
+	From    int    `json:"from"`
+
+	// MailAuth The mail's DKIM result and Authentication-Results.
+	MailAuth  *string  `json:"mail_auth,omitempty"`
+	MessageId *string  `json:"message_id,omitempty"`
+	Move      string   `json:"move"`
+	Ok        bool     `json:"ok"`
+	Player    string   `json:"player"`
+	RequestId *string  `json:"request_id,omitempty"`
+	Said      []string `json:"said"`
+
+	// Saw The mover's view when the move was decided.
+	Saw  interface{} `json:"saw,omitempty"`
+	Seat int         `json:"seat"`
+	To   int         `json:"to"`
+}
+
 // Catalog defines model for Catalog.
 type Catalog struct {
 	Items []CatalogGame `json:"items"`
@@ -230,6 +313,45 @@ type DevMail struct {
 // DevMailList defines model for DevMailList.
 type DevMailList struct {
 	Items []DevMail `json:"items"`
+}
+
+// Dispute defines model for Dispute.
+type Dispute struct {
+	At time.Time `json:"at"`
+	By string    `json:"by"`
+
+	// Move The version disputed.
+	Move   int    `json:"move"`
+	Reason string `json:"reason"`
+	Ruling *struct {
+		At       time.Time             `json:"at"`
+		Decision DisputeRulingDecision `json:"decision"`
+		Text     string                `json:"text"`
+		Version  int                   `json:"version"`
+	} `json:"ruling,omitempty"`
+	Seat int `json:"seat"`
+
+	// Version The version at which the dispute was recorded.
+	Version int `json:"version"`
+}
+
+// DisputeRulingDecision defines model for Dispute.Ruling.Decision.
+type DisputeRulingDecision string
+
+// DisputeList defines model for DisputeList.
+type DisputeList struct {
+	Items []Dispute `json:"items"`
+
+	// Referee True when the caller is the game's referee.
+	Referee bool `json:"referee"`
+}
+
+// DisputeRequest defines model for DisputeRequest.
+type DisputeRequest struct {
+	Reason string `json:"reason"`
+
+	// Version The version disputed.
+	Version int `json:"version"`
 }
 
 // Error defines model for Error.
@@ -373,6 +495,9 @@ type NewGame struct {
 	Name    *string            `json:"name,omitempty"`
 	Options *map[string]string `json:"options,omitempty"`
 
+	// Referee The email address of who rules on disputes (default, the creator).
+	Referee *string `json:"referee,omitempty"`
+
 	// Seats The seats: "me" for the creator, an email address for an invitee
 	// (who gets an invitation; the game starts by itself when all have
 	// joined). Omitted: the creator plays and anyone with the game's id
@@ -420,12 +545,52 @@ type Receipt struct {
 	Version int `json:"version"`
 }
 
+// ReplayStep defines model for ReplayStep.
+type ReplayStep struct {
+	// Data The event as the caller's seat could see it.
+	Data interface{} `json:"data"`
+
+	// Latest The game's latest version.
+	Latest int `json:"latest"`
+	Meta   struct {
+		Channel *string `json:"channel,omitempty"`
+		Move    *string `json:"move,omitempty"`
+		Seat    *int    `json:"seat,omitempty"`
+	} `json:"meta"`
+	RecordedAt time.Time `json:"recorded_at"`
+
+	// Reveal Everything at this version (after the end, or for a referee without a seat).
+	Reveal *struct {
+		// Data The event as stored.
+		Data  interface{}   `json:"data"`
+		Move  *string       `json:"move,omitempty"`
+		Views []interface{} `json:"views"`
+	} `json:"reveal,omitempty"`
+
+	// Text What this version's event did, in words, for the caller's seat.
+	Text    string `json:"text"`
+	Type    string `json:"type"`
+	Version int    `json:"version"`
+
+	// View The caller's view after this version (null before the start).
+	View interface{} `json:"view"`
+}
+
 // Result defines model for Result.
 type Result struct {
 	Scores  *[]int `json:"scores,omitempty"`
 	Summary string `json:"summary"`
 	Winners *[]int `json:"winners,omitempty"`
 }
+
+// RulingRequest defines model for RulingRequest.
+type RulingRequest struct {
+	Decision RulingRequestDecision `json:"decision"`
+	Text     string                `json:"text"`
+}
+
+// RulingRequestDecision defines model for RulingRequest.Decision.
+type RulingRequestDecision string
 
 // SeatView defines model for SeatView.
 type SeatView struct {
@@ -533,6 +698,12 @@ type ReplaceSeatJSONBody struct {
 	Seat  int    `json:"seat"`
 }
 
+// GetReplayParams defines parameters for GetReplay.
+type GetReplayParams struct {
+	// Version The version to show (default, the latest).
+	Version *int `form:"version,omitempty" json:"version,omitempty"`
+}
+
 // StreamEventsParams defines parameters for StreamEvents.
 type StreamEventsParams struct {
 	Since       *int    `form:"since,omitempty" json:"since,omitempty"`
@@ -550,6 +721,12 @@ type CreateGameJSONRequestBody = NewGame
 
 // GoAwayJSONRequestBody defines body for GoAway for application/json ContentType.
 type GoAwayJSONRequestBody GoAwayJSONBody
+
+// RaiseDisputeJSONRequestBody defines body for RaiseDispute for application/json ContentType.
+type RaiseDisputeJSONRequestBody = DisputeRequest
+
+// RuleDisputeJSONRequestBody defines body for RuleDispute for application/json ContentType.
+type RuleDisputeJSONRequestBody = RulingRequest
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
@@ -589,6 +766,9 @@ type ServerInterface interface {
 	// GetSeatView The caller's view of a game, their pending decisions and legal moves.
 	// (GET /v1/games/{game_id})
 	GetSeatView(ctx echo.Context, gameId GameID) error
+	// GetAudit The audit report of a finished game, as `courrier audit` prints it.
+	// (GET /v1/games/{game_id}/audit)
+	GetAudit(ctx echo.Context, gameId GameID) error
 	// GoAway Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
 	// (POST /v1/games/{game_id}/away)
 	GoAway(ctx echo.Context, gameId GameID) error
@@ -598,6 +778,15 @@ type ServerInterface interface {
 	// ClaimGame Win a game every other player of which resigned or was abandoned (missed 3 deadlines in a row).
 	// (POST /v1/games/{game_id}/claim)
 	ClaimGame(ctx echo.Context, gameId GameID) error
+	// ListDisputes The disputes raised in the game, with their rulings.
+	// (GET /v1/games/{game_id}/disputes)
+	ListDisputes(ctx echo.Context, gameId GameID) error
+	// RaiseDispute Flag a version of the game you doubt; the other players and the referee are told.
+	// (POST /v1/games/{game_id}/disputes)
+	RaiseDispute(ctx echo.Context, gameId GameID) error
+	// RuleDispute The referee's ruling on a dispute (the referee only), recorded as a new event.
+	// (POST /v1/games/{game_id}/disputes/{dispute}/ruling)
+	RuleDispute(ctx echo.Context, gameId GameID, dispute int) error
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	// (GET /v1/games/{game_id}/events)
 	ListEvents(ctx echo.Context, gameId GameID, params ListEventsParams) error
@@ -607,9 +796,15 @@ type ServerInterface interface {
 	// PlayMove Play a move, in the game's notation or as a number of legal_compact.
 	// (POST /v1/games/{game_id}/moves)
 	PlayMove(ctx echo.Context, gameId GameID, params PlayMoveParams) error
+	// GetRecord The game's record as plain text (like PGN), as the caller may have it; `courrier verify` re-plays it.
+	// (GET /v1/games/{game_id}/record)
+	GetRecord(ctx echo.Context, gameId GameID) error
 	// ReplaceSeat The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
 	// (POST /v1/games/{game_id}/replace)
 	ReplaceSeat(ctx echo.Context, gameId GameID) error
+	// GetReplay The game at one version as the caller's seat saw it then, with that version's event told in words.
+	// (GET /v1/games/{game_id}/replay)
+	GetReplay(ctx echo.Context, gameId GameID, params GetReplayParams) error
 	// ResignGame Leave a game for good.
 	// (POST /v1/games/{game_id}/resign)
 	ResignGame(ctx echo.Context, gameId GameID) error
@@ -750,6 +945,22 @@ func (w *ServerInterfaceWrapper) GetSeatView(ctx echo.Context) error {
 	return err
 }
 
+// GetAudit converts echo context to params.
+func (w *ServerInterfaceWrapper) GetAudit(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetAudit(ctx, gameId)
+	return err
+}
+
 // GoAway converts echo context to params.
 func (w *ServerInterfaceWrapper) GoAway(ctx echo.Context) error {
 	var err error
@@ -795,6 +1006,62 @@ func (w *ServerInterfaceWrapper) ClaimGame(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ClaimGame(ctx, gameId)
+	return err
+}
+
+// ListDisputes converts echo context to params.
+func (w *ServerInterfaceWrapper) ListDisputes(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListDisputes(ctx, gameId)
+	return err
+}
+
+// RaiseDispute converts echo context to params.
+func (w *ServerInterfaceWrapper) RaiseDispute(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RaiseDispute(ctx, gameId)
+	return err
+}
+
+// RuleDispute converts echo context to params.
+func (w *ServerInterfaceWrapper) RuleDispute(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// ------------- Path parameter "dispute" -------------
+	var dispute int
+
+	err = runtime.BindStyledParameterWithOptions("simple", "dispute", ctx.Param("dispute"), &dispute, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter dispute: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RuleDispute(ctx, gameId, dispute)
 	return err
 }
 
@@ -875,6 +1142,22 @@ func (w *ServerInterfaceWrapper) PlayMove(ctx echo.Context) error {
 	return err
 }
 
+// GetRecord converts echo context to params.
+func (w *ServerInterfaceWrapper) GetRecord(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetRecord(ctx, gameId)
+	return err
+}
+
 // ReplaceSeat converts echo context to params.
 func (w *ServerInterfaceWrapper) ReplaceSeat(ctx echo.Context) error {
 	var err error
@@ -888,6 +1171,31 @@ func (w *ServerInterfaceWrapper) ReplaceSeat(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ReplaceSeat(ctx, gameId)
+	return err
+}
+
+// GetReplay converts echo context to params.
+func (w *ServerInterfaceWrapper) GetReplay(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReplayParams
+	// ------------- Optional query parameter "version" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "version", ctx.QueryParams(), &params.Version, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter version: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetReplay(ctx, gameId, params)
 	return err
 }
 
@@ -1085,6 +1393,12 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:game_id/moves", wrapper.PlayMove, options.OperationMiddlewares["playMove"]...)
 	router.GET(options.BaseURL+"/v1/games/:game_id/events", wrapper.ListEvents, options.OperationMiddlewares["listEvents"]...)
 	router.GET(options.BaseURL+"/v1/games/:game_id/stream", wrapper.StreamEvents, options.OperationMiddlewares["streamEvents"]...)
+	router.GET(options.BaseURL+"/v1/games/:game_id/replay", wrapper.GetReplay, options.OperationMiddlewares["getReplay"]...)
+	router.GET(options.BaseURL+"/v1/games/:game_id/audit", wrapper.GetAudit, options.OperationMiddlewares["getAudit"]...)
+	router.GET(options.BaseURL+"/v1/games/:game_id/record", wrapper.GetRecord, options.OperationMiddlewares["getRecord"]...)
+	router.GET(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.ListDisputes, options.OperationMiddlewares["listDisputes"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.RaiseDispute, options.OperationMiddlewares["raiseDispute"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/disputes/:dispute/ruling", wrapper.RuleDispute, options.OperationMiddlewares["ruleDispute"]...)
 	router.GET(options.BaseURL+"/v1/dev/mail", wrapper.ListDevMail, options.OperationMiddlewares["listDevMail"]...)
 
 }
@@ -1559,6 +1873,101 @@ func (response GetSeatViewdefaultJSONResponse) VisitGetSeatViewResponse(w http.R
 	return err
 }
 
+type GetAuditRequestObject struct {
+	GameId GameID `json:"game_id"`
+}
+
+type GetAuditResponseObject interface {
+	VisitGetAuditResponse(w http.ResponseWriter) error
+}
+
+type GetAudit200JSONResponse AuditReport
+
+func (response GetAudit200JSONResponse) VisitGetAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAudit401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetAudit401JSONResponse) VisitGetAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAudit403JSONResponse Error
+
+func (response GetAudit403JSONResponse) VisitGetAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAudit404JSONResponse Error
+
+func (response GetAudit404JSONResponse) VisitGetAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAudit409JSONResponse Error
+
+func (response GetAudit409JSONResponse) VisitGetAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetAuditdefaultJSONResponse) VisitGetAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GoAwayRequestObject struct {
 	GameId GameID `json:"game_id"`
 	Body   *GoAwayJSONRequestBody
@@ -1848,6 +2257,308 @@ type ClaimGamedefaultJSONResponse struct {
 }
 
 func (response ClaimGamedefaultJSONResponse) VisitClaimGameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDisputesRequestObject struct {
+	GameId GameID `json:"game_id"`
+}
+
+type ListDisputesResponseObject interface {
+	VisitListDisputesResponse(w http.ResponseWriter) error
+}
+
+type ListDisputes200JSONResponse DisputeList
+
+func (response ListDisputes200JSONResponse) VisitListDisputesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDisputes401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListDisputes401JSONResponse) VisitListDisputesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDisputes403JSONResponse Error
+
+func (response ListDisputes403JSONResponse) VisitListDisputesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDisputes404JSONResponse Error
+
+func (response ListDisputes404JSONResponse) VisitListDisputesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDisputesdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ListDisputesdefaultJSONResponse) VisitListDisputesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RaiseDisputeRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Body   *RaiseDisputeJSONRequestBody
+}
+
+type RaiseDisputeResponseObject interface {
+	VisitRaiseDisputeResponse(w http.ResponseWriter) error
+}
+
+type RaiseDispute201JSONResponse Dispute
+
+func (response RaiseDispute201JSONResponse) VisitRaiseDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RaiseDispute400JSONResponse struct{ ErrorJSONResponse }
+
+func (response RaiseDispute400JSONResponse) VisitRaiseDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RaiseDispute401JSONResponse Error
+
+func (response RaiseDispute401JSONResponse) VisitRaiseDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RaiseDispute403JSONResponse Error
+
+func (response RaiseDispute403JSONResponse) VisitRaiseDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RaiseDispute404JSONResponse Error
+
+func (response RaiseDispute404JSONResponse) VisitRaiseDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RaiseDispute409JSONResponse Error
+
+func (response RaiseDispute409JSONResponse) VisitRaiseDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RaiseDisputedefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response RaiseDisputedefaultJSONResponse) VisitRaiseDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RuleDisputeRequestObject struct {
+	GameId  GameID `json:"game_id"`
+	Dispute int    `json:"dispute"`
+	Body    *RuleDisputeJSONRequestBody
+}
+
+type RuleDisputeResponseObject interface {
+	VisitRuleDisputeResponse(w http.ResponseWriter) error
+}
+
+type RuleDispute200JSONResponse Dispute
+
+func (response RuleDispute200JSONResponse) VisitRuleDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RuleDispute400JSONResponse struct{ ErrorJSONResponse }
+
+func (response RuleDispute400JSONResponse) VisitRuleDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RuleDispute401JSONResponse Error
+
+func (response RuleDispute401JSONResponse) VisitRuleDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RuleDispute403JSONResponse Error
+
+func (response RuleDispute403JSONResponse) VisitRuleDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RuleDispute404JSONResponse Error
+
+func (response RuleDispute404JSONResponse) VisitRuleDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RuleDispute409JSONResponse Error
+
+func (response RuleDispute409JSONResponse) VisitRuleDisputeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RuleDisputedefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response RuleDisputedefaultJSONResponse) VisitRuleDisputeResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -2204,6 +2915,84 @@ func (response PlayMovedefaultJSONResponse) VisitPlayMoveResponse(w http.Respons
 	return err
 }
 
+type GetRecordRequestObject struct {
+	GameId GameID `json:"game_id"`
+}
+
+type GetRecordResponseObject interface {
+	VisitGetRecordResponse(w http.ResponseWriter) error
+}
+
+type GetRecord200TextResponse string
+
+func (response GetRecord200TextResponse) VisitGetRecordResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(200)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetRecord401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetRecord401JSONResponse) VisitGetRecordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRecord403JSONResponse Error
+
+func (response GetRecord403JSONResponse) VisitGetRecordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRecord404JSONResponse Error
+
+func (response GetRecord404JSONResponse) VisitGetRecordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRecorddefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetRecorddefaultJSONResponse) VisitGetRecordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ReplaceSeatRequestObject struct {
 	GameId GameID `json:"game_id"`
 	Body   *ReplaceSeatJSONRequestBody
@@ -2303,6 +3092,102 @@ type ReplaceSeatdefaultJSONResponse struct {
 }
 
 func (response ReplaceSeatdefaultJSONResponse) VisitReplaceSeatResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReplayRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Params GetReplayParams
+}
+
+type GetReplayResponseObject interface {
+	VisitGetReplayResponse(w http.ResponseWriter) error
+}
+
+type GetReplay200JSONResponse ReplayStep
+
+func (response GetReplay200JSONResponse) VisitGetReplayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReplay400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetReplay400JSONResponse) VisitGetReplayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReplay401JSONResponse Error
+
+func (response GetReplay401JSONResponse) VisitGetReplayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReplay403JSONResponse Error
+
+func (response GetReplay403JSONResponse) VisitGetReplayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReplay404JSONResponse Error
+
+func (response GetReplay404JSONResponse) VisitGetReplayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReplaydefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetReplaydefaultJSONResponse) VisitGetReplayResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -2951,6 +3836,9 @@ type StrictServerInterface interface {
 	// GetSeatView The caller's view of a game, their pending decisions and legal moves.
 	// (GET /v1/games/{game_id})
 	GetSeatView(ctx context.Context, request GetSeatViewRequestObject) (GetSeatViewResponseObject, error)
+	// GetAudit The audit report of a finished game, as `courrier audit` prints it.
+	// (GET /v1/games/{game_id}/audit)
+	GetAudit(ctx context.Context, request GetAuditRequestObject) (GetAuditResponseObject, error)
 	// GoAway Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
 	// (POST /v1/games/{game_id}/away)
 	GoAway(ctx context.Context, request GoAwayRequestObject) (GoAwayResponseObject, error)
@@ -2960,6 +3848,15 @@ type StrictServerInterface interface {
 	// ClaimGame Win a game every other player of which resigned or was abandoned (missed 3 deadlines in a row).
 	// (POST /v1/games/{game_id}/claim)
 	ClaimGame(ctx context.Context, request ClaimGameRequestObject) (ClaimGameResponseObject, error)
+	// ListDisputes The disputes raised in the game, with their rulings.
+	// (GET /v1/games/{game_id}/disputes)
+	ListDisputes(ctx context.Context, request ListDisputesRequestObject) (ListDisputesResponseObject, error)
+	// RaiseDispute Flag a version of the game you doubt; the other players and the referee are told.
+	// (POST /v1/games/{game_id}/disputes)
+	RaiseDispute(ctx context.Context, request RaiseDisputeRequestObject) (RaiseDisputeResponseObject, error)
+	// RuleDispute The referee's ruling on a dispute (the referee only), recorded as a new event.
+	// (POST /v1/games/{game_id}/disputes/{dispute}/ruling)
+	RuleDispute(ctx context.Context, request RuleDisputeRequestObject) (RuleDisputeResponseObject, error)
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	// (GET /v1/games/{game_id}/events)
 	ListEvents(ctx context.Context, request ListEventsRequestObject) (ListEventsResponseObject, error)
@@ -2969,9 +3866,15 @@ type StrictServerInterface interface {
 	// PlayMove Play a move, in the game's notation or as a number of legal_compact.
 	// (POST /v1/games/{game_id}/moves)
 	PlayMove(ctx context.Context, request PlayMoveRequestObject) (PlayMoveResponseObject, error)
+	// GetRecord The game's record as plain text (like PGN), as the caller may have it; `courrier verify` re-plays it.
+	// (GET /v1/games/{game_id}/record)
+	GetRecord(ctx context.Context, request GetRecordRequestObject) (GetRecordResponseObject, error)
 	// ReplaceSeat The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
 	// (POST /v1/games/{game_id}/replace)
 	ReplaceSeat(ctx context.Context, request ReplaceSeatRequestObject) (ReplaceSeatResponseObject, error)
+	// GetReplay The game at one version as the caller's seat saw it then, with that version's event told in words.
+	// (GET /v1/games/{game_id}/replay)
+	GetReplay(ctx context.Context, request GetReplayRequestObject) (GetReplayResponseObject, error)
 	// ResignGame Leave a game for good.
 	// (POST /v1/games/{game_id}/resign)
 	ResignGame(ctx context.Context, request ResignGameRequestObject) (ResignGameResponseObject, error)
@@ -3246,6 +4149,31 @@ func (sh *strictHandler) GetSeatView(ctx echo.Context, gameId GameID) error {
 	return nil
 }
 
+// GetAudit operation middleware
+func (sh *strictHandler) GetAudit(ctx echo.Context, gameId GameID) error {
+	var request GetAuditRequestObject
+
+	request.GameId = gameId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAudit(ctx.Request().Context(), request.(GetAuditRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAudit")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetAuditResponseObject); ok {
+		return validResponse.VisitGetAuditResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GoAway operation middleware
 func (sh *strictHandler) GoAway(ctx echo.Context, gameId GameID) error {
 	var request GoAwayRequestObject
@@ -3338,6 +4266,128 @@ func (sh *strictHandler) ClaimGame(ctx echo.Context, gameId GameID) error {
 		return err
 	} else if validResponse, ok := response.(ClaimGameResponseObject); ok {
 		return validResponse.VisitClaimGameResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListDisputes operation middleware
+func (sh *strictHandler) ListDisputes(ctx echo.Context, gameId GameID) error {
+	var request ListDisputesRequestObject
+
+	request.GameId = gameId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDisputes(ctx.Request().Context(), request.(ListDisputesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDisputes")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListDisputesResponseObject); ok {
+		return validResponse.VisitListDisputesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RaiseDispute operation middleware
+func (sh *strictHandler) RaiseDispute(ctx echo.Context, gameId GameID) error {
+	var request RaiseDisputeRequestObject
+
+	request.GameId = gameId
+
+	var body RaiseDisputeJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RaiseDispute(ctx.Request().Context(), request.(RaiseDisputeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RaiseDispute")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RaiseDisputeResponseObject); ok {
+		return validResponse.VisitRaiseDisputeResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RuleDispute operation middleware
+func (sh *strictHandler) RuleDispute(ctx echo.Context, gameId GameID, dispute int) error {
+	var request RuleDisputeRequestObject
+
+	request.GameId = gameId
+	request.Dispute = dispute
+
+	var body RuleDisputeJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RuleDispute(ctx.Request().Context(), request.(RuleDisputeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RuleDispute")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RuleDisputeResponseObject); ok {
+		return validResponse.VisitRuleDisputeResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -3470,6 +4520,31 @@ func (sh *strictHandler) PlayMove(ctx echo.Context, gameId GameID, params PlayMo
 	return nil
 }
 
+// GetRecord operation middleware
+func (sh *strictHandler) GetRecord(ctx echo.Context, gameId GameID) error {
+	var request GetRecordRequestObject
+
+	request.GameId = gameId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetRecord(ctx.Request().Context(), request.(GetRecordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetRecord")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetRecordResponseObject); ok {
+		return validResponse.VisitGetRecordResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ReplaceSeat operation middleware
 func (sh *strictHandler) ReplaceSeat(ctx echo.Context, gameId GameID) error {
 	var request ReplaceSeatRequestObject
@@ -3512,6 +4587,32 @@ func (sh *strictHandler) ReplaceSeat(ctx echo.Context, gameId GameID) error {
 		return err
 	} else if validResponse, ok := response.(ReplaceSeatResponseObject); ok {
 		return validResponse.VisitReplaceSeatResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetReplay operation middleware
+func (sh *strictHandler) GetReplay(ctx echo.Context, gameId GameID, params GetReplayParams) error {
+	var request GetReplayRequestObject
+
+	request.GameId = gameId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReplay(ctx.Request().Context(), request.(GetReplayRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReplay")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetReplayResponseObject); ok {
+		return validResponse.VisitGetReplayResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -3762,92 +4863,116 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3tcts2l/+tnOH/PxNrhrHll7RbeXY6bppJ023aTO1uP1QZCyKPRNQkoAKgFD0Zz+zV7IXtlezgAKRI",
-	"CZQlx3bTbb88j0OCwMHBeT8/qB+jRBYzKVAYHQ0+RjOmWIEGFf3rNSvwzbf2Ly6iQTRjJoviSLACo0E0",
-	"ZQVe8zSKI4V/lFxhGg2MKjGOdJJhwexnBfvwA4qpyaLBWT+OCi6qfx7HkVnO7DzaKC6m0e3trZ1Jz6TQ",
-	"SKu/Ukoq+0cihUFh7J9sNst5wgyX4uh3LYV9tlru/yucRIPo/x2tNnXk3uojNxutkqJOFJ/ZSaJBdCEA",
-	"7bsYuIBElkpxVM80SIHuBeiMzfAwsp/62exiF+/eXMkbJBJmSs5QGe4ITxQyg+k1I5InUhX2ryhlBp8b",
-	"XmC0sfc44qkdu/E4Z9pcl3r7ZKLMczbOseL/xizuxALTK5zLm0+a/LZ5/L9FJA+0XNxkw/v6Ozn+HRNj",
-	"137JDMvldJN93GDR/mPbufpprKjaWf0yTCm23KSOJtxCzGvPqDZBU/+0LTdXGQJPwR6OlRyBC7ADNRzg",
-	"4fQQErmUBnuHocMu2IdrjcypnH/LhcEpKnrNxbbXnacpibQ269o7SXHCytwEv+4WkjKvvl7fv30FPNVg",
-	"MgS3PCQZE1PUwY3PWV6uHfLGmK0n6EWr2kfoKNvfe/KvS5UHVlubfepm94usjqF5Yis2N6cOypST/w4j",
-	"oTFRaDbZepnJhQApEhyARpECN8A0MPgGmUIFxk4XZK6pFtqmLrXVWt+7+zqu6Apt6Ftkac6Fo5+lKbck",
-	"s/xdY18Tlmtct7BXvEBgeS4XmMIMFdxwkYKcQIoJ11yK2O5wGH15kg2jGIbRV/1iGIFUMIxO02E0gJEp",
-	"lRjBRCpg9Vdkoe2hQMFurN55qYAvT7JeDKMFF6lcVF+5fwHOUS0Bcz7l47z+fAlM6AWqGHSZZI7fL2U5",
-	"s8Kc5yimuJr95CzrHcKFAW40pJ4lTbIMUePeuk8KOUd7ZG0JsHtac5In/cC5LhBvUrbsUEEp8iXY13Dw",
-	"y9XLHkgBi4wnWU2aBlWKGMgo/TaMCikck02J7o8Fpv5JVro/JooPo/fnwMYahRl4pqVsaTdRa26D7uN+",
-	"2Mq9cWO/3NRKdxx3b/82KIfzt4zne0rhTwKhQK3ZFK3sWYuV4hwKxvOx/EAiaPCD2Tyn+7vzeiwX5ouz",
-	"1biGMdel21bQEuKHjhfyE0wouWgjo9XaLVftl33fzfcfuDaf6rWrI7y/x66jwzYZGH6cyJScG4qysPMW",
-	"LLeHg5YXpWClyVAYG1jSk4lUY56mZA+FNNcTWQr7XBuW4/UcldVzyzYpJjknDhopr3OmpkgT6nI2k8py",
-	"tMCUs2uiPo54nuOU5dfWHlj3wQxe57zgpqJjzrgLtmKSESVYbp0Pmkym15YSb0UbHFmdeoqG8TxgJn7N",
-	"mPFuOQXNRYIk/X4f9PcsZ0tUoNkiBiPzFIy0z7lyFvKgtfNeywzcIX2WfFK6jgD0jxK1ue4If62D3RJ5",
-	"MFA4oQDMchTGCtlNFX+9fPf8+CQcflUHGJzYxgDPNCSlUihMzaQAB9aVeU10SeRWu9+U4bXxTnKDoj73",
-	"2c9aMMcMC+8B7Qdk0DKExHowm9DUvk4jAjeH7mzcHGvakjEhMA8eCclucFU6A7vocoZpTG63tb6Na+wY",
-	"TT4reDKWxFDQG/ICChOp0j3tcmVSAwqSsdkMhaWcC1hIlerAHiyB4eCLHnzcKmx3CMzKrnhzQQfsz8iT",
-	"3t52p7A8hIl2UhfQ513Up1KbRYYCFLJ0B4VxVK3mD+0unKDdx0NX4dH9s+ppV8KUIUs3ufMd01kVeHgu",
-	"2ezeK+sBmxi0cWoii4KJNGy5Osyk6ExQ/UIp19bCgx0YnLiROoZDqm47vzoc50R2l7B3ND6Ys6H2aeq2",
-	"7392oxp2Y5MBLc2NgU+ACbI9HcfbDM0MM6VuRg1yRiEBSwwnBz7hguuswx0bec1cYLcTM67kRTh/LWfp",
-	"3sK9xejE0VKW6rpKPvzrsZQ5MhEOFttpsWdL3LBX1cHXm24ushZdNrbTpeAPYb0+sR70veTiZxeb3Jlm",
-	"tMmsdHGt9LlDWvODnN53USx8PtRY9fSkXXE9jXc1HN82rIXPngUugCWJLAW5vzs31wpsiLj3XTu+DAY3",
-	"3UHj2uzd8VUcvQ34ippV+xrXTQXnBV7/S4oAB99c/Hjh2HcwjF6VloCjd0xxPYx6jcScC7B6QjkoMIWw",
-	"UNwYFMDFOQyjX65eDiPnQoUUIcMd0la3QU93mCu/kA7eKWMFF82nxzuK+tYq/1a2XQggztkhYIcQD2NY",
-	"5+GKOVY6K940yPjibCeNeyvneE+F+zDDxJqxhqUtuOCFdRT9kDcJx81UlJBzjEHaVGuOiuXghIOMKpWW",
-	"rRld2+BJv39nP2VNT1zOuUH4+06+VC64vXOFCfLZDr7ZDbPOiOPiruGXyMx/2nHrZFfL+WlC1P6Iiyos",
-	"3OME02Yxc3upohrYiPm2G8BtERk5Q2kjEp9zOzPhS4UDn3U3A7be3RZ3pwCuVa/rxzsEdHUTYnMb9GoA",
-	"w6hAr4ZmtbkYmAB0Vi1NFWrt3Ig1bHNuEIfiYJFJmKLR9VNq6p3X4TFow5TRMF4CNxrziTOELM8hY3Mc",
-	"it8lF5j2DuGnwhrNdNCkgJhr505tvGctyYKbrBl783QobDJsp4FSGJ63vverc3M4FB1Fz9OT7VXP45M7",
-	"wo9pl4V+hyK10wX6N5+atDQ6QF0Z/GyWc0yBGV8jdUsG04YbLrYXbjYzfC4S3CEZppn9PNVXQVa5HGKD",
-	"U51ee0uJobk+DdviRH9emcH2whMli3DcXTXMHyhlHMAN4gy4ASNtvs0nSxqYyynkzKAKnpgvmAX6Tmic",
-	"hrW90AKVVXZhSJdIkZiuym5OW93AMU6kQkuONkykm2X0Sm4DrnFLgbBym7tK2Nox0qLx1iBRofO0AZVQ",
-	"JTqe2G2+SbGYSYMiWT7/D1xCwUySWT0RgEzlHFXd51lPqvarmbhKgPH6uEPhZIXEWKVkJIZerhp7DIty",
-	"2NPrRKpws7ZxduvZqi6Lgqll8MgWXIj1+sBdM66rpZ8+tI86hngEs1n5/V1STqrx79Og8Z9c2zl9yWBT",
-	"SERZjFH5Ure2VoHBTMliZmyOMeYpnML//Nd/w0l/GPXOgTljbj3c2JX73QTuQ2pZHhw/HzON6Z7l/NnK",
-	"Oe1W5fHjQ8LibfHdtZitBY0qwOzULG2YcaXpjG/UweGgYV7lQsD3lz/92DsHS1QjMGjEJJvlow4gwUod",
-	"icQV7yohWT/5sFjrausbOQhXqPerf1cYgfCb66qMXVW8HOggWN8qtfO7287+LXbiDBrrxc2t+IlDnHAl",
-	"sq3avV7X97YbhVHLZ+2GvA906DTvZxQ6o5+tUJq9opLdAyYfsOwaNxEIxCFUPr3A9W975qKdURVR9RDl",
-	"vxXM5d4lQPr+ftWBXE65uK51rZ2378eq5lTBFqLGpFTcLC/tzt3yY6e0m+UV0M6WOBARHHz/61UPqL43",
-	"Q6Xt1uDi3ZsVxIi4SZGMm7FePzNm5rCUXEzk5ko2KgdjlcfImYfF6Vwu8mUMco4Kvru6egcHNqQcL12m",
-	"GJOiamtlaXzvcCiG4pJPbXo4gNG7ny6v4Gh+fMRKkx0RW0ZUONPOn93UweiNza3ZlGoqQ7H2Ie1ttMoG",
-	"/Xh6HMOUW9/K1vnE4Ptfr+KhmLOcp3B8Apksle4dwjfSaJcyYoCF2i2zosA9HR0OxSWKFJCbDJX1S6OL",
-	"0mRS8X9REjyosF7Dst8/Tegr+hNHxJRXDsNE2NSMOaQqYVRjGH0cukbyMBrAxyE1oR2mx4fA7h+rtvsw",
-	"iodiSPZiGH1t33mn5f/lQQXD6Ovb29E5oZpGdtIRcPKr4xwHQzGq8RQjODjr93sxjNZgFfTi2L6o0RX0",
-	"6LQXD8WoRlnQszM7rNVwp8dfxatzq/rzo3oAE+lQLJpQBy5g5Okf2RkruIabzD6pURv20bEjJYzeoAEv",
-	"7DdNEId9enLSIGtkGTkCbobCoRHsF02cB33xledPBfcYwcGL/qmfZvQzGrV8fmGzgBFRVEFBaFjfKcaF",
-	"82GCVKsbzQEHo/WK36g3qKJDroeC2OxQZHWqY19WHXsfsqzgbRtAEnE4FKO17GjkMXkMFBrFK4SGZhN0",
-	"dRr7eGn/t1TCbWDClTZD4Qt+lG4uFDeoQUiTcTF1lRjDjfWhUYXUboRZg+jYlcJQsBmPBtHpYf/w1IZd",
-	"zGRkGdv2g5yMdNbdmm9SvjdpNIi82af+RFSjVL6R6fLB8Oitbs9t2+xTSLmGhj/pnzzs2tR3CeDhr7xV",
-	"tAouBWn8gi3hQKq4quJVRT1jtY3pG0zBSAlyYqwR1TxHYfKlPbceoUzO+v0ukuo9VgD9ODo7frHP6JOv",
-	"9hjdKH/t9EXDwUaD39438tvoLZU3QfOpeM6FY9mB9xAvoOCiNKgtN8Q0Ryi1x4KzqbZ+3Uph9N7O33ZN",
-	"3TL56oPTPDq8Kx9FP4ZktgKfnSSz/2BrV8lO6J5G2yvfR7D6x3+OqFRHtyYuVdzhe6xr2+uSlWR1b2KK",
-	"ATl5jaa6WvGIB1Ut0WFAPJGHD8zIKqfXse+T+LYHeQvK66lFrb0rdYEhGAnIkowwgy40bHI3l+PxcsXe",
-	"FOdHVYs4yF+bnlTw1bh1Yeo3f0/qjxLVcnVRymFtQ3eiQh2E2/ePeGpNBG/HyblYXOACtXE+2Wva2Z+j",
-	"O5amcclzY7WmAdiGg1XMIiQotCkH12CDPD4tFaaxL1nnS5goWbjiT8GSjItttpjka+vpv6YRG2ff5uWx",
-	"qyt5TvQg59qsATJppXPo+3cuTbLRi/ez1LcyklpUVKMLCFfhCtyr469ZfxxXVZx+fPw+VETebEbnS08F",
-	"F75WZpjBc8BiZpaUKdKNgIq+LqJqiNCKrDshVHEUqDJt0jgqcDRwh+ooXTBubHzahmp2kJznXSTXwKVN",
-	"kqkY1EFcaCqK9MNn8qJPDUIHE6hqAe5fx4ETekxTUAOtOuwAcfezdLIt09BWphgKqQ3YHIIi0CpXITvm",
-	"ncIikxoJUwHcANchXxB3xGCuYPbaVXcfI/aqsAw7hV3HDyoM2wQhXpklmw94vN+jS8fZyclTyZI7WWC0",
-	"3XMHb3DQjCYq4MDhHXrkWTyWQdclrC1RBUnn0UffqbvdFrzVbawNBxPa1WrIkb+t/ahWo4HTCQqL5dsz",
-	"DXOOC+f/9AwTY3mnn7mnVoa0LLDCZMjSUOzL6lxxLwnpn+41+uxPsU20cWq8OWVyset6ZcVFsVRcck2+",
-	"pjxZlesUpyO2YMvuzPG1vLDvP0me7mfq9qiZT2SgYv2dXEAuxXTgb4LG9v+/yIbRBhzurjr6JHi35mmT",
-	"27us7HnrSqnDTBE+1HUs5RzTxze5j6hQZ/2vnkr9vsUkZwqpWGXjvwTPHStb4FsKcamxa6NI3+xdypKw",
-	"uGOW3MDB8Zm7XMsd9Gy8rCP63bXTztStnS9lgd/YEZ+jvb9LZA//thL2SqROorx8EQhouSFlqhTApoyL",
-	"3cUlyRkvtsiLfe1D0L+ewLj+399XbH61hsTZHHerXlIP0Hds5MRf3leo+VRgahPYBdPAxkyk0j44KLjW",
-	"mMJp25QxUHKxh00iCOH2MscrN+S+UtaRHTtIQjA7bqbD/SdOh1fXJjuE1zHsL+1/Pzmg9SApxwqobiz6",
-	"9lu8/cKxybCIXR2WLphXl2x3F9nf5baW3feSi0+3ig+f0Tdvkt1u/sjVP876SYSX3aDPMslYClfPmFbX",
-	"YXdK2o8oKeuWwHc5W751t2zubTHXW16uTV7DCwgec4OBxrn/AZtnGrY00KvaZ4Yspc65t8lrzfuudsVJ",
-	"v6td8fBq07ya9cRpWuP2U1ePRM4dDt7f0aLeuO84VVDrdbx4DBlLYYwoen+jJO7s+PTR6n2P3/mv7Qfh",
-	"2Zi/qcdF80KGkO7mErUaNLAGzrqF7d3dz5EEOcxnFzqFBlw6xOfnXNQJ3Us+eXG25Zc/tgaAQcRr1/Xi",
-	"z6u280/hZo+6qa+2Z0yk2pVwquzH/RpRM/fx6VCdAoGRwEQzq4qpjr9CmhIAbUkvgRvXGxZyAVJ4GAFW",
-	"DtPlYzZmMASmc3ec9ogYXBq3TZPt+79sMv/3DSh/QDavukVUp51Kme4hGHSRpFsuLu3rf8TiT4lYnq7n",
-	"SKdcCVEd4/vmKiwyh/yw8SWvYOZSEfaht5eoKWRFo9LTPrRXNiOnjP6ZhlHKDBs55CfCK/fLRHQf6hBs",
-	"SFzROfqBafOc3j9/8+1oKA6kgtHXVNv591HvEC7od4zs53TVbDSAGRfTEV1ZdVmLI8vlYVQJG4qTF6Ax",
-	"kSLVh3C1GoLWC9TYZI1qjgp0VhoNqVyIc5vxSCEwMUOxwvUzbYCnDjO8rlx22qeqbm0PaD6GE7IWe7vT",
-	"sfuAxwx+MK7693wlGav5Az/KHejy0of/l9q1lyRVzy+txDrJaN67vruy5S6fuJ/y4qlVILNxsbc7A3AX",
-	"qroAAW/xMYGcbztNuatAP+fCm6TDJ4b3/JrRb1B6jOwYcymmGowMQPcI4p9km+xzv3Tz9rHgOvVP6Tx1",
-	"iWLfQ/tMEVwvHSyagJLrP1EXBGe6G1Rb2xZXbsgjcn91S7HjEByVQRTtnwOOC91NOxDW7da/8pooNLoX",
-	"1q0tWLhHv4jg76g+MSCu9dvt207ZIcGM9hz8zNWtArltyoO/gzCWxl0IdZs9b2yNLvzVP05/l4oefXQX",
-	"vD3YLcUc3U3j9QR4Lm9qIQqB6dv/0ZFq0n3+qyN3x0hnm2GxIyy9V4zzZFGLI7Lz+u76+bRR9qt7wr+9",
-	"tzxxgbXjPP3XEqIjSiP9LNXFbzebjVwruDOlH40HFNvcvr/93wAAAP//",
+	"7H1rbxs32uhfIeYcIBIwluVLuqc2Fgs3ycmm27RB7D39UAUWpXmkYT1DakmOFG1g4Pya94e9v+QFH5Jz",
+	"E0eWfGu27ZfWmeHw8vC53/Qlmop8IThwraKzL9GCSpqDBon/ektzePfa/MV4dBYtqE6jOOI0h+gsmtMc",
+	"rlkSxZGEfxVMQhKdaVlAHKlpCjk1n+X08w/A5zqNzk6HcZQz7v95FEd6vTDzKC0Zn0e3t7dmJrUQXAGu",
+	"/kZKIc0fU8E1cG3+pItFxqZUM8EPf1WCm2fVcv9bwiw6i/7XYXWoQ/tWHdrZcJUE1FSyhZkkOosuOAHz",
+	"LiaMk6kopGQgXygiONgXRKV0AYPIfOpmM4tdfHh3JW4At7CQYgFSM7vxqQSqIbmmuOWZkLn5K0qohgPN",
+	"cog2zh5HLDFjNx5nVOnrQm2fjBdZRicZePhvzGJvLDC9hKW4edDkt/Xr/yVCfMDl4joYPpXficmvMNVm",
+	"7YsiYfojLITUARCmML0BhAnTkKvg7t0DKiVdm38nTC0KbScov9qGE6/tB6G5gCdQv5KJEBlQbl7NmFT6",
+	"ekLxdROXrlIg+JosQSomOKFkIcUkg5ysqCIzUfCEUD2oUIBxDXOQZuJ51zXdMB5Gj1ws9zguQhyS92IZ",
+	"PPKCKtV15kVG144p7H4f7uTNr5r37MBUm64Gj1Vq8XI7yvkp3PgQqrU3JkEVmb4LXB/tKEP1AGH4mxfX",
+	"KqXHL78Jvi/4vRB5C1Rah59bUkMEqW6pubG4BiKL1uVdxyWh1W7Lo1WNoDrp12HTxr3uw/qmKeUcsk1q",
+	"ogsWE8gpy2IyzVhMhCRmElFoksCMFlmdkKoJZ1LkYYwyc13TwgigEOma1y8Uef2Pd++JxRFCeUIuCp0C",
+	"107uHFi8UMGlc1CKzlEudtFr8IW42UZ3Hbz7XwUo3bWUomxPrFN01QEWsUSJuGSwIqsUONHuKTK1BKYs",
+	"gWRgCaJBsjXQa7EDOuPN4Vg3VQmBOMJ/eVxxoHTHRPiFcPQV1TQT8038LKGyE+N00xh1aBNwbQmIE27Z",
+	"zFvH5Zsb8rx/E/osIUYBMNoJhxUxAxXpwWA+IFOxFhr6YUykn68NCFUHJTC+7XWnxiBwa9tYuqPM4Nfd",
+	"ikiR+a/b5zevCEsUIp1dnhg0mEOYBJc0K2AvSdW6Qae++HPsJFDM9q8Lmd0trhzHdotU11C/sQrM9amD",
+	"OGV1rA5FVMFUgt4E62UqVpwIPoUzooAnhGlCFaHkO6ASJNFmuiBwtV9oq57hNeP22e3Xsd9X6ECvgSYZ",
+	"406KJAkzW6bZh9q5ZjRT0Nbir1gOhGaZWEFCFiCJEYlEzJA7GeEXmxOOor8cp6MoJqPo22E+ioxEGUUn",
+	"ySg6I2NdSD4mMyEJLb9CK8BcCsnpjaE7hxXkL8dpPybjFeOJWPmv7L8ILEGuCWRsziZZ+fmaUK5WIGOi",
+	"imlq4f1KFAuDzFkGfA7V7MenaX9ALjRh2vBXC5L6tjTuxr61nxh+OLBivIYB5kwtQ+x4GLjXFcBNQtcd",
+	"JCh4tibmNen98+pVnwhOVimbpuXWFJEFjwkypV9GUS64BbIuwP6xgsQ9SQv7x0yyUfTpnNCJAq7PHNAS",
+	"ujaHKCm3tu+jYZjLvbNj/7JJlfY67j7+bRAPl+8py/bEwp84EKcCGNwzHCuBJeoVE/EZUVDDZ715T/c3",
+	"GcuxjOtvToN2hSrssYKcED53vBAPYKEok60Ud2s3zEG37KduuP/AlH6o1PZXeH+J7e3DB6m3k/VWVXCT",
+	"2rzp6LTvJGwsSqCqYSI0hKn560G79pzGfAG8yA2gikUKmXX4GAhBUgPaDhi1u1VT2SvlNty8qAaGrqpb",
+	"8awt2w1rqh1HQ5K1gEflVsJUyCR8CZ279rqp1WAn66i8rs79O1R7FLzv9mpImIGEEN7JAirVfmoEkiTM",
+	"6lxGY3lhIIHf1gBR2ilBgqpW23Lej9aIuZPNNuFR4X5DPgzvcjHuiAx1wssZZ7lB/6M97t/tL3Tu0qnZ",
+	"PBGEH09FAnUKzGlmyBft9YLTyi7FJzMhJyxJUMXiQl+jt8ngoaYZXFfbmwo+yxgyZS3EdUblHHBCVSwW",
+	"QhomnUPC6DXuPo5YlsGcZtcOrSXVcJ2xnGm/jyVl1kcYI3Akp2ihgU5Fcm124hSzIL9IQFOWBTSPn1Oq",
+	"naafEMX4FBAd/S2Zv61xSBRdxUSLLCFamOdMWqWr1zh5v6FZ3GkOOzl+H9vb6OxbjBlqaAltOrShJxLo",
+	"jTfpXn04ODoOW3RbcdcR6bSQEnjlfgxA4A4sRpSrTr+Jw63xFnODqL50TvuWfUg1DZ8BzAeoI5U86IWq",
+	"1GcFQJge2Luxc7SdxqUjaQ9xi3dgFl0vIIlRk2+sb0wldIihGhy8mS7hE1IsvUDZS9XzMjVAICldLICb",
+	"nTNOVkImKnAGs8GwPYcPHklYO3aBF+zuqBTb9WN3IstjSD+Lddudqp3k48kGJaEEuovY99LOzx86Xdjn",
+	"cx+l31tc9w8GdUYZUgiFNP5OVeptGQeljCrtiLVHZxqM6TsVeU55EuZcHWySd/q83EJGEGd0TczA4MQ1",
+	"b1RYfejm89XlhGIb2zDsg/VIPkpcgeowABqUGxM2I5Qj7+m43rq1p6kuVF1rEAtUCehUMxTgM8aZSrvU",
+	"d3FNra24EzCuxEXYJVYskr2Re2s0aC0Kee39GXdpoEYxaXraHFjqwZAqXOIOXV+kZbDWjtNF4I/BvR7o",
+	"Yv5eMH4/ldrTYitiv4On5Acxv++iGNtprXpy3NTiT+JdGcfrGrdwDjkOK0KnU1FwFH93Hq6h2ODmPnWd",
+	"+DKo3HQrja3Zu/WrOHofkBUlqPZlrpsEznK4/rfgAQi+u/jxwoKvN4reFGYDhx+oZGoU9Wu+PsaJoRN0",
+	"axEqgawk0xo4YfycjKJ/Xr0aRVaEcsFDjDtErfaAbt9hqPwTafBOHMsZrz892hHV77Act4DtghOEnBlC",
+	"zBCEYUzaMKyAY7DTw6a2jW9Od6K492J5T8MZPi/QcXNd47SlhTsMSZOw3ox+TrEEDMkqWIKkGbHIgUwV",
+	"o1WGjbYOeHy3jd6mE2tzbmz8UydcvAhuuwymwBY7yGY7zAgjBqu7hl8C1f/PjGtv2y/npgnt9kdYebVw",
+	"jxtM6vGR7d5PP7Cm821ngNs0MhSGwmgkzua2bMJFH86c1V1X2Pp3c9ydFLimiyfeQaHr9nIZI9NyrSSR",
+	"oJRRbFepQLPc2Hfe9VMFemJrSNnTt490EoyllGHVzcXx1RkZRTk4LlCbPSaUt7aHUszw1SXTACPeM5ud",
+	"g1blU0xJOC+1c6I0lVqRyZowrSCbWT5Ms4ykdAkj/qtgHJL+gPyUG56dnNV3gHerMOeB8rVhZCum07rq",
+	"z5IRN7a4mYYUXLOs8b1bnenBiHeEccIwq+I4R8d3aD/zLgHxAXgS9Hs/3GaqxbS7HAiLRcYgIVS7qI9d",
+	"Mmi1dKZzeb/RJkoxPoUdbHGXB4Tz+K+CoCrTSsKicR8PR3195/HulOEfKy7cXLg7ZcenmT6SxXpGbgAW",
+	"hGmihTH32WyNAzMxJxnVIIM35vx1gUg6aEthTSG4AmmIndv8ISQkjCXgLJZa7cAJzIQEsx2lKU82A4Me",
+	"bwOSeYt/sjPPqAPDWteIi8ZbdVQJVtDfFUp4l0C+EBr4dH3wD1iTnOppauiEE6AyYyDLyPVm9tM+Lhvr",
+	"iPCJSTv4bar85coidPlHiFe1M4ZR2by81LB4JBfnVBRZUndyGnRUeuvh7RAPg3Cg8P6+0uf3c0pYAg1k",
+	"Ar5ZglzrlPG5ZbCsuvdedfHAE1RIre3ntAAUYaLQhCKY+5sktsNtKS2ky3DrBI5R9BqG/l1mvPOT2u+C",
+	"WUbdXt86CF4ot9GEPaMXuFKQt3ivMGPQX1D90ozE9czP7BEVh/5gi3PZUUPpZQ74lUufcw2yHbQbNhLU",
+	"VMhw6lg9kbGdNlnkOZXhIP+Kcd6RNt05Y1ukuumD58BA//1MwYcH+PeLvbaRvxXYDx2vtK6eQKPzFtEu",
+	"zjiMfu6XS2sDpmZO50zdJBJe5BOQLgiIlgjWCuQLTXqjaMISckL++///FzkejqL+OaFWzzTK98TSjJ3A",
+	"foj5Yb2jgwlVkOwZ6FxUevNu/m83PkQLTkDc7aW+J2dxck9pqm3QznCVVoSQ9Gqan1hx8v3lTz/2zwny",
+	"nMpmqZlLm471jqzNih3hFivYeSRp33wYrZU/+oZ3hklQ+0UGfUJm+M21Z+2exG2GZ5CuC2VNgm13/x46",
+	"kzpr68X1o7iJQ5CwwYOt1N2WfU6tBK7l+kUz+9HZYHib92MKnYbZ1rzlvVSl3W05Z0vtatJhxq1NB364",
+	"6///7MnNOw0+3NVjBEaqnOJ7B0fw+/sJy0zMGb8uaa3p0dwPVPWpgskVCqaFZHp9aU5ul59Yot10PBNl",
+	"eYnN2Ca973++6hPUfhcglTkaufjwrsrnRmiikWVnLNdPtV7Y4kjGZ2JzpQ8ZXRNtiEeLhatBUJlYZeuY",
+	"iCVI8verqw+kZ6zdydrX7KBiZ7gsju8PRnzEL9mcE8bPyPjDT5dX5HB5dEgLnR4iWMYYUlBWnt2UdvLN",
+	"C0UWdI7e5hFvfYhnG1eOKjceH8dkzoxspW04UfL9z1fxiC9pxhJydExSUUjVH5DvhFbWmwUBECq7TLUD",
+	"+3Q8GPFL4AkBplOQRi6NLwqdCsn+jf65M59YPyqGw5MpfoV/whiB8sYmjGOxaUpt6SkWncZk/GVkU2xG",
+	"0Rn5MsL0HJtA7axz+48qIWkUxSM+Qn4xiv5m3jmh5f7l0q1G0d9ub8fnmEI+NpOOCUO5OsngbMTHZabZ",
+	"mPROh8N+TMathDN8cWRelHln+OikH4/4uMw/w2enZlgjFQkffxtX9+Yzl8blAMqTEV/Vk8AYJ2O3/7GZ",
+	"0Sey2cnMkzKfzTw6slsJ57XhgJfmm3p6m3l6fFzb1tgAckyYHnGbp2W+qGfA4RffOvj4RLgx6b0cnrhp",
+	"xh9By/XBhTGDxrgjnySHw4aWMC6sDONIWt15bqQ3bsdCxv0zrx0yNeIIZpuy36jV8rlMTmWpagk2Uuz4",
+	"YMTHLcfN2BVAGLtaS+Zz1xSdgXUhm8dr899CcnsALIQdcRcKQU/YSjINinCBtrx1EmumjQyNfOl1Tc06",
+	"i45skAA4XbDoLDoZDAcnWL6oU+SMTf6BQkZY7m7YNxLfuyQ6ixzbx8htVObvfSeS9aMVmDfi4LdNto8q",
+	"Zau8/Xh4/LhrY0Q6UOB+5biiIXDBkeJXdE16QsY+wODjDdpQG1U3kBAtBBEzbZioYhlwna3NvfXRCXI6",
+	"HHZtqTyjr7iPo9Ojl/uMPv52j9E1z/xOX9QEbHT2y6ea+R69x8gLUWzODxi3IOs5CfGS5IwXGpSBBp9n",
+	"QArlCu/oXBm5jlWln8z8TdHUjZNvPlvKw8u7clr0U2BmQ/HZCTOHj7a2N3ZCjReaUvk+iDU8+m1QxV9d",
+	"C1283uE8kK3jdeHKtCpSnUMAT96C9nWsT3hRfokOBuI2OXhkQHqbXsUuguwCwigtvFuca+VEqVUMiRYE",
+	"6DR1YVujGtahm4nJZF2BN4HloU+eCcLXmCe+VihudED5xTU++VcBcl11PrGFTaEmJ6Hg5u2nJ7y1erlU",
+	"x81ZXZzDCpS2MtlR2ulvQztmT5OCZdpQTa06jvQqnYULIsGYHEwRo+SxeSEhiV00LVuTmRS5df7kdJoy",
+	"vo0XI35tvf23OGLj7puwPLJ+JQeJPsmY0q04Dq50TobunTWTjPbi5CyG1LXA6Dn66ALIldvYW3X9JeiP",
+	"Yu/FGcZHn0Lxrc00nWztdsG485VpquGcQL7Qa7QUsfzS769rU2XyZLWtO5NL4yjgZdrc4ziH8Zm9VLvT",
+	"FWXa6KfN8EXHlrOsa8tlSufmltEZ1LG50FSo6Yfv5OUQcxdsApX3BXQXDD0lKyhTUDv4AEL3qxSyDdbQ",
+	"JKaY5EJpYmwI1EC9rYJ8zAmFVSoUYLYZYZowFZIFcYcOZh1mb6139yl0L5/ltZPadfSoyLANEeKKLRl7",
+	"wGVCPzl2nB4fPxcu2ZslFI97bjOvbNJaPWGpZ1Ox+ihZXJqVKl1YW7QKxM7DLy6J4Hab8laGsTYETOhU",
+	"1ZBD137tSblGLYMxiCwGbj6Qi/JPLWCqDezUC/vU4JASOfh0sUasfX8MGZ7sNfr0N+FNeHAMvFlisrpr",
+	"27NitVh0LtkgXx2fDMl1otMhLRKma0gVuhi5BEkkHCQg0ctZBrVQOTJknYm5dc6kVKWGdzLuvLIAyYjT",
+	"OWVc2SYTU5HnTOfAdexaMai0mM0ywDNIyhORE1HoqfAL9Mwk8Yj72kL/HfqFcFvYFqjajQ/V2xYI5I3R",
+	"4EuvldGYICkZOslpAoQZFp8CblqKYp66Im2XvGJdSjYdAkYcnVxVGs15lcyJR8BYuTHQxIBceEedKxj1",
+	"DHDEhS8zRUgyZb3bvdPhty5doW+1UC06U0xGnGqjTGE+uPVxbfAEbJ71VTKEelu+Dp4g8e1XRtynw2+f",
+	"kxUggTpIWE7gFV/HEij61a1L044ek4Vk3KbH1hiBJQu1hRes6Lrbi/RWXJj3D0Kl+6k9e8TPZiIQvfq7",
+	"WJFM8PmZa8ETm/9/k46ijaKBu2Jqs2AF8vM6uu7SuM4bvXxsajdW0djsBbF0+WVPqn79PujvNUwzKgEd",
+	"18YWnMK5BWWjRAnNXeTixqJ0iR9rUWDF0oROb0jv6NR2NWI2Q36yLq373SW1mambOl+JHL4zI75GVn8X",
+	"yv5xOfwbnliMcviFucrrDSyTBSeoRO2OLtOMsnwLvpjXzhz9z0MYmwvwx0Wbnw0jsTzH6sIC8wFc9BZr",
+	"jYz6KkGxOYeECIl1AXRi1GvzoJczpSAhJ01WRokUqz14Ur0RcrfL2w/6GjGt3g6pA+H8IX9vRmZptUjK",
+	"XN9PXdKXz0tg0hs0YVWy8nd1As4YN5S71PFWuYyYn/sgfWW2McwzNyanq/cdbFg2H82Wff+p30Al3QGl",
+	"9oqDHj326ncgc1zrN/anLrgLxfzfjM4JLZNlaniMul4iiom2iWR1XmxdAjZtxZrwRinUIkv2ssw8qR5+",
+	"cX/dHtZ674UTUYrswQQSP7iTXeDnHJJyU1t+zuHO2Mbjk22zxuGZjbrdqNZyZXRx4Wb/pN3dpZ2jvxce",
+	"dgR/M8EDtlcnUcGzdb/ikLaDLoeVFWF7ES5+sV09emOHPIBGg4FUzN8OhhLrscPhM8cOq+5bHZhuAfYf",
+	"jdgPRlWnHFlQEN/4yvHdeHvfOp1CHtukFexT6Kv0dtfpfxXb8hu/F4w/3Gx8fO5db0h0u/kTP396M54F",
+	"eekNuNgEWpPcBn/nvqvaThHOw/K3ZsIY+CGj6/e2WcsjaTUXLqe4zMXGWoIbCGQZu9bq2KW2M9vY6z0p",
+	"0ATTjB1PbmU6d+V2HQ+7crsen2zqHX6eWeWpNdHpSijzP/zhWv1gIrFLz/Ml8+26/5ikNCETAN7/A2lH",
+	"p0cnT5Yc8fRp0iX/wOIf6ho+1dwRL5C2EMkwLwv1sbIotVEIubucs7rbtnyKj3bE07mtNHzWh4uMshbZ",
+	"BH6wLhQcNbsbkO+q4nbsS0Cd6fnCW2IkFVmifKGGDWL7xsVObRj8PjUod37LQQw+wWdNehm7AfLh7Y/9",
+	"liqFwEjpEgjT57WYqm3eMiYSDmzboj3DqsiqbCVmV80IDrh0v0P0FYdXQ30Uj1+ebulUvNXSCNahdrVD",
+	"/LqirH+a3ntkM7kcuJTyRNlgqo9D2O7p9SiEC0yUwQhMgOF1n1qM2XVV/SdmHq3xJWHapgFxsUIDn9tG",
+	"N97FjJERo5xqLHGziTZ7qKZW6+hMl7oo6+cA1Aavrfru4HNattM5r3oKjbjl4TxpN5dJhePjXLhevWPb",
+	"xGZMaJIon0uFWXQjbvuhONdjq7sM6dmx5jpaOVj9AbnUsBhxnwblgkyodLnd/vUoJscxdowoFuZ2xrZj",
+	"yrgjA8n2L3oaH6QWRKVi1WqiZ/fT70rYrnor7ONwfCI+U+vu1JUYqWHxpz/E0IzgNe9zyAliaJohzfEy",
+	"glWRWdm+qNMxsoMoV2y+tfrTvP+PDav/cT0XP4DR+xy3M5x3LkSyh2DA9i7deHFpXv+JFr+Jafx8lQB4",
+	"yw2RWcv4RQlum6KSHvPNH4S00Ya9UE0CzTt1EMx2Rj73QpFxQjUd23psIG/sLylgl6IB+Qiq8Psc/0CV",
+	"PsD3B+9ej0e8JyQZ/w2DCH8d9wfkAvO2zefYAGp8RhaMz8fY41K5xmpmW9bhhzrFiB+/JAqmgidqQK6q",
+	"IWC0wLJjgEsvV2mhFUnEip+j2cY5TPWIV902qNKEJSEd4xKnfa4wynaD5kvY89cAb7ff7z4lnehDwPs+",
+	"qDBjT1eC/fD35AS4RKw6uDQYazGjEbG/M4RyXlOcWdL6gbJ6F8ygq8m2OepyK72Hpyyvft/Jym0u2AHj",
+	"jiUNnrno7ufUlkDYyvUJZMKWSQQKarHxxjTdBJ/tzP/+qYroytb/z+0L3/fSvtK6yle2WYHPCGn8pE6w",
+	"ZNr2NdoaH7+yQ54Q+lXvsI5LsLsM1rb/NiWroY5RPY5Jc97hMJWgVT9MW1sqVJ+8PYjrHPfMWXGNn6/e",
+	"dsu2PlMrB8GvnNx86ekmPjj30URo26bNHva8djRsw1X+PvddJHr4xbZddCWoCWRg+/+1DeCluCmRKNTi",
+	"opkM5ifdng22/dd0NnWk00212G4suZeO82xai91kZ1O99v00e19U3ft++WRgYhVrC3n8wfjoEM1IN4tv",
+	"x2hnM5qrb0KA5kftAeo2tX97L8ntp9v/CQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

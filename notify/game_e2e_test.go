@@ -1,12 +1,19 @@
 package notify_test
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	gomail "github.com/emersion/go-message/mail"
+
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/play"
 )
 
 // players of the games by mail.
@@ -162,7 +169,9 @@ func TestWholeGamesArePlayedByMail(t *testing.T) {
 				if !strings.Contains(over[0].Text, "seed") {
 					t.Errorf("the game-over mail to %s does not reveal the seed:\n%s", a, over[0].Text)
 				}
+				checkAttachedRecord(t, over[0])
 			}
+			disputeByMail(t, w, game, addrs)
 			receipts := 0
 			for _, a := range addrs {
 				receipts += len(ofKind(w.mailTo(a), "receipt"))
@@ -172,5 +181,73 @@ func TestWholeGamesArePlayedByMail(t *testing.T) {
 			}
 			t.Logf("%s: game %s played by mail in %d replies (%d receipts), %v", tc.kind, game, moves, receipts, time.Since(start).Round(time.Millisecond))
 		})
+	}
+}
+
+// checkAttachedRecord checks that a game-over mail carries the game's
+// record for everyone, and that it verifies with no database.
+func checkAttachedRecord(t *testing.T, m message) {
+	t.Helper()
+	r, err := gomail.CreateReader(bytes.NewReader(m.Raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p, err := r.NextPart()
+		if err != nil {
+			t.Fatalf("the game-over mail has no attachment: %v\n%s", err, m.Text)
+		}
+		h, ok := p.Header.(*gomail.AttachmentHeader)
+		if !ok {
+			continue
+		}
+		name, _ := h.Filename()
+		data, err := io.ReadAll(p.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := play.ParseRecord(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("attachment %s: %v", name, err)
+		}
+		rep, err := play.VerifyRecord(catalog.Registry(), rec)
+		if err != nil || !rep.Passed {
+			t.Fatalf("the attached record %s does not verify: %v %+v", name, err, rep)
+		}
+		if !strings.Contains(m.Text, name) {
+			t.Fatalf("the game-over mail does not name its attachment %s:\n%s", name, m.Text)
+		}
+		return
+	}
+}
+
+// disputeByMail: a player replies "dispute <version> <reason>" to one of
+// the game's mails; the dispute is an event, the player gets a notice, and
+// every other player is told.
+func disputeByMail(t *testing.T, w *world, game string, addrs []string) {
+	t.Helper()
+	prompts := ofKind(w.mailTo(addrs[1]), "prompt")
+	if len(prompts) == 0 {
+		t.Fatal("no prompt to answer")
+	}
+	before := w.countEvents(game)
+	others := map[string]int{}
+	for _, a := range addrs {
+		others[a] = len(ofKind(w.mailTo(a), "notice"))
+	}
+	w.mustSend(addrs[1], prompts[0].ReplyTo, reply(addrs[1], prompts[0], "dispute 9 the shuffle gave two players the same card", "gmail"))
+	w.inboundDone()
+	if got := w.countEvents(game); got != before+1 {
+		t.Fatalf("a dispute by mail wrote %d events", got-before)
+	}
+	for _, a := range addrs {
+		m := w.waitKind(a, "notice", others[a]+1)
+		want := "disputes version 9: the shuffle gave two players the same card"
+		if a == addrs[1] {
+			want = "Your dispute of version 9 is recorded"
+		}
+		if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), want) {
+			t.Fatalf("the notice to %s does not say %q:\n%s", a, want, m.Text)
+		}
 	}
 }

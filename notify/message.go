@@ -50,6 +50,16 @@ type Mail struct {
 	// Data is the Kind's data, a value (not a pointer): PromptData for
 	// KindPrompt, ReceiptData for KindReceipt, and so on.
 	Data any
+	// Attachments are files sent with the mail (a game's record with the
+	// game-over mail).
+	Attachments []Attachment
+}
+
+// Attachment is a file attached to a mail.
+type Attachment struct {
+	Name        string // the file name, "game-abc.txt"
+	ContentType string // "text/plain; charset=utf-8"
+	Data        []byte
 }
 
 // The kinds of mail courrier sends.
@@ -124,6 +134,8 @@ type GameOverData struct {
 	Version    int
 	Head       string
 	RecordURL  string // the full record; may be empty
+	// RecordFile names the record attached to the mail; empty: none.
+	RecordFile string
 }
 
 // InvitationData invites someone to take a seat in a game.
@@ -280,9 +292,18 @@ func (r *Renderer) Render(m Mail) ([]byte, error) {
 		return nil, fmt.Errorf("render %s mail: html: %w", m.Kind, err)
 	}
 	var out bytes.Buffer
-	w, err := gomessage.CreateWriter(&out, h)
+	top, err := gomessage.CreateWriter(&out, msgMixed(h, m))
 	if err != nil {
 		return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+	}
+	w := top
+	if len(m.Attachments) > 0 {
+		// multipart/mixed: the alternative of text and HTML, then the files.
+		var ah gomessage.Header
+		ah.SetContentType("multipart/alternative", msgBoundary(m.MessageID, ""))
+		if w, err = top.CreatePart(ah); err != nil {
+			return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+		}
 	}
 	for _, part := range []struct {
 		typ  string
@@ -305,7 +326,61 @@ func (r *Renderer) Render(m Mail) ([]byte, error) {
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
 	}
+	if len(m.Attachments) > 0 {
+		for _, a := range m.Attachments {
+			if err := msgAttach(top, a); err != nil {
+				return nil, fmt.Errorf("render %s mail: attachment %s: %w", m.Kind, a.Name, err)
+			}
+		}
+		if err := top.Close(); err != nil {
+			return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+		}
+	}
 	return out.Bytes(), nil
+}
+
+// msgBoundary is a part boundary fixed by the message's id (and a suffix
+// per level): "=_" never occurs in quoted-printable or base64 text, so no
+// body holds it.
+func msgBoundary(messageID, suffix string) map[string]string {
+	sum := sha256.Sum256([]byte(messageID))
+	return map[string]string{"boundary": "=_courrier_" + suffix + hex.EncodeToString(sum[:12])}
+}
+
+// msgMixed turns the header of a mail with attachments into a
+// multipart/mixed one.
+func msgMixed(h gomessage.Header, m Mail) gomessage.Header {
+	if len(m.Attachments) == 0 {
+		return h
+	}
+	h = h.Copy()
+	h.SetContentType("multipart/mixed", msgBoundary(m.MessageID, "mixed_"))
+	return h
+}
+
+// msgAttach writes one attachment part.
+func msgAttach(w *gomessage.Writer, a Attachment) error {
+	var h gomessage.Header
+	ct := a.ContentType
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	t, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return err
+	}
+	params["name"] = a.Name
+	h.SetContentType(t, params)
+	h.SetContentDisposition("attachment", map[string]string{"filename": a.Name})
+	h.Set("Content-Transfer-Encoding", "base64")
+	pw, err := w.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	if _, err := pw.Write(a.Data); err != nil {
+		return err
+	}
+	return pw.Close()
 }
 
 // msgHeader makes the message's header fields, in the order they are
@@ -364,10 +439,7 @@ func msgHeader(m Mail, subject string) (gomessage.Header, error) {
 	}
 	h.Set("X-Courrier-Kind", m.Kind)
 	h.Set("MIME-Version", "1.0")
-	sum := sha256.Sum256([]byte(m.MessageID))
-	// "=_" never occurs in quoted-printable text, so no body holds the
-	// boundary.
-	h.SetContentType("multipart/alternative", map[string]string{"boundary": "=_courrier_" + hex.EncodeToString(sum[:12])})
+	h.SetContentType("multipart/alternative", msgBoundary(m.MessageID, ""))
 
 	// go-message writes the fields last added first: add them again in the
 	// order it would write them, so they come out in the order set above.

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -209,6 +210,15 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 		}
 	}
 	m.Data = d
+	// The game's record for everyone: `courrier verify` re-plays it.
+	var rec bytes.Buffer
+	if err := s.play.RecordFor(ctx, &rec, a.GameID, b.User); err != nil {
+		return err
+	}
+	name := "courrier-" + a.GameID + ".txt"
+	d.RecordFile = name
+	m.Data = d
+	m.Attachments = []Attachment{{Name: name, ContentType: "text/plain; charset=utf-8", Data: rec.Bytes()}}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 

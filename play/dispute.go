@@ -192,3 +192,16 @@ func (t *Table) disputeText(typ string, data []byte, viewer games.Seat) (string,
 		return fmt.Sprintf("The referee %s the dispute recorded at version %d: %s", r.Decision, r.Dispute, r.Text), nil
 	}
 }
+
+// DisputesOf lists a game's disputes for user, and whether user is its
+// referee; a *Error (CodeForbidden) when user neither plays nor referees it.
+func (s *Service) DisputesOf(ctx context.Context, gameID, user string) ([]Dispute, bool, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, ok := t.ViewerOf(user); !ok {
+		return nil, false, refuse(CodeForbidden, "this is not your game: only its players and its referee can see its disputes")
+	}
+	return t.Disputes, user != "" && user == t.Referee(), nil
+}

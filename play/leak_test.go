@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -232,6 +233,7 @@ func checkReads(t *testing.T, svc *play.Service, pool interface {
 				t.Fatal(err)
 			}
 		}
+		checkReplayAndRecord(t, svc, full, user, hist, secrets)
 		v, err := svc.ViewFor(ctx, id, user)
 		if err != nil {
 			t.Fatal(err)
@@ -256,4 +258,65 @@ func jsonEqual(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// checkReplayAndRecord checks that a person's replay and record of a game
+// hold, event by event, exactly their history (the engine's redaction for
+// their seat, the move as typed only when their own) and, before the end,
+// no full reveal, no seed and no hashes; the public gets neither of a
+// started game.
+func checkReplayAndRecord(t *testing.T, svc *play.Service, full *play.Table, user string, hist []play.Change, secrets []string) {
+	t.Helper()
+	if full.Ended {
+		return // everything is revealed after the end
+	}
+	ctx := context.Background()
+	steps, err := svc.Replay(ctx, full.ID, user, 0)
+	if user == "" {
+		if !isCode(err, play.CodeForbidden) {
+			t.Fatalf("the public's replay of a started game: %v", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != len(hist) {
+		t.Fatalf("%d replay steps for %d events", len(steps), len(hist))
+	}
+	for i, st := range steps {
+		h := hist[i]
+		if !jsonEqualRaw(st.Data, h.Data) || st.Text != h.Text || st.Meta.Move != h.Meta.Move {
+			t.Fatalf("replay step %d is not the history: %s %q %q, history %s %q %q", st.Version, st.Data, st.Text, st.Meta.Move, h.Data, h.Text, h.Meta.Move)
+		}
+		if st.Reveal != nil && !full.Ended {
+			t.Fatalf("a player's replay reveals everything at version %d before the end", st.Version)
+		}
+	}
+	noSecrets(t, "a replay", steps, secrets)
+	var b bytes.Buffer
+	if err := svc.RecordFor(ctx, &b, full.ID, user); err != nil {
+		t.Fatal(err)
+	}
+	noSecrets(t, "a record", b.String(), secrets)
+	rec, err := play.ParseRecord(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !full.Ended && (rec.Header("Seed") != "secret until the game ends" || strings.Contains(b.String(), " hash ")) {
+		t.Fatalf("a seat's record of a running game shows the seed or hashes:\n%.600s", b.String())
+	}
+	if len(rec.Events) != len(hist) {
+		t.Fatalf("%d record events for %d in the history", len(rec.Events), len(hist))
+	}
+	for i, e := range rec.Events {
+		var m events.Meta
+		_ = json.Unmarshal(e.Meta, &m)
+		if full.Ended {
+			continue // the record for everyone after the end
+		}
+		if !jsonEqualRaw(e.Data, hist[i].Data) || m.Move != hist[i].Meta.Move {
+			t.Fatalf("record line %d is not the history: %s %q, history %s %q", e.Version, e.Data, m.Move, hist[i].Data, hist[i].Meta.Move)
+		}
+	}
 }

@@ -133,7 +133,7 @@ func WriteRecord(w io.Writer, reg *games.Registry, gameID string, recorded []eve
 	header("Versions", strconv.Itoa(len(recorded)))
 	bw.WriteByte('\n')
 
-	steps, err := ReplaySteps(reg, gameID, recorded, viewer, 0)
+	steps, err := replaySteps(reg, gameID, recorded, viewer, 0, false)
 	if err != nil {
 		return err
 	}

@@ -91,6 +91,12 @@ func (s *Service) ReplayAs(ctx context.Context, gameID string, viewer Viewer, to
 // ReplaySteps folds recorded event by event and returns, for each version up
 // to to (0: all), the event as viewer saw it and viewer's view after it.
 func ReplaySteps(reg *games.Registry, gameID string, recorded []events.Recorded, viewer Viewer, to int) ([]ReplayStep, error) {
+	return replaySteps(reg, gameID, recorded, viewer, to, true)
+}
+
+// replaySteps is ReplaySteps, with the views only when views is set (a
+// record needs the events, not the boards).
+func replaySteps(reg *games.Registry, gameID string, recorded []events.Recorded, viewer Viewer, to int, views bool) ([]ReplayStep, error) {
 	if to <= 0 || to > len(recorded) {
 		to = len(recorded)
 	}
@@ -115,7 +121,7 @@ func ReplaySteps(reg *games.Registry, gameID string, recorded []events.Recorded,
 		if err := t.apply(reg, e, actorOf(e.Meta)); err != nil {
 			return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 		}
-		if t.State != nil {
+		if t.State != nil && views {
 			view, err := t.Engine.View(t.State, seat)
 			if err != nil {
 				return nil, err
@@ -134,4 +140,29 @@ func ReplaySteps(reg *games.Registry, gameID string, recorded []events.Recorded,
 		out = append(out, step)
 	}
 	return out, nil
+}
+
+// ReplayAt returns the game at version (0: the latest) as user may see it,
+// and the game's latest version.
+func (s *Service) ReplayAt(ctx context.Context, gameID, user string, version int) (ReplayStep, int, error) {
+	recorded, err := s.readGame(ctx, gameID)
+	if err != nil {
+		return ReplayStep{}, 0, err
+	}
+	t, err := fold(s.reg, gameID, recorded)
+	if err != nil {
+		return ReplayStep{}, 0, err
+	}
+	v, ok := t.ViewerOf(user)
+	if !ok {
+		return ReplayStep{}, 0, refuse(CodeForbidden, "this is not your game: only its players and its referee can replay it")
+	}
+	if version > t.Version {
+		return ReplayStep{}, 0, refuse(CodeInvalid, "game %s has versions 1 to %d; there is no version %d", gameID, t.Version, version)
+	}
+	steps, err := ReplaySteps(s.reg, gameID, recorded, v, version)
+	if err != nil {
+		return ReplayStep{}, 0, err
+	}
+	return steps[len(steps)-1], t.Version, nil
 }

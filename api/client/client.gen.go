@@ -17,6 +17,24 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for DisputeRulingDecision.
+const (
+	DisputeRulingDecisionRejected DisputeRulingDecision = "rejected"
+	DisputeRulingDecisionUpheld   DisputeRulingDecision = "upheld"
+)
+
+// Valid indicates whether the value is a known member of the DisputeRulingDecision enum.
+func (e DisputeRulingDecision) Valid() bool {
+	switch e {
+	case DisputeRulingDecisionRejected:
+		return true
+	case DisputeRulingDecisionUpheld:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorErrorCode.
 const (
 	Conflict             ErrorErrorCode = "conflict"
@@ -83,6 +101,24 @@ func (e GameStatus) Valid() bool {
 	case GameStatusFinished:
 		return true
 	case GameStatusOpen:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RulingRequestDecision.
+const (
+	RulingRequestDecisionRejected RulingRequestDecision = "rejected"
+	RulingRequestDecisionUpheld   RulingRequestDecision = "upheld"
+)
+
+// Valid indicates whether the value is a known member of the RulingRequestDecision enum.
+func (e RulingRequestDecision) Valid() bool {
+	switch e {
+	case RulingRequestDecisionRejected:
+		return true
+	case RulingRequestDecisionUpheld:
 		return true
 	default:
 		return false
@@ -173,6 +209,53 @@ type APIToken struct {
 	RevokedAt  *time.Time `json:"revoked_at,omitempty"`
 }
 
+// AuditReport defines model for AuditReport.
+type AuditReport struct {
+	Checked  []string  `json:"checked"`
+	Disputes []Dispute `json:"disputes"`
+	Ended    bool      `json:"ended"`
+
+	// FirstBad The first version a problem was found at.
+	FirstBad *int          `json:"first_bad,omitempty"`
+	Game     string        `json:"game"`
+	Kind     string        `json:"kind"`
+	Moves    []AuditedMove `json:"moves"`
+	Passed   bool          `json:"passed"`
+	Players  []string      `json:"players"`
+	Problems []struct {
+		Version int    `json:"version"`
+		What    string `json:"what"`
+	} `json:"problems"`
+	Result     *Result   `json:"result,omitempty"`
+	Seed       *string   `json:"seed,omitempty"`
+	SeedSha256 string    `json:"seed_sha256"`
+	Unchecked  *[]string `json:"unchecked,omitempty"`
+	Version    int       `json:"version"`
+}
+
+// AuditedMove defines model for AuditedMove.
+type AuditedMove struct {
+	At time.Time `json:"at"`
+
+	// Channel api, email, cli, or timeout default.
+	Channel string `json:"channel"`
+	From    int    `json:"from"`
+
+	// MailAuth The mail's DKIM result and Authentication-Results.
+	MailAuth  *string  `json:"mail_auth,omitempty"`
+	MessageId *string  `json:"message_id,omitempty"`
+	Move      string   `json:"move"`
+	Ok        bool     `json:"ok"`
+	Player    string   `json:"player"`
+	RequestId *string  `json:"request_id,omitempty"`
+	Said      []string `json:"said"`
+
+	// Saw The mover's view when the move was decided.
+	Saw  interface{} `json:"saw,omitempty"`
+	Seat int         `json:"seat"`
+	To   int         `json:"to"`
+}
+
 // Catalog defines model for Catalog.
 type Catalog struct {
 	Items []CatalogGame `json:"items"`
@@ -224,6 +307,45 @@ type DevMail struct {
 // DevMailList defines model for DevMailList.
 type DevMailList struct {
 	Items []DevMail `json:"items"`
+}
+
+// Dispute defines model for Dispute.
+type Dispute struct {
+	At time.Time `json:"at"`
+	By string    `json:"by"`
+
+	// Move The version disputed.
+	Move   int    `json:"move"`
+	Reason string `json:"reason"`
+	Ruling *struct {
+		At       time.Time             `json:"at"`
+		Decision DisputeRulingDecision `json:"decision"`
+		Text     string                `json:"text"`
+		Version  int                   `json:"version"`
+	} `json:"ruling,omitempty"`
+	Seat int `json:"seat"`
+
+	// Version The version at which the dispute was recorded.
+	Version int `json:"version"`
+}
+
+// DisputeRulingDecision defines model for Dispute.Ruling.Decision.
+type DisputeRulingDecision string
+
+// DisputeList defines model for DisputeList.
+type DisputeList struct {
+	Items []Dispute `json:"items"`
+
+	// Referee True when the caller is the game's referee.
+	Referee bool `json:"referee"`
+}
+
+// DisputeRequest defines model for DisputeRequest.
+type DisputeRequest struct {
+	Reason string `json:"reason"`
+
+	// Version The version disputed.
+	Version int `json:"version"`
 }
 
 // Error defines model for Error.
@@ -367,6 +489,9 @@ type NewGame struct {
 	Name    *string            `json:"name,omitempty"`
 	Options *map[string]string `json:"options,omitempty"`
 
+	// Referee The email address of who rules on disputes (default, the creator).
+	Referee *string `json:"referee,omitempty"`
+
 	// Seats The seats: "me" for the creator, an email address for an invitee
 	// (who gets an invitation; the game starts by itself when all have
 	// joined). Omitted: the creator plays and anyone with the game's id
@@ -414,12 +539,52 @@ type Receipt struct {
 	Version int `json:"version"`
 }
 
+// ReplayStep defines model for ReplayStep.
+type ReplayStep struct {
+	// Data The event as the caller's seat could see it.
+	Data interface{} `json:"data"`
+
+	// Latest The game's latest version.
+	Latest int `json:"latest"`
+	Meta   struct {
+		Channel *string `json:"channel,omitempty"`
+		Move    *string `json:"move,omitempty"`
+		Seat    *int    `json:"seat,omitempty"`
+	} `json:"meta"`
+	RecordedAt time.Time `json:"recorded_at"`
+
+	// Reveal Everything at this version (after the end, or for a referee without a seat).
+	Reveal *struct {
+		// Data The event as stored.
+		Data  interface{}   `json:"data"`
+		Move  *string       `json:"move,omitempty"`
+		Views []interface{} `json:"views"`
+	} `json:"reveal,omitempty"`
+
+	// Text What this version's event did, in words, for the caller's seat.
+	Text    string `json:"text"`
+	Type    string `json:"type"`
+	Version int    `json:"version"`
+
+	// View The caller's view after this version (null before the start).
+	View interface{} `json:"view"`
+}
+
 // Result defines model for Result.
 type Result struct {
 	Scores  *[]int `json:"scores,omitempty"`
 	Summary string `json:"summary"`
 	Winners *[]int `json:"winners,omitempty"`
 }
+
+// RulingRequest defines model for RulingRequest.
+type RulingRequest struct {
+	Decision RulingRequestDecision `json:"decision"`
+	Text     string                `json:"text"`
+}
+
+// RulingRequestDecision defines model for RulingRequest.Decision.
+type RulingRequestDecision string
 
 // SeatView defines model for SeatView.
 type SeatView struct {
@@ -527,6 +692,12 @@ type ReplaceSeatJSONBody struct {
 	Seat  int    `json:"seat"`
 }
 
+// GetReplayParams defines parameters for GetReplay.
+type GetReplayParams struct {
+	// Version The version to show (default, the latest).
+	Version *int `form:"version,omitempty" json:"version,omitempty"`
+}
+
 // StreamEventsParams defines parameters for StreamEvents.
 type StreamEventsParams struct {
 	Since       *int    `form:"since,omitempty" json:"since,omitempty"`
@@ -544,6 +715,12 @@ type CreateGameJSONRequestBody = NewGame
 
 // GoAwayJSONRequestBody defines body for GoAway for application/json ContentType.
 type GoAwayJSONRequestBody GoAwayJSONBody
+
+// RaiseDisputeJSONRequestBody defines body for RaiseDispute for application/json ContentType.
+type RaiseDisputeJSONRequestBody = DisputeRequest
+
+// RuleDisputeJSONRequestBody defines body for RuleDispute for application/json ContentType.
+type RuleDisputeJSONRequestBody = RulingRequest
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
@@ -696,6 +873,19 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{game_id} (the `GetSeatView` operationId).
 	GetSeatView(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetAudit The audit report of a finished game, as `courrier audit` prints it.
+	//
+	// The server re-derives the game from its log: the hash chain, the seed
+	// against its commitment, every shuffle and random outcome from (seed,
+	// version), every move re-decided from its recorded text. Each move is
+	// listed with who made it, when, through which channel and what the
+	// mover could see; disputes and rulings too. Available to the players
+	// once the game is over (409 before), and to a referee without a seat
+	// at any time.
+	//
+	// Corresponds with GET /v1/games/{game_id}/audit (the `GetAudit` operationId).
+	GetAudit(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GoAwayWithBody Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
 	//
 	// Takes any type of body and a specified content type.
@@ -719,6 +909,43 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/games/{game_id}/claim (the `ClaimGame` operationId).
 	ClaimGame(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListDisputes The disputes raised in the game, with their rulings.
+	//
+	// Corresponds with GET /v1/games/{game_id}/disputes (the `ListDisputes` operationId).
+	ListDisputes(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RaiseDisputeWithBody Flag a version of the game you doubt; the other players and the referee are told.
+	//
+	// The dispute is an event of the game's log; nothing recorded is ever rewritten.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/disputes (the `RaiseDispute` operationId).
+	RaiseDisputeWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RaiseDispute Flag a version of the game you doubt; the other players and the referee are told.
+	//
+	// The dispute is an event of the game's log; nothing recorded is ever rewritten.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/disputes (the `RaiseDispute` operationId).
+	RaiseDispute(ctx context.Context, gameId GameID, body RaiseDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RuleDisputeWithBody The referee's ruling on a dispute (the referee only), recorded as a new event.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/disputes/{dispute}/ruling (the `RuleDispute` operationId).
+	RuleDisputeWithBody(ctx context.Context, gameId GameID, dispute int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RuleDispute The referee's ruling on a dispute (the referee only), recorded as a new event.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/disputes/{dispute}/ruling (the `RuleDispute` operationId).
+	RuleDispute(ctx context.Context, gameId GameID, dispute int, body RuleDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListEvents The game's events after a version, as the caller's seat may see them, each told in words.
 	//
@@ -753,6 +980,11 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/games/{game_id}/moves (the `PlayMove` operationId).
 	PlayMove(ctx context.Context, gameId GameID, params *PlayMoveParams, body PlayMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetRecord The game's record as plain text (like PGN), as the caller may have it; `courrier verify` re-plays it.
+	//
+	// Corresponds with GET /v1/games/{game_id}/record (the `GetRecord` operationId).
+	GetRecord(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ReplaceSeatWithBody The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
 	//
 	// Takes any type of body and a specified content type.
@@ -766,6 +998,16 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
 	ReplaceSeat(ctx context.Context, gameId GameID, body ReplaceSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReplay The game at one version as the caller's seat saw it then, with that version's event told in words.
+	//
+	// A player sees what their seat could see at that version; after the
+	// end, and for a referee who holds no seat, `reveal` adds every seat's
+	// view and the event as stored (every hand, every shuffle). Step
+	// through a game with version=1, 2, … up to `latest`.
+	//
+	// Corresponds with GET /v1/games/{game_id}/replay (the `GetReplay` operationId).
+	GetReplay(ctx context.Context, gameId GameID, params *GetReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResignGame Leave a game for good.
 	//
@@ -993,6 +1235,29 @@ func (c *Client) GetSeatView(ctx context.Context, gameId GameID, reqEditors ...R
 	return c.Client.Do(req)
 }
 
+// GetAudit The audit report of a finished game, as `courrier audit` prints it.
+//
+// The server re-derives the game from its log: the hash chain, the seed
+// against its commitment, every shuffle and random outcome from (seed,
+// version), every move re-decided from its recorded text. Each move is
+// listed with who made it, when, through which channel and what the
+// mover could see; disputes and rulings too. Available to the players
+// once the game is over (409 before), and to a referee without a seat
+// at any time.
+//
+// Corresponds with GET /v1/games/{game_id}/audit (the `GetAudit` operationId).
+func (c *Client) GetAudit(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAuditRequest(c.Server, gameId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GoAwayWithBody Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
 //
 // Takes any type of body and a specified content type.
@@ -1047,6 +1312,93 @@ func (c *Client) ComeBack(ctx context.Context, gameId GameID, reqEditors ...Requ
 // Corresponds with POST /v1/games/{game_id}/claim (the `ClaimGame` operationId).
 func (c *Client) ClaimGame(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewClaimGameRequest(c.Server, gameId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListDisputes The disputes raised in the game, with their rulings.
+//
+// Corresponds with GET /v1/games/{game_id}/disputes (the `ListDisputes` operationId).
+func (c *Client) ListDisputes(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDisputesRequest(c.Server, gameId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RaiseDisputeWithBody Flag a version of the game you doubt; the other players and the referee are told.
+//
+// The dispute is an event of the game's log; nothing recorded is ever rewritten.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{game_id}/disputes (the `RaiseDispute` operationId).
+func (c *Client) RaiseDisputeWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRaiseDisputeRequestWithBody(c.Server, gameId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RaiseDispute Flag a version of the game you doubt; the other players and the referee are told.
+//
+// The dispute is an event of the game's log; nothing recorded is ever rewritten.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{game_id}/disputes (the `RaiseDispute` operationId).
+func (c *Client) RaiseDispute(ctx context.Context, gameId GameID, body RaiseDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRaiseDisputeRequest(c.Server, gameId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RuleDisputeWithBody The referee's ruling on a dispute (the referee only), recorded as a new event.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{game_id}/disputes/{dispute}/ruling (the `RuleDispute` operationId).
+func (c *Client) RuleDisputeWithBody(ctx context.Context, gameId GameID, dispute int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRuleDisputeRequestWithBody(c.Server, gameId, dispute, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RuleDispute The referee's ruling on a dispute (the referee only), recorded as a new event.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{game_id}/disputes/{dispute}/ruling (the `RuleDispute` operationId).
+func (c *Client) RuleDispute(ctx context.Context, gameId GameID, dispute int, body RuleDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRuleDisputeRequest(c.Server, gameId, dispute, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1140,6 +1492,21 @@ func (c *Client) PlayMove(ctx context.Context, gameId GameID, params *PlayMovePa
 	return c.Client.Do(req)
 }
 
+// GetRecord The game's record as plain text (like PGN), as the caller may have it; `courrier verify` re-plays it.
+//
+// Corresponds with GET /v1/games/{game_id}/record (the `GetRecord` operationId).
+func (c *Client) GetRecord(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRecordRequest(c.Server, gameId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ReplaceSeatWithBody The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
 //
 // Takes any type of body and a specified content type.
@@ -1164,6 +1531,26 @@ func (c *Client) ReplaceSeatWithBody(ctx context.Context, gameId GameID, content
 // Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
 func (c *Client) ReplaceSeat(ctx context.Context, gameId GameID, body ReplaceSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReplaceSeatRequest(c.Server, gameId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReplay The game at one version as the caller's seat saw it then, with that version's event told in words.
+//
+// A player sees what their seat could see at that version; after the
+// end, and for a referee who holds no seat, `reveal` adds every seat's
+// view and the event as stored (every hand, every shuffle). Step
+// through a game with version=1, 2, … up to `latest`.
+//
+// Corresponds with GET /v1/games/{game_id}/replay (the `GetReplay` operationId).
+func (c *Client) GetReplay(ctx context.Context, gameId GameID, params *GetReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReplayRequest(c.Server, gameId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1662,6 +2049,40 @@ func NewGetSeatViewRequest(server string, gameId GameID) (*http.Request, error) 
 	return req, nil
 }
 
+// NewGetAuditRequest constructs an http.Request for the GetAudit method
+func NewGetAuditRequest(server string, gameId GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/audit", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGoAwayRequest calls the generic GoAway builder with application/json body
 func NewGoAwayRequest(server string, gameId GameID, body GoAwayJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -1773,6 +2194,141 @@ func NewClaimGameRequest(server string, gameId GameID) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewListDisputesRequest constructs an http.Request for the ListDisputes method
+func NewListDisputesRequest(server string, gameId GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/disputes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRaiseDisputeRequest calls the generic RaiseDispute builder with application/json body
+func NewRaiseDisputeRequest(server string, gameId GameID, body RaiseDisputeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRaiseDisputeRequestWithBody(server, gameId, "application/json", bodyReader)
+}
+
+// NewRaiseDisputeRequestWithBody constructs an http.Request for the RaiseDispute method, with any body, and a specified content type
+func NewRaiseDisputeRequestWithBody(server string, gameId GameID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/disputes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRuleDisputeRequest calls the generic RuleDispute builder with application/json body
+func NewRuleDisputeRequest(server string, gameId GameID, dispute int, body RuleDisputeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRuleDisputeRequestWithBody(server, gameId, dispute, "application/json", bodyReader)
+}
+
+// NewRuleDisputeRequestWithBody constructs an http.Request for the RuleDispute method, with any body, and a specified content type
+func NewRuleDisputeRequestWithBody(server string, gameId GameID, dispute int, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "dispute", dispute, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/disputes/%s/ruling", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -1947,6 +2503,40 @@ func NewPlayMoveRequestWithBody(server string, gameId GameID, params *PlayMovePa
 	return req, nil
 }
 
+// NewGetRecordRequest constructs an http.Request for the GetRecord method
+func NewGetRecordRequest(server string, gameId GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/record", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewReplaceSeatRequest calls the generic ReplaceSeat builder with application/json body
 func NewReplaceSeatRequest(server string, gameId GameID, body ReplaceSeatJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -1990,6 +2580,67 @@ func NewReplaceSeatRequestWithBody(server string, gameId GameID, contentType str
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetReplayRequest constructs an http.Request for the GetReplay method
+func NewGetReplayRequest(server string, gameId GameID, params *GetReplayParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/replay", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Version != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "version", *params.Version, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -2420,6 +3071,21 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{game_id} (the `GetSeatView` operationId).
 	GetSeatViewWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*GetSeatViewResponse, error)
 
+	// GetAuditWithResponse The audit report of a finished game, as `courrier audit` prints it.
+	//
+	// The server re-derives the game from its log: the hash chain, the seed
+	// against its commitment, every shuffle and random outcome from (seed,
+	// version), every move re-decided from its recorded text. Each move is
+	// listed with who made it, when, through which channel and what the
+	// mover could see; disputes and rulings too. Available to the players
+	// once the game is over (409 before), and to a referee without a seat
+	// at any time.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{game_id}/audit (the `GetAudit` operationId).
+	GetAuditWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*GetAuditResponse, error)
+
 	// GoAwayWithBodyWithResponse Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -2447,6 +3113,45 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games/{game_id}/claim (the `ClaimGame` operationId).
 	ClaimGameWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*ClaimGameResponse, error)
+
+	// ListDisputesWithResponse The disputes raised in the game, with their rulings.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{game_id}/disputes (the `ListDisputes` operationId).
+	ListDisputesWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*ListDisputesResponse, error)
+
+	// RaiseDisputeWithBodyWithResponse Flag a version of the game you doubt; the other players and the referee are told.
+	//
+	// The dispute is an event of the game's log; nothing recorded is ever rewritten.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/disputes (the `RaiseDispute` operationId).
+	RaiseDisputeWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RaiseDisputeResponse, error)
+
+	// RaiseDisputeWithResponse Flag a version of the game you doubt; the other players and the referee are told.
+	//
+	// The dispute is an event of the game's log; nothing recorded is ever rewritten.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/disputes (the `RaiseDispute` operationId).
+	RaiseDisputeWithResponse(ctx context.Context, gameId GameID, body RaiseDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*RaiseDisputeResponse, error)
+
+	// RuleDisputeWithBodyWithResponse The referee's ruling on a dispute (the referee only), recorded as a new event.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/disputes/{dispute}/ruling (the `RuleDispute` operationId).
+	RuleDisputeWithBodyWithResponse(ctx context.Context, gameId GameID, dispute int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RuleDisputeResponse, error)
+
+	// RuleDisputeWithResponse The referee's ruling on a dispute (the referee only), recorded as a new event.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/disputes/{dispute}/ruling (the `RuleDispute` operationId).
+	RuleDisputeWithResponse(ctx context.Context, gameId GameID, dispute int, body RuleDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*RuleDisputeResponse, error)
 
 	// ListEventsWithResponse The game's events after a version, as the caller's seat may see them, each told in words.
 	//
@@ -2483,6 +3188,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/games/{game_id}/moves (the `PlayMove` operationId).
 	PlayMoveWithResponse(ctx context.Context, gameId GameID, params *PlayMoveParams, body PlayMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*PlayMoveResponse, error)
 
+	// GetRecordWithResponse The game's record as plain text (like PGN), as the caller may have it; `courrier verify` re-plays it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{game_id}/record (the `GetRecord` operationId).
+	GetRecordWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*GetRecordResponse, error)
+
 	// ReplaceSeatWithBodyWithResponse The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -2496,6 +3208,18 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games/{game_id}/replace (the `ReplaceSeat` operationId).
 	ReplaceSeatWithResponse(ctx context.Context, gameId GameID, body ReplaceSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceSeatResponse, error)
+
+	// GetReplayWithResponse The game at one version as the caller's seat saw it then, with that version's event told in words.
+	//
+	// A player sees what their seat could see at that version; after the
+	// end, and for a referee who holds no seat, `reveal` adds every seat's
+	// view and the event as stored (every hand, every shuffle). Step
+	// through a game with version=1, 2, … up to `latest`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{game_id}/replay (the `GetReplay` operationId).
+	GetReplayWithResponse(ctx context.Context, gameId GameID, params *GetReplayParams, reqEditors ...RequestEditorFn) (*GetReplayResponse, error)
 
 	// ResignGameWithResponse Leave a game for good.
 	//
@@ -3007,6 +3731,82 @@ func (r GetSeatViewResponse) ContentType() string {
 	return ""
 }
 
+type GetAuditResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AuditReport
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAuditResponse) GetJSON200() *AuditReport {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetAuditResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetAuditResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAuditResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetAuditResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetAuditResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAuditResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAuditResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAuditResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAuditResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GoAwayResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3236,6 +4036,241 @@ func (r ClaimGameResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ClaimGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListDisputesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DisputeList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDisputesResponse) GetJSON200() *DisputeList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListDisputesResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListDisputesResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListDisputesResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListDisputesResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDisputesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDisputesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDisputesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDisputesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RaiseDisputeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Dispute
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RaiseDisputeResponse) GetJSON201() *Dispute {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RaiseDisputeResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RaiseDisputeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RaiseDisputeResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RaiseDisputeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RaiseDisputeResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r RaiseDisputeResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r RaiseDisputeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RaiseDisputeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RaiseDisputeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RaiseDisputeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RuleDisputeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Dispute
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RuleDisputeResponse) GetJSON200() *Dispute {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RuleDisputeResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RuleDisputeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RuleDisputeResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RuleDisputeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RuleDisputeResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r RuleDisputeResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r RuleDisputeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RuleDisputeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RuleDisputeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RuleDisputeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -3498,6 +4533,68 @@ func (r PlayMoveResponse) ContentType() string {
 	return ""
 }
 
+type GetRecordResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRecordResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetRecordResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetRecordResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetRecordResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRecordResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRecordResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRecordResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRecordResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ReplaceSeatResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3575,6 +4672,82 @@ func (r ReplaceSeatResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ReplaceSeatResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetReplayResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReplayStep
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetReplayResponse) GetJSON200() *ReplayStep {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetReplayResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetReplayResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetReplayResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetReplayResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetReplayResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReplayResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReplayResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReplayResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReplayResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4221,6 +5394,27 @@ func (c *ClientWithResponses) GetSeatViewWithResponse(ctx context.Context, gameI
 	return ParseGetSeatViewResponse(rsp)
 }
 
+// GetAuditWithResponse The audit report of a finished game, as `courrier audit` prints it.
+//
+// The server re-derives the game from its log: the hash chain, the seed
+// against its commitment, every shuffle and random outcome from (seed,
+// version), every move re-decided from its recorded text. Each move is
+// listed with who made it, when, through which channel and what the
+// mover could see; disputes and rulings too. Available to the players
+// once the game is over (409 before), and to a referee without a seat
+// at any time.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{game_id}/audit (the `GetAudit` operationId).
+func (c *ClientWithResponses) GetAuditWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*GetAuditResponse, error) {
+	rsp, err := c.GetAudit(ctx, gameId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAuditResponse(rsp)
+}
+
 // GoAwayWithBodyWithResponse Declare an absence; your deadlines in this game wait until you are back (14 days in all by default).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -4271,6 +5465,75 @@ func (c *ClientWithResponses) ClaimGameWithResponse(ctx context.Context, gameId 
 		return nil, err
 	}
 	return ParseClaimGameResponse(rsp)
+}
+
+// ListDisputesWithResponse The disputes raised in the game, with their rulings.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{game_id}/disputes (the `ListDisputes` operationId).
+func (c *ClientWithResponses) ListDisputesWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*ListDisputesResponse, error) {
+	rsp, err := c.ListDisputes(ctx, gameId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDisputesResponse(rsp)
+}
+
+// RaiseDisputeWithBodyWithResponse Flag a version of the game you doubt; the other players and the referee are told.
+//
+// The dispute is an event of the game's log; nothing recorded is ever rewritten.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/disputes (the `RaiseDispute` operationId).
+func (c *ClientWithResponses) RaiseDisputeWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RaiseDisputeResponse, error) {
+	rsp, err := c.RaiseDisputeWithBody(ctx, gameId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRaiseDisputeResponse(rsp)
+}
+
+// RaiseDisputeWithResponse Flag a version of the game you doubt; the other players and the referee are told.
+//
+// The dispute is an event of the game's log; nothing recorded is ever rewritten.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/disputes (the `RaiseDispute` operationId).
+func (c *ClientWithResponses) RaiseDisputeWithResponse(ctx context.Context, gameId GameID, body RaiseDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*RaiseDisputeResponse, error) {
+	rsp, err := c.RaiseDispute(ctx, gameId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRaiseDisputeResponse(rsp)
+}
+
+// RuleDisputeWithBodyWithResponse The referee's ruling on a dispute (the referee only), recorded as a new event.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/disputes/{dispute}/ruling (the `RuleDispute` operationId).
+func (c *ClientWithResponses) RuleDisputeWithBodyWithResponse(ctx context.Context, gameId GameID, dispute int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RuleDisputeResponse, error) {
+	rsp, err := c.RuleDisputeWithBody(ctx, gameId, dispute, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRuleDisputeResponse(rsp)
+}
+
+// RuleDisputeWithResponse The referee's ruling on a dispute (the referee only), recorded as a new event.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/disputes/{dispute}/ruling (the `RuleDispute` operationId).
+func (c *ClientWithResponses) RuleDisputeWithResponse(ctx context.Context, gameId GameID, dispute int, body RuleDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*RuleDisputeResponse, error) {
+	rsp, err := c.RuleDispute(ctx, gameId, dispute, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRuleDisputeResponse(rsp)
 }
 
 // ListEventsWithResponse The game's events after a version, as the caller's seat may see them, each told in words.
@@ -4338,6 +5601,19 @@ func (c *ClientWithResponses) PlayMoveWithResponse(ctx context.Context, gameId G
 	return ParsePlayMoveResponse(rsp)
 }
 
+// GetRecordWithResponse The game's record as plain text (like PGN), as the caller may have it; `courrier verify` re-plays it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{game_id}/record (the `GetRecord` operationId).
+func (c *ClientWithResponses) GetRecordWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*GetRecordResponse, error) {
+	rsp, err := c.GetRecord(ctx, gameId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRecordResponse(rsp)
+}
+
 // ReplaceSeatWithBodyWithResponse The creator hands an abandoned seat (3 deadlines missed in a row) to another player, named by email: they play it from now on and see nothing of what it saw before.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -4362,6 +5638,24 @@ func (c *ClientWithResponses) ReplaceSeatWithResponse(ctx context.Context, gameI
 		return nil, err
 	}
 	return ParseReplaceSeatResponse(rsp)
+}
+
+// GetReplayWithResponse The game at one version as the caller's seat saw it then, with that version's event told in words.
+//
+// A player sees what their seat could see at that version; after the
+// end, and for a referee who holds no seat, `reveal` adds every seat's
+// view and the event as stored (every hand, every shuffle). Step
+// through a game with version=1, 2, … up to `latest`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{game_id}/replay (the `GetReplay` operationId).
+func (c *ClientWithResponses) GetReplayWithResponse(ctx context.Context, gameId GameID, params *GetReplayParams, reqEditors ...RequestEditorFn) (*GetReplayResponse, error) {
+	rsp, err := c.GetReplay(ctx, gameId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReplayResponse(rsp)
 }
 
 // ResignGameWithResponse Leave a game for good.
@@ -4828,6 +6122,67 @@ func ParseGetSeatViewResponse(rsp *http.Response) (*GetSeatViewResponse, error) 
 	return response, nil
 }
 
+// ParseGetAuditResponse parses an HTTP response from a GetAuditWithResponse call
+func ParseGetAuditResponse(rsp *http.Response) (*GetAuditResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAuditResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AuditReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGoAwayResponse parses an HTTP response from a GoAwayWithResponse call
 func ParseGoAwayResponse(rsp *http.Response) (*GoAwayResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -4977,6 +6332,196 @@ func ParseClaimGameResponse(rsp *http.Response) (*ClaimGameResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListDisputesResponse parses an HTTP response from a ListDisputesWithResponse call
+func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDisputesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DisputeList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRaiseDisputeResponse parses an HTTP response from a RaiseDisputeWithResponse call
+func ParseRaiseDisputeResponse(rsp *http.Response) (*RaiseDisputeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RaiseDisputeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Dispute
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRuleDisputeResponse parses an HTTP response from a RuleDisputeWithResponse call
+func ParseRuleDisputeResponse(rsp *http.Response) (*RuleDisputeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RuleDisputeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Dispute
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
@@ -5229,6 +6774,53 @@ func ParsePlayMoveResponse(rsp *http.Response) (*PlayMoveResponse, error) {
 	return response, nil
 }
 
+// ParseGetRecordResponse parses an HTTP response from a GetRecordWithResponse call
+func ParseGetRecordResponse(rsp *http.Response) (*GetRecordResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRecordResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseReplaceSeatResponse parses an HTTP response from a ReplaceSeatWithResponse call
 func ParseReplaceSeatResponse(rsp *http.Response) (*ReplaceSeatResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -5284,6 +6876,67 @@ func ParseReplaceSeatResponse(rsp *http.Response) (*ReplaceSeatResponse, error) 
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetReplayResponse parses an HTTP response from a GetReplayWithResponse call
+func ParseGetReplayResponse(rsp *http.Response) (*GetReplayResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReplayResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReplayStep
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

@@ -102,6 +102,21 @@ func viewerOf(t *play.Table, as string) (play.Viewer, error) {
 	return play.Viewer{}, usageError{fmt.Sprintf("game %s has no player %q (players: %s; or public, everyone)", t.ID, as, strings.Join(names, ", "))}
 }
 
+// openPlay opens the database and the game service of a command, with the
+// data directory's seed keys (an operator's audit opens the seed of a
+// running game); the function returned closes the database.
+func openPlay(ctx context.Context, cfg config, name string, log *slog.Logger) (*play.Service, func(), error) {
+	box, err := seedBox(cfg.DataDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := openDatabase(ctx, cfg, name, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	return play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box)), db.Close, nil
+}
+
 // replayCmd prints a game version by version as a seat saw it.
 func replayCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	var as string
@@ -119,16 +134,11 @@ func replayCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	if len(rest) != 1 {
 		return usageError{"usage: courrier replay GAME [-as SEAT|NAME|public|everyone] [-to VERSION] [-views] [-json]"}
 	}
-	db, err := openDatabase(ctx, cfg, "replay", log)
+	svc, closeDB, err := openPlay(ctx, cfg, "replay", log)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	box, err := seedBox(cfg.DataDir)
-	if err != nil {
-		return err
-	}
-	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box))
+	defer closeDB()
 	t, err := svc.Load(ctx, rest[0])
 	if err != nil {
 		return err
@@ -192,16 +202,11 @@ func auditCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if len(rest) == 0 && !all || len(rest) > 0 && all {
 		return usageError{"usage: courrier audit GAME... [-json] [-q], or courrier audit -all"}
 	}
-	db, err := openDatabase(ctx, cfg, "audit", log)
+	svc, closeDB, err := openPlay(ctx, cfg, "audit", log)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	box, err := seedBox(cfg.DataDir)
-	if err != nil {
-		return err
-	}
-	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box))
+	defer closeDB()
 	ids := rest
 	if all {
 		if ids, err = svc.GameIDs(ctx); err != nil {
@@ -271,12 +276,11 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	case !all && len(rest) != 1:
 		return usageError{"usage: courrier export GAME [-as SEAT|NAME|public|everyone] [-o FILE]"}
 	}
-	db, err := openDatabase(ctx, cfg, "export", log)
+	svc, closeDB, err := openPlay(ctx, cfg, "export", log)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
+	defer closeDB()
 	write := func(id string, w io.Writer) error {
 		t, err := svc.Load(ctx, id)
 		if err != nil {

@@ -139,10 +139,10 @@ func TestRecordCommands(t *testing.T) {
 	if err := run(ctx, []string{"verify", "-receipt", forged, file}, &vout, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "not the one") {
 		t.Fatalf("verify of a forged receipt: %v", err)
 	}
-	text, _ := os.ReadFile(file)
+	text, _ := os.ReadFile(file) //nolint:gosec // G304: the test's own temporary file
 	bad := regexp.MustCompile(`\[Seed "[0-9a-f]+"\]`).ReplaceAll(text, []byte(`[Seed "`+strings.Repeat("7", 64)+`"]`))
 	badFile := filepath.Join(t.TempDir(), "bad.txt")
-	if err := os.WriteFile(badFile, bad, 0o600); err != nil {
+	if err := os.WriteFile(badFile, bad, 0o600); err != nil { //nolint:gosec // G703: the test's own temporary file
 		t.Fatal(err)
 	}
 	if err := run(ctx, []string{"verify", badFile}, &vout, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "at version 1") {
