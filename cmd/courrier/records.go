@@ -325,7 +325,7 @@ func writeFile(path string, fn func(io.Writer) error) error {
 	}
 	if err := fn(f); err != nil {
 		_ = f.Close()
-		_ = os.Remove(path)
+		_ = os.Remove(path) //nolint:gosec // G703: the operator names the file; a failed write leaves none
 		return err
 	}
 	if err := f.Close(); err != nil {
