@@ -566,3 +566,49 @@ func rehash(t *testing.T, pool *pgxpool.Pool, stream string) {
 	}
 	tamper(t, pool, stmts...)
 }
+
+// A referee holds no seat (DESIGN.md Decision 6): a game whose creator plays
+// has none unless one is named, a referee cannot be seated, and only a
+// referee rules; a dispute is recorded whether or not anyone may rule.
+func TestRefereeHoldsNoSeat(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, tbl, bySeat := startGame(t, svc, "coup", 3)
+	if tbl.Referee() != "" {
+		t.Fatalf("a game whose creator plays has the referee %q", tbl.Referee())
+	}
+	out, err := svc.DisputeMove(ctx, bySeat[1], id, 4, "I doubt the deal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.RuleDispute(ctx, bySeat[0], id, out.Version, play.RulingUpheld, "yes"); !isCode(err, play.CodeConflict) {
+		t.Fatalf("a ruling in a game without a referee: %v", err)
+	}
+	if _, err := svc.DisputeMove(ctx, bySeat[1], id, 4, "again"); !isCode(err, play.CodeConflict) {
+		t.Fatalf("the same dispute twice before a ruling: %v", err)
+	}
+
+	creator := play.Actor{User: "u-creator", Channel: play.ChannelAPI}
+	ref := play.Actor{User: "u-ref", Channel: play.ChannelAPI}
+	if _, err := svc.CreateGame(ctx, creator, play.NewGame{Kind: "coup", Name: "Ana", Invite: []string{"u-ref", "u-bob"}, Referee: "u-ref"}); !isCode(err, play.CodeInvalid) {
+		t.Fatalf("a referee invited to a seat: %v", err)
+	}
+	g, err := svc.CreateGame(ctx, creator, play.NewGame{Kind: "coup", Name: "Ana", Referee: "u-ref"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Join(ctx, ref, g.GameID, "Ref"); !isCode(err, play.CodeConflict) {
+		t.Fatalf("the referee joins: %v", err)
+	}
+	watcher, err := svc.CreateGame(ctx, creator, play.NewGame{Kind: "coup"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := svc.Load(ctx, watcher.GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Referee() != creator.User {
+		t.Fatalf("a creator without a seat is not the referee: %q", w.Referee())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -91,12 +92,17 @@ func (t *Table) applyDispute(typ string, data []byte, version int, at time.Time)
 }
 
 // Referee is the user who rules on disputes: the one the game named at its
-// creation, else its creator.
+// creation, else its creator when they hold no seat; "" for none (a game
+// whose creator plays has no referee unless one was named: nobody with a
+// seat ever sees hidden information before the end).
 func (t *Table) Referee() string {
 	if t.referee != "" {
 		return t.referee
 	}
-	return t.Creator
+	if t.Creator != "" && !slices.ContainsFunc(t.Joined, func(j Joined) bool { return j.User == t.Creator }) {
+		return t.Creator
+	}
+	return ""
 }
 
 // FullReveal reports whether user may see everything of the game at every
@@ -147,6 +153,9 @@ func (s *Service) RuleDispute(ctx context.Context, actor Actor, gameID string, d
 	req := request{gameID: gameID, retry: true, hash: commandHash("rule", gameID, strconv.Itoa(dispute), decision, text)}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
+		if t.Referee() == "" {
+			return refuse(CodeConflict, "game %s has no referee: its creator plays and named none, so its disputes stay on the record unruled", t.ID)
+		}
 		if actor.User == "" || actor.User != t.Referee() {
 			return refuse(CodeForbidden, "only the referee of game %s rules on its disputes", t.ID)
 		}

@@ -545,6 +545,9 @@ func (s *Service) CreateGame(ctx context.Context, actor Actor, spec NewGame) (Ou
 	if len(invite) > 0 && seats < info.MinSeats {
 		return Outcome{}, refuse(CodeInvalid, "%s needs at least %d players; this game would seat %d", info.Name, info.MinSeats, seats)
 	}
+	if spec.Referee != "" && (spec.Referee == actor.User && spec.Name != "" || slices.Contains(invite, spec.Referee)) {
+		return Outcome{}, refuse(CodeInvalid, "a referee holds no seat: name someone who does not play, or play without a referee")
+	}
 	deadlines, err := spec.Deadlines.withDefaults()
 	if err != nil {
 		return Outcome{}, err
@@ -607,6 +610,9 @@ func join(c *cmdCtx, actor Actor, name string) error {
 	info := t.Engine.Info()
 	if len(t.Joined) >= info.MaxSeats {
 		return refuse(CodeConflict, "game %s is full: %s is for at most %d players", t.ID, info.Name, info.MaxSeats)
+	}
+	if t.referee != "" && actor.User == t.referee {
+		return refuse(CodeConflict, "you referee game %s: a referee holds no seat", t.ID)
 	}
 	for _, j := range t.Joined {
 		if j.User == actor.User {
