@@ -44,6 +44,7 @@ const (
 	ChannelAPI    = "api"
 	ChannelEmail  = "email"
 	ChannelCLI    = "cli"
+	ChannelWeb    = "web"
 	ChannelSystem = "system"
 )
 

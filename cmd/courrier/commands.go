@@ -22,6 +22,7 @@ import (
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/web"
 )
 
 // serve runs the HTTP API, the inbound SMTP server and the job queue until
@@ -107,8 +108,20 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		_ = httpLn.Close()
 		return fmt.Errorf("listen on %s (inbound SMTP): %w", cfg.SMTPAddr, err)
 	}
+	pages, err := web.New(web.Config{
+		Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now), Sessions: keys.sessions,
+		LoginKey: keys.login, Jobs: jobsClient, Live: liveFeed{hub}, BaseURL: cfg.BaseURL, DevMail: cfg.SMTPRelay == "", Log: log,
+	})
+	if err != nil {
+		return err
+	}
+	// The API under /v1 and its few plain routes; the mail side's pages;
+	// the web pages everywhere else.
 	mux := http.NewServeMux()
-	mux.Handle("/", apiServer)
+	mux.Handle("/", pages)
+	for _, p := range []string{"/v1/", "/healthz", "/metrics"} {
+		mux.Handle(p, apiServer)
+	}
 	mailPages := mail.Handler()
 	mux.Handle("/u/", mailPages)
 	mux.Handle("/dev/", mailPages)
@@ -225,4 +238,45 @@ func secretsCmd(args []string, stdout io.Writer) error {
 	_, err = fmt.Fprintf(stdout, "new %s key %s in %s: it signs or seals from the next start; the older keys still verify or open\n",
 		args[1], id, filepath.Join(cfg.DataDir, secretsDir))
 	return err
+}
+
+// liveFeed lets the web pages follow games through the API's live hub
+// (web imports nothing of api but api/auth).
+type liveFeed struct{ hub *live.Hub }
+
+// Follow implements web.Live.
+func (f liveFeed) Follow(ctx context.Context, gameID, user string, after int) (<-chan web.Update, func(), error) {
+	sub, err := f.hub.Subscribe(ctx, gameID, user, after)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make(chan web.Update, 16)
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		defer close(out)
+		send := func(c play.Change) bool {
+			select {
+			case out <- web.Update{Version: c.Version, Text: c.Text}:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for _, c := range sub.Backlog {
+			if !send(c) {
+				return
+			}
+		}
+		for {
+			select {
+			case c, ok := <-sub.C:
+				if !ok || !send(c) {
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, func() { cancel(); sub.Close() }, nil
 }

@@ -1,0 +1,824 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/projections"
+)
+
+// Layout is what every page shows around its content.
+type Layout struct {
+	Title   string
+	User    auth.User
+	Me      string // the signed-in player's display name
+	CSRF    string
+	DevMail bool
+}
+
+// SignedIn reports whether someone is signed in.
+func (l Layout) SignedIn() bool { return l.User.ID != "" }
+
+func (h *Handler) layout(r *http.Request, title string) Layout {
+	v := visitOf(r)
+	return Layout{Title: title, User: v.User, Me: displayName(v.User), CSRF: v.CSRF, DevMail: h.cfg.DevMail}
+}
+
+// displayName is a user's chosen name, else their address's local part.
+func displayName(u auth.User) string {
+	if u.Name != "" {
+		return u.Name
+	}
+	local, _, _ := strings.Cut(u.Email, "@")
+	if local == "" {
+		return ""
+	}
+	return strings.ToUpper(local[:1]) + local[1:]
+}
+
+type errorPage struct {
+	Layout
+	Status  int
+	Message string
+}
+
+type homePage struct {
+	Layout
+	Message string
+	Email   string
+	Next    string
+	Sent    bool
+}
+
+// home is the sign-in page, or the player's games when signed in.
+func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
+	if userOf(r) != "" {
+		seeOther(w, r, "/games")
+		return
+	}
+	h.render(w, r, http.StatusOK, "home", homePage{Layout: h.layout(r, "Sign in")})
+}
+
+// signIn mails a sign-in link (to the dev mailbox when there is no relay).
+func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	page := homePage{Layout: h.layout(r, "Sign in"), Email: strings.TrimSpace(r.PostFormValue("email"))}
+	email, err := auth.NormalizeEmail(page.Email)
+	if err != nil {
+		page.Message = err.Error()
+		h.render(w, r, http.StatusBadRequest, "home", page)
+		return
+	}
+	user, err := h.cfg.Users.Ensure(ctx, email)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if name := strings.TrimSpace(r.PostFormValue("name")); name != "" && user.Name == "" {
+		if err := h.cfg.Users.SetName(ctx, user.ID, name); err != nil {
+			page.Message = err.Error()
+			h.render(w, r, http.StatusBadRequest, "home", page)
+			return
+		}
+	}
+	err = h.cfg.Links.Issue(ctx, h.cfg.LoginKey, user.ID, func(ctx context.Context, tx pgx.Tx, linkID int64) error {
+		_, err := h.cfg.Jobs.InsertTx(ctx, tx, jobs.Login{LinkID: linkID, User: user.ID}, nil)
+		return err
+	})
+	if errors.Is(err, auth.ErrTooManyLinks) {
+		page.Message = "Too many sign-in links were asked for this address in the last hour: use the last one, or wait."
+		h.render(w, r, http.StatusTooManyRequests, "home", page)
+		return
+	}
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	page.Sent, page.Email = true, email
+	h.render(w, r, http.StatusOK, "home", page)
+}
+
+type loginPage struct {
+	Layout
+	Problem string
+}
+
+// loginPage is what a sign-in link opens: a button, so that a mail scanner
+// following the link signs nobody in.
+func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request) {
+	h.render(w, r, http.StatusOK, "login", loginPage{Layout: h.layout(r, "Sign in")})
+}
+
+// loginConfirm consumes the link and starts a session.
+func (h *Handler) loginConfirm(w http.ResponseWriter, r *http.Request) {
+	user, err := h.cfg.Links.Consume(r.Context(), r.PathValue("secret"))
+	if err != nil {
+		var msg string
+		switch {
+		case errors.Is(err, auth.ErrLinkUsed):
+			msg = "This sign-in link was already used: ask for a new one."
+		case errors.Is(err, auth.ErrLinkExpired):
+			msg = "This sign-in link has expired (links last 15 minutes): ask for a new one."
+		case errors.Is(err, auth.ErrLinkUnknown):
+			msg = "This is not a sign-in link of ours: ask for a new one."
+		default:
+			h.failErr(w, r, err)
+			return
+		}
+		h.render(w, r, http.StatusUnauthorized, "login", loginPage{Layout: h.layout(r, "Sign in"), Problem: msg})
+		return
+	}
+	if err := h.startSession(w, user); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	seeOther(w, r, "/games")
+}
+
+// signOut ends the session.
+func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
+	h.clearSession(w)
+	seeOther(w, r, "/")
+}
+
+// gameRow is a game in a list.
+type gameRow struct {
+	ID, Name, Status string
+	Players          []string
+	ToAct            []string // names of who must act
+	YourTurn         bool
+	Deadline         string // the player's own deadline, in their time zone
+	Updated          string
+	Result           string
+}
+
+type gamesPage struct {
+	Layout
+	Mine []gameRow
+	Open []gameRow
+}
+
+// myGames lists the player's games, newest activity first, and the games
+// open to join.
+func (h *Handler) myGames(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	ctx := r.Context()
+	mine, err := h.cfg.Play.GamesOf(ctx, userOf(r), 100)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	open, err := h.cfg.Play.Games(ctx, projections.StatusOpen, 30)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	page := gamesPage{Layout: h.layout(r, "My games")}
+	loc := visitOf(r).User.Location()
+	for _, g := range mine {
+		page.Mine = append(page.Mine, h.row(g.Game, games.Seat(g.Seat), loc))
+	}
+	for _, g := range open {
+		if !slices.ContainsFunc(mine, func(m projections.GameOfUser) bool { return m.ID == g.ID }) {
+			page.Open = append(page.Open, h.row(g, games.Spectator, loc))
+		}
+	}
+	h.render(w, r, http.StatusOK, "games", page)
+}
+
+func (h *Handler) row(g projections.Game, seat games.Seat, loc *time.Location) gameRow {
+	row := gameRow{ID: g.ID, Name: h.gameName(g.Kind), Status: g.Status, Updated: readable(g.UpdatedAt, loc)}
+	for _, p := range g.Players {
+		row.Players = append(row.Players, p.Name)
+	}
+	for _, a := range g.ToAct {
+		name := fmt.Sprintf("seat %d", a.Seat)
+		if int(a.Seat) < len(g.Players) {
+			name = g.Players[a.Seat].Name
+		}
+		if !slices.Contains(row.ToAct, name) {
+			row.ToAct = append(row.ToAct, name)
+		}
+		if a.Seat == seat && seat != games.Spectator {
+			row.YourTurn = true
+			if a.Deadline != nil {
+				row.Deadline = readable(*a.Deadline, loc)
+			}
+		}
+	}
+	if g.Result != nil {
+		row.Result = g.Result.Summary
+	}
+	return row
+}
+
+// readable writes a time as a person reads it, in loc.
+func readable(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return ""
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
+}
+
+func (h *Handler) gameName(kind string) string {
+	if eng, err := h.cfg.Play.Registry().Get(kind); err == nil {
+		return eng.Info().Name
+	}
+	return kind
+}
+
+// catalogGame is a game of the new-game form with its options explained.
+type catalogGame struct {
+	ID, Name           string
+	MinSeats, MaxSeats int
+	Options            []catalogOption
+}
+
+type catalogOption struct {
+	Name, Default, Explanation string
+	Values                     []string
+}
+
+type newGamePage struct {
+	Layout
+	Games   []catalogGame
+	Message string
+	Form    url.Values
+}
+
+// Picked reports whether the form chose game id (the first game when the
+// form is new).
+func (p newGamePage) Picked(id string) bool {
+	if g := p.Form.Get("game"); g != "" {
+		return g == id
+	}
+	return len(p.Games) > 0 && p.Games[0].ID == id
+}
+
+func (h *Handler) newGamePage(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	h.render(w, r, http.StatusOK, "new", newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: url.Values{"name": {displayName(visitOf(r).User)}, "play": {"on"}}})
+}
+
+// catalog lists the games with their options, each explained by its rules
+// page's options table.
+func (h *Handler) catalog() []catalogGame {
+	reg := h.cfg.Play.Registry()
+	var out []catalogGame
+	for _, id := range reg.IDs() {
+		eng, err := reg.Get(id)
+		if err != nil {
+			continue
+		}
+		info := eng.Info()
+		page, _ := catalog.RulesPage(id) // every game of the registry has one
+		explained := optionExplanations(page)
+		g := catalogGame{ID: id, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats}
+		for _, o := range info.Options {
+			g.Options = append(g.Options, catalogOption{Name: o.Name, Default: o.Default, Values: o.Values, Explanation: explained[o.Name]})
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// createGame creates a game from the form: its kind, options, whether the
+// creator plays, the invitees and the deadlines.
+func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	ctx := r.Context()
+	_ = r.ParseForm() // checkCSRF parsed it already
+	page := newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: r.PostForm}
+	again := func(msg string) {
+		page.Message = msg
+		h.render(w, r, http.StatusBadRequest, "new", page)
+	}
+	kind := r.PostFormValue("game")
+	eng, err := h.cfg.Play.Registry().Get(kind)
+	if err != nil {
+		again("Pick a game.")
+		return
+	}
+	spec := play.NewGame{Kind: kind, Options: games.Options{}, Deadlines: play.Deadlines{}}
+	for _, o := range eng.Info().Options {
+		if v := r.PostFormValue("opt-" + kind + "-" + o.Name); v != "" {
+			spec.Options[o.Name] = v
+		}
+	}
+	if r.PostFormValue("play") != "" {
+		spec.Name = strings.TrimSpace(r.PostFormValue("name"))
+		if spec.Name == "" {
+			again("Give your player name, or untick “I play”.")
+			return
+		}
+	}
+	for _, kindName := range []string{"turn", "window"} {
+		if v := strings.TrimSpace(r.PostFormValue("deadline-" + kindName)); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < time.Hour {
+				again(fmt.Sprintf("The %s deadline %q is not a duration of an hour or more (write 72h, 24h, …).", kindName, v))
+				return
+			}
+			spec.Deadlines[kindName] = d
+		}
+	}
+	for _, email := range strings.FieldsFunc(r.PostFormValue("invite"), func(c rune) bool { return c == ',' || c == ';' || c == '\n' || c == '\r' || c == ' ' }) {
+		u, err := h.cfg.Users.Ensure(ctx, email)
+		if err != nil {
+			if unavailable(err) {
+				h.failErr(w, r, err)
+				return
+			}
+			again(fmt.Sprintf("%q: %v", email, err))
+			return
+		}
+		if u.ID == userOf(r) {
+			again("Invite others: you take a seat with “I play”.")
+			return
+		}
+		spec.Invite = append(spec.Invite, u.ID)
+	}
+	out, err := h.cfg.Play.CreateGame(ctx, h.actor(r), spec)
+	if err != nil {
+		if re, ok := games.AsRuleError(err); ok {
+			again(re.Reason)
+			return
+		}
+		if pe, ok := errors.AsType[*play.Error](err); ok {
+			again(pe.Message)
+			return
+		}
+		h.failErr(w, r, err)
+		return
+	}
+	seeOther(w, r, "/games/"+out.GameID)
+}
+
+// actor is the signed-in player acting through the web.
+func (h *Handler) actor(r *http.Request) play.Actor {
+	return play.Actor{User: userOf(r), Channel: play.ChannelWeb, RequestID: "web-" + strconv.FormatInt(h.cfg.Now().UnixNano(), 36)}
+}
+
+// gamePageData is the game page.
+type gamePageData struct {
+	Layout
+	ID, Kind, Name, Status string
+	Version                int
+	Players                []playerRow
+	Seat                   int // -1: no seat
+	// Open games.
+	Joined, Creator, CanStart bool
+	JoinURL                   string
+	Needed                    string // how many players the game takes
+	// Started games.
+	Board     template.HTML
+	BoardText string // the board in words, for screen readers and text browsers
+	Since     []string
+	SinceFrom int
+	Legal     []string
+	Choices   []string
+	ToDo      []string // what the seat is asked to decide
+	Deadline  string
+	Result    string
+	Ended     bool
+	// A refused move, shown with what was typed.
+	Problem, Rule, Typed string
+	Live                 bool
+}
+
+type playerRow struct {
+	Seat     int
+	Name     string
+	You, Act bool
+}
+
+// gamePage shows a game to one of its players: to join, to start, or its
+// board with the moves the player may make.
+func (h *Handler) gamePage(w http.ResponseWriter, r *http.Request) {
+	h.showGame(w, r, http.StatusOK, gamePageData{})
+}
+
+func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d gamePageData) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	ctx := r.Context()
+	id := r.PathValue("id")
+	user := userOf(r)
+	g, v, err := h.cfg.Play.GameAndViewFor(ctx, id, user)
+	if errors.Is(err, projections.ErrNotFound) {
+		h.fail(w, r, http.StatusNotFound, "There is no game "+id+".")
+		return
+	}
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if v.Seat == games.Spectator && g.Status != projections.StatusOpen {
+		// A referee without a seat reads the game through its history.
+		if _, _, err := h.cfg.Play.ReplayAt(ctx, id, user, 0); err == nil {
+			seeOther(w, r, "/games/"+id+"/history")
+			return
+		}
+		h.fail(w, r, http.StatusForbidden, "This is not your game: only its players can see it.")
+		return
+	}
+	d.Layout = h.layout(r, h.gameName(g.Kind)+" "+id)
+	d.ID, d.Kind, d.Name, d.Status, d.Version, d.Seat = id, g.Kind, h.gameName(g.Kind), g.Status, g.Version, int(v.Seat)
+	d.Live = h.cfg.Live != nil
+	loc := visitOf(r).User.Location()
+	for _, p := range g.Players {
+		row := playerRow{Seat: p.Seat, Name: p.Name, You: p.Seat == int(v.Seat) && v.Seat != games.Spectator}
+		for _, a := range g.ToAct {
+			if int(a.Seat) == p.Seat {
+				row.Act = true
+				if row.You && a.Deadline != nil {
+					d.Deadline = readable(*a.Deadline, loc)
+				}
+			}
+		}
+		d.Players = append(d.Players, row)
+	}
+	if g.Status == projections.StatusOpen {
+		b, err := h.cfg.Play.Brief(ctx, id, games.Spectator)
+		if err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		info, _ := h.cfg.Play.Registry().Get(g.Kind)
+		d.Joined = slices.ContainsFunc(b.Joined, func(j play.Joined) bool { return j.User == user })
+		d.Creator = b.Creator == user
+		d.CanStart = d.Creator && len(b.Joined) >= info.Info().MinSeats
+		d.Needed = fmt.Sprintf("%d to %d players", info.Info().MinSeats, info.Info().MaxSeats)
+		d.JoinURL = strings.TrimRight(h.cfg.BaseURL, "/") + "/games/" + id
+		h.render(w, r, status, "game", d)
+		return
+	}
+	if d.Board, d.BoardText, err = h.board(g.Kind, int(v.Seat), v.View); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if g.Result != nil {
+		d.Ended, d.Result = true, g.Result.Summary
+	} else {
+		d.Legal, d.Choices = v.Legal, v.Choices
+		for _, a := range g.ToAct {
+			if a.Seat == v.Seat {
+				d.ToDo = append(d.ToDo, fmt.Sprintf("%s (rule %s)", a.Kind, a.Rule))
+			}
+		}
+	}
+	seen, ok := lastSeen(r, id)
+	if !ok {
+		seen = max(g.Version-6, 0)
+	}
+	if seen < g.Version {
+		changes, err := h.cfg.Play.History(ctx, id, user, seen)
+		if err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		for _, c := range changes {
+			if c.Text != "" {
+				d.Since = append(d.Since, c.Text)
+			}
+		}
+		d.SinceFrom = seen
+	}
+	h.markSeen(w, r, id, g.Version)
+	h.render(w, r, status, "game", d)
+}
+
+// join takes a place in an open game.
+func (h *Handler) join(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	if name == "" {
+		name = displayName(visitOf(r).User)
+	}
+	h.command(w, r, func(ctx context.Context, id string) error {
+		_, err := h.cfg.Play.Join(ctx, h.actor(r), id, name)
+		return err
+	})
+}
+
+// start starts an open game (its creator only).
+func (h *Handler) start(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	h.command(w, r, func(ctx context.Context, id string) error {
+		_, err := h.cfg.Play.Start(ctx, h.actor(r), id)
+		return err
+	})
+}
+
+// resign leaves a running game.
+func (h *Handler) resign(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	if r.PostFormValue("confirm") != "yes" {
+		h.showGame(w, r, http.StatusBadRequest, gamePageData{Problem: "Tick “yes, I resign” to leave the game."})
+		return
+	}
+	h.command(w, r, func(ctx context.Context, id string) error {
+		_, err := h.cfg.Play.Resign(ctx, h.actor(r), id)
+		return err
+	})
+}
+
+// command runs a lobby command and shows the game again, with the problem
+// when it was refused.
+func (h *Handler) command(w http.ResponseWriter, r *http.Request, run func(ctx context.Context, id string) error) {
+	id := r.PathValue("id")
+	if err := run(r.Context(), id); err != nil {
+		if pe, ok := errors.AsType[*play.Error](err); ok {
+			h.showGame(w, r, http.StatusConflict, gamePageData{Problem: pe.Message})
+			return
+		}
+		if re, ok := games.AsRuleError(err); ok {
+			h.showGame(w, r, http.StatusUnprocessableEntity, gamePageData{Problem: re.Reason, Rule: re.Rule})
+			return
+		}
+		h.failErr(w, r, err)
+		return
+	}
+	seeOther(w, r, "/games/"+id)
+}
+
+// move plays a move: a button's legal move, or what the player typed (any
+// line the email channel accepts, or the number of a listed choice).
+func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	id := r.PathValue("id")
+	text := r.PostFormValue("move")
+	expected, err := strconv.Atoi(r.PostFormValue("version"))
+	if err != nil {
+		expected = play.AnyVersion
+	}
+	_, err = h.cfg.Play.Move(r.Context(), h.actor(r), id, expected, []string{text})
+	if err == nil {
+		seeOther(w, r, "/games/"+id)
+		return
+	}
+	d := gamePageData{Typed: text}
+	if stale, ok := errors.AsType[*play.StaleError](err); ok {
+		d.Problem = fmt.Sprintf("The game moved on while you were choosing (you saw version %d; it is at version %d), so nothing was played. Look at the board again.", stale.Expected, stale.Current)
+		h.showGame(w, r, http.StatusConflict, d)
+		return
+	}
+	if re, ok := games.AsRuleError(err); ok {
+		d.Problem, d.Rule = re.Reason, re.Rule
+		h.showGame(w, r, http.StatusUnprocessableEntity, d)
+		return
+	}
+	if pe, ok := errors.AsType[*play.Error](err); ok {
+		d.Problem = pe.Message
+		h.showGame(w, r, http.StatusBadRequest, d)
+		return
+	}
+	h.failErr(w, r, err)
+}
+
+// historyPage is a step of the step-through replay.
+type historyPage struct {
+	Layout
+	ID, Name           string
+	Version, Latest    int
+	Text               string
+	At                 string
+	Board              template.HTML
+	BoardText          string
+	Reveal             []revealBoard
+	Steps              []historyLine
+	Prev, Next, Ended  int
+	Started, Finished  bool
+	Referee, HasReveal bool
+}
+
+type historyLine struct {
+	Version int
+	Text    string
+	Current bool
+}
+
+type revealBoard struct {
+	Seat  int
+	Name  string
+	Board template.HTML
+	Text  string
+}
+
+// history shows the game at one version as the player's seat saw it, with
+// every version's sentence to step through; after the end (or for a
+// referee without a seat) every seat's board too.
+func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	ctx := r.Context()
+	id := r.PathValue("id")
+	version, _ := strconv.Atoi(r.URL.Query().Get("version"))
+	steps, err := h.cfg.Play.Replay(ctx, id, userOf(r), 0)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	latest := len(steps)
+	if version <= 0 || version > latest {
+		version = latest
+	}
+	st := steps[version-1]
+	g, err := h.cfg.Play.GameFor(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	names := make([]string, len(g.Players))
+	for i, p := range g.Players {
+		names[i] = p.Name
+	}
+	seat := -1
+	if _, v, err := h.cfg.Play.GameAndViewFor(ctx, id, userOf(r)); err == nil {
+		seat = int(v.Seat)
+	}
+	page := historyPage{Layout: h.layout(r, "History of "+h.gameName(g.Kind)+" "+id), ID: id, Name: h.gameName(g.Kind),
+		Version: version, Latest: latest, Text: st.Text, At: readable(st.At, visitOf(r).User.Location()),
+		Prev: version - 1, Finished: g.Status == projections.StatusFinished}
+	if version < latest {
+		page.Next = version + 1
+	}
+	if string(st.View) != "null" && len(st.View) > 0 {
+		page.Started = true
+		if page.Board, page.BoardText, err = h.board(g.Kind, seat, st.View); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+	}
+	if st.Reveal != nil {
+		page.HasReveal = true
+		for i, v := range st.Reveal.Views {
+			b, text, err := h.board(g.Kind, i, v)
+			if err != nil {
+				h.failErr(w, r, err)
+				return
+			}
+			name := fmt.Sprintf("seat %d", i)
+			if i < len(names) {
+				name = names[i]
+			}
+			page.Reveal = append(page.Reveal, revealBoard{Seat: i, Name: name, Board: b, Text: text})
+		}
+	}
+	for _, s := range steps {
+		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text, Current: s.Version == version})
+	}
+	h.render(w, r, http.StatusOK, "history", page)
+}
+
+type auditPage struct {
+	Layout
+	ID     string
+	Report *play.AuditReport
+}
+
+// audit shows the audit report of a finished game.
+func (h *Handler) audit(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	rep, err := h.cfg.Play.AuditFor(r.Context(), r.PathValue("id"), userOf(r))
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "audit", auditPage{Layout: h.layout(r, "Audit of game "+rep.Game), ID: rep.Game, Report: rep})
+}
+
+// record downloads the game's record as the player may have it.
+func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	id := r.PathValue("id")
+	var b bytes.Buffer
+	if err := h.cfg.Play.RecordFor(r.Context(), &b, id, userOf(r)); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="courrier-`+id+`.txt"`)
+	_, _ = w.Write(b.Bytes()) // the client went away: nothing to do
+}
+
+type rulesPage struct {
+	Layout
+	Game   string
+	Blocks []block
+}
+
+// rules shows a game's rules page.
+func (h *Handler) rules(w http.ResponseWriter, r *http.Request) {
+	game := r.PathValue("game")
+	page, err := catalog.RulesPage(game)
+	if err != nil {
+		h.fail(w, r, http.StatusNotFound, "There is no game "+strconv.Quote(game)+".")
+		return
+	}
+	if strings.Contains(r.Header.Get("Accept"), "text/markdown") || r.URL.Query().Get("format") == "md" {
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		_, _ = w.Write([]byte(page)) // the client went away: nothing to do
+		return
+	}
+	h.render(w, r, http.StatusOK, "rules", rulesPage{Layout: h.layout(r, "Rules of "+h.gameName(game)), Game: h.gameName(game), Blocks: markdown(page)})
+}
+
+// live streams the game's changes as Server-Sent Events: the page's script
+// fetches the new board on each.
+func (h *Handler) live(w http.ResponseWriter, r *http.Request) {
+	user := userOf(r)
+	if user == "" {
+		http.Error(w, "sign in first", http.StatusUnauthorized)
+		return
+	}
+	if h.cfg.Live == nil {
+		http.Error(w, "live updates are not available", http.StatusServiceUnavailable)
+		return
+	}
+	ctx := r.Context()
+	id := r.PathValue("id")
+	if _, v, err := h.cfg.Play.GameAndViewFor(ctx, id, user); err != nil || v.Seat == games.Spectator {
+		http.Error(w, "not your game", http.StatusForbidden)
+		return
+	}
+	after, _ := strconv.Atoi(r.URL.Query().Get("since"))
+	if le, err := strconv.Atoi(r.Header.Get("Last-Event-ID")); err == nil {
+		after = le
+	}
+	updates, stop, err := h.cfg.Live.Follow(ctx, id, user, after)
+	if err != nil {
+		http.Error(w, "live updates are not available", http.StatusServiceUnavailable)
+		return
+	}
+	defer stop()
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{}) // a stream outlives the server's write timeout
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	_ = rc.Flush()
+	tick := time.NewTicker(25 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
+				return
+			}
+		case u, ok := <-updates:
+			if !ok {
+				return
+			}
+			data, _ := json.Marshal(map[string]any{"version": u.Version, "text": u.Text}) // a map of a string and an int always encodes
+			if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", u.Version, data); err != nil {
+				return
+			}
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+	}
+}

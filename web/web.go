@@ -1,0 +1,233 @@
+// Package web serves courrier's pages for people who prefer a board to an
+// email: sign in by a mailed link, list one's games, create one, play it by
+// clicking a legal move or typing one, step through its history as one's
+// seat saw it, read the rules, and, after the end, read the audit and
+// download the record. Pages are rendered on the server with html/template
+// over the same play service the API uses; every page works without
+// JavaScript, and a few lines of it (embedded, no build step) refresh the
+// game page when anyone moves.
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/play"
+)
+
+//go:embed templates static
+var files embed.FS
+
+// JobInserter queues a job in a transaction (a River client is one): the
+// sign-in mail is queued with its link.
+type JobInserter interface {
+	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+}
+
+// Update is one change of a game as a follower's seat may know it.
+type Update struct {
+	Version int
+	Text    string
+}
+
+// Live follows games for the game page's live refresh: Follow delivers the
+// game's changes after version after as user's seat may see them, until ctx
+// ends or stop is called; the channel is closed then (or when the server
+// shuts down).
+type Live interface {
+	Follow(ctx context.Context, gameID, user string, after int) (updates <-chan Update, stop func(), err error)
+}
+
+// Config is what the pages need.
+type Config struct {
+	Play     *play.Service
+	Users    *auth.Users
+	Links    *auth.Links
+	Sessions *auth.Tokens
+	// LoginKey derives the secrets of sign-in links (auth.LinkSecret).
+	LoginKey []byte
+	Jobs     JobInserter
+	Live     Live // nil: no live refresh (pages still reload by hand)
+	// BaseURL is the public address (https: cookies are Secure).
+	BaseURL string
+	// DevMail says the dev mailbox (/dev/mail) holds the mail, so the
+	// sign-in page links to it.
+	DevMail bool
+	Log     *slog.Logger
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Handler serves the pages.
+type Handler struct {
+	cfg    Config
+	log    *slog.Logger
+	pages  map[string]*template.Template
+	static http.Handler
+	assets map[string]string // file name → its URL under /static/, with a checksum
+	mux    *http.ServeMux
+	secure bool
+}
+
+// New parses every page (an error here is a bug, caught at start, never at
+// request time) and builds the routes.
+func New(cfg Config) (*Handler, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	h := &Handler{cfg: cfg, log: cfg.Log, secure: strings.HasPrefix(cfg.BaseURL, "https://")}
+	var err error
+	if h.assets, err = assetURLs(); err != nil {
+		return nil, err
+	}
+	if h.pages, err = parsePages(h.funcs()); err != nil {
+		return nil, err
+	}
+	sub, err := fs.Sub(files, "static")
+	if err != nil {
+		return nil, fmt.Errorf("web: static files: %w", err)
+	}
+	h.static = http.StripPrefix("/static/", staticFiles(http.FileServerFS(sub)))
+	h.routes()
+	return h, nil
+}
+
+// ServeHTTP serves a page.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// routes registers the pages. Every POST goes through the CSRF checks.
+func (h *Handler) routes() {
+	m := http.NewServeMux()
+	get := func(pattern string, fn func(http.ResponseWriter, *http.Request)) {
+		m.Handle("GET "+pattern, h.page(fn))
+	}
+	post := func(pattern string, fn func(http.ResponseWriter, *http.Request)) {
+		m.Handle("POST "+pattern, h.page(h.checkCSRF(fn)))
+	}
+	m.Handle("GET /static/", h.static)
+	get("/{$}", h.home)
+	post("/signin", h.signIn)
+	get("/login/{secret}", h.loginPage)
+	post("/login/{secret}", h.loginConfirm)
+	post("/signout", h.signOut)
+	get("/games", h.myGames)
+	get("/games/new", h.newGamePage)
+	post("/games/new", h.createGame)
+	get("/games/{id}", h.gamePage)
+	post("/games/{id}/join", h.join)
+	post("/games/{id}/start", h.start)
+	post("/games/{id}/move", h.move)
+	post("/games/{id}/resign", h.resign)
+	get("/games/{id}/history", h.history)
+	get("/games/{id}/audit", h.audit)
+	get("/games/{id}/record", h.record)
+	get("/games/{id}/live", h.live)
+	get("/rules/{game}", h.rules)
+	m.Handle("/", h.page(func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, http.StatusNotFound, "There is no such page.")
+	}))
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, http.StatusForbidden, "This form was sent from another site: nothing was done. Go back to courrier and send it from there.")
+	}))
+	h.mux = http.NewServeMux()
+	h.mux.Handle("/", cop.Handler(m))
+}
+
+// page wraps a page handler: the security headers, the session's user in
+// the context, and a CSRF cookie for the forms.
+func (h *Handler) page(fn func(http.ResponseWriter, *http.Request)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hdr := w.Header()
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		hdr.Set("X-Frame-Options", "DENY")
+		hdr.Set("Referrer-Policy", "same-origin")
+		hdr.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+		r = r.WithContext(withSession(r.Context(), h.session(w, r)))
+		fn(w, r)
+	})
+}
+
+// render writes page name with data, through a buffer: a template error
+// is logged and answered with a plain 500 page, never half a page.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	t, ok := h.pages[name]
+	if !ok {
+		h.log.ErrorContext(r.Context(), "web: no such page", "page", name)
+		http.Error(w, "Something went wrong on our side; it has been logged.", http.StatusInternalServerError)
+		return
+	}
+	var b bytes.Buffer
+	tmpl := "base"
+	if r.Header.Get("HX-Request") == "true" && t.Lookup("live") != nil {
+		tmpl = "live" // the part of the page that a live refresh replaces
+	}
+	if err := t.ExecuteTemplate(&b, tmpl, data); err != nil {
+		h.log.ErrorContext(r.Context(), "web: render", "page", name, "err", err)
+		http.Error(w, "Something went wrong on our side; it has been logged.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes()) // the client went away: nothing to do
+}
+
+// fail answers with the error page.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, message string) {
+	h.render(w, r, status, "error", errorPage{Layout: h.layout(r, http.StatusText(status)), Status: status, Message: message})
+}
+
+// failErr answers a play error as a person reads it; anything else is
+// logged and answered with a 500 (or a 503 when the database is away).
+func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	if pe, ok := errors.AsType[*play.Error](err); ok {
+		status := http.StatusBadRequest
+		switch pe.Code {
+		case play.CodeNotFound:
+			status = http.StatusNotFound
+		case play.CodeForbidden:
+			status = http.StatusForbidden
+		case play.CodeConflict:
+			status = http.StatusConflict
+		}
+		h.fail(w, r, status, pe.Message)
+		return
+	}
+	if unavailable(err) {
+		w.Header().Set("Retry-After", "5")
+		h.fail(w, r, http.StatusServiceUnavailable, "courrier cannot reach its database just now; try again in a few seconds.")
+		return
+	}
+	h.log.ErrorContext(r.Context(), "web: page", "path", r.URL.Path, "err", err)
+	h.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side; it has been logged.")
+}
+
+// unavailable reports whether err is the database being away.
+func unavailable(err error) bool {
+	var ce interface{ Timeout() bool }
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ce) && ce.Timeout()) ||
+		strings.Contains(err.Error(), "connect: connection refused") || strings.Contains(err.Error(), "failed to connect")
+}
+
+// seeOther redirects after a successful form.
+func seeOther(w http.ResponseWriter, r *http.Request, to string) {
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
