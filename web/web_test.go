@@ -1,0 +1,336 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/migrations/pgtest"
+	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/web"
+)
+
+var loginKey = bytes.Repeat([]byte{4}, 32)
+
+// loginJobs keeps the sign-in jobs queued in the link's transaction, so
+// that the test can derive each link as the mail worker would.
+type loginJobs struct {
+	mu   sync.Mutex
+	last map[string]int64 // user id → link id
+}
+
+func (l *loginJobs) InsertTx(_ context.Context, _ pgx.Tx, args river.JobArgs, _ *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if a, ok := args.(jobs.Login); ok {
+		l.last[a.User] = a.LinkID
+	}
+	return &rivertype.JobInsertResult{}, nil
+}
+
+type site struct {
+	t     *testing.T
+	url   string
+	pool  *pgxpool.Pool
+	users *auth.Users
+	jobs  *loginJobs
+}
+
+func newSite(t *testing.T, baseURL string) *site {
+	t.Helper()
+	pool := pgtest.New(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	sessions, err := auth.NewTokens("courrier", "courrier-api", time.Hour, time.Now, auth.Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lj := &loginJobs{last: map[string]int64{}}
+	users := auth.NewUsers(pool)
+	h, err := web.New(web.Config{
+		Play: play.New(pool, catalog.Registry(), play.WithLogger(log)), Users: users, Links: auth.NewLinks(pool, time.Now),
+		Sessions: sessions, LoginKey: loginKey, Jobs: lj, BaseURL: baseURL, Log: log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &site{t: t, url: srv.URL, pool: pool, users: users, jobs: lj}
+}
+
+// browser is a cookie jar that does not run JavaScript.
+type browser struct {
+	s      *site
+	client *http.Client
+	page   string // the last page's HTML
+	status int
+}
+
+func (s *site) browser() *browser {
+	jar, _ := cookiejar.New(nil) // never fails without options
+	return &browser{s: s, client: &http.Client{Jar: jar}}
+}
+
+var csrfRe = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func (b *browser) get(path string) string {
+	b.s.t.Helper()
+	req, _ := http.NewRequestWithContext(b.s.t.Context(), http.MethodGet, b.s.url+path, nil) // a test URL
+	return b.do(req)
+}
+
+// post sends a form as the page's form would, with its CSRF token.
+func (b *browser) post(path string, form url.Values) string {
+	b.s.t.Helper()
+	if m := csrfRe.FindStringSubmatch(b.page); m != nil && form.Get("csrf") == "" {
+		form.Set("csrf", m[1])
+	}
+	req, _ := http.NewRequestWithContext(b.s.t.Context(), http.MethodPost, b.s.url+path, strings.NewReader(form.Encode())) // a test URL
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return b.do(req)
+}
+
+func (b *browser) do(req *http.Request) string {
+	b.s.t.Helper()
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.s.t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, _ := io.ReadAll(resp.Body)
+	b.page, b.status = string(body), resp.StatusCode
+	return b.page
+}
+
+// signIn signs in through the pages, with the link the mail would carry.
+func (b *browser) signIn(email, name string) {
+	b.s.t.Helper()
+	b.get("/")
+	if page := b.post("/signin", url.Values{"email": {email}, "name": {name}}); !strings.Contains(page, "Check your mail") {
+		b.s.t.Fatalf("sign in: %d\n%s", b.status, page)
+	}
+	u, err := b.s.users.Ensure(b.s.t.Context(), email)
+	if err != nil {
+		b.s.t.Fatal(err)
+	}
+	b.s.jobs.mu.Lock()
+	link := auth.LinkSecret(loginKey, b.s.jobs.last[u.ID])
+	b.s.jobs.mu.Unlock()
+	b.get("/login/" + link)
+	if page := b.post("/login/"+link, url.Values{}); !strings.Contains(page, "My games") || b.status != http.StatusOK {
+		b.s.t.Fatalf("confirm the link: %d\n%s", b.status, page)
+	}
+}
+
+func (s *site) countEvents() int {
+	var n int
+	if err := s.pool.QueryRow(context.Background(), `select count(*) from events`).Scan(&n); err != nil {
+		s.t.Fatal(err)
+	}
+	return n
+}
+
+var (
+	gameURL    = regexp.MustCompile(`data-game="([a-z2-7]{10})"`)
+	moveButton = regexp.MustCompile(`(?:<button type="submit" name="move" value="|<select id="move-pick" name="move"><option value=")([^"]+)"`)
+	versionRe  = regexp.MustCompile(`data-version="(\d+)"`)
+)
+
+// With scripts off, the pages do everything: sign in, create a game and
+// invite, join, play a move by its button, read the history, sign out.
+func TestPagesWorkWithoutJavaScript(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana, bob := s.browser(), s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	bob.signIn("bob@example.org", "Bob")
+
+	ana.get("/games/new")
+	page := ana.post("/games/new", url.Values{"game": {"coyote"}, "play": {"on"}, "name": {"Ana"}, "invite": {"bob@example.org\ncleo@example.org"}})
+	m := gameURL.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("create: %d\n%s", ana.status, page)
+	}
+	id := m[1]
+	if !strings.Contains(page, "Waiting for players") {
+		t.Fatalf("a new game with invitees waits for them:\n%s", page)
+	}
+	cleo := s.browser()
+	cleo.signIn("cleo@example.org", "Cleo")
+	for _, p := range []*browser{bob, cleo} {
+		p.get("/games/" + id)
+		p.post("/games/"+id+"/join", url.Values{"name": {""}})
+		if p.status != http.StatusOK {
+			t.Fatalf("join: %d\n%s", p.status, p.page)
+		}
+	}
+	// Whoever must act sees buttons (or a list); one press plays the move.
+	played := false
+	for _, p := range []*browser{ana, bob, cleo} {
+		page := p.get("/games/" + id)
+		b := moveButton.FindStringSubmatch(page)
+		if b == nil {
+			continue
+		}
+		before := versionRe.FindStringSubmatch(page)[1]
+		after := p.post("/games/"+id+"/move", url.Values{"move": {b[1]}, "version": {before}})
+		if p.status != http.StatusOK || versionRe.FindStringSubmatch(after)[1] == before {
+			t.Fatalf("the move %q: %d\n%s", b[1], p.status, after)
+		}
+		played = true
+		break
+	}
+	if !played {
+		t.Fatal("nobody had a move button")
+	}
+	if page := bob.get("/games/" + id + "/history?version=2"); !strings.Contains(page, "Version 2 of") || bob.status != http.StatusOK {
+		t.Fatalf("history: %d\n%s", bob.status, page)
+	}
+	if page := bob.get("/games/" + id + "/record"); !strings.Contains(page, `[View "seat`) {
+		t.Fatalf("a player's record: %.400s", page)
+	}
+	outsider := s.browser()
+	outsider.signIn("dan@example.org", "Dan")
+	if outsider.get("/games/" + id); outsider.status != http.StatusForbidden {
+		t.Fatalf("an outsider's look at a started game: %d", outsider.status)
+	}
+	bob.get("/games")
+	bob.post("/signout", url.Values{})
+	if bob.get("/games"); bob.status != http.StatusUnauthorized || !strings.Contains(bob.page, "Mail me a sign-in link") {
+		t.Fatalf("after signing out: %d\n%s", bob.status, bob.page)
+	}
+}
+
+// Every form post needs the browser's CSRF token and a same-site origin; a
+// refused form writes nothing.
+func TestFormsNeedTheCSRFToken(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana := s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	before := s.countEvents()
+	for _, tc := range []struct {
+		name   string
+		form   url.Values
+		header map[string]string
+	}{
+		{"no token", url.Values{"csrf": {"-"}, "game": {"coyote"}, "play": {"on"}, "name": {"Ana"}}, nil},
+		{"another token", url.Values{"csrf": {strings.Repeat("x", 32)}, "game": {"coyote"}, "play": {"on"}, "name": {"Ana"}}, nil},
+		{"cross-site", url.Values{"game": {"coyote"}, "play": {"on"}, "name": {"Ana"}}, map[string]string{"Sec-Fetch-Site": "cross-site"}},
+	} {
+		ana.get("/games/new")
+		form := tc.form
+		if form.Get("csrf") == "" {
+			form.Set("csrf", csrfRe.FindStringSubmatch(ana.page)[1])
+		}
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url+"/games/new", strings.NewReader(form.Encode())) // a test URL
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for k, v := range tc.header {
+			req.Header.Set(k, v)
+		}
+		if ana.do(req); ana.status != http.StatusForbidden {
+			t.Errorf("%s: %d", tc.name, ana.status)
+		}
+	}
+	if n := s.countEvents(); n != before {
+		t.Fatalf("refused forms wrote %d events", n-before)
+	}
+}
+
+// The session cookie is HttpOnly and SameSite=Lax, and Secure when the
+// service is served over https.
+func TestSessionCookie(t *testing.T) {
+	for _, tc := range []struct {
+		base   string
+		secure bool
+	}{{"http://localhost:8080", false}, {"https://courrier.example", true}} {
+		s := newSite(t, tc.base)
+		b := s.browser()
+		b.get("/")
+		b.post("/signin", url.Values{"email": {"ana@example.org"}})
+		u, _ := s.users.Ensure(t.Context(), "ana@example.org")
+		link := auth.LinkSecret(loginKey, s.jobs.last[u.ID])
+		b.get("/login/" + link)
+		form := url.Values{"csrf": {csrfRe.FindStringSubmatch(b.page)[1]}}
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url+"/login/"+link, strings.NewReader(form.Encode())) // a test URL
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for _, c := range b.client.Jar.Cookies(req.URL) {
+			req.AddCookie(c)
+		}
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		var session *http.Cookie
+		for _, c := range resp.Cookies() {
+			if c.Name == "courrier_session" {
+				session = c
+			}
+		}
+		if resp.StatusCode != http.StatusSeeOther || session == nil || !session.HttpOnly || session.SameSite != http.SameSiteLaxMode || session.Secure != tc.secure {
+			t.Fatalf("%s: %d, cookie %+v", tc.base, resp.StatusCode, session)
+		}
+	}
+}
+
+// What people type (a display name, a move) is text on the page, never
+// markup.
+func TestTypedTextIsEscaped(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana, bob := s.browser(), s.browser()
+	ana.signIn("ana@example.org", `Ana <img src=x onerror=alert(1)>`)
+	bob.signIn("bob@example.org", "Bob")
+	if strings.Contains(ana.get("/games"), "<img src=x") {
+		t.Fatalf("a display name is markup:\n%s", ana.page)
+	}
+	ana.get("/games/new")
+	id := gameURL.FindStringSubmatch(ana.post("/games/new", url.Values{"game": {"coup"}, "play": {"on"}, "name": {"Ana"}, "invite": {"bob@example.org"}}))[1]
+	bob.get("/games/" + id)
+	bob.post("/games/"+id+"/join", url.Values{"name": {"Bob"}})
+	for _, p := range []*browser{ana, bob} {
+		page := p.get("/games/" + id)
+		v := versionRe.FindStringSubmatch(page)[1]
+		before := s.countEvents()
+		page = p.post("/games/"+id+"/move", url.Values{"move": {`<script>alert("x")</script>`}, "version": {v}})
+		if strings.Contains(page, "<script>alert") || !strings.Contains(page, "&lt;script&gt;") {
+			t.Fatalf("a typed move is markup (%d):\n%s", p.status, page)
+		}
+		if s.countEvents() != before || (p.status != http.StatusUnprocessableEntity && p.status != http.StatusBadRequest) {
+			t.Fatalf("a malformed move: %d, %d events", p.status, s.countEvents()-before)
+		}
+	}
+}
+
+// The rules pages are HTML for people and Markdown on request.
+func TestRulesPages(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	b := s.browser()
+	for _, id := range catalog.Registry().IDs() {
+		if page := b.get("/rules/" + id); b.status != http.StatusOK || !strings.Contains(page, "<h1 id=") || !strings.Contains(page, "<table>") {
+			t.Fatalf("rules of %s: %d\n%.500s", id, b.status, page)
+		}
+		if page := b.get("/rules/" + id + "?format=md"); !strings.HasPrefix(page, "#") {
+			t.Fatalf("rules of %s as Markdown: %.200s", id, page)
+		}
+	}
+	if b.get("/rules/chess"); b.status != http.StatusNotFound {
+		t.Fatalf("rules of a game we do not have: %d", b.status)
+	}
+}
