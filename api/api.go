@@ -125,15 +125,14 @@ func (s *Server) CloseStreams() {
 
 // routes registers every route: the generated /v1 routes behind request
 // validation, authentication and the per-user rate limit, and the few that
-// are not JSON (health, metrics, the document itself, the login page).
+// are not JSON (health, metrics, the document itself, the rules pages);
+// the sign-in link's page is the web's (web.Handler).
 func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", s.health)
 	e.GET("/metrics", s.metrics.handler())
 	e.GET("/v1/openapi.json", s.openAPIDocument)
-	e.GET("/login/:secret", s.loginPage)
 	e.GET("/rules/:game", s.rulesPage)
-	e.POST("/login/:secret", s.loginConfirm)
 	v1 := e.Group("", s.validate, s.authenticate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {
 		if u := userOf(c.Request().Context()); u != "" {
 			return "user:" + u

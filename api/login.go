@@ -3,13 +3,11 @@ package api
 import (
 	"context"
 	"errors"
-	"html/template"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/labstack/echo/v4"
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
@@ -186,54 +184,4 @@ func (s *Server) RevokeToken(ctx context.Context, req RevokeTokenRequestObject) 
 
 func apiToken(t auth.APIToken) APIToken {
 	return APIToken{Id: t.ID, Name: t.Name, CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt, RevokedAt: t.RevokedAt}
-}
-
-// loginPageHTML is the page a sign-in link opens: a button that confirms
-// with a POST, so that a mail scanner following the link signs nobody in.
-var loginPageHTML = template.Must(template.New("login").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in to courrier</title>
-<style>body{font-family:system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
-button{font-size:1.1rem;padding:.6rem 1.2rem}code{word-break:break-all;background:#f3f3f3;padding:.2rem}</style></head>
-<body><main>
-{{if .Session}}
-<h1>You are signed in</h1>
-<p>Your session token, valid until {{.Expires}}:</p>
-<p><code id="token">{{.Session}}</code></p>
-<p>Send it as <code>Authorization: Bearer &lt;token&gt;</code> to the API.</p>
-{{else if .Problem}}
-<h1>This link does not work</h1>
-<p>{{.Problem}}</p>
-{{else}}
-<h1>Sign in to courrier</h1>
-<form method="post"><button type="submit">Sign in</button></form>
-{{end}}
-</main></body></html>`))
-
-type loginPageData struct {
-	Session, Expires, Problem string
-}
-
-func (s *Server) renderLogin(c echo.Context, status int, d loginPageData) error {
-	c.Response().Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(status)
-	return loginPageHTML.Execute(c.Response(), d)
-}
-
-// loginPage shows the confirm button; it changes nothing.
-func (s *Server) loginPage(c echo.Context) error {
-	return s.renderLogin(c, http.StatusOK, loginPageData{})
-}
-
-// loginConfirm consumes the link and shows the session token.
-func (s *Server) loginConfirm(c echo.Context) error {
-	session, err := s.signIn(c.Request().Context(), c.Param("secret"))
-	if err != nil {
-		if ae, ok := errors.AsType[*apiError](err); ok && ae.status == http.StatusUnauthorized {
-			return s.renderLogin(c, http.StatusUnauthorized, loginPageData{Problem: ae.message})
-		}
-		return err
-	}
-	return s.renderLogin(c, http.StatusOK, loginPageData{Session: session.Token, Expires: session.ExpiresAt.Format(time.RFC1123)})
 }

@@ -334,3 +334,31 @@ func TestRulesPages(t *testing.T) {
 		t.Fatalf("rules of a game we do not have: %d", b.status)
 	}
 }
+
+// A sign-in link's GET changes nothing (mail scanners fetch links): only
+// the page's button signs in, once.
+func TestSignInLinkIsConfirmedByAButtonOnce(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	b := s.browser()
+	b.get("/")
+	b.post("/signin", url.Values{"email": {"ana@example.org"}})
+	u, _ := s.users.Ensure(t.Context(), "ana@example.org")
+	link := auth.LinkSecret(loginKey, s.jobs.last[u.ID])
+	for range 2 { // a scanner, then the person
+		if page := b.get("/login/" + link); b.status != http.StatusOK || !strings.Contains(page, `data-testid="confirm-login"`) {
+			t.Fatalf("GET the link: %d\n%s", b.status, page)
+		}
+	}
+	if b.get("/games"); b.status != http.StatusUnauthorized {
+		t.Fatalf("a GET of the link signed in: %d", b.status)
+	}
+	b.get("/login/" + link)
+	if page := b.post("/login/"+link, url.Values{}); b.status != http.StatusOK || !strings.Contains(page, "My games") {
+		t.Fatalf("POST the link: %d\n%s", b.status, page)
+	}
+	other := s.browser()
+	other.get("/login/" + link)
+	if page := other.post("/login/"+link, url.Values{}); other.status != http.StatusUnauthorized || !strings.Contains(page, "already used") {
+		t.Fatalf("the link a second time: %d\n%s", other.status, page)
+	}
+}
