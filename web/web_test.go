@@ -3,13 +3,17 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"html"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +25,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/migrations/pgtest"
@@ -360,5 +365,114 @@ func TestSignInLinkIsConfirmedByAButtonOnce(t *testing.T) {
 	other.get("/login/" + link)
 	if page := other.post("/login/"+link, url.Values{}); other.status != http.StatusUnauthorized || !strings.Contains(page, "already used") {
 		t.Fatalf("the link a second time: %d\n%s", other.status, page)
+	}
+}
+
+// leaves collects the string values of a JSON document, lower-cased.
+func leaves(v any, out map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		out[strings.ToLower(x)] = true
+	case []any:
+		for _, e := range x {
+			leaves(e, out)
+		}
+	case map[string]any:
+		for _, e := range x {
+			leaves(e, out)
+		}
+	}
+}
+
+var boardRe = regexp.MustCompile(`(?s)<div class="board [^"]*" data-testid="board">.*?</section>`)
+
+// Across random games of every engine, each player's game page draws the
+// table from their own seat's view: no string that only another seat's
+// view holds (a card in another hand, one's own Coyote feather) is ever on
+// the board.
+func TestBoardsShowOnlyTheSeatsOwnView(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	svc := play.New(s.pool, catalog.Registry())
+	ctx := t.Context()
+	reg := catalog.Registry()
+	for gi, kind := range reg.IDs() {
+		eng, _ := reg.Get(kind)
+		n := eng.Info().MinSeats + 1
+		if n > eng.Info().MaxSeats {
+			n = eng.Info().MaxSeats
+		}
+		var actors []play.Actor
+		var pages []*browser
+		for i := range n {
+			email := strings.ToLower(kind) + string(rune('a'+i)) + "@example.org"
+			b := s.browser()
+			b.signIn(email, "")
+			u, _ := s.users.Ensure(ctx, email)
+			actors = append(actors, play.Actor{User: u.ID, Channel: play.ChannelWeb})
+			pages = append(pages, b)
+		}
+		out, err := svc.Create(ctx, actors[0], kind, nil, "P0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < n; i++ {
+			if _, err := svc.Join(ctx, actors[i], out.GameID, "P"+string(rune('0'+i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := svc.Start(ctx, actors[0], out.GameID); err != nil {
+			t.Fatal(err)
+		}
+		pick := rand.New(rand.NewPCG(uint64(gi), 9)) //nolint:gosec // G115: a small index
+		checked := 0
+		for step := 0; step < 60; step++ {
+			tbl, err := svc.Load(ctx, out.GameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tbl.Ended {
+				break
+			}
+			if step%6 == 0 {
+				views := make([]map[string]bool, n)
+				for seat := range n {
+					raw, err := tbl.Engine.View(tbl.State, games.Seat(seat))
+					if err != nil {
+						t.Fatal(err)
+					}
+					var v any
+					_ = json.Unmarshal(raw, &v)
+					views[seat] = map[string]bool{}
+					leaves(v, views[seat])
+				}
+				for i, a := range actors {
+					seat := int(tbl.SeatOf(a.User))
+					board := strings.ToLower(boardRe.FindString(pages[i].get("/games/" + out.GameID)))
+					if board == "" {
+						t.Fatalf("%s: no board on seat %d's page:\n%s", kind, seat, pages[i].page)
+					}
+					for other := range n {
+						for leaf := range views[other] {
+							if other == seat || views[seat][leaf] || len(leaf) < 3 || strings.Trim(leaf, "-0123456789") == "" {
+								continue
+							}
+							if regexp.MustCompile(`(^|[^a-z0-9])` + regexp.QuoteMeta(html.EscapeString(leaf)) + `($|[^a-z0-9])`).MatchString(board) {
+								t.Fatalf("%s at version %d: seat %d's board shows %q, which only seat %d's view holds", kind, tbl.Version, seat, leaf, other)
+							}
+						}
+					}
+					checked++
+				}
+			}
+			p := tbl.Pending[pick.IntN(len(tbl.Pending))]
+			legal := tbl.Engine.Legal(tbl.State, p.Seat)
+			if _, err := svc.Move(ctx, actors[slices.IndexFunc(actors, func(a play.Actor) bool { return tbl.SeatOf(a.User) == p.Seat })],
+				out.GameID, tbl.Version, []string{legal[pick.IntN(len(legal))]}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if checked == 0 {
+			t.Fatalf("%s: no board checked", kind)
+		}
 	}
 }
