@@ -425,7 +425,7 @@ func TestBoardsShowOnlyTheSeatsOwnView(t *testing.T) {
 		}
 		pick := rand.New(rand.NewPCG(uint64(gi), 9)) //nolint:gosec // G115: a small index
 		checked := 0
-		for step := 0; step < 60; step++ {
+		for step := range 60 {
 			tbl, err := svc.Load(ctx, out.GameID)
 			if err != nil {
 				t.Fatal(err)
