@@ -587,7 +587,19 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		expected = play.AnyVersion
 	}
-	_, err = h.cfg.Play.Move(r.Context(), h.actor(r), id, expected, []string{text})
+	if handled, err := h.replyCommand(r, id, text); handled {
+		if err == nil {
+			seeOther(w, r, "/games/"+id)
+			return
+		}
+		if pe, ok := errors.AsType[*play.Error](err); ok {
+			h.showGame(w, r, http.StatusBadRequest, gamePageData{Typed: text, Problem: pe.Message})
+			return
+		}
+		h.failErr(w, r, err)
+		return
+	}
+	_, err = h.cfg.Play.Move(r.Context(), h.actor(r), id, expected, strings.Split(text, "\n"))
 	if err == nil {
 		seeOther(w, r, "/games/"+id)
 		return
@@ -821,4 +833,57 @@ func (h *Handler) live(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// replyCommand runs what a reply by email may say besides moves: "away 3d",
+// "back", "claim" and "dispute 12 <why>". It reports whether text was one.
+func (h *Handler) replyCommand(r *http.Request, gameID, text string) (bool, error) {
+	ctx, actor := r.Context(), h.actor(r)
+	verb, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+	rest = strings.TrimSpace(rest)
+	var err error
+	switch strings.ToLower(verb) {
+	case "away":
+		d, perr := parseAway(rest)
+		if perr != nil {
+			return true, &play.Error{Code: play.CodeInvalid, Message: `write how long you will be away, as "away 3d" or "away 36h"`}
+		}
+		_, err = h.cfg.Play.AwayFor(ctx, actor, gameID, d)
+	case "back":
+		if rest != "" {
+			return false, nil
+		}
+		_, err = h.cfg.Play.BackNow(ctx, actor, gameID)
+	case "claim":
+		if rest != "" {
+			return false, nil
+		}
+		_, err = h.cfg.Play.Claim(ctx, actor, gameID)
+	case "dispute":
+		num, reason, _ := strings.Cut(rest, " ")
+		v, perr := strconv.Atoi(strings.TrimPrefix(num, "v"))
+		if perr != nil {
+			return true, &play.Error{Code: play.CodeInvalid, Message: `write the version you dispute and why, as "dispute 12 the deal gave me two copies of the same card"`}
+		}
+		_, err = h.cfg.Play.DisputeMove(ctx, actor, gameID, v, reason)
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// parseAway reads how long someone will be away: "3d", "36h", "90m".
+func parseAway(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration", s)
+	}
+	return d, nil
 }

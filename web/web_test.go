@@ -476,3 +476,50 @@ func TestBoardsShowOnlyTheSeatsOwnView(t *testing.T) {
 		}
 	}
 }
+
+// The move box takes what a reply by email may say besides moves: an
+// absence, a return, a dispute; a malformed one is refused and writes
+// nothing.
+func TestMoveBoxTakesReplyCommands(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana, bob := s.browser(), s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	bob.signIn("bob@example.org", "Bob")
+	ana.get("/games/new")
+	id := gameURL.FindStringSubmatch(ana.post("/games/new", url.Values{"game": {"coup"}, "play": {"on"}, "name": {"Ana"}, "invite": {"bob@example.org"}}))[1]
+	bob.get("/games/" + id)
+	bob.post("/games/"+id+"/join", url.Values{"name": {"Bob"}})
+	count := func(typ string) int {
+		var n int
+		if err := s.pool.QueryRow(t.Context(), `select count(*) from events where type = $1`, typ).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		text, event string
+		status      int
+	}{
+		{"away 2d", play.TypeAway, http.StatusOK},
+		{"back", play.TypeBack, http.StatusOK},
+		{"dispute 3 the deal looks wrong", play.TypeDisputed, http.StatusOK},
+		{"away forever", "", http.StatusBadRequest},
+		{"dispute soon", "", http.StatusBadRequest},
+	} {
+		before := s.countEvents()
+		bob.get("/games/" + id)
+		bob.post("/games/"+id+"/move", url.Values{"move": {tc.text}, "version": {versionRe.FindStringSubmatch(bob.page)[1]}})
+		if bob.status != tc.status {
+			t.Fatalf("%q: %d\n%s", tc.text, bob.status, bob.page)
+		}
+		if tc.event == "" {
+			if s.countEvents() != before {
+				t.Fatalf("%q wrote an event", tc.text)
+			}
+			continue
+		}
+		if count(tc.event) != 1 {
+			t.Fatalf("%q: %d %s events", tc.text, count(tc.event), tc.event)
+		}
+	}
+}
