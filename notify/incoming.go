@@ -115,7 +115,15 @@ var incAnchorRe = regexp.MustCompile(`(?i)\d{4}|\bwrote\b|\bschrieb\b`)
 // header cannot be read, or the body has no readable part at all.
 func ReadIncoming(ctx context.Context, raw []byte, envelopeFrom string, lookupTXT func(ctx context.Context, domain string) ([]string, error)) (Incoming, error) {
 	mr, err := msgmail.CreateReader(bytes.NewReader(raw))
+	if mr == nil && gomessage.IsUnknownEncoding(err) {
+		// A transfer encoding nobody knows ("Content-Transfer-Encoding: 0"):
+		// read the body as it is.
+		mr, err = msgmail.CreateReader(bytes.NewReader(incDropEncoding(raw)))
+	}
 	if err != nil && !incUnknown(err) {
+		return Incoming{}, fmt.Errorf("read the mail header: %w", err)
+	}
+	if mr == nil {
 		return Incoming{}, fmt.Errorf("read the mail header: %w", err)
 	}
 	defer func() { _ = mr.Close() }()
@@ -173,6 +181,31 @@ func MoveLines(text string) []string {
 // the text readable as it came.
 func incUnknown(err error) bool {
 	return gomessage.IsUnknownCharset(err) || gomessage.IsUnknownEncoding(err)
+}
+
+// incDropEncoding removes the Content-Transfer-Encoding fields of a
+// message's top-level header.
+func incDropEncoding(raw []byte) []byte {
+	end := bytes.Index(raw, []byte("\n\n"))
+	if i := bytes.Index(raw, []byte("\r\n\r\n")); i >= 0 && (end < 0 || i < end) {
+		end = i
+	}
+	if end < 0 {
+		end = len(raw)
+	}
+	var out bytes.Buffer
+	skipping := false
+	for _, line := range bytes.SplitAfter(raw[:end], []byte("\n")) {
+		folded := len(line) > 0 && (line[0] == ' ' || line[0] == '\t')
+		if !folded {
+			skipping = bytes.HasPrefix(bytes.ToLower(line), []byte("content-transfer-encoding:"))
+		}
+		if !skipping {
+			out.Write(line)
+		}
+	}
+	out.Write(raw[end:])
+	return out.Bytes()
 }
 
 // incAngleRe finds <message-id> tokens.

@@ -341,11 +341,15 @@ func ParseReceipt(text string) (Receipt, error) {
 		Head    string `json:"head"`
 	}
 	if json.Unmarshal([]byte(text), &doc) == nil {
+		r := Receipt{Game: doc.GameID, Version: doc.Version, Hash: doc.Head}
 		if doc.Receipt != nil {
-			return Receipt{Game: doc.Receipt.GameID, Version: doc.Receipt.Version, Hash: doc.Receipt.Head}, nil
+			r = Receipt{Game: doc.Receipt.GameID, Version: doc.Receipt.Version, Hash: doc.Receipt.Head}
 		}
-		if doc.Head != "" {
-			return Receipt{Game: doc.GameID, Version: doc.Version, Hash: doc.Head}, nil
+		if r.Hash != "" || doc.Receipt != nil {
+			if !receiptHash.MatchString(r.Hash) || len(r.Hash) != 64 || r.Version < 1 {
+				return r, errors.New("this receipt has no version and 64-digit hash (\"version\" and \"head\")")
+			}
+			return r, nil
 		}
 	}
 	var r Receipt
