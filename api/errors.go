@@ -151,7 +151,11 @@ func unavailable(err error) bool {
 	if _, ok := errors.AsType[*net.OpError](err); ok {
 		return true
 	}
-	return pgconn.Timeout(err) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded)
+	// A connection that broke mid-command (the server crashed or restarted):
+	// whether a COMMIT landed is unknown, and the client's retry with its
+	// Idempotency-Key finds out.
+	return pgconn.Timeout(err) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, pgconn.ErrConnClosed)
 }
 
 // writeError is Echo's error handler: the one place that writes errors.

@@ -15,13 +15,16 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
@@ -220,11 +223,20 @@ func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	h.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side; it has been logged.")
 }
 
-// unavailable reports whether err is the database being away.
+// unavailable reports whether err is the database being away (the same
+// judgement as the API's).
 func unavailable(err error) bool {
-	var ce interface{ Timeout() bool }
-	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ce) && ce.Timeout()) ||
-		strings.Contains(err.Error(), "connect: connection refused") || strings.Contains(err.Error(), "failed to connect")
+	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
+		return true
+	}
+	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
+	}
+	if _, ok := errors.AsType[*net.OpError](err); ok {
+		return true
+	}
+	return pgconn.Timeout(err) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, pgconn.ErrConnClosed)
 }
 
 // seeOther redirects after a successful form.

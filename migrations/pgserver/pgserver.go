@@ -134,6 +134,16 @@ func (s *Server) Stop(ctx context.Context) error {
 	return nil
 }
 
+// Crash stops the server at once, as a power cut would (immediate
+// shutdown: no checkpoint; the next start recovers from the WAL). The fault
+// tests use it to take the database away under load.
+func (s *Server) Crash(ctx context.Context) error {
+	if out, err := s.run(ctx, "pg_ctl", "-D", s.Dir, "-m", "immediate", "-w", "stop"); err != nil {
+		return fmt.Errorf("stop PostgreSQL on %s at once: %w\n%s", s.Dir, err, out)
+	}
+	return nil
+}
+
 func (s *Server) initdb(ctx context.Context) error {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", s.Dir, err)
