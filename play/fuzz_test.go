@@ -38,3 +38,25 @@ func FuzzParseReceipt(f *testing.F) {
 		}
 	})
 }
+
+// A receipt is read from the API's JSON or from the receipt mail's text.
+func TestParseReceiptForms(t *testing.T) {
+	head := strings.Repeat("9a", 32)
+	tests := []struct {
+		name, text string
+		version    int
+	}{
+		{"API answer", `{"receipt":{"game_id":"abcdefghij","version":12,"from":11,"head":"` + head + `","replayed":false},"view":{}}`, 12},
+		{"receipt alone", `{"game_id":"abcdefghij","version":7,"head":"` + head + `"}`, 7},
+		{"receipt mail", "Hello Ana,\n\nYour move in Coyote abcdefghij was played:\n    bid 3\n\nThe game is now at version 12.\n\nReceipt: " + head + "\n", 12},
+	}
+	for _, tt := range tests {
+		r, err := play.ParseReceipt(tt.text)
+		if err != nil || r.Version != tt.version || r.Hash != head {
+			t.Errorf("%s: %+v, %v", tt.name, r, err)
+		}
+	}
+	if _, err := play.ParseReceipt(`{"receipt":{"version":3}}`); err == nil {
+		t.Error("a receipt without its hash parses")
+	}
+}
