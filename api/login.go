@@ -93,22 +93,10 @@ func (s *Server) me(ctx context.Context, userID string) (Me, error) {
 	if err != nil {
 		return Me{}, err
 	}
-	me := Me{Id: u.ID, Email: u.Email, Name: displayName(u)}
+	me := Me{Id: u.ID, Email: u.Email, Name: u.DisplayName()}
 	tz := u.Location().String()
 	me.TimeZone = &tz
 	return me, nil
-}
-
-// displayName is a user's chosen name, else the local part of their address.
-func displayName(u auth.User) string {
-	if u.Name != "" {
-		return u.Name
-	}
-	local, _, _ := strings.Cut(u.Email, "@")
-	if local == "" {
-		return "player"
-	}
-	return strings.ToUpper(local[:1]) + local[1:]
 }
 
 // GetMe returns the signed-in player.

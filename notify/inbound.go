@@ -283,7 +283,7 @@ func (s *Service) absence(ctx context.Context, h handled, in Incoming, b play.Br
 		_, err = s.play.BackNow(ctx, actor, b.GameID)
 		said = "Welcome back: your deadlines in this game run again."
 	} else {
-		d, perr := parseAbsence(arg)
+		d, perr := play.ParseAbsence(arg)
 		if perr != nil {
 			return s.refuse(ctx, h, in, b, []string{"away " + arg}, `write how long you will be away, as "away 3d" or "away 36h"`, "")
 		}
@@ -304,21 +304,4 @@ func (s *Service) absence(ctx context.Context, h handled, in Incoming, b play.Br
 		Subject:    "[courrier] " + b.Name + " " + b.GameID + ": " + verb,
 		Paragraphs: []string{said, "The other players are told."},
 	})
-}
-
-// parseAbsence reads how long someone will be away: "3d", "36h", "90m".
-func parseAbsence(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(days)
-		if err != nil || n <= 0 {
-			return 0, fmt.Errorf("%q is not a number of days", s)
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%q is not a duration", s)
-	}
-	return d, nil
 }

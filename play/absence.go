@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/courrier-games/courrier/games"
@@ -150,4 +152,22 @@ func decode(typ string, data []byte, v any) error {
 		return fmt.Errorf("decode %s: %w", typ, err)
 	}
 	return nil
+}
+
+// ParseAbsence reads how long someone will be away, as a reply or the web's
+// move box says it: "3d", "36h", "90m".
+func ParseAbsence(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration", s)
+	}
+	return d, nil
 }

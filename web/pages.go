@@ -38,19 +38,7 @@ func (l Layout) SignedIn() bool { return l.User.ID != "" }
 
 func (h *Handler) layout(r *http.Request, title string) Layout {
 	v := visitOf(r)
-	return Layout{Title: title, User: v.User, Me: displayName(v.User), CSRF: v.CSRF, DevMail: h.cfg.DevMail}
-}
-
-// displayName is a user's chosen name, else their address's local part.
-func displayName(u auth.User) string {
-	if u.Name != "" {
-		return u.Name
-	}
-	local, _, _ := strings.Cut(u.Email, "@")
-	if local == "" {
-		return ""
-	}
-	return strings.ToUpper(local[:1]) + local[1:]
+	return Layout{Title: title, User: v.User, Me: v.User.DisplayName(), CSRF: v.CSRF, DevMail: h.cfg.DevMail}
 }
 
 type errorPage struct {
@@ -281,7 +269,7 @@ func (h *Handler) newGamePage(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
 	}
-	h.render(w, r, http.StatusOK, "new", newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: url.Values{"name": {displayName(visitOf(r).User)}, "play": {"on"}}})
+	h.render(w, r, http.StatusOK, "new", newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: url.Values{"name": {visitOf(r).User.DisplayName()}, "play": {"on"}}})
 }
 
 // catalog lists the games with their options, each explained by its rules
@@ -522,7 +510,7 @@ func (h *Handler) join(w http.ResponseWriter, r *http.Request) {
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	if name == "" {
-		name = displayName(visitOf(r).User)
+		name = visitOf(r).User.DisplayName()
 	}
 	h.command(w, r, func(ctx context.Context, id string) error {
 		_, err := h.cfg.Play.Join(ctx, h.actor(r), id, name)
@@ -844,7 +832,7 @@ func (h *Handler) replyCommand(r *http.Request, gameID, text string) (bool, erro
 	var err error
 	switch strings.ToLower(verb) {
 	case "away":
-		d, perr := parseAway(rest)
+		d, perr := play.ParseAbsence(rest)
 		if perr != nil {
 			return true, &play.Error{Code: play.CodeInvalid, Message: `write how long you will be away, as "away 3d" or "away 36h"`}
 		}
@@ -870,20 +858,4 @@ func (h *Handler) replyCommand(r *http.Request, gameID, text string) (bool, erro
 		return false, nil
 	}
 	return true, err
-}
-
-// parseAway reads how long someone will be away: "3d", "36h", "90m".
-func parseAway(s string) (time.Duration, error) {
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(days)
-		if err != nil || n <= 0 {
-			return 0, fmt.Errorf("%q is not a number of days", s)
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%q is not a duration", s)
-	}
-	return d, nil
 }

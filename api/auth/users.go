@@ -239,6 +239,19 @@ func (u *Users) SetTimeZone(ctx context.Context, id, tz string) error {
 	return nil
 }
 
+// DisplayName is the name the user chose, else their address's local part
+// capitalised ("player" once erased).
+func (u User) DisplayName() string {
+	if u.Name != "" {
+		return u.Name
+	}
+	local, _, _ := strings.Cut(u.Email, "@")
+	if local == "" {
+		return "player"
+	}
+	return strings.ToUpper(local[:1]) + local[1:]
+}
+
 // Location is the account's time zone (UTC when none or unknown).
 func (u User) Location() *time.Location {
 	if u.TimeZone == "" {
