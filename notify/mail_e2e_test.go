@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -201,6 +202,61 @@ func TestRelayDownThenUpDeliversEveryMailOnce(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s delivered %d times", id, n)
 		}
+	}
+}
+
+// A mail the relay refuses for good (550) is tried once, recorded as
+// failed with the relay's answer, and listed for the operator; the other
+// mails of the same game are delivered.
+func TestRelayRefusalIsRecordedAndNotRetried(t *testing.T) {
+	w := newWorld(t, 6)
+	w.relay.mu.Lock()
+	w.relay.refuse = map[string]bool{players[1]: true}
+	w.relay.mu.Unlock()
+	ctx := context.Background()
+	creator, err := w.users.Ensure(ctx, players[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var invite []string
+	for _, a := range players[1:3] {
+		u, _ := w.users.Ensure(ctx, a)
+		invite = append(invite, u.ID)
+	}
+	if _, err := w.play.CreateGame(ctx, play.Actor{User: creator.ID, Channel: play.ChannelAPI}, play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
+		t.Fatal(err)
+	}
+	w.waitKind(players[2], "invitation", 1)
+	var failed []notify.LoggedMail
+	for range 100 {
+		if failed, err = notify.MailLog(ctx, w.pool, notify.MailLogFilter{Failed: true}); err != nil {
+			t.Fatal(err)
+		}
+		if len(failed) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(failed) != 1 || failed[0].Recipient != players[1] || failed[0].Status() != "failed" || failed[0].Attempts != 1 ||
+		!strings.Contains(failed[0].LastError, "550") || !strings.Contains(failed[0].LastError, "refused by the relay") {
+		t.Fatalf("the failed mails: %+v", failed)
+	}
+	time.Sleep(time.Second) // fastRetry would have retried it five times
+	var attempts int
+	var state string
+	if err := w.pool.QueryRow(ctx, `select m.attempts, j.state from mail_log m, river_job j
+		where m.message_id = $1 and j.kind = 'mail.invitation' and j.args->>'user' = (select id from users where email = $2)`,
+		failed[0].MessageID, players[1]).Scan(&attempts, &state); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 1 || state != "cancelled" {
+		t.Fatalf("the refused mail: %d attempts, job %s; want 1 attempt, cancelled", attempts, state)
+	}
+	if n, err := notify.FailedMailCount(ctx, w.pool); err != nil || n != 1 {
+		t.Fatalf("failed count %d, %v", n, err)
+	}
+	if all, _ := notify.MailLog(ctx, w.pool, notify.MailLogFilter{To: players[2]}); len(all) != 1 || all[0].Status() != "sent" {
+		t.Fatalf("the other player's invitation: %+v", all)
 	}
 }
 

@@ -170,7 +170,7 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 	}
 	if err := s.cfg.Transport.Send(ctx, s.ServiceAddress().Address, []string{o.To.Address}, raw); err != nil {
 		_, _ = s.pool.Exec(context.WithoutCancel(ctx), `update mail_log set last_error = $2 where message_id = $1`, o.MessageID, err.Error())
-		return fmt.Errorf("deliver %s mail %s: %w", o.Kind, o.MessageID, err)
+		return deliveryError(o, err)
 	}
 	if _, err := s.pool.Exec(ctx, `update mail_log set sent_at = now(), last_error = null where message_id = $1`, o.MessageID); err != nil {
 		return fmt.Errorf("log mail %s as sent: %w", o.MessageID, err)

@@ -45,9 +45,10 @@ type relayMail struct {
 // relay: it keeps what it receives, and can be down (421 to every
 // connection).
 type relay struct {
-	mu   sync.Mutex
-	got  []relayMail
-	down bool
+	mu     sync.Mutex
+	got    []relayMail
+	down   bool
+	refuse map[string]bool // recipients answered 550
 	ln   net.Listener
 	srv  *gosmtp.Server
 }
@@ -75,6 +76,12 @@ func (s *relaySession) Mail(from string, _ *gosmtp.MailOptions) error {
 }
 
 func (s *relaySession) Rcpt(to string, _ *gosmtp.RcptOptions) error {
+	s.r.mu.Lock()
+	refused := s.r.refuse[to]
+	s.r.mu.Unlock()
+	if refused {
+		return &gosmtp.SMTPError{Code: 550, EnhancedCode: gosmtp.EnhancedCode{5, 1, 1}, Message: "no such mailbox here"}
+	}
 	s.to = append(s.to, to)
 	return nil
 }
@@ -183,6 +190,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 		FetchCooldown:     20 * time.Millisecond,
 		ReindexerSchedule: river.NeverSchedule(),
 		RetryPolicy:       &fastRetry{},
+		ErrorHandler:      mail,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -77,7 +77,11 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	workers := river.NewWorkers()
 	mail.AddWorkers(workers)
 	river.AddWorker(workers, play.NewDeadlineWorker(svc, time.Now))
-	jobsClient, err := newRiver(db.Pool, workers, log)
+	jobTimeout, err := cfg.jobTimeout()
+	if err != nil {
+		return err
+	}
+	jobsClient, err := newRiver(db.Pool, workers, jobTimeout, mail, log)
 	if err != nil {
 		return err
 	}

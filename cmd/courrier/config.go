@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/time/rate"
 )
@@ -25,6 +26,7 @@ type config struct {
 	BaseURL     string // COURRIER_BASE_URL
 	DataDir     string // COURRIER_DATA_DIR
 	RateLimit   string // COURRIER_RATE_LIMIT: API requests a second per user (twice that per address); "off" or negative: none
+	JobTimeout  string // COURRIER_JOB_TIMEOUT: how long one job (a delivery to the relay) may run
 	// EmbeddedPort is where the embedded server listens (tests move it).
 	EmbeddedPort int
 }
@@ -45,6 +47,7 @@ func (c *config) settings() []setting {
 		{"COURRIER_MAIL_DOMAIN", "localhost", "domain of reply addresses", &c.MailDomain},
 		{"COURRIER_BASE_URL", "http://localhost:8080", "public URL of the service", &c.BaseURL},
 		{"COURRIER_DATA_DIR", defaultDataDir(), "where secrets and the embedded database live", &c.DataDir},
+		{"COURRIER_JOB_TIMEOUT", "1m", "how long one background job may run, a delivery to the SMTP relay included (a relay that hangs is given up on then and tried again); a job whose process died is run again three times this later", &c.JobTimeout},
 		{"COURRIER_RATE_LIMIT", "", "API requests a second allowed per user, and twice that per client address (this machine's own are not limited by address); empty: 50; off or negative: no limit", &c.RateLimit},
 	}
 }
@@ -104,6 +107,16 @@ func (c config) rateLimits() (perUser, perAddress rate.Limit, err error) {
 		return -1, -1, nil
 	}
 	return rate.Limit(n), rate.Limit(2 * n), nil
+}
+
+// jobTimeout reads COURRIER_JOB_TIMEOUT: a Go duration ("1m", "30s") of at
+// least a second.
+func (c config) jobTimeout() (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(c.JobTimeout))
+	if err != nil || d < time.Second {
+		return 0, usageError{fmt.Sprintf("job-timeout %q: give a duration of at least a second, such as 1m or 30s", c.JobTimeout)}
+	}
+	return d, nil
 }
 
 // defaultDataDir is $XDG_DATA_HOME/courrier, else ~/.local/share/courrier;

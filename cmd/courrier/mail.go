@@ -5,9 +5,11 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -57,16 +59,24 @@ func mailTransport(cfg config) (notify.Transport, error) {
 	return notify.ParseRelay(cfg.SMTPRelay, cfg.MailDomain)
 }
 
-// newRiver returns the River client working the game and mail queues.
-func newRiver(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger) (*river.Client[pgx.Tx], error) {
+// newRiver returns the River client working the game and mail queues. A
+// job runs for at most jobTimeout (a delivery to the relay included); one
+// whose process died is run again three times that later. Mail jobs are
+// retried quickly at first (1 s, 2 s, 4 s, …), and a mail that fails for
+// good is recorded by handler.
+func newRiver(pool *pgxpool.Pool, workers *river.Workers, jobTimeout time.Duration, handler river.ErrorHandler, log *slog.Logger) (*river.Client[pgx.Tx], error) {
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger: log,
 		Queues: map[string]river.QueueConfig{
 			jobs.QueueDefault: {MaxWorkers: 10},
 			jobs.QueueMail:    {MaxWorkers: 5},
 		},
-		Workers:           workers,
-		FetchPollInterval: 200 * time.Millisecond,
+		Workers:              workers,
+		FetchPollInterval:    200 * time.Millisecond,
+		JobTimeout:           jobTimeout,
+		RescueStuckJobsAfter: 3 * jobTimeout,
+		RetryPolicy:          &notify.RetryPolicy{},
+		ErrorHandler:         handler,
 		// REINDEX needs the tables' owner; the service role is not.
 		ReindexerSchedule: river.NeverSchedule(),
 	})
@@ -76,10 +86,13 @@ func newRiver(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger) (*ri
 	return c, nil
 }
 
-// mailCmd reads the dev mailbox: `courrier mail list [-to address]` and
-// `courrier mail show <id>`.
+// mailCmd reads what courrier mailed: `courrier mail list [address]
+// [-failed]` (the dev mailbox with no relay; the outgoing mail log, with
+// each mail's delivery, when a relay is set; -failed: the mails that failed
+// for good, either way) and `courrier mail show <id>` (one message of the
+// dev mailbox).
 func mailCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	const usageText = "usage: courrier mail list [address] | courrier mail show <id>"
+	const usageText = "usage: courrier mail list [address] [-failed] | courrier mail show <id>"
 	if len(args) == 0 {
 		return usageError{usageText}
 	}
@@ -88,42 +101,110 @@ func mailCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		arg, rest = rest[0], rest[1:]
 	}
-	return withDatabase(ctx, "mail "+verb, rest, log, func(_ config, db *database) error {
-		box := notify.NewDevMailbox(db.Pool)
-		switch verb {
-		case "list":
-			list, err := box.List(ctx, arg, 100)
-			if err != nil {
-				return err
-			}
-			if len(list) == 0 {
-				_, err := fmt.Fprintln(stdout, "the dev mailbox is empty")
-				return err
-			}
-			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			_, _ = fmt.Fprintln(tw, "ID\tWHEN\tTO\tSUBJECT")
-			for _, m := range list {
-				_, _ = fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", m.ID, m.CreatedAt.Local().Format("2006-01-02 15:04:05"), strings.Join(m.To, ", "), m.Subject)
-			}
-			return tw.Flush()
-		case "show":
-			id, err := strconv.ParseInt(arg, 10, 64)
-			if err != nil {
-				return usageError{usageText}
-			}
-			m, err := box.Get(ctx, id)
-			if errors.Is(err, notify.ErrNoMail) {
-				return fmt.Errorf("there is no message %d in the dev mailbox (courrier mail list shows them)", id)
-			}
-			if err != nil {
-				return err
-			}
-			hdr := notify.HeaderLines(m.Raw, "From", "To", "Reply-To", "Date", "Subject", "Message-Id")
-			_, err = fmt.Fprintf(stdout, "%s\n%s", hdr, notify.TextOf(m.Raw))
+	var failed bool
+	cfg, err := loadConfigWith("mail "+verb, rest, os.Getenv, func(fs *flag.FlagSet) {
+		if verb == "list" {
+			fs.BoolVar(&failed, "failed", false, "list only the mails that failed for good (refused by the relay, or undelivered after every attempt)")
+		}
+	})
+	if err != nil {
+		return err
+	}
+	db, err := openDatabase(ctx, cfg, "mail "+verb, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	switch verb {
+	case "list":
+		if failed || cfg.SMTPRelay != "" {
+			return listMailLog(ctx, stdout, db, arg, failed)
+		}
+		return listDevMailbox(ctx, stdout, db, arg)
+	case "show":
+		id, err := strconv.ParseInt(arg, 10, 64)
+		if err != nil {
+			return usageError{usageText}
+		}
+		m, err := notify.NewDevMailbox(db.Pool).Get(ctx, id)
+		if errors.Is(err, notify.ErrNoMail) {
+			return fmt.Errorf("there is no message %d in the dev mailbox (courrier mail list shows them)", id)
+		}
+		if err != nil {
 			return err
 		}
-		return usageError{usageText}
-	})
+		hdr := notify.HeaderLines(m.Raw, "From", "To", "Reply-To", "Date", "Subject", "Message-Id")
+		_, err = fmt.Fprintf(stdout, "%s\n%s", hdr, notify.TextOf(m.Raw))
+		return err
+	}
+	return usageError{usageText}
+}
+
+// listDevMailbox prints the dev mailbox, newest first, and a warning when
+// mail failed for good.
+func listDevMailbox(ctx context.Context, stdout io.Writer, db *database, to string) error {
+	list, err := notify.NewDevMailbox(db.Pool).List(ctx, to, 100)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		_, _ = fmt.Fprintln(stdout, "the dev mailbox is empty")
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		_, _ = fmt.Fprintln(tw, "ID\tWHEN\tTO\tSUBJECT")
+		for _, m := range list {
+			_, _ = fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", m.ID, m.CreatedAt.Local().Format("2006-01-02 15:04:05"), strings.Join(m.To, ", "), m.Subject)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return warnFailed(ctx, stdout, db)
+}
+
+// listMailLog prints the outgoing mail log, newest first: when each mail
+// was made, to whom, what, and its delivery (sent; trying, with the
+// attempts and the relay's last answer; failed, with why).
+func listMailLog(ctx context.Context, stdout io.Writer, db *database, to string, failed bool) error {
+	list, err := notify.MailLog(ctx, db.Pool, notify.MailLogFilter{To: to, Failed: failed})
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		msg := "no mail was sent yet"
+		if failed {
+			msg = "no mail failed"
+		}
+		_, err := fmt.Fprintln(stdout, msg)
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	_, _ = fmt.Fprintln(tw, "WHEN\tTO\tKIND\tSTATUS\tATTEMPTS\tMESSAGE-ID\tSUBJECT / LAST ERROR")
+	for _, m := range list {
+		last := m.Subject
+		if m.Status() != "sent" && m.LastError != "" {
+			last = m.LastError
+		}
+		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", m.CreatedAt.Local().Format("2006-01-02 15:04:05"),
+			m.Recipient, m.Kind, m.Status(), m.Attempts, m.MessageID, last)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if failed {
+		return nil
+	}
+	return warnFailed(ctx, stdout, db)
+}
+
+// warnFailed tells the operator how many mails failed for good.
+func warnFailed(ctx context.Context, stdout io.Writer, db *database) error {
+	n, err := notify.FailedMailCount(ctx, db.Pool)
+	if err != nil || n == 0 {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "\n%d mail(s) failed for good: courrier mail list -failed shows them and why\n", n)
+	return err
 }
 
 // mailService builds the mail side on a database.

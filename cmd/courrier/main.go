@@ -48,7 +48,8 @@ commands:
                          (zero-config: migrations are applied at start)
   migrate                apply the database migrations and exit
   projections rebuild    recompute every read model from the event log
-  mail list [ADDRESS]    list the dev mailbox (mail sent while no relay is set)
+  mail list [ADDRESS]    list the dev mailbox (no relay set), or the outgoing mail log with
+                         each mail's delivery (relay set); -failed: the mails that failed for good
   mail show ID           print one message of the dev mailbox
   secrets rotate P       add a new current key of purpose P (jwt, reply, seed)
   load                   play games between bots over the HTTP API and measure moves/s

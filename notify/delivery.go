@@ -1,0 +1,100 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// DeliveryError is a mail the transport did not take. A mail job failing
+// with it is retried (the same Message-ID each time) unless the relay
+// refused the mail for good.
+type DeliveryError struct {
+	MessageID string
+	Kind      string
+	// Permanent: the relay answered 5xx (no such mailbox, message
+	// refused); no retry can deliver it.
+	Permanent bool
+	Err       error
+}
+
+// Error implements error.
+func (e *DeliveryError) Error() string {
+	return fmt.Sprintf("deliver %s mail %s: %v", e.Kind, e.MessageID, e.Err)
+}
+
+// Unwrap returns the transport's error.
+func (e *DeliveryError) Unwrap() error { return e.Err }
+
+// deliveryError classifies a transport's failure: an SMTP reply of class 5
+// is permanent; everything else (4xx, a refused connection, a timeout, a
+// relay that hung up) may pass.
+func deliveryError(o outgoing, err error) *DeliveryError {
+	se, ok := errors.AsType[*smtp.SMTPError](err)
+	return &DeliveryError{MessageID: o.MessageID, Kind: o.Kind, Permanent: ok && se.Code >= 500 && se.Code < 600, Err: err}
+}
+
+// HandleError is River's error handler for the mail jobs: a mail the relay
+// refused for good, or one still undelivered at its job's last attempt, is
+// recorded as failed in the mail log (`courrier mail list -failed` shows
+// it) and logged as an error; a permanent refusal is not retried.
+func (s *Service) HandleError(ctx context.Context, job *rivertype.JobRow, err error) *river.ErrorHandlerResult {
+	de, ok := errors.AsType[*DeliveryError](err)
+	if !ok {
+		return nil
+	}
+	if !de.Permanent && job.Attempt < job.MaxAttempts {
+		s.log.WarnContext(ctx, "mail not delivered yet: it will be tried again", "message_id", de.MessageID, "kind", de.Kind,
+			"attempt", job.Attempt, "of", job.MaxAttempts, "err", de.Err)
+		return nil
+	}
+	why := "refused by the relay"
+	if !de.Permanent {
+		why = fmt.Sprintf("undelivered after %d attempts", job.Attempt)
+	}
+	if _, err := s.pool.Exec(context.WithoutCancel(ctx), `update mail_log set failed_at = now(), last_error = $2 where message_id = $1`,
+		de.MessageID, why+": "+de.Err.Error()); err != nil {
+		s.log.ErrorContext(ctx, "record a failed mail", "message_id", de.MessageID, "err", err)
+	}
+	s.log.ErrorContext(ctx, "mail failed for good", "message_id", de.MessageID, "kind", de.Kind, "why", why, "err", de.Err, "job_id", job.ID)
+	if de.Permanent {
+		return &river.ErrorHandlerResult{SetCancelled: true}
+	}
+	return nil
+}
+
+// HandlePanic implements river.ErrorHandler: the panic is logged (River
+// retries the job).
+func (s *Service) HandlePanic(ctx context.Context, job *rivertype.JobRow, panicVal any, trace string) *river.ErrorHandlerResult {
+	s.log.ErrorContext(ctx, "a job panicked", "kind", job.Kind, "job_id", job.ID, "panic", fmt.Sprint(panicVal), "trace", trace)
+	return nil
+}
+
+// RetryPolicy spaces the attempts of a mail job: 1 s, 2 s, 4 s, … doubling
+// up to an hour between attempts, with a tenth of jitter (a relay back
+// after a short outage gets its mail within seconds; one down for a day is
+// not hammered). Other jobs follow River's default.
+type RetryPolicy struct {
+	fallback river.DefaultClientRetryPolicy
+}
+
+// NextRetry implements river.ClientRetryPolicy.
+func (p *RetryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
+	if !strings.HasPrefix(job.Kind, "mail.") {
+		return p.fallback.NextRetry(job)
+	}
+	n := max(len(job.Errors), 1) // this attempt's error is already there
+	wait := time.Hour
+	if n <= 12 {
+		wait = time.Second << (n - 1)
+	}
+	wait += time.Duration(rand.Int64N(int64(wait/10) + 1)) //nolint:gosec // G404: jitter, not a secret
+	return time.Now().Add(wait)
+}
