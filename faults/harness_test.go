@@ -126,11 +126,14 @@ type serve struct {
 	smtpAddr string
 	cmd      *exec.Cmd
 	log      *os.File
+	env      []string
 }
 
-func (c *cluster) startServe() *serve {
+// startServe starts a serve process with env added to the suite's
+// environment (KEY=value).
+func (c *cluster) startServe(env ...string) *serve {
 	c.t.Helper()
-	s := &serve{c: c, httpAddr: fmt.Sprintf("127.0.0.1:%d", freePort(c.t)), smtpAddr: fmt.Sprintf("127.0.0.1:%d", freePort(c.t))}
+	s := &serve{c: c, httpAddr: fmt.Sprintf("127.0.0.1:%d", freePort(c.t)), smtpAddr: fmt.Sprintf("127.0.0.1:%d", freePort(c.t)), env: env}
 	s.base = "http://" + s.httpAddr
 	s.start()
 	return s
@@ -157,7 +160,7 @@ func (s *serve) start() {
 	})
 	s.cmd = exec.CommandContext(context.Background(), binary, "serve", "-database-url", s.c.dbURL, "-data-dir", s.c.dataDir, //nolint:gosec // G204: the suite's own binary
 		"-http-addr", s.httpAddr, "-smtp-addr", s.smtpAddr, "-base-url", s.base)
-	s.cmd.Env = append(os.Environ(), "COURRIER_RATE_LIMIT=off")
+	s.cmd.Env = append(append(os.Environ(), "COURRIER_RATE_LIMIT=off"), s.env...)
 	s.cmd.Stdout, s.cmd.Stderr = f, f
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -219,10 +222,31 @@ type table struct {
 	errors   map[int]int       // HTTP status (0: no answer) → count, while retrying
 	bad      []string          // answers no fault excuses (500s)
 	moves    atomic.Int64
+	// inbox returns the texts of the mails to an address (default: the
+	// dev mailbox's page).
+	inbox func(email string) []string
 }
 
 func newTable(t *testing.T, bases func() []string) *table {
-	return &table{t: t, bases: bases, tokens: map[string]string{}, errors: map[int]int{}}
+	tb := &table{t: t, bases: bases, tokens: map[string]string{}, errors: map[int]int{}}
+	tb.inbox = tb.devMailbox
+	return tb
+}
+
+// devMailbox returns the texts of the dev mailbox's mails to email.
+func (tb *table) devMailbox(email string) []string {
+	b := tb.must(http.MethodGet, "/dev/mail.json?to="+url.QueryEscape(email), "", nil)
+	var list struct {
+		Mail []struct {
+			Text string `json:"text"`
+		} `json:"mail"`
+	}
+	_ = json.Unmarshal(b, &list)
+	var out []string
+	for _, m := range list.Mail {
+		out = append(out, m.Text)
+	}
+	return out
 }
 
 var client = &http.Client{Timeout: 10 * time.Second}
@@ -290,29 +314,23 @@ func (tb *table) signIn(email string) {
 	body, _ := json.Marshal(map[string]string{"email": email})
 	tb.must(http.MethodPost, "/v1/auth/login", "", body)
 	for range 300 {
-		b := tb.must(http.MethodGet, "/dev/mail.json?to="+url.QueryEscape(email), "", nil)
-		var list struct {
-			Mail []struct {
-				Text string `json:"text"`
-			} `json:"mail"`
-		}
-		_ = json.Unmarshal(b, &list)
-		for _, m := range list.Mail {
-			if l := loginLink.FindStringSubmatch(m.Text); l != nil {
+		for _, text := range tb.inbox(email) {
+			if l := loginLink.FindStringSubmatch(text); l != nil {
 				tok, _ := json.Marshal(map[string]string{"login_token": l[1]})
 				var s struct {
 					Token string `json:"token"`
 				}
 				if err := json.Unmarshal(tb.must(http.MethodPost, "/v1/auth/token", "", tok), &s); err == nil && s.Token != "" {
+					tb.mu.Lock()
 					tb.tokens[email] = s.Token
+					tb.mu.Unlock()
 					return
 				}
 			}
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	status, b := tb.call(http.MethodGet, "/dev/mail.json?to="+url.QueryEscape(email), "", nil)
-	tb.t.Fatalf("no sign-in link for %s: %d %.600s", email, status, b)
+	tb.t.Fatalf("no sign-in link for %s", email)
 }
 
 // newGame creates a coyote game for the players and has them join it.
@@ -323,11 +341,11 @@ func (tb *table) newGame(players []string) string {
 	var g struct {
 		ID string `json:"id"`
 	}
-	if err := json.Unmarshal(tb.must(http.MethodPost, "/v1/games", tb.tokens[players[0]], body, "Idempotency-Key", "create-"+randomHex(8)), &g); err != nil || g.ID == "" {
+	if err := json.Unmarshal(tb.must(http.MethodPost, "/v1/games", tb.token(players[0]), body, "Idempotency-Key", "create-"+randomHex(8)), &g); err != nil || g.ID == "" {
 		tb.t.Fatalf("create a game: %v", err)
 	}
 	for _, p := range players[1:] {
-		tb.must(http.MethodPost, "/v1/games/"+g.ID+"/join", tb.tokens[p], []byte(`{}`), "Idempotency-Key", "join-"+randomHex(8))
+		tb.must(http.MethodPost, "/v1/games/"+g.ID+"/join", tb.token(p), []byte(`{}`), "Idempotency-Key", "join-"+randomHex(8))
 	}
 	return g.ID
 }
@@ -342,57 +360,73 @@ func (tb *table) play(players []string, stop <-chan struct{}) {
 			return
 		default:
 		}
-		acted := false
-		for _, p := range players {
-			b := tb.must(http.MethodGet, "/v1/games/"+game, tb.tokens[p], nil)
-			var v struct {
-				Version int      `json:"version"`
-				Legal   []string `json:"legal"`
-				Game    struct {
-					Status string `json:"status"`
-				} `json:"game"`
-			}
-			if json.Unmarshal(b, &v) != nil {
-				continue
-			}
-			if v.Game.Status == "finished" {
-				game = tb.newGame(players)
-				acted = true
-				break
-			}
-			if len(v.Legal) == 0 {
-				continue
-			}
-			move := v.Legal[mrand.IntN(len(v.Legal))]                                         //nolint:gosec // G404: a bot's choice
-			if mrand.IntN(4) == 0 && strings.Contains(strings.Join(v.Legal, ","), "coyote") { //nolint:gosec // G404: a bot's choice
-				move = "coyote"
-			}
-			body, _ := json.Marshal(map[string]any{"move": move, "expected_version": v.Version})
-			key := "move-" + randomHex(10)
-			out := tb.must(http.MethodPost, "/v1/games/"+game+"/moves", tb.tokens[p], body, "Idempotency-Key", key)
-			if out == nil {
-				continue // stale or illegal by now: look again
-			}
-			var r struct {
-				Receipt receipt `json:"receipt"`
-			}
-			if err := json.Unmarshal(out, &r); err != nil || r.Receipt.Head == "" {
-				tb.t.Errorf("a move's answer without a receipt: %s", out)
-				continue
-			}
-			rc := r.Receipt
-			rc.key, rc.token, rc.body = key, tb.tokens[p], body
-			tb.mu.Lock()
-			tb.receipts = append(tb.receipts, rc)
-			tb.mu.Unlock()
-			tb.moves.Add(1)
-			acted = true
-			break
+		acted, finished := tb.step(game, players)
+		if finished {
+			game = tb.newGame(players)
+			continue
 		}
 		if !acted {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
+}
+
+// step has the first of players who may act in game play a random legal
+// move over the API (with its own Idempotency-Key, retried until
+// acknowledged); it reports whether a move was acknowledged and whether
+// the game is over.
+func (tb *table) step(game string, players []string) (acted, finished bool) {
+	for _, p := range players {
+		b := tb.must(http.MethodGet, "/v1/games/"+game, tb.token(p), nil)
+		var v struct {
+			Version int      `json:"version"`
+			Legal   []string `json:"legal"`
+			Game    struct {
+				Status string `json:"status"`
+			} `json:"game"`
+		}
+		if json.Unmarshal(b, &v) != nil {
+			continue
+		}
+		if v.Game.Status == "finished" {
+			return false, true
+		}
+		if len(v.Legal) == 0 {
+			continue
+		}
+		move := v.Legal[mrand.IntN(len(v.Legal))]                                         //nolint:gosec // G404: a bot's choice
+		if mrand.IntN(4) == 0 && strings.Contains(strings.Join(v.Legal, ","), "coyote") { //nolint:gosec // G404: a bot's choice
+			move = "coyote"
+		}
+		body, _ := json.Marshal(map[string]any{"move": move, "expected_version": v.Version})
+		key := "move-" + randomHex(10)
+		out := tb.must(http.MethodPost, "/v1/games/"+game+"/moves", tb.token(p), body, "Idempotency-Key", key)
+		if out == nil {
+			continue // stale or illegal by now: look again
+		}
+		var r struct {
+			Receipt receipt `json:"receipt"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil || r.Receipt.Head == "" {
+			tb.t.Errorf("a move's answer without a receipt: %s", out)
+			continue
+		}
+		rc := r.Receipt
+		rc.key, rc.token, rc.body = key, tb.token(p), body
+		tb.mu.Lock()
+		tb.receipts = append(tb.receipts, rc)
+		tb.mu.Unlock()
+		tb.moves.Add(1)
+		return true, false
+	}
+	return false, false
+}
+
+// token is the session of email.
+func (tb *table) token(email string) string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.tokens[email]
 }
 
 // check runs the suite's checks after the faults: every acknowledged move

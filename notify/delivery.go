@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -78,7 +77,7 @@ func (s *Service) HandlePanic(ctx context.Context, job *rivertype.JobRow, panicV
 }
 
 // RetryPolicy spaces the attempts of a mail job: 1 s, 2 s, 4 s, … doubling
-// up to an hour between attempts, with a tenth of jitter (a relay back
+// up to an hour between attempts, spread by up to a tenth by job (a relay back
 // after a short outage gets its mail within seconds; one down for a day is
 // not hammered). Other jobs follow River's default.
 type RetryPolicy struct {
@@ -95,6 +94,6 @@ func (p *RetryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
 	if n <= 12 {
 		wait = time.Second << (n - 1)
 	}
-	wait += time.Duration(rand.Int64N(int64(wait/10) + 1)) //nolint:gosec // G404: jitter, not a secret
+	wait += wait / 10 * time.Duration(job.ID%10) / 10 // jobs failed together spread out
 	return time.Now().Add(wait)
 }

@@ -21,16 +21,20 @@ type LoggedMail struct {
 	FailedAt  *time.Time
 	Attempts  int
 	LastError string
+	Skipped   string // why a mail begun was not sent after all
 }
 
-// Status says where the mail stands: "sent", "failed" (for good) or
-// "trying" (not delivered yet; it will be tried again).
+// Status says where the mail stands: "sent", "failed" (for good),
+// "skipped" (no longer applied when it could be sent) or "trying" (not
+// delivered yet; it will be tried again).
 func (m LoggedMail) Status() string {
 	switch {
 	case m.SentAt != nil:
 		return "sent"
 	case m.FailedAt != nil:
 		return "failed"
+	case m.Skipped != "":
+		return "skipped"
 	}
 	return "trying"
 }
@@ -47,7 +51,7 @@ func MailLog(ctx context.Context, pool *pgxpool.Pool, f MailLogFilter) ([]Logged
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
-	rows, err := pool.Query(ctx, `select message_id, kind, recipient, subject, created_at, sent_at, failed_at, attempts, coalesce(last_error, '')
+	rows, err := pool.Query(ctx, `select message_id, kind, recipient, subject, created_at, sent_at, failed_at, attempts, coalesce(last_error, ''), coalesce(skipped, '')
 		from mail_log where ($1 = '' or lower(recipient) = lower($1)) and (not $2 or failed_at is not null)
 		order by created_at desc, message_id limit $3`, f.To, f.Failed, f.Limit)
 	if err != nil {
@@ -55,7 +59,7 @@ func MailLog(ctx context.Context, pool *pgxpool.Pool, f MailLogFilter) ([]Logged
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (LoggedMail, error) {
 		var m LoggedMail
-		err := r.Scan(&m.MessageID, &m.Kind, &m.Recipient, &m.Subject, &m.CreatedAt, &m.SentAt, &m.FailedAt, &m.Attempts, &m.LastError)
+		err := r.Scan(&m.MessageID, &m.Kind, &m.Recipient, &m.Subject, &m.CreatedAt, &m.SentAt, &m.FailedAt, &m.Attempts, &m.LastError, &m.Skipped)
 		return m, err
 	})
 	if err != nil {

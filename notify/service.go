@@ -178,6 +178,16 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 	return nil
 }
 
+// skip records in the mail log that a mail whose sending had begun (a
+// crash, a relay that refused it for now) is not sent after all, and why:
+// it no longer applies. A mail never begun leaves no line.
+func (s *Service) skip(ctx context.Context, messageID, why string) error {
+	if _, err := s.pool.Exec(ctx, `update mail_log set skipped = $2 where message_id = $1 and sent_at is null`, messageID, why); err != nil {
+		return fmt.Errorf("log mail %s as skipped: %w", messageID, err)
+	}
+	return nil
+}
+
 // wants reports whether user gets mail of kind about game: the most
 // specific preference wins (game and kind, game, kind, all); default on.
 func (s *Service) wants(ctx context.Context, user, game, kind string) (bool, error) {

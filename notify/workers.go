@@ -80,7 +80,8 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 		current = current || p.Since <= a.Version
 	}
 	if b.Ended || !current {
-		return nil
+		return s.skip(ctx, s.messageID("g", b.GameID, "v"+strconv.Itoa(a.Version), "s"+strconv.Itoa(a.Seat), "prompt"),
+			"the turn it prompted for was played or the game ended before it was sent")
 	}
 	return done(s.sendPrompt(ctx, b, KindPrompt, a.Version, a.Seat, "prompt"))
 }
@@ -125,7 +126,8 @@ func (w *reminderWorker) Work(ctx context.Context, job *river.Job[jobs.Reminder]
 	}
 	pending := slices.ContainsFunc(b.Pending, func(p games.Pending) bool { return p.Kind == a.Entry && p.Since == a.Since })
 	if b.Ended || !pending {
-		return nil
+		return w.s.skip(ctx, w.s.messageID("g", b.GameID, "v"+strconv.Itoa(a.Since), "s"+strconv.Itoa(a.Seat), "reminder-"+a.Label),
+			"the turn it reminded of was played or the game ended before it was sent")
 	}
 	return done(w.s.sendPrompt(ctx, b, KindReminder, a.Since, a.Seat, "reminder-"+a.Label))
 }
@@ -236,14 +238,15 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 	if err != nil {
 		return err
 	}
+	messageID := s.messageID("g", a.GameID, "v"+strconv.Itoa(a.Version), a.User, "invite")
 	if b.Started {
-		return nil
+		return s.skip(ctx, messageID, "the game started before it was sent")
 	}
 	inviter := "Someone"
 	var players []string
 	for _, j := range b.Joined {
 		if j.User == a.User {
-			return nil
+			return s.skip(ctx, messageID, "the player joined before it was sent")
 		}
 		if j.User == b.Creator {
 			inviter = j.Name
@@ -257,7 +260,7 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenInvite, Game: a.GameID, Seat: -1, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	m := Mail{
 		Kind: KindInvitation, To: to, ReplyTo: "i+" + tok + "@" + s.cfg.MailDomain,
-		MessageID: s.messageID("g", a.GameID, "v"+strconv.Itoa(a.Version), a.User, "invite"),
+		MessageID: messageID,
 		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
 		Data: InvitationData{
 			Game: s.gameRef(b), Inviter: inviter, Players: players, Name: suggestName(to.Address, ""),

@@ -49,8 +49,8 @@ type relay struct {
 	got    []relayMail
 	down   bool
 	refuse map[string]bool // recipients answered 550
-	ln   net.Listener
-	srv  *gosmtp.Server
+	ln     net.Listener
+	srv    *gosmtp.Server
 }
 
 func (r *relay) NewSession(*gosmtp.Conn) (gosmtp.Session, error) {

@@ -182,7 +182,10 @@ func listMailLog(ctx context.Context, stdout io.Writer, db *database, to string,
 	_, _ = fmt.Fprintln(tw, "WHEN\tTO\tKIND\tSTATUS\tATTEMPTS\tMESSAGE-ID\tSUBJECT / LAST ERROR")
 	for _, m := range list {
 		last := m.Subject
-		if m.Status() != "sent" && m.LastError != "" {
+		switch {
+		case m.Status() == "skipped":
+			last = m.Skipped
+		case m.Status() != "sent" && m.LastError != "":
 			last = m.LastError
 		}
 		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", m.CreatedAt.Local().Format("2006-01-02 15:04:05"),
