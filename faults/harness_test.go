@@ -40,6 +40,13 @@ var binary string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	if spec := os.Getenv("COURRIER_FAULTS_FLOOD"); spec != "" {
+		if err := runFlood(spec); err != nil {
+			fmt.Fprintln(os.Stderr, "flood:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "courrier-faults-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -508,6 +515,17 @@ func (c *cluster) check(tb *table) {
 		t.Errorf("%d pending entries of running games were never prompted for", unprompted)
 	}
 	t.Logf("checked: %d acknowledged moves, 0 lost = %v, retries idempotent = %v", len(tb.receipts), lost == 0, differ == 0 && after == before)
+}
+
+// pgConn is a connection to the suite's database, closed at the test's end.
+func (c *cluster) pgConn(t *testing.T) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), c.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
 }
 
 func freePort(t *testing.T) int {

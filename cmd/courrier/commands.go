@@ -18,6 +18,7 @@ import (
 
 	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/api/guard"
 	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
@@ -129,7 +130,9 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	mailPages := mail.Handler()
 	mux.Handle("/u/", mailPages)
 	mux.Handle("/dev/", mailPages)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	// A client that keeps sending what is refused gets its refusals
+	// slowly: a flood costs serve little and the players keep their speed.
+	srv := &http.Server{Handler: guard.Handler(mux, guard.Config{}), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	inbound := mail.NewInboundServer(jobsClient)
 	if err := jobsClient.Start(context.WithoutCancel(ctx)); err != nil {
