@@ -147,7 +147,7 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 	}
 	time.Sleep(time.Second)
 	stop()
-	if s.cmd.ProcessState != nil {
+	if !s.alive() {
 		t.Fatal("serve exited while the database was away")
 	}
 	c.check(tb)

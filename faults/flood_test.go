@@ -344,7 +344,7 @@ func TestFloods(t *testing.T) {
 			t.Errorf("the flood was answered %s %d times", a, n)
 		}
 	}
-	if s.cmd.ProcessState != nil {
+	if !s.alive() {
 		t.Fatal("serve exited under the flood")
 	}
 	t.Logf("TestFloods: %d connections for %v: sent %v (%v); answers %v; events written %d; serve's memory peak %d MiB (%d MiB before); "+

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -132,8 +133,19 @@ type serve struct {
 	httpAddr string
 	smtpAddr string
 	cmd      *exec.Cmd
+	exited   chan struct{} // closed when cmd has exited (and been waited for)
 	log      *os.File
 	env      []string
+}
+
+// alive reports whether the process is still running.
+func (s *serve) alive() bool {
+	select {
+	case <-s.exited:
+		return false
+	default:
+		return true
+	}
 }
 
 // startServe starts a serve process with env added to the suite's
@@ -172,6 +184,9 @@ func (s *serve) start() {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan struct{})
+	s.exited = exited
+	go func() { _ = s.cmd.Wait(); close(exited) }()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if resp, err := http.Get(s.base + "/healthz"); err == nil { //nolint:noctx // a probe of our own child
@@ -189,16 +204,14 @@ func (s *serve) start() {
 // kill sends SIGKILL: no shutdown, no flush, as a crash.
 func (s *serve) kill() {
 	_ = s.cmd.Process.Signal(syscall.SIGKILL)
-	_ = s.cmd.Wait()
+	<-s.exited
 }
 
 // stop ends the process gracefully.
 func (s *serve) stop() {
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { _ = s.cmd.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-s.exited:
 	case <-time.After(20 * time.Second):
 		s.kill()
 	}
@@ -227,7 +240,7 @@ type table struct {
 	receipts []receipt
 	tokens   map[string]string // email → session
 	errors   map[int]int       // HTTP status (0: no answer) → count, while retrying
-	bad      []string          // answers no fault excuses (500s)
+	bad      []string          // answers no fault excuses (5xx but a 503 with Retry-After; no answer within the client's timeout)
 	moves    atomic.Int64
 	// inbox returns the texts of the mails to an address (default: the
 	// dev mailbox's page).
@@ -278,6 +291,11 @@ func (tb *table) call(method, path, token string, body []byte, headers ...string
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		// A process killed refuses or resets the connection at once; one
+		// alive that answers nothing within the client's timeout hangs.
+		if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+			tb.fault("%s %s: no answer within %v", method, path, client.Timeout)
+		}
 		return 0, nil
 	}
 	defer func() { _ = resp.Body.Close() }()
@@ -287,7 +305,20 @@ func (tb *table) call(method, path, token string, body []byte, headers ...string
 		// nothing; the client asks again with the same key.
 		return 0, nil
 	}
+	switch {
+	case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "":
+		tb.fault("%s %s: 503 without Retry-After: %s", method, path, b)
+	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusServiceUnavailable:
+		tb.fault("%s %s: %d %s", method, path, resp.StatusCode, b)
+	}
 	return resp.StatusCode, b
+}
+
+// fault records an answer no fault excuses.
+func (tb *table) fault(format string, args ...any) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.bad = append(tb.bad, fmt.Sprintf(format, args...))
 }
 
 // must retries a call until it answers 2xx (a fault may be under way),
@@ -301,9 +332,6 @@ func (tb *table) must(method, path, token string, body []byte, headers ...string
 		}
 		tb.mu.Lock()
 		tb.errors[status]++
-		if status == http.StatusInternalServerError {
-			tb.bad = append(tb.bad, fmt.Sprintf("%s %s: %d %s", method, path, status, b))
-		}
 		tb.mu.Unlock()
 		if status >= 400 && status < 500 && status != http.StatusTooManyRequests {
 			return nil // refused (stale, illegal, already joined): the caller looks again
@@ -450,7 +478,7 @@ func (c *cluster) check(tb *table) {
 	}
 	defer func() { _ = conn.Close(ctx) }()
 	if len(tb.bad) > 0 {
-		t.Errorf("%d answers were 500s, e.g. %s", len(tb.bad), tb.bad[0])
+		t.Errorf("%d answers no fault excuses (a 5xx but a 503 with Retry-After, or none within the client's timeout), e.g. %s", len(tb.bad), tb.bad[0])
 	}
 	lost := 0
 	for _, r := range tb.receipts {
@@ -504,10 +532,13 @@ func (c *cluster) check(tb *table) {
 	if dump() != inline {
 		t.Error("the projections differ from a rebuild from the log")
 	}
+	// A prompt for the entry: queued when it opened (its version is the
+	// entry's since) or later.
 	var unprompted int
 	err = conn.QueryRow(ctx, `select count(*) from games g, jsonb_array_elements(g.to_act) a
 		where g.status = 'active' and not exists (select 1 from river_job j where j.kind = 'mail.prompt'
-			and j.args->>'game_id' = g.id and (j.args->>'seat')::int = (a->>'seat')::int)`).Scan(&unprompted)
+			and j.args->>'game_id' = g.id and (j.args->>'seat')::int = (a->>'seat')::int
+			and (j.args->>'version')::int >= (a->>'since')::int)`).Scan(&unprompted)
 	if err != nil {
 		t.Fatal(err)
 	}

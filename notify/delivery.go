@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emersion/go-smtp"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 )
@@ -18,8 +17,8 @@ import (
 type DeliveryError struct {
 	MessageID string
 	Kind      string
-	// Permanent: the relay answered 5xx (no such mailbox, message
-	// refused); no retry can deliver it.
+	// Permanent: the relay answered 5xx to the message (no such mailbox,
+	// message refused); no retry can deliver it.
 	Permanent bool
 	Err       error
 }
@@ -32,12 +31,13 @@ func (e *DeliveryError) Error() string {
 // Unwrap returns the transport's error.
 func (e *DeliveryError) Unwrap() error { return e.Err }
 
-// deliveryError classifies a transport's failure: an SMTP reply of class 5
-// is permanent; everything else (4xx, a refused connection, a timeout, a
-// relay that hung up) may pass.
+// deliveryError classifies a transport's failure: the relay's 5xx to the
+// message (a refusal) is permanent; everything else (4xx, a refused
+// connection, a timeout, a relay that hung up, a 5xx to the session such
+// as a wrong password) may pass.
 func deliveryError(o outgoing, err error) *DeliveryError {
-	se, ok := errors.AsType[*smtp.SMTPError](err)
-	return &DeliveryError{MessageID: o.MessageID, Kind: o.Kind, Permanent: ok && se.Code >= 500 && se.Code < 600, Err: err}
+	_, refused := errors.AsType[*refusal](err)
+	return &DeliveryError{MessageID: o.MessageID, Kind: o.Kind, Permanent: refused, Err: err}
 }
 
 // HandleError is River's error handler for the mail jobs: a mail the relay
@@ -89,7 +89,7 @@ func (p *RetryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
 	if !strings.HasPrefix(job.Kind, "mail.") {
 		return p.fallback.NextRetry(job)
 	}
-	n := max(len(job.Errors), 1) // this attempt's error is already there
+	n := len(job.Errors) + 1 // River has not recorded this attempt's error yet
 	wait := time.Hour
 	if n <= 12 {
 		wait = time.Second << (n - 1)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -89,7 +90,11 @@ func (r *Relay) Send(ctx context.Context, from string, to []string, msg []byte) 
 		}
 	}
 	if err := c.SendMail(from, to, bytes.NewReader(msg)); err != nil {
-		return fmt.Errorf("relay %s: send to %v: %w", r.addr, to, err)
+		err = fmt.Errorf("relay %s: send to %v: %w", r.addr, to, err)
+		if refusedForGood(err) {
+			return &refusal{err: err}
+		}
+		return err
 	}
 	// The relay took the message at its answer to DATA: a QUIT that fails
 	// after it must not make the mail be sent again.
@@ -155,6 +160,23 @@ func (r *Relay) connect(ctx context.Context, deadline time.Time) (c *smtp.Client
 		return fail(c, "relay %s: EHLO after STARTTLS: %w", r.addr, err)
 	}
 	return c, true, nil
+}
+
+// refusal is the relay's answer of class 5 to the message itself (its
+// sender, a recipient, its content): no retry can deliver it. A 5xx to the
+// session (EHLO, STARTTLS, AUTH: a relay or a password set wrong) is not
+// one: the mail waits, retried, for the operator to fix the setting.
+type refusal struct{ err error }
+
+func (r *refusal) Error() string { return r.err.Error() }
+func (r *refusal) Unwrap() error { return r.err }
+
+// refusedForGood reports whether err is an SMTP reply of class 5 other
+// than 552, which RFC 5321 (4.5.3.1.10) asks clients to treat as
+// temporary at RCPT.
+func refusedForGood(err error) bool {
+	se, ok := errors.AsType[*smtp.SMTPError](err)
+	return ok && se.Code >= 500 && se.Code < 600 && se.Code != 552
 }
 
 // loopback reports whether the relay is on this machine.

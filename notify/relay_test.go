@@ -28,6 +28,7 @@ type catcher struct {
 	user     string // required credentials ("" = no auth)
 	password string
 	refuse   string // a recipient refused with 550
+	full     string // a recipient refused with 552 (mailbox full)
 	got      []delivery
 }
 
@@ -71,6 +72,9 @@ func (s *session) Mail(from string, _ *smtp.MailOptions) error {
 func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	if to == s.c.refuse {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+	}
+	if to == s.c.full {
+		return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 2, 2}, Message: "mailbox full"}
 	}
 	s.d.to = append(s.d.to, to)
 	return nil
@@ -167,19 +171,34 @@ func TestRelayUpgradesWithSTARTTLSAndAuthenticates(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "authenticate as courrier") {
 		t.Fatalf("wrong password: %v", err)
 	}
+	if _, refused := errors.AsType[*refusal](err); refused {
+		t.Errorf("a wrong password (a 5xx to AUTH) failed the mail for good: it must wait, retried, for the operator's fix")
+	}
 	if len(c.got) != 1 {
 		t.Fatalf("a message went through with a wrong password")
 	}
 }
 
+// A recipient refused with 550 fails the mail for good; one refused with
+// 552 (mailbox full, temporary at RCPT by RFC 5321) does not.
 func TestRelayReportsARefusedRecipient(t *testing.T) {
-	c := &catcher{refuse: "nobody@example.org"}
+	c := &catcher{refuse: "nobody@example.org", full: "full@example.org"}
 	addr := c.start(t, nil)
 	r, _ := ParseRelay("smtp://"+addr, "courrier.test")
 	err := r.Send(context.Background(), "game@courrier.test", []string{"nobody@example.org"}, []byte(message))
 	var se *smtp.SMTPError
 	if !errors.As(err, &se) || se.Code != 550 || !strings.Contains(err.Error(), "nobody@example.org") {
 		t.Fatalf("err = %v, want the relay's 550 naming the recipient", err)
+	}
+	if _, refused := errors.AsType[*refusal](err); !refused {
+		t.Errorf("a 550 at RCPT is not a refusal for good: %v", err)
+	}
+	err = r.Send(context.Background(), "game@courrier.test", []string{"full@example.org"}, []byte(message))
+	if !errors.As(err, &se) || se.Code != 552 {
+		t.Fatalf("err = %v, want the relay's 552", err)
+	}
+	if _, refused := errors.AsType[*refusal](err); refused {
+		t.Errorf("a 552 at RCPT failed the mail for good: %v", err)
 	}
 }
 

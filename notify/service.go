@@ -172,7 +172,11 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 		_, _ = s.pool.Exec(context.WithoutCancel(ctx), `update mail_log set last_error = $2 where message_id = $1`, o.MessageID, err.Error())
 		return deliveryError(o, err)
 	}
-	if _, err := s.pool.Exec(ctx, `update mail_log set sent_at = now(), last_error = null where message_id = $1`, o.MessageID); err != nil {
+	// The relay took the mail: its record must not be abandoned because the
+	// job's time ran out meanwhile (the job would send it again).
+	done, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := s.pool.Exec(done, `update mail_log set sent_at = now(), last_error = null, failed_at = null, skipped = null where message_id = $1`, o.MessageID); err != nil {
 		return fmt.Errorf("log mail %s as sent: %w", o.MessageID, err)
 	}
 	return nil
@@ -182,7 +186,11 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 // crash, a relay that refused it for now) is not sent after all, and why:
 // it no longer applies. A mail never begun leaves no line.
 func (s *Service) skip(ctx context.Context, messageID, why string) error {
-	if _, err := s.pool.Exec(ctx, `update mail_log set skipped = $2 where message_id = $1 and sent_at is null`, messageID, why); err != nil {
+	// An attempt cut off by a crash left no error: the relay may have taken
+	// that mail before the crash, and the log says so.
+	if _, err := s.pool.Exec(ctx, `update mail_log set skipped = $2 || case when last_error is null
+		then ' (an attempt was cut off by a crash: the relay may have taken it)' else '' end
+		where message_id = $1 and sent_at is null`, messageID, why); err != nil {
 		return fmt.Errorf("log mail %s as skipped: %w", messageID, err)
 	}
 	return nil

@@ -7,11 +7,18 @@
 // thousands, and the players' requests keep their speed. Answers that
 // succeed, and the refusals of a game's rules (409 stale, 422 illegal),
 // are never delayed.
+//
+// The budget is per IPv4 address and per IPv6 /64. Clients that share an
+// address (behind a NAT, or every client when serve sits behind a reverse
+// proxy on its host) share one budget: during a flood from one of them,
+// the others' refusals wait too, never their successes. A proxy in front
+// should then limit by the real client itself.
 package guard
 
 import (
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4/middleware"
@@ -26,6 +33,9 @@ type Config struct {
 	// Pause is how long a refusal past the budget waits before it is sent
 	// (default 1 s).
 	Pause time.Duration
+	// MaxHeld bounds the refusals held in their pause at once (default
+	// 4,096); past it, a refusal is sent at once and its connection closed.
+	MaxHeld int64
 }
 
 // Refusal reports whether an HTTP status is a refusal the guard counts:
@@ -50,18 +60,25 @@ func Handler(next http.Handler, cfg Config) http.Handler {
 	if cfg.Pause <= 0 {
 		cfg.Pause = time.Second
 	}
+	if cfg.MaxHeld <= 0 {
+		cfg.MaxHeld = 4096
+	}
 	budget := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 		Rate: cfg.PerSecond, Burst: int(5 * cfg.PerSecond), ExpiresIn: 3 * time.Minute,
 	})
+	var held atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		addr, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			addr = r.RemoteAddr
-		}
+		addr := client(r.RemoteAddr)
 		next.ServeHTTP(&writer{ResponseWriter: w, pause: func() {
 			if ok, _ := budget.Allow(addr); ok {
 				return
 			}
+			if held.Add(1) > cfg.MaxHeld {
+				held.Add(-1)
+				w.Header().Set("Connection", "close")
+				return
+			}
+			defer held.Add(-1)
 			t := time.NewTimer(cfg.Pause)
 			defer t.Stop()
 			select {
@@ -70,6 +87,21 @@ func Handler(next http.Handler, cfg Config) http.Handler {
 			}
 		}}, r)
 	})
+}
+
+// client is the budget's key for a remote address: the IPv4 address, or
+// the /64 network of an IPv6 one (a single machine commonly holds a whole
+// /64).
+func client(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || ip.To4() != nil {
+		return host
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }
 
 // writer holds a refusal's status until its pause is over.

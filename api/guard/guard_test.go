@@ -101,3 +101,39 @@ func TestRefusal(t *testing.T) {
 		}
 	}
 }
+
+// Past MaxHeld refusals in their pause, a further one is answered at once
+// and its connection closed: held requests cannot pile up without bound.
+func TestHeldRefusalsAreBounded(t *testing.T) {
+	const pause = 2 * time.Second
+	srv := httptest.NewServer(guard.Handler(http.HandlerFunc(status), guard.Config{PerSecond: 1, Pause: pause, MaxHeld: 1}))
+	defer srv.Close()
+	ctx := t.Context()
+	for range 5 { // the burst
+		if _, _, err := get(ctx, t, srv.URL+"/forged"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := make(chan time.Duration)
+	go func() {
+		_, took, _ := get(ctx, t, srv.URL+"/forged")
+		held <- took
+	}()
+	time.Sleep(200 * time.Millisecond)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/forged", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if took := time.Since(start); took >= pause/2 || resp.StatusCode != http.StatusUnauthorized || !resp.Close {
+		t.Errorf("a refusal past MaxHeld: %d after %v, connection closed %v; want 401 at once, closed", resp.StatusCode, took, resp.Close)
+	}
+	if took := <-held; took < pause-100*time.Millisecond {
+		t.Errorf("the held refusal was answered after %v, want the pause of %v", took, pause)
+	}
+}
