@@ -154,6 +154,11 @@ func decode(typ string, data []byte, v any) error {
 	return nil
 }
 
+// maxAbsenceDays bounds the days ParseAbsence reads (a game's own bound,
+// 14 days by default, is checked when the absence is declared); past
+// about 106,000 days a duration would overflow.
+const maxAbsenceDays = 3650
+
 // ParseAbsence reads how long someone will be away, as a reply or the web's
 // move box says it: "3d", "36h", "90m".
 func ParseAbsence(s string) (time.Duration, error) {
@@ -162,6 +167,9 @@ func ParseAbsence(s string) (time.Duration, error) {
 		n, err := strconv.Atoi(days)
 		if err != nil || n <= 0 {
 			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		if n > maxAbsenceDays {
+			return 0, fmt.Errorf("%q is longer than any game allows (at most %d days)", s, maxAbsenceDays)
 		}
 		return time.Duration(n) * 24 * time.Hour, nil
 	}
