@@ -7,10 +7,11 @@
 // from 64 connections) and then check that nothing acknowledged was lost
 // or doubled: every acknowledged move is in the log, a retry of any key
 // returns its first receipt and writes nothing, every game re-derives from
-// its log (`courrier audit -all`), the projections equal a rebuild, no
-// game waits on a pending entry nobody was prompted for, every mail was
-// delivered (with one Message-ID however often it was sent) or failed for
-// good and listed, and every reply taken with 250 was processed once.
+// its log (`courrier audit -all`), the projections equal a rebuild into
+// empty tables, no game waits on a pending entry nobody was prompted for,
+// every mail was delivered (with one Message-ID however often it was sent)
+// or failed for good and listed, and every reply taken with 250 was
+// processed once.
 //
 // `go test ./faults/` runs a short version of each scenario; `go test
 // ./faults/ -faults` the full one (RELIABILITY.md has its figures).
