@@ -67,6 +67,10 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	if err != nil {
 		return err
 	}
+	refusals, guarded, err := cfg.refusalLimit()
+	if err != nil {
+		return err
+	}
 	keys, err := accountKeys(cfg.DataDir)
 	if err != nil {
 		return err
@@ -132,7 +136,11 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	mux.Handle("/dev/", mailPages)
 	// A client that keeps sending what is refused gets its refusals
 	// slowly: a flood costs serve little and the players keep their speed.
-	srv := &http.Server{Handler: guard.Handler(mux, guard.Config{}), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	var handler http.Handler = mux
+	if guarded {
+		handler = guard.Handler(mux, guard.Config{PerSecond: refusals})
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	inbound := mail.NewInboundServer(jobsClient)
 	if err := jobsClient.Start(context.WithoutCancel(ctx)); err != nil {

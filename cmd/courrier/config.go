@@ -26,6 +26,7 @@ type config struct {
 	BaseURL     string // COURRIER_BASE_URL
 	DataDir     string // COURRIER_DATA_DIR
 	RateLimit   string // COURRIER_RATE_LIMIT: API requests a second per user (twice that per address); "off" or negative: none
+	RefusalRate string // COURRIER_REFUSAL_LIMIT: refusals a second per address answered at once; "off": never slowed
 	JobTimeout  string // COURRIER_JOB_TIMEOUT: how long one job (a delivery to the relay) may run
 	// EmbeddedPort is where the embedded server listens (tests move it).
 	EmbeddedPort int
@@ -49,6 +50,7 @@ func (c *config) settings() []setting {
 		{"COURRIER_DATA_DIR", defaultDataDir(), "where secrets and the embedded database live", &c.DataDir},
 		{"COURRIER_JOB_TIMEOUT", "1m", "how long one background job may run, a delivery to the SMTP relay included (a relay that hangs is given up on then and tried again); a job whose process died is run again three times this later", &c.JobTimeout},
 		{"COURRIER_RATE_LIMIT", "", "API requests a second allowed per user, and twice that per client address (this machine's own are not limited by address); empty: 50; off or negative: no limit", &c.RateLimit},
+		{"COURRIER_REFUSAL_LIMIT", "", "refused requests (malformed, bad token, unknown path) a second per client address answered at once, with bursts of five times that; past it each waits a second; empty: 20; off: never slowed", &c.RefusalRate},
 	}
 }
 
@@ -107,6 +109,24 @@ func (c config) rateLimits() (perUser, perAddress rate.Limit, err error) {
 		return -1, -1, nil
 	}
 	return rate.Limit(n), rate.Limit(2 * n), nil
+}
+
+// refusalLimit reads COURRIER_REFUSAL_LIMIT into guard.Config's
+// PerSecond: empty, the guard's default (0); "off", no guard (on false);
+// else n refusals a second per address.
+func (c config) refusalLimit() (perSecond rate.Limit, on bool, err error) {
+	v := strings.TrimSpace(c.RefusalRate)
+	switch {
+	case v == "":
+		return 0, true, nil
+	case strings.EqualFold(v, "off"):
+		return 0, false, nil
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || n <= 0 || math.IsInf(n, 0) || math.IsNaN(n) {
+		return 0, false, usageError{fmt.Sprintf("refusal-limit %q: give refused requests a second per address (a positive number), off to never slow them, or nothing for the default", c.RefusalRate)}
+	}
+	return rate.Limit(n), true, nil
 }
 
 // jobTimeout reads COURRIER_JOB_TIMEOUT: a Go duration ("1m", "30s") of at

@@ -185,3 +185,28 @@ func TestLoadVerdict(t *testing.T) {
 		}
 	}
 }
+
+func TestRefusalLimitSetting(t *testing.T) {
+	cases := []struct {
+		v         string
+		perSecond rate.Limit
+		on        bool
+		refused   bool
+	}{
+		{"", 0, true, false},
+		{"off", 0, false, false},
+		{" Off ", 0, false, false},
+		{"5", 5, true, false},
+		{"0.5", 0.5, true, false},
+		{"0", 0, false, true},
+		{"-3", 0, false, true},
+		{"slow", 0, false, true},
+		{"NaN", 0, false, true},
+	}
+	for _, c := range cases {
+		n, on, err := config{RefusalRate: c.v}.refusalLimit()
+		if _, ok := errors.AsType[usageError](err); ok != c.refused || n != c.perSecond || on != c.on {
+			t.Errorf("COURRIER_REFUSAL_LIMIT=%q: %v, %v, %v", c.v, n, on, err)
+		}
+	}
+}

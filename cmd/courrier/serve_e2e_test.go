@@ -344,3 +344,37 @@ func TestTwoServeProcessesShareLiveMoves(t *testing.T) {
 		t.Fatal("a move through one process did not reach a stream on the other within a second")
 	}
 }
+
+// serve slows an address's refusals past COURRIER_REFUSAL_LIMIT (bursts of
+// five times it), and never with "off".
+func TestServeSlowsRepeatedRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		limit string
+		slow  bool
+	}{{"1", true}, {"off", false}} {
+		t.Run(tc.limit, func(t *testing.T) {
+			base, _, _ := startServe(t, "-refusal-limit", tc.limit)
+			var slowest time.Duration
+			for range 8 { // past the burst of 5
+				req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/v1/me", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Authorization", "Bearer forged")
+				start := time.Now()
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = resp.Body.Close()
+				if resp.StatusCode != http.StatusUnauthorized {
+					t.Fatalf("a forged token: %d, want 401", resp.StatusCode)
+				}
+				slowest = max(slowest, time.Since(start))
+			}
+			if slowed := slowest >= 900*time.Millisecond; slowed != tc.slow {
+				t.Errorf("refusal limit %s: the slowest of 8 refusals took %v; slowed = %v, want %v", tc.limit, slowest, slowed, tc.slow)
+			}
+		})
+	}
+}
