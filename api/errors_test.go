@@ -125,6 +125,7 @@ func TestErrorsAreClearAndWriteNothing(t *testing.T) {
 		{"an unknown game", http.MethodPost, "/v1/games/nosuchgame/moves", mover, good, nil, 404, "not_found", "nosuchgame"},
 		{"an unknown route", http.MethodGet, "/v1/nothing", mover, nil, nil, 404, "not_found", ""},
 		{"a stale version", http.MethodPost, movePath, mover, map[string]any{"move": v.Legal[0], "expected_version": v.Version - 1}, nil, 409, "stale_version", "moved on"},
+		{"a version not reached yet", http.MethodPost, movePath, mover, map[string]any{"move": v.Legal[0], "expected_version": v.Version + 50}, nil, 409, "stale_version", "is only at version"},
 		{"not your turn", http.MethodPost, "/v1/games/" + cy + "/moves", idle, map[string]any{"move": "bid 1", "expected_version": cyVersion}, nil, 422, "illegal_move", ""},
 		{"too large", http.MethodPost, movePath, mover, `{"move": "` + strings.Repeat("x", 100<<10) + `", "expected_version": 1}`, nil, 413, "too_large", ""},
 		{"an illegal move", http.MethodPost, movePath, mover, map[string]any{"move": "assassinate 9", "expected_version": v.Version}, nil, 422, "illegal_move", ""},

@@ -45,6 +45,10 @@ type StaleError struct {
 
 // Error implements error.
 func (e *StaleError) Error() string {
+	if e.Expected > e.Current {
+		return fmt.Sprintf("your move was made against version %d, but the game is only at version %d: "+
+			"look at the game and send your move against the version you see", e.Expected, e.Current)
+	}
 	return fmt.Sprintf("the game moved on: your move was made against version %d, the game is now at version %d; "+
 		"look at what changed and send your move again if it still stands", e.Expected, e.Current)
 }
