@@ -69,6 +69,24 @@ func (s *Service) HandleError(ctx context.Context, job *rivertype.JobRow, err er
 	return nil
 }
 
+// jobKey is the context key of the River job being worked.
+type jobKey struct{}
+
+// JobIDMiddleware is River worker middleware that lets the mail log record
+// which job tried to send each mail (so that a mail whose job ended
+// without delivering it is listed as failed).
+func JobIDMiddleware() rivertype.WorkerMiddleware {
+	return river.WorkerMiddlewareFunc(func(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
+		return doInner(context.WithValue(ctx, jobKey{}, job.ID))
+	})
+}
+
+// jobID is the River job being worked in ctx, 0 outside one.
+func jobID(ctx context.Context) int64 {
+	id, _ := ctx.Value(jobKey{}).(int64)
+	return id
+}
+
 // HandlePanic implements river.ErrorHandler: the panic is logged (River
 // retries the job).
 func (s *Service) HandlePanic(ctx context.Context, job *rivertype.JobRow, panicVal any, trace string) *river.ErrorHandlerResult {

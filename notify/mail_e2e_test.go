@@ -260,6 +260,61 @@ func TestRelayRefusalIsRecordedAndNotRetried(t *testing.T) {
 	}
 }
 
+// The mail log knows the job that last tried each mail: a mail whose job
+// ended without delivering it (discarded after its last attempt, or by
+// River's rescuer, or cleaned up since) is listed as failed, with why, and
+// not as "trying" for ever.
+func TestMailWhoseJobEndedIsListedAsFailed(t *testing.T) {
+	w := newWorld(t, 6)
+	ctx := context.Background()
+	creator, err := w.users.Ensure(ctx, players[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var invite []string
+	for _, a := range players[1:3] {
+		u, _ := w.users.Ensure(ctx, a)
+		invite = append(invite, u.ID)
+	}
+	if _, err := w.play.CreateGame(ctx, play.Actor{User: creator.ID, Channel: play.ChannelAPI},
+		play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
+		t.Fatal(err)
+	}
+	w.waitKind(players[1], "invitation", 1)
+	var id string
+	var job int64
+	if err := w.pool.QueryRow(ctx, `select m.message_id, m.job_id from mail_log m join river_job j on j.id = m.job_id
+		where m.recipient = $1 and j.kind = 'mail.invitation'`, players[1]).Scan(&id, &job); err != nil {
+		t.Fatalf("the invitation's mail log row names no job of its own: %v", err)
+	}
+	// Its delivery is not recorded (as after a crash just before), and its
+	// job ends in each of these ways.
+	if _, err := w.pool.Exec(ctx, `update mail_log set sent_at = null where message_id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		jobSQL, status, says string
+	}{
+		{`update river_job set state = 'retryable', finalized_at = null, scheduled_at = now() + interval '1 hour' where id = $1`, "trying", ""},
+		{`update river_job set state = 'discarded', finalized_at = now() where id = $1`, "failed", "its delivery job ended (discarded) without delivering it"},
+		{`delete from river_job where id = $1`, "failed", "its delivery job ended (gone) without delivering it"},
+	} {
+		if _, err := w.pool.Exec(ctx, tc.jobSQL, job); err != nil {
+			t.Fatal(err)
+		}
+		all, err := notify.MailLog(ctx, w.pool, notify.MailLogFilter{To: players[1]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed, _ := notify.MailLog(ctx, w.pool, notify.MailLogFilter{Failed: true})
+		n, _ := notify.FailedMailCount(ctx, w.pool)
+		if len(all) != 1 || all[0].Status() != tc.status || !strings.Contains(all[0].LastError, tc.says) ||
+			(len(failed) == 1) != (tc.status == "failed") || (n == 1) != (tc.status == "failed") {
+			t.Errorf("%s: listed %+v (status %q), %d failed, count %d; want %s saying %q", tc.jobSQL, all, all[0].Status(), len(failed), n, tc.status, tc.says)
+		}
+	}
+}
+
 func TestUnsubscribeStopsTheGamesMail(t *testing.T) {
 	w := newWorld(t, 5)
 	who, prompt := startByMail(t, w, players[:3])

@@ -162,10 +162,10 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.pool.Exec(ctx, `insert into mail_log (message_id, kind, game_id, user_id, recipient, subject, attempts)
-		values ($1, $2, nullif($3, ''), nullif($4, ''), $5, $6, 1)
-		on conflict (message_id) do update set attempts = mail_log.attempts + 1`,
-		o.MessageID, o.Kind, o.gameID, o.userID, o.To.Address, subject); err != nil {
+	if _, err := s.pool.Exec(ctx, `insert into mail_log (message_id, kind, game_id, user_id, recipient, subject, attempts, job_id)
+		values ($1, $2, nullif($3, ''), nullif($4, ''), $5, $6, 1, nullif($7, 0))
+		on conflict (message_id) do update set attempts = mail_log.attempts + 1, job_id = coalesce(excluded.job_id, mail_log.job_id)`,
+		o.MessageID, o.Kind, o.gameID, o.userID, o.To.Address, subject, jobID(ctx)); err != nil {
 		return fmt.Errorf("log mail %s: %w", o.MessageID, err)
 	}
 	if err := s.cfg.Transport.Send(ctx, s.ServiceAddress().Address, []string{o.To.Address}, raw); err != nil {

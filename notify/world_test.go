@@ -191,6 +191,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 		ReindexerSchedule: river.NeverSchedule(),
 		RetryPolicy:       &fastRetry{},
 		ErrorHandler:      mail,
+		Middleware:        []rivertype.Middleware{notify.JobIDMiddleware()},
 	})
 	if err != nil {
 		t.Fatal(err)

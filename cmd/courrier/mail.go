@@ -77,6 +77,7 @@ func newRiver(pool *pgxpool.Pool, workers *river.Workers, jobTimeout time.Durati
 		RescueStuckJobsAfter: 3 * jobTimeout,
 		RetryPolicy:          &notify.RetryPolicy{},
 		ErrorHandler:         handler,
+		Middleware:           []rivertype.Middleware{notify.JobIDMiddleware()},
 		// REINDEX needs the tables' owner; the service role is not.
 		ReindexerSchedule: river.NeverSchedule(),
 	})
