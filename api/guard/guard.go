@@ -64,7 +64,7 @@ func Handler(next http.Handler, cfg Config) http.Handler {
 		cfg.MaxHeld = 4096
 	}
 	budget := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-		Rate: cfg.PerSecond, Burst: int(5 * cfg.PerSecond), ExpiresIn: 3 * time.Minute,
+		Rate: cfg.PerSecond, Burst: max(1, int(5*cfg.PerSecond)), ExpiresIn: 3 * time.Minute,
 	})
 	var held atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
