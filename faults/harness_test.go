@@ -158,12 +158,21 @@ func (c *cluster) startServe(env ...string) *serve {
 	return s
 }
 
+// start starts the process and waits for its health check; a failure
+// ends the test (call it from the test's goroutine).
 func (s *serve) start() {
+	s.c.t.Helper()
+	if err := s.launch(); err != nil {
+		s.c.t.Fatal(err)
+	}
+}
+
+// launch is start for any goroutine: it returns what went wrong.
+func (s *serve) launch() error {
 	t := s.c.t
-	t.Helper()
 	f, err := os.CreateTemp(t.TempDir(), "serve-*.log")
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	s.log = f
 	t.Cleanup(func() {
@@ -182,7 +191,7 @@ func (s *serve) start() {
 	s.cmd.Env = append(append(os.Environ(), "COURRIER_RATE_LIMIT=off"), s.env...)
 	s.cmd.Stdout, s.cmd.Stderr = f, f
 	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
+		return fmt.Errorf("start serve: %w", err)
 	}
 	exited := make(chan struct{})
 	s.exited = exited
@@ -192,13 +201,13 @@ func (s *serve) start() {
 		if resp, err := http.Get(s.base + "/healthz"); err == nil { //nolint:noctx // a probe of our own child
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return
+				return nil
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	b, _ := os.ReadFile(f.Name())
-	t.Fatalf("serve did not come up:\n%s", b)
+	return fmt.Errorf("serve did not come up:\n%s", b)
 }
 
 // kill sends SIGKILL: no shutdown, no flush, as a crash.

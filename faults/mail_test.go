@@ -400,7 +400,9 @@ func TestRelayFailuresAndKillsDuringMail(t *testing.T) {
 		s.kill()
 		killedAt = append(killedAt, time.Now())
 		time.Sleep(jitter(50*time.Millisecond, 300*time.Millisecond))
-		s.start()
+		if err := s.launch(); err != nil { // on the relay's or the bots' goroutine
+			t.Error(err)
+		}
 	}
 	// killWhen arms a trigger and waits (at most 10 s) for it to fire.
 	var missed atomic.Int32
