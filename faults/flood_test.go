@@ -179,26 +179,20 @@ func (f *flood) junkSMTP(ctx context.Context) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(r, 64<<10))
 }
 
-// rss is serve's resident memory now and at its peak, in bytes.
-func rss(pid int) (now, peak int64) {
+// peakRSS is the peak of a process's resident memory so far (VmHWM), in
+// bytes; 0 when it cannot be read.
+func peakRSS(pid int) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, 0
+		return 0
 	}
 	for l := range strings.SplitSeq(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseInt(f[1], 10, 64)
-		switch f[0] {
-		case "VmRSS:":
-			now = kb << 10
-		case "VmHWM:":
-			peak = kb << 10
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
 		}
 	}
-	return now, peak
+	return 0
 }
 
 // latencies has a well-behaved player read their game and their list
@@ -274,28 +268,12 @@ func TestFloods(t *testing.T) {
 	stop := make(chan struct{})
 	time.AfterFunc(duration/2, func() { close(stop) })
 	quiet := latencies(t, tb, game, players[0], stop)
-	_, peakBefore := rss(s.cmd.Process.Pid)
+	peakBefore := peakRSS(s.cmd.Process.Pid)
 	before := count()
 
 	// The flood, from a process of its own at the lowest CPU priority (its
 	// CPU is an attacker's machine, not serve's), and the player at the
 	// same time.
-	var peak atomic.Int64
-	stop = make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(100 * time.Millisecond):
-				now, _ := rss(s.cmd.Process.Pid)
-				if now > peak.Load() {
-					peak.Store(now)
-				}
-			}
-		}
-	})
 	spec, _ := json.Marshal(floodSpec{Base: s.base, SMTPAddr: s.smtpAddr, Token: tb.token(players[3]), Game: attacker,
 		Connections: connections, Duration: duration + time.Second})
 	var floodOut bytes.Buffer
@@ -315,14 +293,12 @@ func TestFloods(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the flood process: %v\n%s", err, floodOut.String())
 	}
-	close(stop)
-	wg.Wait()
 	var f floodReport
 	if err := json.Unmarshal(floodOut.Bytes(), &f); err != nil {
 		t.Fatalf("the flood's report: %v\n%s", err, floodOut.String())
 	}
 	after := count()
-	_, peakAfter := rss(s.cmd.Process.Pid)
+	peakAfter := peakRSS(s.cmd.Process.Pid)
 
 	if after != before {
 		t.Errorf("the flood wrote %d events", after-before)
@@ -350,6 +326,6 @@ func TestFloods(t *testing.T) {
 	t.Logf("TestFloods: %d connections for %v: sent %v (%v); answers %v; events written %d; serve's memory peak %d MiB (%d MiB before); "+
 		"the well-behaved player's p99 %v quiet (%d requests), %v under the flood (%d requests)",
 		connections, duration, f.Sent, []string{floodMalformedJSON.String(), floodHugeBody.String(), floodForgedToken.String(), floodJunkSMTP.String()},
-		f.Answers, after-before, max(peak.Load(), peakAfter)>>20, peakBefore>>20, qp, len(quiet), fp, len(flooded))
+		f.Answers, after-before, peakAfter>>20, peakBefore>>20, qp, len(quiet), fp, len(flooded))
 	s.stop()
 }

@@ -331,7 +331,8 @@ func (tb *table) fault(format string, args ...any) {
 }
 
 // must retries a call until it answers 2xx (a fault may be under way),
-// for at most a minute; 500s are recorded as failures of the guarantee.
+// for at most a minute, counting the other answers by status (call
+// records those no fault excuses).
 func (tb *table) must(method, path, token string, body []byte, headers ...string) []byte {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
@@ -481,11 +482,7 @@ func (c *cluster) check(tb *table) {
 	t := c.t
 	t.Helper()
 	ctx := t.Context()
-	conn, err := pgx.Connect(ctx, c.dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := c.pgConn(t)
 	if len(tb.bad) > 0 {
 		t.Errorf("%d answers no fault excuses (a 5xx but a 503 with Retry-After, or none within the client's timeout), e.g. %s", len(tb.bad), tb.bad[0])
 	}

@@ -214,20 +214,10 @@ func TestRelayRefusalIsRecordedAndNotRetried(t *testing.T) {
 	w.relay.refuse = map[string]bool{players[1]: true}
 	w.relay.mu.Unlock()
 	ctx := context.Background()
-	creator, err := w.users.Ensure(ctx, players[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var invite []string
-	for _, a := range players[1:3] {
-		u, _ := w.users.Ensure(ctx, a)
-		invite = append(invite, u.ID)
-	}
-	if _, err := w.play.CreateGame(ctx, play.Actor{User: creator.ID, Channel: play.ChannelAPI}, play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
-		t.Fatal(err)
-	}
+	w.inviteByAPI(t, players[0], players[1:3]...)
 	w.waitKind(players[2], "invitation", 1)
 	var failed []notify.LoggedMail
+	var err error
 	for range 100 {
 		if failed, err = notify.MailLog(ctx, w.pool, notify.MailLogFilter{Failed: true}); err != nil {
 			t.Fatal(err)
@@ -267,19 +257,7 @@ func TestRelayRefusalIsRecordedAndNotRetried(t *testing.T) {
 func TestMailWhoseJobEndedIsListedAsFailed(t *testing.T) {
 	w := newWorld(t, 6)
 	ctx := context.Background()
-	creator, err := w.users.Ensure(ctx, players[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var invite []string
-	for _, a := range players[1:3] {
-		u, _ := w.users.Ensure(ctx, a)
-		invite = append(invite, u.ID)
-	}
-	if _, err := w.play.CreateGame(ctx, play.Actor{User: creator.ID, Channel: play.ChannelAPI},
-		play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
-		t.Fatal(err)
-	}
+	w.inviteByAPI(t, players[0], players[1:3]...)
 	w.waitKind(players[1], "invitation", 1)
 	var id string
 	var job int64

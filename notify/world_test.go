@@ -232,6 +232,29 @@ func (w *testWriter) Write(p []byte) (int, error) {
 
 // send delivers a message to courrier's SMTP server with a real SMTP client
 // (net/smtp). It returns the server's refusal, if any.
+// inviteByAPI has creator create a Coyote game over the API that invites
+// the invitees by mail.
+func (w *world) inviteByAPI(t *testing.T, creator string, invitees ...string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := w.users.Ensure(ctx, creator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var invite []string
+	for _, a := range invitees {
+		u, err := w.users.Ensure(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		invite = append(invite, u.ID)
+	}
+	if _, err := w.play.CreateGame(ctx, play.Actor{User: c.ID, Channel: play.ChannelAPI},
+		play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (w *world) send(from, to, raw string) error {
 	return smtp.SendMail(w.inbound, nil, from, []string{to}, []byte(strings.ReplaceAll(raw, "\n", "\r\n")))
 }

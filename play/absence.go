@@ -169,7 +169,7 @@ func ParseAbsence(s string) (time.Duration, error) {
 			return 0, fmt.Errorf("%q is not a number of days", s)
 		}
 		if n > maxAbsenceDays {
-			return 0, fmt.Errorf("%q is longer than any game allows (at most %d days)", s, maxAbsenceDays)
+			return 0, fmt.Errorf("%q is too long an absence: courrier reads at most %d days (and a game allows 14 unless its creator chose more)", s, maxAbsenceDays)
 		}
 		return time.Duration(n) * 24 * time.Hour, nil
 	}
