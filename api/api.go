@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -42,8 +43,8 @@ type Config struct {
 	Users     *auth.Users
 	Links     *auth.Links
 	APITokens *auth.APITokens
-	Sessions  *auth.Tokens // session JWTs
-	LoginKey  []byte       // derives each login link's secret from its id (auth.LinkSecret)
+	Sessions  *auth.Sessions // session JWTs, checked against the sessions table
+	LoginKey  []byte         // derives each login link's secret from its id (auth.LinkSecret)
 	Jobs      JobInserter
 	Hub       *live.Hub          // live updates; nil: the stream answers 503
 	Feed      *events.Watcher    // reported by /healthz when set
@@ -92,7 +93,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.writeError
 	e.IPExtractor = echo.ExtractIPDirect()
-	e.Use(middleware.RequestID())
+	e.Use(requestIDs)
 	e.Use(s.logRequests)
 	e.Use(middleware.Recover())
 	e.Use(secureHeaders)
@@ -126,20 +127,80 @@ func (s *Server) CloseStreams() {
 // routes registers every route: the generated /v1 routes behind request
 // validation, authentication and the per-user rate limit, and the few that
 // are not JSON (health, metrics, the document itself, the rules pages);
-// the sign-in link's page is the web's (web.Handler).
+// the sign-in link's page is the web's (web.Handler). A known path asked
+// with a method it does not take is answered 405 with Allow by Echo's
+// router, an unknown path 404, both in the one error shape (writeError).
 func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", s.health)
 	e.GET("/metrics", s.metrics.handler())
 	e.GET("/v1/openapi.json", s.openAPIDocument)
 	e.GET("/rules/:game", s.rulesPage)
-	v1 := e.Group("", s.validate, s.authenticate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {
+	v1 := routesWith{e: e, mw: []echo.MiddlewareFunc{s.validate, s.authenticate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {
 		if u := userOf(c.Request().Context()); u != "" {
 			return "user:" + u
 		}
 		return ""
-	}))
+	})}}
 	RegisterHandlers(v1, NewStrictHandler(s, nil))
+}
+
+// routesWith registers routes on Echo, each behind the same middleware
+// (EchoRouter). An Echo group with middleware would register a catch-all
+// route for them, which answers 404 for a known path asked with a wrong
+// method where the router answers 405 with Allow.
+type routesWith struct {
+	e  *echo.Echo
+	mw []echo.MiddlewareFunc
+}
+
+func (r routesWith) add(method, path string, h echo.HandlerFunc, m []echo.MiddlewareFunc) *echo.Route {
+	return r.e.Add(method, path, h, append(slices.Clip(r.mw), m...)...)
+}
+
+// CONNECT registers a CONNECT route.
+func (r routesWith) CONNECT(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodConnect, path, h, m)
+}
+
+// DELETE registers a DELETE route.
+func (r routesWith) DELETE(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodDelete, path, h, m)
+}
+
+// GET registers a GET route.
+func (r routesWith) GET(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodGet, path, h, m)
+}
+
+// HEAD registers a HEAD route.
+func (r routesWith) HEAD(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodHead, path, h, m)
+}
+
+// OPTIONS registers an OPTIONS route.
+func (r routesWith) OPTIONS(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodOptions, path, h, m)
+}
+
+// PATCH registers a PATCH route.
+func (r routesWith) PATCH(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPatch, path, h, m)
+}
+
+// POST registers a POST route.
+func (r routesWith) POST(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPost, path, h, m)
+}
+
+// PUT registers a PUT route.
+func (r routesWith) PUT(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPut, path, h, m)
+}
+
+// TRACE registers a TRACE route.
+func (r routesWith) TRACE(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodTrace, path, h, m)
 }
 
 // health answers 200 when the database answers, 503 otherwise.

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -117,7 +118,7 @@ func fromEcho(he *echo.HTTPError) *apiError {
 	case http.StatusNotFound:
 		return fail(he.Code, codeNotFound, "there is no such route: see /v1/openapi.json")
 	case http.StatusMethodNotAllowed:
-		return fail(he.Code, codeMethodNotAllowed, "this route does not take this method: see /v1/openapi.json")
+		return fail(he.Code, codeMethodNotAllowed, "this path does not take this method: see the Allow header and /v1/openapi.json")
 	case http.StatusRequestEntityTooLarge:
 		return fail(he.Code, codeTooLarge, "the request body is too large (at most 64 KB)")
 	case http.StatusUnsupportedMediaType:
@@ -170,6 +171,11 @@ func (s *Server) writeError(err error, c echo.Context) {
 			"method", c.Request().Method, "route", c.Path(), "status", e.status)
 	}
 	s.metrics.refusal(e.code)
+	if e.code == codeMethodNotAllowed {
+		if allow := c.Response().Header().Get(echo.HeaderAllow); allow != "" {
+			e.message = fmt.Sprintf("this path does not take %s; it takes %s (see /v1/openapi.json)", c.Request().Method, allow)
+		}
+	}
 	for k, vs := range e.header {
 		for _, v := range vs {
 			c.Response().Header().Add(k, v)

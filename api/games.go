@@ -156,8 +156,9 @@ func actor(ctx context.Context, channelKey string) play.Actor {
 	return a
 }
 
-// requestInfo is what the events' meta and context keep of a request: its
-// id and the client's address.
+// requestInfo is what the events' meta and context keep of a request: the
+// id the server made for it (requestIDs; never the client's X-Request-Id)
+// and the client's address (event_context only).
 type requestInfo struct{ id, addr string }
 
 // requestInfoKey is the request context's key of its requestInfo.

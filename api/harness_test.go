@@ -29,10 +29,12 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/web"
 )
 
 // env is a whole API on a fresh database: play, the mail side with its
@@ -41,10 +43,11 @@ import (
 type env struct {
 	t        *testing.T
 	url      string
+	web      string // the web pages, on the same service
 	pool     *pgxpool.Pool
 	play     *play.Service
 	dev      *notify.DevMailbox
-	sessions *auth.Tokens
+	sessions *auth.Sessions
 	router   routers.Router
 	server   *api.Server
 }
@@ -53,6 +56,9 @@ type env struct {
 type envOptions struct {
 	perUser, perAddress rate.Limit
 	now                 func() time.Time
+	reg                 *games.Registry   // default: the catalog
+	seeds               func() games.Seed // default: fresh seeds
+	poll                time.Duration     // River's fetch poll interval (default 50 ms)
 }
 
 type lateJobs struct {
@@ -79,7 +85,7 @@ func newEnv(t *testing.T, opts ...func(*envOptions)) *env {
 // is a second `courrier serve` on one database.
 func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env {
 	t.Helper()
-	o := envOptions{perUser: -1, perAddress: -1, now: time.Now}
+	o := envOptions{perUser: -1, perAddress: -1, now: time.Now, poll: 50 * time.Millisecond}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -88,7 +94,15 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	watcher := events.NewWatcher(pool, events.WithIntervals(20*time.Millisecond, 200*time.Millisecond), events.WithWatcherLogger(log))
 	go func() { _ = watcher.Run(ctx) }()
 	late := &lateJobs{}
-	svc := play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late))
+	reg := o.reg
+	if reg == nil {
+		reg = catalog.Registry()
+	}
+	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late)}
+	if o.seeds != nil {
+		popts = append(popts, play.WithSeeds(o.seeds))
+	}
+	svc := play.New(pool, reg, popts...)
 	signer, err := notify.NewSigner(time.Now, notify.Key{ID: "20261124T000000Z-rep001", Secret: bytes.Repeat([]byte{3}, 32)})
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +116,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	mail.AddWorkers(workers)
 	river.AddWorker(workers, play.NewDeadlineWorker(svc, time.Now))
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger: log, Workers: workers, FetchPollInterval: 50 * time.Millisecond, FetchCooldown: 20 * time.Millisecond,
+		Logger: log, Workers: workers, FetchPollInterval: o.poll, FetchCooldown: min(o.poll, 20*time.Millisecond),
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}, "mail": {MaxWorkers: 4}},
 		ReindexerSchedule: river.NeverSchedule(),
 	})
@@ -115,10 +129,11 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	}
 	hub := live.NewHub(watcher, svc, log)
 	go func() { _ = hub.Run(ctx) }()
-	sessions, err := auth.NewTokens("courrier", "courrier-api", time.Hour, o.now, jwtKey)
+	tokens, err := auth.NewTokens("courrier", "courrier-api", time.Hour, o.now, jwtKey)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sessions := auth.NewSessions(pool, tokens, o.now)
 	dev := notify.NewDevMailbox(pool)
 	srv, err := api.New(ctx, api.Config{
 		Pool: pool, Play: svc, Users: users, Links: auth.NewLinks(pool, o.now), APITokens: auth.NewAPITokens(pool, o.now),
@@ -130,9 +145,18 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
+	pages, err := web.New(web.Config{
+		Play: svc, Users: users, Links: auth.NewLinks(pool, o.now), Sessions: sessions, LoginKey: loginKey,
+		CSRFKey: bytes.Repeat([]byte{6}, 32), Jobs: client, BaseURL: "http://courrier.test", Log: log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := httptest.NewServer(pages)
 	t.Cleanup(func() {
 		srv.CloseStreams()
 		hs.Close()
+		ws.Close()
 		stop, c := context.WithTimeout(context.Background(), 5*time.Second)
 		defer c()
 		_ = client.Stop(stop)
@@ -147,7 +171,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, url: hs.URL, pool: pool, play: svc, dev: dev, sessions: sessions, router: router, server: srv}
+	return &env{t: t, url: hs.URL, web: ws.URL, pool: pool, play: svc, dev: dev, sessions: sessions, router: router, server: srv}
 }
 
 // reply is an HTTP answer.

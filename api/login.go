@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -73,15 +72,18 @@ func (s *Server) signIn(ctx context.Context, secret string) (Session, error) {
 		}
 		return Session{}, unauthenticated(msg)
 	}
-	tok, err := s.cfg.Sessions.Issue(userID, auth.PurposeSession)
-	if err != nil {
-		return Session{}, err
-	}
 	me, err := s.me(ctx, userID)
 	if err != nil {
 		return Session{}, err
 	}
-	return Session{Token: tok, TokenType: Bearer, ExpiresAt: time.Now().Add(s.cfg.Sessions.TTL()).UTC(), User: me}, nil
+	sess, tok, err := s.cfg.Sessions.Open(ctx, userID)
+	if errors.Is(err, auth.ErrNoUser) {
+		return Session{}, unauthenticated("this account no longer exists")
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	return Session{Token: tok, TokenType: Bearer, ExpiresAt: sess.ExpiresAt.UTC(), User: me}, nil
 }
 
 // me is a user's own account.
@@ -146,8 +148,13 @@ func (s *Server) ListTokens(ctx context.Context, _ ListTokensRequestObject) (Lis
 	return out, nil
 }
 
-// CreateToken makes a personal API token; its secret is shown once.
+// CreateToken makes a personal API token; its secret is shown once. Only a
+// session may: a leaked API token cannot mint others that would outlive
+// its revocation.
 func (s *Server) CreateToken(ctx context.Context, req CreateTokenRequestObject) (CreateTokenResponseObject, error) {
+	if _, err := sessionOnly(ctx, "create API tokens"); err != nil {
+		return nil, err
+	}
 	t, secret, err := s.cfg.APITokens.Create(ctx, userOf(ctx), strings.TrimSpace(req.Body.Name))
 	if errors.Is(err, auth.ErrBadTokenName) {
 		return nil, fail(http.StatusBadRequest, codeMalformed, err.Error())

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,8 +20,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
-
-	"github.com/courrier-games/courrier/api/auth"
 )
 
 // specIndex is the API's document, indexed by method and path for the
@@ -192,21 +191,11 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
 			return unauthenticated("send the token as Authorization: Bearer <token>")
 		}
-		var user string
-		var err error
-		if auth.IsAPIToken(tok) {
-			user, err = s.cfg.APITokens.Verify(c.Request().Context(), tok)
-		} else {
-			user, err = s.cfg.Sessions.Verify(tok, auth.PurposeSession)
-		}
+		ctx, err := s.bearer(c.Request().Context(), tok) // sessions.go
 		if err != nil {
-			if unavailable(err) {
-				return err
-			}
-			return unauthenticated(tokenProblem(err))
+			return err
 		}
-		req := c.Request()
-		c.SetRequest(req.WithContext(context.WithValue(req.Context(), userKey{}, user)))
+		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
 	}
 }
@@ -240,6 +229,47 @@ func rateLimit(r rate.Limit, key func(echo.Context) string) echo.MiddlewareFunc 
 		ErrorHandler:        func(echo.Context, error) error { return echo.ErrTooManyRequests },
 		DenyHandler:         func(echo.Context, string, error) error { return echo.ErrTooManyRequests },
 	})
+}
+
+// headerClientRequestID is the answer's echo of a client's own
+// X-Request-Id, when it is a valid one (clientRequestID).
+const headerClientRequestID = "X-Client-Request-Id"
+
+// maxClientRequestID bounds a client's X-Request-Id that is echoed and
+// logged.
+const maxClientRequestID = 64
+
+// clientRequestIDRe is what a client's X-Request-Id may be made of: 1 to 64
+// letters, digits and ". _ : -" (a UUID, a ULID, a trace id).
+var clientRequestIDRe = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+
+// clientRequestID returns a client's X-Request-Id if it is valid: at most
+// maxClientRequestID characters of clientRequestIDRe. Anything else is
+// ignored, never refused: proxies and tracing libraries set the header on
+// their own, and a move must not fail for it.
+func clientRequestID(h string) (string, bool) {
+	if len(h) > maxClientRequestID || !clientRequestIDRe.MatchString(h) {
+		return "", false
+	}
+	return h, true
+}
+
+// requestIDs gives every request an id made by the server: 26 characters of
+// base32 from crypto/rand (128 bits). It is the answer's X-Request-Id, the
+// error body's request_id, the logs' request_id and the request id the
+// game's log keeps in its events' meta, so what the log keeps is never
+// chosen by a client. A client's own X-Request-Id, when valid, is only
+// echoed as X-Client-Request-Id and logged as client_request_id beside the
+// server's; it is never stored.
+func requestIDs(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set(echo.HeaderXRequestID, rand.Text())
+		if id, ok := clientRequestID(c.Request().Header.Get(echo.HeaderXRequestID)); ok {
+			h.Set(headerClientRequestID, id)
+		}
+		return next(c)
+	}
 }
 
 // secureHeaders sets the headers every answer carries. CORS is off: no
@@ -277,6 +307,7 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			"method", c.Request().Method, "route", c.Path(), "status", status,
 			"duration_ms", time.Since(start).Milliseconds(),
 			"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+			"client_request_id", c.Response().Header().Get(headerClientRequestID),
 			"user", userOf(c.Request().Context()), "client_ip", c.RealIP())
 		return nil
 	}

@@ -604,7 +604,7 @@ type SeatView struct {
 	Seat         *int      `json:"seat,omitempty"`
 	Version      int       `json:"version"`
 
-	// View The game's state as this seat may see it (the game's own JSON); null until the game starts.
+	// View The game's state as this seat may see it (the game's own JSON object); null until the game starts.
 	View interface{} `json:"view"`
 }
 
@@ -748,6 +748,12 @@ type ServerInterface interface {
 	// RequestLogin Mail a sign-in link (valid 15 minutes, single use).
 	// (POST /v1/auth/login)
 	RequestLogin(ctx echo.Context) error
+	// Logout Sign out - end the session whose token is sent, on the server, at once.
+	// (POST /v1/auth/logout)
+	Logout(ctx echo.Context) error
+	// LogoutEverywhere Sign out everywhere - end every session of the account, on the web and the API, this one included.
+	// (POST /v1/auth/logout-everywhere)
+	LogoutEverywhere(ctx echo.Context) error
 	// ExchangeLoginToken Exchange a sign-in link's token for a session token.
 	// (POST /v1/auth/token)
 	ExchangeLoginToken(ctx echo.Context) error
@@ -842,6 +848,24 @@ func (w *ServerInterfaceWrapper) RequestLogin(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RequestLogin(ctx)
+	return err
+}
+
+// Logout converts echo context to params.
+func (w *ServerInterfaceWrapper) Logout(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.Logout(ctx)
+	return err
+}
+
+// LogoutEverywhere converts echo context to params.
+func (w *ServerInterfaceWrapper) LogoutEverywhere(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LogoutEverywhere(ctx)
 	return err
 }
 
@@ -1374,6 +1398,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 
 	router.POST(options.BaseURL+"/v1/auth/login", wrapper.RequestLogin, options.OperationMiddlewares["requestLogin"]...)
 	router.POST(options.BaseURL+"/v1/auth/token", wrapper.ExchangeLoginToken, options.OperationMiddlewares["exchangeLoginToken"]...)
+	router.POST(options.BaseURL+"/v1/auth/logout", wrapper.Logout, options.OperationMiddlewares["logout"]...)
+	router.POST(options.BaseURL+"/v1/auth/logout-everywhere", wrapper.LogoutEverywhere, options.OperationMiddlewares["logoutEverywhere"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
 	router.PATCH(options.BaseURL+"/v1/me", wrapper.UpdateMe, options.OperationMiddlewares["updateMe"]...)
 	router.GET(options.BaseURL+"/v1/tokens", wrapper.ListTokens, options.OperationMiddlewares["listTokens"]...)
@@ -1486,6 +1512,126 @@ func (response RequestLogindefaultJSONResponse) VisitRequestLoginResponse(w http
 	return err
 }
 
+type LogoutRequestObject struct {
+}
+
+type LogoutResponseObject interface {
+	VisitLogoutResponse(w http.ResponseWriter) error
+}
+
+type Logout204Response struct {
+}
+
+func (response Logout204Response) VisitLogoutResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type Logout401JSONResponse struct{ ErrorJSONResponse }
+
+func (response Logout401JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Logout403JSONResponse Error
+
+func (response Logout403JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogoutdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response LogoutdefaultJSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogoutEverywhereRequestObject struct {
+}
+
+type LogoutEverywhereResponseObject interface {
+	VisitLogoutEverywhereResponse(w http.ResponseWriter) error
+}
+
+type LogoutEverywhere204Response struct {
+}
+
+func (response LogoutEverywhere204Response) VisitLogoutEverywhereResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type LogoutEverywhere401JSONResponse struct{ ErrorJSONResponse }
+
+func (response LogoutEverywhere401JSONResponse) VisitLogoutEverywhereResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogoutEverywhere403JSONResponse Error
+
+func (response LogoutEverywhere403JSONResponse) VisitLogoutEverywhereResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogoutEverywheredefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response LogoutEverywheredefaultJSONResponse) VisitLogoutEverywhereResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ExchangeLoginTokenRequestObject struct {
 	Body *ExchangeLoginTokenJSONRequestBody
 }
@@ -1570,6 +1716,20 @@ func (response GetCatalog200JSONResponse) VisitGetCatalogResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog429JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalog429JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3735,6 +3895,20 @@ func (response CreateToken401JSONResponse) VisitCreateTokenResponse(w http.Respo
 	return err
 }
 
+type CreateToken403JSONResponse Error
+
+func (response CreateToken403JSONResponse) VisitCreateTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTokendefaultJSONResponse struct {
 	Body       Error
 	StatusCode int
@@ -3818,6 +3992,12 @@ type StrictServerInterface interface {
 	// RequestLogin Mail a sign-in link (valid 15 minutes, single use).
 	// (POST /v1/auth/login)
 	RequestLogin(ctx context.Context, request RequestLoginRequestObject) (RequestLoginResponseObject, error)
+	// Logout Sign out - end the session whose token is sent, on the server, at once.
+	// (POST /v1/auth/logout)
+	Logout(ctx context.Context, request LogoutRequestObject) (LogoutResponseObject, error)
+	// LogoutEverywhere Sign out everywhere - end every session of the account, on the web and the API, this one included.
+	// (POST /v1/auth/logout-everywhere)
+	LogoutEverywhere(ctx context.Context, request LogoutEverywhereRequestObject) (LogoutEverywhereResponseObject, error)
 	// ExchangeLoginToken Exchange a sign-in link's token for a session token.
 	// (POST /v1/auth/token)
 	ExchangeLoginToken(ctx context.Context, request ExchangeLoginTokenRequestObject) (ExchangeLoginTokenResponseObject, error)
@@ -3953,6 +4133,52 @@ func (sh *strictHandler) RequestLogin(ctx echo.Context) error {
 		return err
 	} else if validResponse, ok := response.(RequestLoginResponseObject); ok {
 		return validResponse.VisitRequestLoginResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// Logout operation middleware
+func (sh *strictHandler) Logout(ctx echo.Context) error {
+	var request LogoutRequestObject
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.Logout(ctx.Request().Context(), request.(LogoutRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "Logout")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(LogoutResponseObject); ok {
+		return validResponse.VisitLogoutResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// LogoutEverywhere operation middleware
+func (sh *strictHandler) LogoutEverywhere(ctx echo.Context) error {
+	var request LogoutEverywhereRequestObject
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.LogoutEverywhere(ctx.Request().Context(), request.(LogoutEverywhereRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LogoutEverywhere")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(LogoutEverywhereResponseObject); ok {
+		return validResponse.VisitLogoutEverywhereResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -4863,116 +5089,128 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rbxs32uhfIeYcIBIwluVLuqc2Fgs3ycmm27RB7D39UAUWpXmkYT1DakmOFG1g4Pya94e9v+QFH5Jz",
-	"E0eWfGu27ZfWmeHw8vC53/Qlmop8IThwraKzL9GCSpqDBon/ektzePfa/MV4dBYtqE6jOOI0h+gsmtMc",
-	"rlkSxZGEfxVMQhKdaVlAHKlpCjk1n+X08w/A5zqNzk6HcZQz7v95FEd6vTDzKC0Zn0e3t7dmJrUQXAGu",
-	"/kZKIc0fU8E1cG3+pItFxqZUM8EPf1WCm2fVcv9bwiw6i/7XYXWoQ/tWHdrZcJUE1FSyhZkkOosuOAHz",
-	"LiaMk6kopGQgXygiONgXRKV0AYPIfOpmM4tdfHh3JW4At7CQYgFSM7vxqQSqIbmmuOWZkLn5K0qohgPN",
-	"cog2zh5HLDFjNx5nVOnrQm2fjBdZRicZePhvzGJvLDC9hKW4edDkt/Xr/yVCfMDl4joYPpXficmvMNVm",
-	"7YsiYfojLITUARCmML0BhAnTkKvg7t0DKiVdm38nTC0KbScov9qGE6/tB6G5gCdQv5KJEBlQbl7NmFT6",
-	"ekLxdROXrlIg+JosQSomOKFkIcUkg5ysqCIzUfCEUD2oUIBxDXOQZuJ51zXdMB5Gj1ws9zguQhyS92IZ",
-	"PPKCKtV15kVG144p7H4f7uTNr5r37MBUm64Gj1Vq8XI7yvkp3PgQqrU3JkEVmb4LXB/tKEP1AGH4mxfX",
-	"KqXHL78Jvi/4vRB5C1Rah59bUkMEqW6pubG4BiKL1uVdxyWh1W7Lo1WNoDrp12HTxr3uw/qmKeUcsk1q",
-	"ogsWE8gpy2IyzVhMhCRmElFoksCMFlmdkKoJZ1LkYYwyc13TwgigEOma1y8Uef2Pd++JxRFCeUIuCp0C",
-	"107uHFi8UMGlc1CKzlEudtFr8IW42UZ3Hbz7XwUo3bWUomxPrFN01QEWsUSJuGSwIqsUONHuKTK1BKYs",
-	"gWRgCaJBsjXQa7EDOuPN4Vg3VQmBOMJ/eVxxoHTHRPiFcPQV1TQT8038LKGyE+N00xh1aBNwbQmIE27Z",
-	"zFvH5Zsb8rx/E/osIUYBMNoJhxUxAxXpwWA+IFOxFhr6YUykn68NCFUHJTC+7XWnxiBwa9tYuqPM4Nfd",
-	"ikiR+a/b5zevCEsUIp1dnhg0mEOYBJc0K2AvSdW6Qae++HPsJFDM9q8Lmd0trhzHdotU11C/sQrM9amD",
-	"OGV1rA5FVMFUgt4E62UqVpwIPoUzooAnhGlCFaHkO6ASJNFmuiBwtV9oq57hNeP22e3Xsd9X6ECvgSYZ",
-	"406KJAkzW6bZh9q5ZjRT0Nbir1gOhGaZWEFCFiCJEYlEzJA7GeEXmxOOor8cp6MoJqPo22E+ioxEGUUn",
-	"ySg6I2NdSD4mMyEJLb9CK8BcCsnpjaE7hxXkL8dpPybjFeOJWPmv7L8ILEGuCWRsziZZ+fmaUK5WIGOi",
-	"imlq4f1KFAuDzFkGfA7V7MenaX9ALjRh2vBXC5L6tjTuxr61nxh+OLBivIYB5kwtQ+x4GLjXFcBNQtcd",
-	"JCh4tibmNen98+pVnwhOVimbpuXWFJEFjwkypV9GUS64BbIuwP6xgsQ9SQv7x0yyUfTpnNCJAq7PHNAS",
-	"ujaHKCm3tu+jYZjLvbNj/7JJlfY67j7+bRAPl+8py/bEwp84EKcCGNwzHCuBJeoVE/EZUVDDZ715T/c3",
-	"GcuxjOtvToN2hSrssYKcED53vBAPYKEok60Ud2s3zEG37KduuP/AlH6o1PZXeH+J7e3DB6m3k/VWVXCT",
-	"2rzp6LTvJGwsSqCqYSI0hKn560G79pzGfAG8yA2gikUKmXX4GAhBUgPaDhi1u1VT2SvlNty8qAaGrqpb",
-	"8awt2w1rqh1HQ5K1gEflVsJUyCR8CZ279rqp1WAn66i8rs79O1R7FLzv9mpImIGEEN7JAirVfmoEkiTM",
-	"6lxGY3lhIIHf1gBR2ilBgqpW23Lej9aIuZPNNuFR4X5DPgzvcjHuiAx1wssZZ7lB/6M97t/tL3Tu0qnZ",
-	"PBGEH09FAnUKzGlmyBft9YLTyi7FJzMhJyxJUMXiQl+jt8ngoaYZXFfbmwo+yxgyZS3EdUblHHBCVSwW",
-	"QhomnUPC6DXuPo5YlsGcZtcOrSXVcJ2xnGm/jyVl1kcYI3Akp2ihgU5Fcm124hSzIL9IQFOWBTSPn1Oq",
-	"naafEMX4FBAd/S2Zv61xSBRdxUSLLCFamOdMWqWr1zh5v6FZ3GkOOzl+H9vb6OxbjBlqaAltOrShJxLo",
-	"jTfpXn04ODoOW3RbcdcR6bSQEnjlfgxA4A4sRpSrTr+Jw63xFnODqL50TvuWfUg1DZ8BzAeoI5U86IWq",
-	"1GcFQJge2Luxc7SdxqUjaQ9xi3dgFl0vIIlRk2+sb0wldIihGhy8mS7hE1IsvUDZS9XzMjVAICldLICb",
-	"nTNOVkImKnAGs8GwPYcPHklYO3aBF+zuqBTb9WN3IstjSD+Lddudqp3k48kGJaEEuovY99LOzx86Xdjn",
-	"cx+l31tc9w8GdUYZUgiFNP5OVeptGQeljCrtiLVHZxqM6TsVeU55EuZcHWySd/q83EJGEGd0TczA4MQ1",
-	"b1RYfejm89XlhGIb2zDsg/VIPkpcgeowABqUGxM2I5Qj7+m43rq1p6kuVF1rEAtUCehUMxTgM8aZSrvU",
-	"d3FNra24EzCuxEXYJVYskr2Re2s0aC0Kee39GXdpoEYxaXraHFjqwZAqXOIOXV+kZbDWjtNF4I/BvR7o",
-	"Yv5eMH4/ldrTYitiv4On5Acxv++iGNtprXpy3NTiT+JdGcfrGrdwDjkOK0KnU1FwFH93Hq6h2ODmPnWd",
-	"+DKo3HQrja3Zu/WrOHofkBUlqPZlrpsEznK4/rfgAQi+u/jxwoKvN4reFGYDhx+oZGoU9Wu+PsaJoRN0",
-	"axEqgawk0xo4YfycjKJ/Xr0aRVaEcsFDjDtErfaAbt9hqPwTafBOHMsZrz892hHV77Act4DtghOEnBlC",
-	"zBCEYUzaMKyAY7DTw6a2jW9Od6K492J5T8MZPi/QcXNd47SlhTsMSZOw3ox+TrEEDMkqWIKkGbHIgUwV",
-	"o1WGjbYOeHy3jd6mE2tzbmz8UydcvAhuuwymwBY7yGY7zAgjBqu7hl8C1f/PjGtv2y/npgnt9kdYebVw",
-	"jxtM6vGR7d5PP7Cm821ngNs0MhSGwmgkzua2bMJFH86c1V1X2Pp3c9ydFLimiyfeQaHr9nIZI9NyrSSR",
-	"oJRRbFepQLPc2Hfe9VMFemJrSNnTt490EoyllGHVzcXx1RkZRTk4LlCbPSaUt7aHUszw1SXTACPeM5ud",
-	"g1blU0xJOC+1c6I0lVqRyZowrSCbWT5Ms4ykdAkj/qtgHJL+gPyUG56dnNV3gHerMOeB8rVhZCum07rq",
-	"z5IRN7a4mYYUXLOs8b1bnenBiHeEccIwq+I4R8d3aD/zLgHxAXgS9Hs/3GaqxbS7HAiLRcYgIVS7qI9d",
-	"Mmi1dKZzeb/RJkoxPoUdbHGXB4Tz+K+CoCrTSsKicR8PR3195/HulOEfKy7cXLg7ZcenmT6SxXpGbgAW",
-	"hGmihTH32WyNAzMxJxnVIIM35vx1gUg6aEthTSG4AmmIndv8ISQkjCXgLJZa7cAJzIQEsx2lKU82A4Me",
-	"bwOSeYt/sjPPqAPDWteIi8ZbdVQJVtDfFUp4l0C+EBr4dH3wD1iTnOppauiEE6AyYyDLyPVm9tM+Lhvr",
-	"iPCJSTv4bar85coidPlHiFe1M4ZR2by81LB4JBfnVBRZUndyGnRUeuvh7RAPg3Cg8P6+0uf3c0pYAg1k",
-	"Ar5ZglzrlPG5ZbCsuvdedfHAE1RIre3ntAAUYaLQhCKY+5sktsNtKS2ky3DrBI5R9BqG/l1mvPOT2u+C",
-	"WUbdXt86CF4ot9GEPaMXuFKQt3ivMGPQX1D90ozE9czP7BEVh/5gi3PZUUPpZQ74lUufcw2yHbQbNhLU",
-	"VMhw6lg9kbGdNlnkOZXhIP+Kcd6RNt05Y1ukuumD58BA//1MwYcH+PeLvbaRvxXYDx2vtK6eQKPzFtEu",
-	"zjiMfu6XS2sDpmZO50zdJBJe5BOQLgiIlgjWCuQLTXqjaMISckL++///FzkejqL+OaFWzzTK98TSjJ3A",
-	"foj5Yb2jgwlVkOwZ6FxUevNu/m83PkQLTkDc7aW+J2dxck9pqm3QznCVVoSQ9Gqan1hx8v3lTz/2zwny",
-	"nMpmqZlLm471jqzNih3hFivYeSRp33wYrZU/+oZ3hklQ+0UGfUJm+M21Z+2exG2GZ5CuC2VNgm13/x46",
-	"kzpr68X1o7iJQ5CwwYOt1N2WfU6tBK7l+kUz+9HZYHib92MKnYbZ1rzlvVSl3W05Z0vtatJhxq1NB364",
-	"6///7MnNOw0+3NVjBEaqnOJ7B0fw+/sJy0zMGb8uaa3p0dwPVPWpgskVCqaFZHp9aU5ul59Yot10PBNl",
-	"eYnN2Ca973++6hPUfhcglTkaufjwrsrnRmiikWVnLNdPtV7Y4kjGZ2JzpQ8ZXRNtiEeLhatBUJlYZeuY",
-	"iCVI8verqw+kZ6zdydrX7KBiZ7gsju8PRnzEL9mcE8bPyPjDT5dX5HB5dEgLnR4iWMYYUlBWnt2UdvLN",
-	"C0UWdI7e5hFvfYhnG1eOKjceH8dkzoxspW04UfL9z1fxiC9pxhJydExSUUjVH5DvhFbWmwUBECq7TLUD",
-	"+3Q8GPFL4AkBplOQRi6NLwqdCsn+jf65M59YPyqGw5MpfoV/whiB8sYmjGOxaUpt6SkWncZk/GVkU2xG",
-	"0Rn5MsL0HJtA7axz+48qIWkUxSM+Qn4xiv5m3jmh5f7l0q1G0d9ub8fnmEI+NpOOCUO5OsngbMTHZabZ",
-	"mPROh8N+TMathDN8cWRelHln+OikH4/4uMw/w2enZlgjFQkffxtX9+Yzl8blAMqTEV/Vk8AYJ2O3/7GZ",
-	"0Sey2cnMkzKfzTw6slsJ57XhgJfmm3p6m3l6fFzb1tgAckyYHnGbp2W+qGfA4RffOvj4RLgx6b0cnrhp",
-	"xh9By/XBhTGDxrgjnySHw4aWMC6sDONIWt15bqQ3bsdCxv0zrx0yNeIIZpuy36jV8rlMTmWpagk2Uuz4",
-	"YMTHLcfN2BVAGLtaS+Zz1xSdgXUhm8dr899CcnsALIQdcRcKQU/YSjINinCBtrx1EmumjQyNfOl1Tc06",
-	"i45skAA4XbDoLDoZDAcnWL6oU+SMTf6BQkZY7m7YNxLfuyQ6ixzbx8htVObvfSeS9aMVmDfi4LdNto8q",
-	"Zau8/Xh4/LhrY0Q6UOB+5biiIXDBkeJXdE16QsY+wODjDdpQG1U3kBAtBBEzbZioYhlwna3NvfXRCXI6",
-	"HHZtqTyjr7iPo9Ojl/uMPv52j9E1z/xOX9QEbHT2y6ea+R69x8gLUWzODxi3IOs5CfGS5IwXGpSBBp9n",
-	"QArlCu/oXBm5jlWln8z8TdHUjZNvPlvKw8u7clr0U2BmQ/HZCTOHj7a2N3ZCjReaUvk+iDU8+m1QxV9d",
-	"C1283uE8kK3jdeHKtCpSnUMAT96C9nWsT3hRfokOBuI2OXhkQHqbXsUuguwCwigtvFuca+VEqVUMiRYE",
-	"6DR1YVujGtahm4nJZF2BN4HloU+eCcLXmCe+VihudED5xTU++VcBcl11PrGFTaEmJ6Hg5u2nJ7y1erlU",
-	"x81ZXZzDCpS2MtlR2ulvQztmT5OCZdpQTa06jvQqnYULIsGYHEwRo+SxeSEhiV00LVuTmRS5df7kdJoy",
-	"vo0XI35tvf23OGLj7puwPLJ+JQeJPsmY0q04Dq50TobunTWTjPbi5CyG1LXA6Dn66ALIldvYW3X9JeiP",
-	"Yu/FGcZHn0Lxrc00nWztdsG485VpquGcQL7Qa7QUsfzS769rU2XyZLWtO5NL4yjgZdrc4ziH8Zm9VLvT",
-	"FWXa6KfN8EXHlrOsa8tlSufmltEZ1LG50FSo6Yfv5OUQcxdsApX3BXQXDD0lKyhTUDv4AEL3qxSyDdbQ",
-	"JKaY5EJpYmwI1EC9rYJ8zAmFVSoUYLYZYZowFZIFcYcOZh1mb6139yl0L5/ltZPadfSoyLANEeKKLRl7",
-	"wGVCPzl2nB4fPxcu2ZslFI97bjOvbNJaPWGpZ1Ox+ihZXJqVKl1YW7QKxM7DLy6J4Hab8laGsTYETOhU",
-	"1ZBD137tSblGLYMxiCwGbj6Qi/JPLWCqDezUC/vU4JASOfh0sUasfX8MGZ7sNfr0N+FNeHAMvFlisrpr",
-	"27NitVh0LtkgXx2fDMl1otMhLRKma0gVuhi5BEkkHCQg0ctZBrVQOTJknYm5dc6kVKWGdzLuvLIAyYjT",
-	"OWVc2SYTU5HnTOfAdexaMai0mM0ywDNIyhORE1HoqfAL9Mwk8Yj72kL/HfqFcFvYFqjajQ/V2xYI5I3R",
-	"4EuvldGYICkZOslpAoQZFp8CblqKYp66Im2XvGJdSjYdAkYcnVxVGs15lcyJR8BYuTHQxIBceEedKxj1",
-	"DHDEhS8zRUgyZb3bvdPhty5doW+1UC06U0xGnGqjTGE+uPVxbfAEbJ71VTKEelu+Dp4g8e1XRtynw2+f",
-	"kxUggTpIWE7gFV/HEij61a1L044ek4Vk3KbH1hiBJQu1hRes6Lrbi/RWXJj3D0Kl+6k9e8TPZiIQvfq7",
-	"WJFM8PmZa8ETm/9/k46ijaKBu2Jqs2AF8vM6uu7SuM4bvXxsajdW0djsBbF0+WVPqn79PujvNUwzKgEd",
-	"18YWnMK5BWWjRAnNXeTixqJ0iR9rUWDF0oROb0jv6NR2NWI2Q36yLq373SW1mambOl+JHL4zI75GVn8X",
-	"yv5xOfwbnliMcviFucrrDSyTBSeoRO2OLtOMsnwLvpjXzhz9z0MYmwvwx0Wbnw0jsTzH6sIC8wFc9BZr",
-	"jYz6KkGxOYeECIl1AXRi1GvzoJczpSAhJ01WRokUqz14Ur0RcrfL2w/6GjGt3g6pA+H8IX9vRmZptUjK",
-	"XN9PXdKXz0tg0hs0YVWy8nd1As4YN5S71PFWuYyYn/sgfWW2McwzNyanq/cdbFg2H82Wff+p30Al3QGl",
-	"9oqDHj326ncgc1zrN/anLrgLxfzfjM4JLZNlaniMul4iiom2iWR1XmxdAjZtxZrwRinUIkv2ssw8qR5+",
-	"cX/dHtZ674UTUYrswQQSP7iTXeDnHJJyU1t+zuHO2Mbjk22zxuGZjbrdqNZyZXRx4Wb/pN3dpZ2jvxce",
-	"dgR/M8EDtlcnUcGzdb/ikLaDLoeVFWF7ES5+sV09emOHPIBGg4FUzN8OhhLrscPhM8cOq+5bHZhuAfYf",
-	"jdgPRlWnHFlQEN/4yvHdeHvfOp1CHtukFexT6Kv0dtfpfxXb8hu/F4w/3Gx8fO5db0h0u/kTP396M54F",
-	"eekNuNgEWpPcBn/nvqvaThHOw/K3ZsIY+CGj6/e2WcsjaTUXLqe4zMXGWoIbCGQZu9bq2KW2M9vY6z0p",
-	"0ATTjB1PbmU6d+V2HQ+7crsen2zqHX6eWeWpNdHpSijzP/zhWv1gIrFLz/Ml8+26/5ikNCETAN7/A2lH",
-	"p0cnT5Yc8fRp0iX/wOIf6ho+1dwRL5C2EMkwLwv1sbIotVEIubucs7rbtnyKj3bE07mtNHzWh4uMshbZ",
-	"BH6wLhQcNbsbkO+q4nbsS0Cd6fnCW2IkFVmifKGGDWL7xsVObRj8PjUod37LQQw+wWdNehm7AfLh7Y/9",
-	"liqFwEjpEgjT57WYqm3eMiYSDmzboj3DqsiqbCVmV80IDrh0v0P0FYdXQ30Uj1+ebulUvNXSCNahdrVD",
-	"/LqirH+a3ntkM7kcuJTyRNlgqo9D2O7p9SiEC0yUwQhMgOF1n1qM2XVV/SdmHq3xJWHapgFxsUIDn9tG",
-	"N97FjJERo5xqLHGziTZ7qKZW6+hMl7oo6+cA1Aavrfru4HNattM5r3oKjbjl4TxpN5dJhePjXLhevWPb",
-	"xGZMaJIon0uFWXQjbvuhONdjq7sM6dmx5jpaOVj9AbnUsBhxnwblgkyodLnd/vUoJscxdowoFuZ2xrZj",
-	"yrgjA8n2L3oaH6QWRKVi1WqiZ/fT70rYrnor7ONwfCI+U+vu1JUYqWHxpz/E0IzgNe9zyAliaJohzfEy",
-	"glWRWdm+qNMxsoMoV2y+tfrTvP+PDav/cT0XP4DR+xy3M5x3LkSyh2DA9i7deHFpXv+JFr+Jafx8lQB4",
-	"yw2RWcv4RQlum6KSHvPNH4S00Ya9UE0CzTt1EMx2Rj73QpFxQjUd23psIG/sLylgl6IB+Qiq8Psc/0CV",
-	"PsD3B+9ej0e8JyQZ/w2DCH8d9wfkAvO2zefYAGp8RhaMz8fY41K5xmpmW9bhhzrFiB+/JAqmgidqQK6q",
-	"IWC0wLJjgEsvV2mhFUnEip+j2cY5TPWIV902qNKEJSEd4xKnfa4wynaD5kvY89cAb7ff7z4lnehDwPs+",
-	"qDBjT1eC/fD35AS4RKw6uDQYazGjEbG/M4RyXlOcWdL6gbJ6F8ygq8m2OepyK72Hpyyvft/Jym0u2AHj",
-	"jiUNnrno7ufUlkDYyvUJZMKWSQQKarHxxjTdBJ/tzP/+qYroytb/z+0L3/fSvtK6yle2WYHPCGn8pE6w",
-	"ZNr2NdoaH7+yQ54Q+lXvsI5LsLsM1rb/NiWroY5RPY5Jc97hMJWgVT9MW1sqVJ+8PYjrHPfMWXGNn6/e",
-	"dsu2PlMrB8GvnNx86ekmPjj30URo26bNHva8djRsw1X+PvddJHr4xbZddCWoCWRg+/+1DeCluCmRKNTi",
-	"opkM5ifdng22/dd0NnWk00212G4suZeO82xai91kZ1O99v00e19U3ft++WRgYhVrC3n8wfjoEM1IN4tv",
-	"x2hnM5qrb0KA5kftAeo2tX97L8ntp9v/CQAA//8=",
+	"7D1pbxs5ln+FqF0gElA+4/RsyxgM3Em2Jz1JdxB7tgfbFViU6lnFdonUkCwrmsDA/pr9YftLFnyPrCpJ",
+	"LFly7HT6+JLIdfB4fPdVH5Oxms6UBGlNMviYzLjmU7Cg8a9v+RRevXC/hEwGyYzbIkkTyaeQDJIJn8Kl",
+	"yJM00fDPSmjIk4HVFaSJGRcw5e61Kf/wGuTEFsng5DBNpkKGP4/SxC5mbhxjtZCT5Pb21o1kZkoawNlf",
+	"aq20+zFW0oK07iefzUox5lYoefCzUdJda6b7dw1XySD5t4NmUwd01xzQaDhLDmasxcwNkgySM8nA3UuZ",
+	"kGysKq0F6CeGKQl0g5mCz2A/ca/60dxkZ29fXahrwCXMtJqBtoIWPtbALeSXHJd8pfTU/UpybmHPiikk",
+	"a3tPE5G7Z9cul9zYy8psHkxWZclHJQT4r41CJxYZXsONuv6kwW/bx/9TgviA06VtMLyv31Ojn2Fs3dxn",
+	"VS7sO5gpbSMgLGB8DQgTYWFqoqv3F7jWfOH+zoWZVZYGqN/ahBMv6IXYWCBzaB/JSKkSuHS3roQ29nLE",
+	"8fYyLl0UwPA2uwFthJKMs5lWoxKmbM4Nu1KVzBm3+w0KCGlhAtoNPOk6pmsh4+gxVTc7bBchDvkbdRPd",
+	"8owb07XnWckXnilsfx5+58tvLZ+zB1NruBY85gXh5WaUC0P452OotrowDaYq7V3gekdPOaoHiMPf3bg0",
+	"BT9+9lX0fiXvhcgboLKy+QmRGiJIc0rLC0tbICK0rs86rQmtdVoBrVoE1Um/HpvWznUX1jcuuJRQrlMT",
+	"n4mUwZSLMmXjUqRMaeYGUZVlOVzxqmwTUjPglVbTOEa5sS555QRQjHTd7SeGvfjbqzeMcIRxmbOzyhYg",
+	"rZc7e4QXJjr1FIzhE5SLXfQavaGuN9FdB+/+ZwXGdk1luNgR6wyfd4BF3aBEvBEwZ/MCJLP+KjK1HMYi",
+	"h3yfCGKJZFugt2oLdMaTw2f9UDUE0gT/CrjiQem3ifCL4ehzbnmpJuv4WUNlK8bph3Hq0DrgViUgDrhh",
+	"Md96Lr+8oMD716EvcuYUAKedSJgz96BhPdif7LOxWigL/Tgm8g+XDoSmgxKE3HS7U2NQuLRNLN1TZvTt",
+	"bkWkKsPbq/t3t5jIDSIdTc8cGkwgToI3vKxgJ0m1coJefQn72EqguOVfVrq8W1x5ju0naY6hfWINmNtD",
+	"R3GKdKwORdTAWINdB+t5oeaSKTmGATMgcyYs44Zx9g1wDZpZN1wUuDZMtFHPCJrx6t7p7TSsK7ahF8Dz",
+	"UkgvRfJcuCXz8m1rX1e8NLCqxV+IKTBelmoOOZuBZk4kMnWF3MkJv9TtMEv+dFxkScqy5OvDaZY4iZIl",
+	"T/MsGbChrbQcsiulGa/fQivAHQqb8mtHdx4r2J+Oi37KhnMhczUPb9FfDG5ALxiUYiJGZf36gnFp5qBT",
+	"ZqpxQfB+rqqZQ+ayBDmBZvTjk6K/z84sE9bxVwJJe1kWV0N36RXHD/dJjLcwwO1pxRA7Poyc6xzgOueL",
+	"DhJUslwwd5v1/n7xvM+UZPNCjIt6aYbpSqYMmdJPWTJVkoBsK6Afc8j9laKiH1daZMn7U8ZHBqQdeKDl",
+	"fOE2UVNua91Hh3Eu94qe/dM6VdJx3L392yge3rzhotwRC3+QwLwK4HDPcawcblCvGKkPiIIWPtj1c7q/",
+	"yVg/K6T96iRqV5iKthXlhPCh44b6BBaKMpmkuJ97yRz0077vhvtrYeynSu1whPeX2ME+/CT1drTYqAqu",
+	"U1swHb32nceNRQ3cLJkIS8LU/fqkVQdO494AWU0doKpZASU5fByEIG8BbQuM2t6qaeyVehl+XFQDY0fV",
+	"rXi2pu2GNbeeoyHJEuBRudUwVjqPH0LnqoNuShrsaJHUx9W5fo9qD4L33V4NDVegIYZ3uoJGtR87gaSZ",
+	"IJ3LaSxPHCTw3RYgajslSlDNbBv2+46MmDvZ7DI8Gtxfkg+Hd7kYt0SGNuFNhRRTh/5HO5y/X19s37VT",
+	"c3lHEL88Vjm0KXDKS0e+aK9Xkjd2KV65Unok8hxVLKnsJXqbHB5aXsJls7yxklelQKZslbosuZ4ADmiq",
+	"2Uxpx6SnkAt+iatPE1GWMOHlpUdrzS1clmIqbFjHDRfkI0wROFpytNDAFiq/dCvxilmUX+RguSgjmseP",
+	"Bbde08+ZEXIMiI7hlNxvMg6Z4fOUWVXmzCp3XWhSunpLO+8vaRZ3msNejt/H9nY6+wZjhjtaQpsObeiR",
+	"Bn4dTLrnb/eOjuMW3Ubc9UQ6rrQG2bgfIxC4A4sR5Zrdr+PwyvOEuVFUv/FO+xX7kFse3wO4F1BHqnnQ",
+	"E9OozwaACbtPZ0NjrDqNa0fSDuIWz8BNuphBnqImvzS/M5XQIYZqcPRkuoRPTLEMAmUnVS/I1AiBFHw2",
+	"A+lWLiSbK52byB7cAuP2HF54IGHt2QUesD+jWmy3t92JLA8h/QjrNjtVO8knkA1KQg18G7EfpF0YP7a7",
+	"uM/nPkp/sLjuHwzqjDIUEAtp/JWbItgyHkolN9YTa49fWXCm71hNp1zmcc7VwSZlp8/LT+QEcckXzD0Y",
+	"HbjljYqrD918vjmcWGxjE4a9JY/kg8QVuI0DYIlyUyauGJfIezqOt23tWW4r09Ya1AxVAj62AgX4lZDC",
+	"FF3qu7rkZCtuBYwLdRZ3iVWzfGfk3hgNWqhKXwZ/xl0aqFNMlj1tHiztYEgTLvGbbk+yYrC2ttNF4A/B",
+	"vT7RxfydEvJ+KnWgxZWI/Raektdqct9JMbazMuvT42Ut/mm6LeN40eIW3iEnYc74eKwqieLvzs0tKTa4",
+	"uPddOz6PKjfdSuPK6N36VZq8iciKGlS7Mtd1AhdTuPyXkhEIvjr7/ozA18uSl5VbwMFbroXJkn7L1yck",
+	"c3SCbi3GNbC5FtaCZEKesiz5+8XzLCERKpWMMe4YtdIG/brjUPk70uCdODYVsn31aEtUv8Ny3AC2M8kQ",
+	"cu4R5h5BGKZsFYYNcBx2Bti0lvHVyVYU90bd3NNwhg8zdNxctjhtbeEexqRJXG9GP6e6AQzJGrgBzUtG",
+	"yIFMFaNVjo2ubPD4bht9lU7I5lxb+PtOuAQRvOoyGIOYbSGb6TEnjATM73r8HLj9L/fc6rLDdH6Y2Gq/",
+	"h3lQC3c4wbwdH9ns/QwPtnS+zQxwk0aGwlA5jcTb3MQmfPRh4K3utsLWv5vjbqXALbt40i0Uum4vlzMy",
+	"iWvluQZjnGI7LxSa5c6+C66fJtCTkiFFu1/d0tNoLKUOq65PjrcGLEum4LlAa/SUcbmyPJRijq/eCAuQ",
+	"yZ5b7ASsqa9iSsJprZ0zY7m2ho0WTFgD5RXxYV6WrOA3kMmflZCQ9/fZD1PHs/NBewV4tgZzHrhcOEY2",
+	"F7Zoq/4iz6Szxd0wrJJWlEvv+9mF3c9kRxgnDrMmjnN0fIf2M+kSEG9B5lG/96fbTK2YdpcDYTYrBeSM",
+	"Wx/1oSmjVktnOlfwG62jlJBj2MIW93lAOE54KwqqOq0kLhp38XC05/ce704Z/q7hwssTd6fshDTTB7JY",
+	"B+waYMaEZVY5c19cLfDBUk1YyS3o6Il5f10kkg6WKGxZCM5BO2KXlD+EhISxBByFqJUeHMGV0uCWYyyX",
+	"+XpgMOBtRDJv8E925hl1YNjKMeKk6UYdVQMJ+rtCCa9ymM6UBTle7P0NFmzK7bhwdCIZcF0K0HXkej37",
+	"aReXDTkiQmLSFn6bJn+5sQh9/hHiVWuPcVR2N88tzB7IxTlWVZm3nZwOHY3duHl6JMAgHii8v6/08/s5",
+	"NdwAj2QCvrwBvbCFkBNisKI5915z8CBzVEjJ9vNaAIowVVnGEcz9dRLb4rSMVdpnuHUCxyl6S4b+XWa8",
+	"95PSe9Eso26vbxsET4xfaC4+oxe4UZA3eK8wYzAcUPvQnMQNzM+tERWH/v4G57KnhtrLHPEr1z7nFmQ7",
+	"aDduJJix0vHUsXYi42raZDWdch0P8s+FlB1p050jropUP3x0Hxjov58p+OkB/t1ir6vIvxLYj22vtq4e",
+	"QaMLFtE2zjiMfu6WS0sBUzemd6auE4mspiPQPgiIlgjWCkxnlvWyZCRy9pT93//8Lzs+zJL+KeOkZzrl",
+	"e0Q0QwPQi5gf1jvaG3ED+Y6BzlmjN2/n//bPx2jBC4i7vdRbcZY4OtOQnTLRWG4poOc4zkr0kPVaWqGa",
+	"S/bd+Q/fM0K5/ilDttSYNS2LaoPvXYUMpw97E7XX2o2+4mP4eNu+s2euxWyPrF5e7s0UPkcDdmSKNiwQ",
+	"wdKcV0DMVWyLk5IJ4F7zCAkNZrdoZEgCjd+5DOIksBXKKo3yksqQGbIJ395AZyJpa760vRU/cAwSFLDY",
+	"yFFW5a1XZUFavXiynHHp7T5Ej/sxok5jcGOu9E7q2fb2o7fftjUjMcuXUpA/PdzwHztKkE4jE1f1EMGY",
+	"Jo/53gEZfP9+ArpUEyEva1pb9qLuBqr2UNGEDgPjSgu7OHc7p+lHRLTrzm5miJdQljjrfffjRZ+hxj0D",
+	"bdzW2NnbV00OOUITDTsasZ6/sHZGBZlCXqn1md6WfMGsIx6rZr7uwZRqXi5Spm5As79eXLxlPWdhjxah",
+	"TgiVSce28fn+fiYzeS4mkgk5YMO3P5xfsIObowNe2eIAwTLEMIYhGXpd2+bXTwyb8Ql6uDO58iLubdg4",
+	"x/zzeDllE+HkOV+FE2ff/XiRZvKGlyJnR8esUJU2/X32jbKGPGgQAaGhaZoV0NVhJnt4Y2WegbOs65fZ",
+	"mEupKHmdcalsAbq/z85B5gyE+4txk8nhWWULpcW/0Js4CGUAWXV4+HSMA+FPGO5HQKgqO3SmV2vLmfT5",
+	"WQa0OyhusdjgNP72HqZ+zwvQEAYqS+/AyaQP36H5goMbOuQ5jJ4YJuS4rHLI8ZxfUt491uwWnCp4sXY3",
+	"ZcOPGWUqZcmAfcwwy4ny0L2Tg/5o8rqyJM1khiwwS/7i7nk57P/yWWtZ8pfb2+EpZuIP3aBDJlAFGZUw",
+	"yOSwTtgbst7J4WE/ZcOVvD28ceRu1Ol7eOlpP83ksE7jw2snqaMyjljHLcsVGOaOFz4IY90Q6yl3+N6z",
+	"NJPtF/F5w0ZVawzrUARVJhok9Xh35sYZ4mKWcslw4K/ThghC6tmwfsBR5rydxCdkJoceckO33pCJSIO5",
+	"K3VCort0RECIJybiA8/cO+38RHf1+Li1rKE7wiETNpOUaOfeaKcw4htf+5MJmYxD1nt2+DTA4B1Yvdg7",
+	"c3YsQSJkOeJjh/0W9lGNBxtzrQUYNvzHnuf+e6/yIXr4Rd4mjSnPIVjqmfT4R055QuSRyp3SMWxQc0gE",
+	"4LBbtMnsiWGlmqD7PpPhCV67itQEXZ+GjcCInEwI9BuQM8qPz+ZaWdhnZ5kclwKQ8JyevLoRceW0aWHY",
+	"EbOKfXXizljzsQWNpszwbO+/Gd/7VyYP975m++ySDdiee80wGBcKcqegD/+x9xznaA+NWFOqicOXZqWZ",
+	"DHtMmXT8wrtkThmXC4Z8zY0tJtJdJS3fH4WjNWQHUmUyOiWd3xkpdBLlTHeiKesNV4ORw/4gmGfCZBLJ",
+	"hGpmloolQzKh19+bYp61HFe5n8nhiud06CuQONNgtQjJo4ZfwcAfoNUL92+lJW0AK9EdUqHTnchRC0sE",
+	"Xwg5oSiNFdYplEnofdCyOQbJEUXpQPKZSAbJ0/3D/adYP2wLVBOWhSlqXIpUHafLoDx5lSeDxIMbUyeS",
+	"OoH2G5UvHqzDw1Iiyu2yDoT21Up/iePD44edG1NCIh0mLryK4DBUSZQVc75gPaXTEOELAT9kz9xcQ86s",
+	"UkxdWadRGFGCtOXCnVsfvZAnh4ddS6r3GFpepMnJ0bNdnj7+eoenW6Gxrd5oaZvJ4Kf3Lf9Z8gZDn8yI",
+	"idwTkkDW8+rSMzYVsrJgHDTkpARWGV/5yifGKblY1v3ejb+iX7SRcjWNoVysKWpuesNUZU+XVSlhmG+X",
+	"4aXCi5evX168bOlkBx/JHhX5LYlw5nQaXOQyMbymda3h40kkwCQmEnJajqPp1loohfxKqymTas6U9Jhx",
+	"tMtZHz595LOuTxe1cFVZtueUPC+3jE+3Vaa1NQPSpmxJhUyDDrnVibc0yh0Pf8oXLFekB+EJevqs0aC/",
+	"31bNuQZUnoJqijzWWL5ghLbkSvJo04UHL5vFboMRpGeEZfs4p9eSEXo1xvxK8KE5LI8asGGHNV7MYYTQ",
+	"dr/P3r5K6cxIKfI2wWZUqS3ruMB6+YHEMnL2C+9vegyxteQi2EpsHT7Y3MEtGGuLtEwZ95E6O2HeA8qR",
+	"cHQrsiRY6D4+uLK9LlwZNy0kJhDBk2/Bhi4Tj3hQYYoO7cIvcv8XFd/BB08GutC+WYNnij7ELa3xVhU5",
+	"XJz1AHxc+BSsGZ8ssfhSjUaL5jByuDkIibDR03gtjA11v+lSN7OffBOzf1agF00XMypSjjUsiyUq3b5/",
+	"xDNulz53nDP5uCTMnaWG6r2ny5Nf7shHlSito7FWpTvrNeaPVExDyRdONjl7X0wqDXnqM2PKBWkw5Hng",
+	"40LITWod4tfG0/8Wn1g7+2VYHpGF6CHRZyX6Q5aC5TjTKTv098j96AwhrxJgepxVmAmH8bYIck0pj6Y5",
+	"/hr0R2mIjhymR+9juSpRdYVWgVa/8JGuUwbTmV2gBxZbKYT1dS2qLoRolnVnoUiaRKI362scTmE4oEOl",
+	"lc65sM7UXU5F6FhyWXYtuS7PWF8yBlk6FhcbCp0+8TN5doh5iJQMHXzs3cW/j8kK6nKSDj6A0P0iRfIS",
+	"a1gmppRNlbFMw5iM2eD2QD7mhYK3BCotyb0UkwVph8ZGgahvKWr6GJpayNjeSkk7elBk2IQIacOWhA35",
+	"2Y+PHSfHx58Ll+hkvS/zlLKoKQG9nXzco7TqPkoWnzJt6tDQBq0CsfPgo08IvN2k6tUpKWsCJrar5pED",
+	"30r1UblGqxohiiwObiEpC+WfmcHYOtiZJ3TV4ZBRUwip30t5c49sTD6+EhPnTbhxTKIhYiLdddVJS1os",
+	"xhkoYaeNT47kOtHpgFe5sC2kih0MxgI07OWgMXpYZ5+gcuTIulQT8vMW3BSOdwrpo50AeSb5hAtpqGHU",
+	"WE2nwk7Ri+Jt6aK6uioB96C5zNXUWd5jFSbouUHSTIY+AeE9dDHjsrDFX7OakHZH7YzYS6fB1w5wpzEF",
+	"L9m8UBTjEI7FF4CL1qqaFL7hik9EbYJF6O1Hf3mTEnvaFGbgFjDvzZlzap+dhZiNb/4QGGAmVWgZgZAU",
+	"hqLGvZPDr33qYZ+0UKs600UzyS2GGKyYArnL13gCNsL8IhlCu8VuB0/QePcLI+6Tw68/JytAAvWQIE4Q",
+	"FF/PEjgGdyk6Qk8P2UwLSaUuLUZAZGE28II5X3T7nL5VZ+7+J6HS/dSeHfJSrlQkK+Svas5KJScD304v",
+	"df9/VWTJWgHgXbkqV9FuIp/XLXaXxnW61JePyrSwIpayDdWNzxV/VPXrt0F/L2Bccg0YA3O24BhOCZRL",
+	"5cZo7iIXdxald6svVIUO+BEfX7Pe0Ql1KBRU7TZa1Nb99pLajdRNnc/VFL5xT3yJrP4ulP39cviXMieM",
+	"8viFdUeLNSzTlWSoRG2PLuOSi+kGfHG3vTn660MYyrH7/aLNj46REM8hXZiSTHwiCNYNO/VVQ4i3aazx",
+	"4yOnXrsLvakwBnL2dJmVcabVfAee1P6oQbfLOzz0JWJau7VhB8KFTf7WjMzaatFc+B7etqavkKImdDBo",
+	"4qpk2hHAbk3gjBsufRnYSumrmpyGfJ/GbBNYM+ZMTt+7Yz04/c4tOfSS/AVU0i1Qaqeo6dFDz34HMqet",
+	"3qF/6ILbUMx/lnzCeJ1318Jj1PVyVY18FkybF5s6DSCY8E4ptKrMd7LMAqkefPS/bg9afXTjOW1V+ckE",
+	"kn5yV9rIp5nyelEbPs10Z2zj4cl2uV7xMxt121EtcWV0ceFi/6Dd7aWdp78nAXYMv38UANtrk6iS5aLf",
+	"cEjqhi9hTiJsJ8KlHOaN6tFLeuQTaDQaSMW6qGgosR07PPzMscOmk2YHphPAftWI/cmo6pUjn/8emlh6",
+	"vptu7kFrC5imlLSCPYdDxf32Ov3PalOq9HdKyE83Gx+ee7ebC96uf67vD2/GZ0FerOQihHTWpKTg7yR0",
+	"SN0qwnlQfzcujoFvS754Q43XHkirOfPlCXVZDtboXUOkYMHXbWDH+c7ChaD3FMBzrFjwPHmlaKIrt+v4",
+	"sCu36+HJpt2t7zOrPK2GeF0JZeEjXr5tH9Yk+PS80P5mtYdPygqesxGA7P+OtKOTo6ePlhzx+CmbNf/A",
+	"olrumze23BFPkLYQyTAvC/WxusHEUoOB7eUc6W6b8ine0ROP57ay8MEezEouVsgm8vHZWHDUrW6ffdM0",
+	"qsEeQ9ybnk+CJcYKVeYm1HxREDt8hMCrDfu/TQ3K7584iMMn+GBZrxTXwN5++31/RZVCYBT8Bpiwp62Y",
+	"KjViGzINe9SCcMewKrKqMWwqP8MHzv03Bb/g8GqsJ/Lxs5MNXx3YaGlE+zt0tTb+sqKsf5jeO2Qz+Ry4",
+	"gmP9vGzFIehLKO0ohA9M1MEITICRbZ9aitl1TV8FzDxa4E0mbLvmzCf3Q+1ixsiIU04tVstSos0Oqilp",
+	"HZ3pUmd1KS6AWeO1TQ89vM7r1ninTX/ATBIPl/lqo7hCeT4ule+7P6SGdEPG89zUdUncPjGZpN5m3vW4",
+	"0imO9ehZdxwrOVj9fXZuYZbJkAblg0yodPnV/vkoZccpdn+qZu50htT9bNiRgUS9CB/HB2kVM4WarzTE",
+	"pfX0uxK2m55FuzgcH4nPtDo1diVGWpj94Q+hEsuW9znmBHE0LZDmZB3BasisbkXY6RjZQpQbMdlYSO7u",
+	"/2rD6r9fz8VrcHqf53aO806UyncQDNiHrRsvzt3tP9DiFzGNP18lAJ7ykshsZfyiBKcG56wnQlMlpSna",
+	"sBOqaeDTTh0Es52Rzz0xbJhzy4fM1x6/pK8ifXf+w/f9ffYOTBXWOXzNjd3D+3uvXgwz2VOaDf+CQYQ/",
+	"D/v77Azztt3r2MxxOGAzISdD37SFmqS6ZZHDD3WKTB4/YwbGSuZmn100j2AXpbr5iE8vN0VlDcvVXJ6i",
+	"2SYljG0mmy5W3Fgm8piOcY7Dfq4wymaD5mPc87cE3m6/331KOtGHgOe912DGjq4EevG35AQ4R6zaO3cY",
+	"S5ixFLG/M4Ry2lKcRb7ysdF2R+uoq4naB3a5ld7AYxZjv+lk5ZQLtiekZ0n7n7no7sdCtbqEjKBUVCYR",
+	"KajFHj7jYh189JWdN49VRFd/xudz+8J3PbQvtK7yObU2CBkhS5/Hi5ZMU6uSjfHxC3rkEaHf9OTsOARa",
+	"ZbS2/ZcpWY11YuxR67HgcBhrsKYfp63dWs747o9KwkrTIfzWy8nhU9aruwNG+glRfeSjNynxnV4/c7Yd",
+	"zZr7TqwbsIfqPq3xJ/OFGfQPUwC7jpXeiTVSlpqwEmhOW4DApkCFmss7GiitNbEiBC6BuvuumuE36rpG",
+	"uVijjeWUtDDo5py0zd/ne79Ne6R3odnSPc7zs+lOtMjOlrmr57PcgaPpzfvTewcTUu8J8pUuk0FygMas",
+	"HyXWUcwJu9ECu3VAjn1Y0lZ71RjrC47O1tcU/cniIuM+RN+WxumFvp0GMjohJynaafgD7Xr8VQK/wU98",
+	"yBw9p+hOdgzXtztomjig+RbLMmiXOLdqeh0xYM4D/fRpPz1fqIofrnLqOeRUPO4rRdpTovYZmRG9ys6U",
+	"o16V/doeTX1KavMbCwfDZYqaeaA26e/1fMFPdvv+9v8DAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -120,9 +120,16 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	if err != nil && !errors.Is(err, auth.ErrNoUser) {
 		return h, err
 	}
+	// Every command acts in the From's name (a move, a join, a lobby
+	// command): its envelope and the trusted relay must agree.
+	id := s.checkIdentity(r.MailFrom, in)
+	if id.problem != "" {
+		// Say nothing of the game: the sender is not known to be its player.
+		return s.refuse(ctx, h, in, play.Brief{}, nil, id.problem, "")
+	}
 	actor := play.Actor{
 		User: user.ID, Channel: play.ChannelEmail, RequestID: "mail-" + strconv.FormatInt(r.ID, 10),
-		MessageID: in.MessageID, Sender: in.From.Address, MailAuth: mailAuth(in),
+		MessageID: in.MessageID, Sender: in.From.Address, MailAuth: mailAuth(id, in),
 	}
 	if in.MessageID != "" && user.ID != "" {
 		actor.IdempotencyKey = "mail:" + in.MessageID
@@ -145,10 +152,11 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	}
 }
 
-// mailAuth is what is kept of a mail's authentication: the DKIM result and
-// the Authentication-Results the receiving servers added.
-func mailAuth(in Incoming) string {
-	out := "dkim=" + in.DKIM
+// mailAuth is what is kept of a mail's authentication: what checking its
+// identity found, courrier's own DKIM result, then the
+// Authentication-Results the receiving servers added, as received.
+func mailAuth(id identity, in Incoming) string {
+	out := id.checked + "; dkim=" + in.DKIM
 	if in.AuthResults != "" {
 		out += "\n" + in.AuthResults
 	}

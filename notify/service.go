@@ -43,6 +43,11 @@ type Config struct {
 	// RepliesPerHour bounds the mail one sender may send courrier in an hour
 	// (default 60); beyond it mail is stored and ignored, unanswered.
 	RepliesPerHour int
+	// AuthservID is the authserv-id of the Authentication-Results header
+	// that the relay in front of courrier adds (COURRIER_MAIL_AUTHSERV_ID):
+	// the topmost such header is trusted, and a dmarc=fail in it refuses
+	// the mail. Default: MailDomain; AuthservIDOff: none is trusted.
+	AuthservID string
 	// LoginKey derives each sign-in link's secret from its id
 	// (auth.LinkSecret); the API that made the link holds the same key.
 	LoginKey []byte
@@ -75,6 +80,12 @@ func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, l
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	switch cfg.AuthservID = strings.TrimSpace(cfg.AuthservID); {
+	case cfg.AuthservID == "":
+		cfg.AuthservID = cfg.MailDomain
+	case strings.EqualFold(cfg.AuthservID, AuthservIDOff):
+		cfg.AuthservID = AuthservIDOff
 	}
 	if cfg.RepliesPerHour == 0 {
 		cfg.RepliesPerHour = 60

@@ -2,7 +2,6 @@ package play
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -23,7 +22,9 @@ type Brief struct {
 	Kind    string
 	Name    string // the game's display name ("Coyote")
 	Version int
-	Head    string // hex hash of the game's last event
+	// Head is the receipt of the game's last event (see ReceiptHead), set
+	// once the game ended and its seed is public.
+	Head    string
 	Started bool
 	Ended   bool
 	Result  *games.Result
@@ -62,7 +63,7 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 	}
 	last := recorded[len(recorded)-1]
 	b := Brief{
-		GameID: gameID, Kind: t.Kind, Name: t.Engine.Info().Name, Version: t.Version, Head: hex.EncodeToString(last.Hash),
+		GameID: gameID, Kind: t.Kind, Name: t.Engine.Info().Name, Version: t.Version,
 		Started: t.Started, Ended: t.Ended, Commitment: t.Commitment, Creator: t.Creator, Invited: t.Invited, Joined: t.Joined,
 		Seat: seat,
 	}
@@ -77,6 +78,9 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 		var en Ended
 		if err := json.Unmarshal(last.Data, &en); err == nil && last.Type == TypeEnded {
 			b.Seed = en.Seed
+			if sd, err := games.ParseSeed(en.Seed); err == nil {
+				b.Head = ReceiptHead(sd, gameID, last.Hash)
+			}
 		}
 	}
 	if seat != games.Spectator {

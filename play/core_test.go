@@ -3,6 +3,7 @@ package play_test
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -438,11 +439,14 @@ func TestSeedsAreSealedAtRest(t *testing.T) {
 	}
 }
 
-// A command's outcome carries the head hash of the game after it: the
-// player's receipt, the hash the store chained.
-func TestOutcomeCarriesTheHeadHash(t *testing.T) {
+// A command's outcome carries the player's receipt: the hash the store
+// chained, sealed under the key derived from the game's seed, never the raw
+// hash (which a player could test candidate hidden cards against).
+func TestOutcomeCarriesTheSealedHead(t *testing.T) {
 	ctx := context.Background()
-	svc, pool := catalogService(t)
+	pool := pgtest.New(t)
+	seed := games.Seed{7, 7, 7}
+	svc := play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithSeeds(func() games.Seed { return seed }))
 	id, tbl, bySeat := startGame(t, svc, "coyote", 3)
 	p := tbl.Pending[0]
 	legal := tbl.Engine.Legal(tbl.State, p.Seat)
@@ -450,13 +454,26 @@ func TestOutcomeCarriesTheHeadHash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var head string
-	if err := pool.QueryRow(ctx, `select encode(hash, 'hex') from events where stream = $1 and version = $2`,
-		play.Stream(id), out.Version).Scan(&head); err != nil {
+	var raw []byte
+	if err := pool.QueryRow(ctx, `select hash from events where stream = $1 and version = $2`,
+		play.Stream(id), out.Version).Scan(&raw); err != nil {
 		t.Fatal(err)
 	}
-	if out.Head == "" || out.Head != head {
-		t.Fatalf("outcome head %q, the log's %q", out.Head, head)
+	if out.Head == hex.EncodeToString(raw) {
+		t.Fatalf("the outcome serves the log's raw hash %s", out.Head)
+	}
+	if want := play.ReceiptHead(seed, id, raw); out.Head != want {
+		t.Fatalf("outcome head %q, want the sealed head %q", out.Head, want)
+	}
+	if err := svc.CheckReceipt(ctx, play.Receipt{Game: id, Version: out.Version, Hash: out.Head}); err != nil {
+		t.Fatalf("the operator's check of a true receipt: %v", err)
+	}
+	if err := svc.CheckReceipt(ctx, play.Receipt{Game: id, Version: out.Version - 1, Hash: out.Head}); err == nil {
+		t.Fatal("a receipt checks at another version")
+	}
+	other := play.ReceiptHead(games.Seed{8}, id, raw)
+	if other == out.Head || play.ReceiptHead(seed, id+"x", raw) == out.Head {
+		t.Fatal("the sealed head does not depend on the seed and the game")
 	}
 }
 

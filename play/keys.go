@@ -79,7 +79,8 @@ func (k *keyRecord) replay(req request) (Outcome, error) {
 }
 
 // queueKeyResult queues the recording of a command's outcome under its key,
-// with the head hash of the events the batch appended before it.
+// with the raw head hash of the events the batch appended before it (kept
+// on the server; a replay serves it sealed, see sealReplayed).
 func queueKeyResult(b *pgx.Batch, actor Actor, out Outcome, stream string) {
 	b.Queue(`update command_keys set game_id = $4, result = $3::jsonb || coalesce(
 			(select jsonb_build_object('head', encode(hash, 'hex')) from events where stream = $5 and version = $6 and $6 > $7),

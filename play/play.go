@@ -10,7 +10,6 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/base32"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,9 +78,11 @@ type Outcome struct {
 	// was refused: the lines before it stand, that line and the rest were
 	// not played.
 	Refused *MoveError `json:"refused,omitempty"`
-	// Head is the hex hash of the game's last event after the command: the
-	// player's receipt. The hash chains every event of the game before it,
-	// so a player who keeps it can later show that the log was rewritten.
+	// Head is the player's receipt: ReceiptHead of the game's last event
+	// after the command. The hash it seals chains every event of the game
+	// before it, so a player who keeps it can show, once the seed is
+	// revealed at the end, that the log was rewritten; while the game runs
+	// it says nothing of what the player may not see.
 	Head string `json:"head,omitempty"`
 }
 
@@ -307,7 +308,11 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	}
 	if prior != nil && prior.found {
 		putBack = t != nil
-		return prior.replay(req)
+		out, err := prior.replay(req)
+		if err != nil {
+			return out, err
+		}
+		return s.sealReplayed(ctx, tx, t, secret, out)
 	}
 	if t == nil {
 		t = &Table{ID: req.gameID}
@@ -384,7 +389,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	}
 	head := ""
 	if len(rec) > 0 {
-		head = hex.EncodeToString(rec[len(rec)-1].Hash)
+		head = t.receiptHead(c, rec[len(rec)-1].Hash)
 	}
 	if err := s.insertJobs(ctx, tx, append(mailJobs(c, before, from, head), timerJobs(c, before)...)); err != nil {
 		return Outcome{}, err
@@ -393,7 +398,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		return Outcome{}, fmt.Errorf("commit: %w", err)
 	}
 	if len(rec) > 0 {
-		out.Head = hex.EncodeToString(rec[len(rec)-1].Hash)
+		out.Head = head
 		if from == 0 {
 			t.CreatedAt = rec[0].RecordedAt
 		}
@@ -613,7 +618,7 @@ func join(c *cmdCtx, actor Actor, name string) error {
 		return refuse(CodeConflict, "game %s is full: %s is for at most %d players", t.ID, info.Name, info.MaxSeats)
 	}
 	if t.referee != "" && actor.User == t.referee {
-		return refuse(CodeConflict, "you referee game %s: a referee holds no seat", t.ID)
+		return refuse(CodeConflict, "you referee game %s: the referee may see every hidden card while it runs, so they can never hold a seat in it", t.ID)
 	}
 	for _, j := range t.Joined {
 		if j.User == actor.User {
@@ -621,6 +626,9 @@ func join(c *cmdCtx, actor Actor, name string) error {
 		}
 		if strings.EqualFold(j.Name, name) {
 			return refuse(CodeConflict, "someone already plays as %q in game %s; choose another name", name, t.ID)
+		}
+		if confusable(j.Name, name) {
+			return refuse(CodeConflict, "the name %q looks like %q, who already plays in game %s: choose a name the other players cannot mistake for theirs", name, j.Name, t.ID)
 		}
 	}
 	if err := c.stage(TypeJoined, Joined{User: actor.User, Name: name}, ""); err != nil {

@@ -366,22 +366,32 @@ func ParseReceipt(text string) (Receipt, error) {
 	return r, nil
 }
 
-// VerifyReceipt checks a receipt against a record for everyone: the
-// record is of the receipt's game and holds, at the receipt's version, the
-// event whose hash the receipt carries.
+// VerifyReceipt checks a receipt against a record for everyone of an ended
+// game: the record is of the receipt's game and holds, at the receipt's
+// version, the event whose hash, sealed under the key derived from the
+// record's revealed seed (ReceiptHead), is the receipt's. A receipt that
+// carries the raw hash itself (copied from a record) is taken too.
 func VerifyReceipt(rec *Record, r Receipt) error {
 	if rec.Header("View") != "everything" {
 		return errors.New("a receipt is checked against the record for everyone (a seat's record of a running game holds no hashes)")
 	}
-	if r.Game != "" && r.Game != rec.Header("Game") {
-		return fmt.Errorf("the receipt is for game %s, the record for game %s", r.Game, rec.Header("Game"))
+	game := rec.Header("Game")
+	if r.Game != "" && r.Game != game {
+		return fmt.Errorf("the receipt is for game %s, the record for game %s", r.Game, game)
 	}
+	seed, seedErr := games.ParseSeed(rec.Header("Seed"))
 	for _, e := range rec.Events {
 		if e.Version != r.Version {
 			continue
 		}
-		if got := hex.EncodeToString(e.Hash); got != r.Hash {
-			return fmt.Errorf("version %d of the record has hash %s, the receipt %s: the log is not the one that acknowledged the move", r.Version, got, r.Hash)
+		if hex.EncodeToString(e.Hash) == r.Hash {
+			return nil
+		}
+		if seedErr != nil {
+			return errors.New("a receipt is sealed under a key derived from the game's seed, which this record does not reveal: check it against the record the players get when the game ends")
+		}
+		if got := ReceiptHead(seed, game, e.Hash); got != r.Hash {
+			return fmt.Errorf("version %d of the record seals to receipt %s, the receipt says %s: the log is not the one that acknowledged the move", r.Version, got, r.Hash)
 		}
 		return nil
 	}

@@ -35,6 +35,10 @@ func (t *Table) applyReplaced(data []byte, version int) error {
 	}
 	for i, j := range t.Joined {
 		if j.Name == names[r.Seat] {
+			if t.replacedUsers == nil {
+				t.replacedUsers = map[string]bool{}
+			}
+			t.replacedUsers[j.User] = true
 			t.Joined[i].User = r.User
 		}
 	}
@@ -49,7 +53,9 @@ func (t *Table) applyReplaced(data []byte, version int) error {
 // Replace lets a game's creator hand an abandoned seat to another player
 // (an opaque user id, without a seat in the game): from then on they play
 // it, and they see what the seat may see from then on, never what its
-// earlier player saw before.
+// earlier player saw before. Nobody who may have seen more than a seat —
+// the referee, named or by default, or a player whose seat was handed on —
+// can be handed one.
 func (s *Service) Replace(ctx context.Context, actor Actor, gameID string, seat games.Seat, user string) (Outcome, error) {
 	req := request{gameID: gameID, retry: true, hash: commandHash("replace", gameID, fmt.Sprint(seat), user)}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
@@ -69,7 +75,24 @@ func (s *Service) Replace(ctx context.Context, actor Actor, gameID string, seat 
 		if user == "" || t.SeatOf(user) != games.Spectator {
 			return refuse(CodeConflict, "the new player already plays in game %s", t.ID)
 		}
+		if err := t.saw(user); err != nil {
+			return err
+		}
 		c.retimed, c.prompt = &seat, &seat
 		return c.stage(TypeReplaced, Replaced{Seat: seat, User: user}, "")
 	})
+}
+
+// saw refuses a seat to user when they may have seen what a seat may not:
+// the game's referee (named, or its creator holding no seat), who may
+// replay it with everything revealed, and a player whose own seat was
+// handed to someone else, who saw that seat's cards.
+func (t *Table) saw(user string) error {
+	if user != "" && (user == t.referee || user == t.Referee()) {
+		return refuse(CodeConflict, "the referee of game %s may see every hidden card while it runs, so they can never hold a seat in it", t.ID)
+	}
+	if t.replacedUsers[user] {
+		return refuse(CodeConflict, "this player's seat in game %s was handed to someone else; having seen that seat's cards, they can never take another", t.ID)
+	}
+	return nil
 }

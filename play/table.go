@@ -125,6 +125,9 @@ type Table struct {
 	// replacedAt is, for a player who took over a seat, the version of
 	// that event: they see nothing of the seat before it.
 	replacedAt map[string]int
+	// replacedUsers are the users whose seat was handed to someone else:
+	// they saw that seat's hidden cards, so they may never take another.
+	replacedUsers map[string]bool
 
 	// seed is the game's secret, once a command has loaded it.
 	seed *games.Seed

@@ -133,15 +133,54 @@ func (h *Handler) loginConfirm(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusUnauthorized, "login", loginPage{Layout: h.layout(r, "Sign in"), Problem: msg})
 		return
 	}
-	if err := h.startSession(w, user); err != nil {
+	if err := h.startSession(r.Context(), w, user); err != nil {
 		h.failErr(w, r, err)
 		return
 	}
 	seeOther(w, r, "/games")
 }
 
-// signOut ends the session.
+// signOut ends the session, on the server: its token is refused from now
+// on, here and on the API.
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
+	if v := visitOf(r); v.Session != "" {
+		if err := h.cfg.Sessions.Revoke(r.Context(), v.User.ID, v.Session); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+	}
+	h.clearSession(w)
+	seeOther(w, r, "/")
+}
+
+type accountPage struct {
+	Layout
+	Email    string
+	TimeZone string
+}
+
+// account shows the signed-in account and its sign-out buttons.
+func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	u := visitOf(r).User
+	h.render(w, r, http.StatusOK, "account", accountPage{Layout: h.layout(r, "Your account"), Email: u.Email,
+		TimeZone: u.Location().String()})
+}
+
+// signOutEverywhere ends every session of the account, on every device,
+// the web's and the API's, this one included.
+func (h *Handler) signOutEverywhere(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	n, err := h.cfg.Sessions.RevokeAll(r.Context(), userOf(r))
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.log.InfoContext(r.Context(), "web: signed out everywhere", "user", userOf(r), "sessions", n)
 	h.clearSession(w)
 	seeOther(w, r, "/")
 }
@@ -482,7 +521,7 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 			}
 		}
 	}
-	seen, ok := lastSeen(r, id)
+	seen, ok := h.lastSeen(r, id)
 	if !ok {
 		seen = max(g.Version-6, 0)
 	}

@@ -60,12 +60,16 @@ type Config struct {
 	Play     *play.Service
 	Users    *auth.Users
 	Links    *auth.Links
-	Sessions *auth.Tokens
+	Sessions *auth.Sessions
 	// LoginKey derives the secrets of sign-in links (auth.LinkSecret).
 	LoginKey []byte
-	Jobs     JobInserter
-	Live     Live // nil: no live refresh (pages still reload by hand)
-	// BaseURL is the public address (https: cookies are Secure).
+	// CSRFKey (at least 32 bytes, kept outside the database) makes each
+	// session's CSRF token.
+	CSRFKey []byte
+	Jobs    JobInserter
+	Live    Live // nil: no live refresh (pages still reload by hand)
+	// BaseURL is the public address (https: cookies are Secure and
+	// named with the __Host- prefix).
 	BaseURL string
 	// DevMail says the dev mailbox (/dev/mail) holds the mail, so the
 	// sign-in page links to it.
@@ -94,6 +98,9 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if len(cfg.CSRFKey) < 32 {
+		return nil, errors.New("web: the CSRF key needs at least 32 bytes")
 	}
 	h := &Handler{cfg: cfg, log: cfg.Log, secure: strings.HasPrefix(cfg.BaseURL, "https://")}
 	var err error
@@ -130,6 +137,8 @@ func (h *Handler) routes() {
 	get("/login/{secret}", h.loginPage)
 	post("/login/{secret}", h.loginConfirm)
 	post("/signout", h.signOut)
+	get("/account", h.account)
+	post("/signout-everywhere", h.signOutEverywhere)
 	get("/games", h.myGames)
 	get("/games/new", h.newGamePage)
 	post("/games/new", h.createGame)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"html"
 	"io"
 	"log/slog"
@@ -34,7 +35,10 @@ import (
 	"github.com/courrier-games/courrier/web"
 )
 
-var loginKey = bytes.Repeat([]byte{4}, 32)
+var (
+	loginKey = bytes.Repeat([]byte{4}, 32)
+	csrfKey  = bytes.Repeat([]byte{6}, 32)
+)
 
 // loginJobs keeps the sign-in jobs queued in the link's transaction, so
 // that the test can derive each link as the mail worker would.
@@ -53,33 +57,35 @@ func (l *loginJobs) InsertTx(_ context.Context, _ pgx.Tx, args river.JobArgs, _ 
 }
 
 type site struct {
-	t     *testing.T
-	url   string
-	pool  *pgxpool.Pool
-	users *auth.Users
-	jobs  *loginJobs
+	t        *testing.T
+	url      string
+	pool     *pgxpool.Pool
+	users    *auth.Users
+	sessions *auth.Sessions
+	jobs     *loginJobs
 }
 
 func newSite(t *testing.T, baseURL string) *site {
 	t.Helper()
 	pool := pgtest.New(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	sessions, err := auth.NewTokens("courrier", "courrier-api", time.Hour, time.Now, auth.Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)})
+	tokens, err := auth.NewTokens("courrier", "courrier-api", time.Hour, time.Now, auth.Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	sessions := auth.NewSessions(pool, tokens, time.Now)
 	lj := &loginJobs{last: map[string]int64{}}
 	users := auth.NewUsers(pool)
 	h, err := web.New(web.Config{
 		Play: play.New(pool, catalog.Registry(), play.WithLogger(log)), Users: users, Links: auth.NewLinks(pool, time.Now),
-		Sessions: sessions, LoginKey: loginKey, Jobs: lj, BaseURL: baseURL, Log: log,
+		Sessions: sessions, LoginKey: loginKey, CSRFKey: csrfKey, Jobs: lj, BaseURL: baseURL, Log: log,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &site{t: t, url: srv.URL, pool: pool, users: users, jobs: lj}
+	return &site{t: t, url: srv.URL, pool: pool, users: users, sessions: sessions, jobs: lj}
 }
 
 // browser is a cookie jar that does not run JavaScript.
@@ -224,59 +230,63 @@ func TestPagesWorkWithoutJavaScript(t *testing.T) {
 	}
 }
 
-// Every form post needs the browser's CSRF token and a same-site origin; a
-// refused form writes nothing.
+// Every form post needs the CSRF token of the browser's own session (or,
+// before signing in, of its own random cookie) and a same-site origin: a
+// token the sender made up, even repeated in the cookie a double-submit
+// check would compare it with, or another session's token, is refused, and
+// a refused form writes nothing.
 func TestFormsNeedTheCSRFToken(t *testing.T) {
 	s := newSite(t, "http://courrier.test")
-	ana := s.browser()
+	ana, bob := s.browser(), s.browser()
 	ana.signIn("ana@example.org", "Ana")
+	bob.signIn("bob@example.org", "Bob")
+	bob.get("/games/new")
+	bobsToken := csrfRe.FindStringSubmatch(bob.page)[1]
+	stranger := s.browser()
+	stranger.get("/")
+	strangersToken := csrfRe.FindStringSubmatch(stranger.page)[1]
+	made := strings.Repeat("x", 32)
+	newGame := func(csrf string) url.Values {
+		return url.Values{"csrf": {csrf}, "game": {"coyote"}, "play": {"on"}, "name": {"Ana"}}
+	}
 	before := s.countEvents()
 	for _, tc := range []struct {
 		name   string
+		from   *browser
+		path   string
 		form   url.Values
+		cookie string // replaces the courrier_csrf cookie when set
 		header map[string]string
+		want   int
 	}{
-		{"no token", url.Values{"csrf": {"-"}, "game": {"coyote"}, "play": {"on"}, "name": {"Ana"}}, nil},
-		{"another token", url.Values{"csrf": {strings.Repeat("x", 32)}, "game": {"coyote"}, "play": {"on"}, "name": {"Ana"}}, nil},
-		{"cross-site", url.Values{"game": {"coyote"}, "play": {"on"}, "name": {"Ana"}}, map[string]string{"Sec-Fetch-Site": "cross-site"}},
+		{"the page's own token", ana, "/games/new", newGame(""), "", nil, http.StatusOK},
+		{"no token", ana, "/games/new", newGame("-"), "", nil, http.StatusForbidden},
+		{"another token", ana, "/games/new", newGame(made), "", nil, http.StatusForbidden},
+		{"a made-up token in cookie and field", ana, "/games/new", newGame(made), made, nil, http.StatusForbidden},
+		{"another session's token", ana, "/games/new", newGame(bobsToken), "", nil, http.StatusForbidden},
+		{"a visitor's token with a session", ana, "/games/new", newGame(strangersToken), "", nil, http.StatusForbidden},
+		{"cross-site", ana, "/games/new", newGame(""), "", map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{"before signing in, a made-up token in cookie and field", stranger, "/signin", url.Values{"csrf": {made}, "email": {"eve@example.org"}}, made, nil, http.StatusForbidden},
+		{"before signing in, the page's own token", stranger, "/signin", url.Values{"email": {"eve@example.org"}}, "", nil, http.StatusOK},
 	} {
-		ana.get("/games/new")
+		if tc.path == "/signin" {
+			tc.from.get("/")
+		} else {
+			tc.from.get(tc.path)
+		}
 		form := tc.form
 		if form.Get("csrf") == "" {
-			form.Set("csrf", csrfRe.FindStringSubmatch(ana.page)[1])
+			form.Set("csrf", csrfRe.FindStringSubmatch(tc.from.page)[1])
 		}
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url+"/games/new", strings.NewReader(form.Encode())) // a test URL
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url+tc.path, strings.NewReader(form.Encode())) // a test URL
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		for k, v := range tc.header {
 			req.Header.Set(k, v)
 		}
-		if ana.do(req); ana.status != http.StatusForbidden {
-			t.Errorf("%s: %d", tc.name, ana.status)
-		}
-	}
-	if n := s.countEvents(); n != before {
-		t.Fatalf("refused forms wrote %d events", n-before)
-	}
-}
-
-// The session cookie is HttpOnly and SameSite=Lax, and Secure when the
-// service is served over https.
-func TestSessionCookie(t *testing.T) {
-	for _, tc := range []struct {
-		base   string
-		secure bool
-	}{{"http://localhost:8080", false}, {"https://courrier.example", true}} {
-		s := newSite(t, tc.base)
-		b := s.browser()
-		b.get("/")
-		b.post("/signin", url.Values{"email": {"ana@example.org"}})
-		u, _ := s.users.Ensure(t.Context(), "ana@example.org")
-		link := auth.LinkSecret(loginKey, s.jobs.last[u.ID])
-		b.get("/login/" + link)
-		form := url.Values{"csrf": {csrfRe.FindStringSubmatch(b.page)[1]}}
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url+"/login/"+link, strings.NewReader(form.Encode())) // a test URL
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		for _, c := range b.client.Jar.Cookies(req.URL) {
+		for _, c := range tc.from.client.Jar.Cookies(req.URL) {
+			if c.Name == "courrier_csrf" && tc.cookie != "" {
+				c.Value = tc.cookie
+			}
 			req.AddCookie(c)
 		}
 		resp, err := http.DefaultTransport.RoundTrip(req)
@@ -284,15 +294,161 @@ func TestSessionCookie(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = resp.Body.Close()
-		var session *http.Cookie
-		for _, c := range resp.Cookies() {
-			if c.Name == "courrier_session" {
-				session = c
+		got := resp.StatusCode
+		if got == http.StatusSeeOther {
+			got = http.StatusOK // a created game redirects to its page
+		}
+		if got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, resp.StatusCode, tc.want)
+		}
+		if tc.want == http.StatusOK {
+			before = s.countEvents()
+		}
+	}
+	if n := s.countEvents(); n != before {
+		t.Fatalf("refused forms wrote %d events", n-before)
+	}
+}
+
+// Cookies are HttpOnly and SameSite=Lax; when the service is served over
+// https they are also Secure and named with the __Host- prefix (Path=/, no
+// Domain), so no other host of the domain can plant one; on http (local
+// development) they keep their plain names. Either way the browser that
+// holds them is signed in.
+func TestSessionCookie(t *testing.T) {
+	for _, tc := range []struct {
+		base           string
+		secure         bool
+		session, csrf  string
+		path, notNamed string
+	}{
+		{"http://localhost:8080", false, "courrier_session", "courrier_csrf", "/", "__Host-courrier_session"},
+		{"https://courrier.example", true, "__Host-courrier_session", "__Host-courrier_csrf", "/", "courrier_session"},
+	} {
+		s := newSite(t, tc.base)
+		b := s.browser()
+		set := map[string]*http.Cookie{}
+		roundTrip := func(req *http.Request) int {
+			t.Helper()
+			for _, c := range b.client.Jar.Cookies(req.URL) {
+				req.AddCookie(c)
+			}
+			resp, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			b.page = string(body)
+			b.client.Jar.SetCookies(req.URL, resp.Cookies())
+			for _, c := range resp.Cookies() {
+				set[c.Name] = c
+			}
+			return resp.StatusCode
+		}
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.url+"/", nil) // a test URL
+		roundTrip(req)
+		b.post("/signin", url.Values{"email": {"ana@example.org"}})
+		u, _ := s.users.Ensure(t.Context(), "ana@example.org")
+		link := auth.LinkSecret(loginKey, s.jobs.last[u.ID])
+		b.get("/login/" + link)
+		form := url.Values{"csrf": {csrfRe.FindStringSubmatch(b.page)[1]}}
+		req, _ = http.NewRequestWithContext(t.Context(), http.MethodPost, s.url+"/login/"+link, strings.NewReader(form.Encode())) // a test URL
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if status := roundTrip(req); status != http.StatusSeeOther {
+			t.Fatalf("%s: sign in: %d", tc.base, status)
+		}
+		for _, name := range []string{tc.session, tc.csrf} {
+			c := set[name]
+			if c == nil {
+				t.Errorf("%s: no cookie %s was set", tc.base, name)
+				continue
+			}
+			if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Secure != tc.secure || c.Path != tc.path || c.Domain != "" {
+				t.Errorf("%s: cookie %s: %s", tc.base, name, c.String())
 			}
 		}
-		if resp.StatusCode != http.StatusSeeOther || session == nil || !session.HttpOnly || session.SameSite != http.SameSiteLaxMode || session.Secure != tc.secure {
-			t.Fatalf("%s: %d, cookie %+v", tc.base, resp.StatusCode, session)
+		if set[tc.notNamed] != nil {
+			t.Errorf("%s: a cookie named %s was set", tc.base, tc.notNamed)
 		}
+		if b.get("/games"); b.status != http.StatusOK || !strings.Contains(b.page, "My games") {
+			t.Fatalf("%s: with its cookies the browser is not signed in: %d", tc.base, b.status)
+		}
+	}
+}
+
+// Signing out ends the session on the server: the cookie's token, replayed
+// by whoever copied it, no longer signs anyone in.
+func TestSignOutEndsTheSessionOnTheServer(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana := s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	var stolen *http.Cookie
+	u, _ := url.Parse(s.url)
+	for _, c := range ana.client.Jar.Cookies(u) {
+		if c.Name == "courrier_session" {
+			stolen = c
+		}
+	}
+	if stolen == nil {
+		t.Fatal("no session cookie after signing in")
+	}
+	replay := func() int {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.url+"/games", nil) // a test URL
+		req.AddCookie(stolen)
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := replay(); got != http.StatusOK {
+		t.Fatalf("the session cookie before signing out: %d", got)
+	}
+	ana.get("/games")
+	ana.post("/signout", url.Values{})
+	if got := replay(); got != http.StatusUnauthorized {
+		t.Fatalf("the session cookie replayed after signing out: %d, want 401", got)
+	}
+}
+
+// "Sign out everywhere", a button of the account page, ends every session
+// of the account: other browsers', and the API's (the same sessions); other
+// accounts' stay.
+func TestSignOutEverywhere(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	laptop, phone, bob := s.browser(), s.browser(), s.browser()
+	laptop.signIn("ana@example.org", "Ana")
+	phone.signIn("ana@example.org", "Ana")
+	bob.signIn("bob@example.org", "Bob")
+	ana, _ := s.users.Ensure(t.Context(), "ana@example.org")
+	_, script, err := s.sessions.Open(t.Context(), ana.ID) // a session the API gave a script
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page := laptop.get("/account"); laptop.status != http.StatusOK || !strings.Contains(page, `data-testid="signout-everywhere"`) || !strings.Contains(page, "ana@example.org") {
+		t.Fatalf("the account page: %d\n%s", laptop.status, page)
+	}
+	laptop.post("/signout-everywhere", url.Values{})
+	if laptop.status != http.StatusOK || !strings.Contains(laptop.page, "Mail me a sign-in link") {
+		t.Fatalf("after signing out everywhere: %d\n%s", laptop.status, laptop.page)
+	}
+	for _, tc := range []struct {
+		name string
+		b    *browser
+		want int
+	}{{"the same browser", laptop, http.StatusUnauthorized}, {"ana's other browser", phone, http.StatusUnauthorized}, {"bob's browser", bob, http.StatusOK}} {
+		if tc.b.get("/games"); tc.b.status != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, tc.b.status, tc.want)
+		}
+	}
+	if _, err := s.sessions.Verify(t.Context(), script); !errors.Is(err, auth.ErrSignedOut) {
+		t.Errorf("the API session after signing out everywhere on the web: %v", err)
+	}
+	if anon := s.browser(); anon.get("/account") == "" || anon.status != http.StatusUnauthorized {
+		t.Errorf("the account page without a session: %d", anon.status)
 	}
 }
 

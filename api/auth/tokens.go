@@ -71,22 +71,33 @@ type claims struct {
 }
 
 // Issue returns a token for user (an opaque user id) and purpose, valid for
-// the configured lifetime.
+// the configured lifetime. A session token is made by Sessions.Open, which
+// also records the session on the server; one made here names no session
+// and Sessions.Verify refuses it.
 func (t *Tokens) Issue(user string, purpose Purpose) (string, error) {
+	tok, _, err := t.issue(user, purpose, "")
+	return tok, err
+}
+
+// issue signs a token for user and purpose naming id (its `jti`; none when
+// empty) and returns it with its expiry.
+func (t *Tokens) issue(user string, purpose Purpose, id string) (string, time.Time, error) {
 	now := t.now()
+	exp := now.Add(t.ttl)
 	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, claims{RegisteredClaims: jwt.RegisteredClaims{
+		ID:        id,
 		Subject:   user,
 		Issuer:    t.issuer,
 		Audience:  jwt.ClaimStrings{t.audience},
 		IssuedAt:  jwt.NewNumericDate(now),
-		ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
+		ExpiresAt: jwt.NewNumericDate(exp),
 	}, Purpose: purpose})
 	tok.Header["kid"] = t.current.ID
 	s, err := tok.SignedString(t.current.Secret)
 	if err != nil {
-		return "", fmt.Errorf("sign token: %w", err)
+		return "", time.Time{}, fmt.Errorf("sign token: %w", err)
 	}
-	return s, nil
+	return s, exp, nil
 }
 
 // Verify checks a token issued for purpose and returns its user. Any other
@@ -94,6 +105,16 @@ func (t *Tokens) Issue(user string, purpose Purpose) (string, error) {
 // issuer, audience or purpose, a missing or past expiry (beyond Leeway) all
 // fail with an error wrapping ErrInvalidToken.
 func (t *Tokens) Verify(token string, purpose Purpose) (string, error) {
+	c, err := t.verify(token, purpose)
+	if err != nil {
+		return "", err
+	}
+	return c.Subject, nil
+}
+
+// verify is Verify, returning all the token's claims (the subject is never
+// empty).
+func (t *Tokens) verify(token string, purpose Purpose) (claims, error) {
 	var c claims
 	_, err := jwt.ParseWithClaims(token, &c, t.key,
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
@@ -106,15 +127,15 @@ func (t *Tokens) Verify(token string, purpose Purpose) (string, error) {
 	)
 	switch {
 	case err == nil && c.Purpose != purpose:
-		return "", fmt.Errorf("%w: this token is for %s, not %s", ErrInvalidToken, orNone(c.Purpose), purpose)
+		return claims{}, fmt.Errorf("%w: this token is for %s, not %s", ErrInvalidToken, orNone(c.Purpose), purpose)
 	case err == nil && c.Subject != "":
-		return c.Subject, nil
+		return c, nil
 	case err == nil:
-		return "", fmt.Errorf("%w: the token names no user", ErrInvalidToken)
+		return claims{}, fmt.Errorf("%w: the token names no user", ErrInvalidToken)
 	case errors.Is(err, jwt.ErrTokenExpired):
-		return "", fmt.Errorf("%w: the token has expired; sign in again", ErrInvalidToken)
+		return claims{}, fmt.Errorf("%w: the token has expired; sign in again", ErrInvalidToken)
 	default:
-		return "", fmt.Errorf("%w: the token is not one of ours or was altered; sign in again", ErrInvalidToken)
+		return claims{}, fmt.Errorf("%w: the token is not one of ours or was altered; sign in again", ErrInvalidToken)
 	}
 }
 

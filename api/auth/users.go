@@ -146,8 +146,8 @@ func (u *Users) ChangeEmail(ctx context.Context, id, email string) error {
 
 // Erase removes an account's address for good, and what its commands
 // brought that was personal (remote addresses, mail headers: the
-// event_context rows); its id stays in the log, where it never meant
-// anything outside courrier.
+// event_context rows), and ends its sessions and API tokens; its id stays
+// in the log, where it never meant anything outside courrier.
 func (u *Users) Erase(ctx context.Context, id string) error {
 	return pgx.BeginFunc(ctx, u.pool, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `update users set email = null, erased_at = now() where id = $1 and erased_at is null`, id)
@@ -168,6 +168,9 @@ func (u *Users) Erase(ctx context.Context, id string) error {
 		}
 		if _, err := tx.Exec(ctx, `update api_tokens set revoked_at = coalesce(revoked_at, now()) where user_id = $1`, id); err != nil {
 			return fmt.Errorf("revoke the API tokens of account %s: %w", id, err)
+		}
+		if _, err := tx.Exec(ctx, `update sessions set revoked_at = now() where user_id = $1 and revoked_at is null`, id); err != nil {
+			return fmt.Errorf("sign out the sessions of account %s: %w", id, err)
 		}
 		return nil
 	})

@@ -598,7 +598,7 @@ type SeatView struct {
 	Seat         *int      `json:"seat,omitempty"`
 	Version      int       `json:"version"`
 
-	// View The game's state as this seat may see it (the game's own JSON); null until the game starts.
+	// View The game's state as this seat may see it (the game's own JSON object); null until the game starts.
 	View interface{} `json:"view"`
 }
 
@@ -824,6 +824,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/auth/login (the `RequestLogin` operationId).
 	RequestLogin(ctx context.Context, body RequestLoginJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Logout Sign out - end the session whose token is sent, on the server, at once.
+	//
+	// Only a session token signs out; an API token is revoked with `DELETE /v1/tokens/{token_id}` (403 here).
+	//
+	// Corresponds with POST /v1/auth/logout (the `Logout` operationId).
+	Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LogoutEverywhere Sign out everywhere - end every session of the account, on the web and the API, this one included.
+	//
+	// Only a session token may do this (403 for an API token). API tokens are not sessions and stay valid until revoked.
+	//
+	// Corresponds with POST /v1/auth/logout-everywhere (the `LogoutEverywhere` operationId).
+	LogoutEverywhere(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ExchangeLoginTokenWithBody Exchange a sign-in link's token for a session token.
 	//
@@ -1055,12 +1069,16 @@ type ClientInterface interface {
 
 	// CreateTokenWithBody Create a personal API token for a bot or a script; its secret is shown once.
 	//
+	// Only a session token may create one; an API token gets 403 (forbidden).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/tokens (the `CreateToken` operationId).
 	CreateTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateToken Create a personal API token for a bot or a script; its secret is shown once.
+	//
+	// Only a session token may create one; an API token gets 403 (forbidden).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1097,6 +1115,40 @@ func (c *Client) RequestLoginWithBody(ctx context.Context, contentType string, b
 // Corresponds with POST /v1/auth/login (the `RequestLogin` operationId).
 func (c *Client) RequestLogin(ctx context.Context, body RequestLoginJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRequestLoginRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Logout Sign out - end the session whose token is sent, on the server, at once.
+//
+// Only a session token signs out; an API token is revoked with `DELETE /v1/tokens/{token_id}` (403 here).
+//
+// Corresponds with POST /v1/auth/logout (the `Logout` operationId).
+func (c *Client) Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLogoutRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LogoutEverywhere Sign out everywhere - end every session of the account, on the web and the API, this one included.
+//
+// Only a session token may do this (403 for an API token). API tokens are not sessions and stay valid until revoked.
+//
+// Corresponds with POST /v1/auth/logout-everywhere (the `LogoutEverywhere` operationId).
+func (c *Client) LogoutEverywhere(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLogoutEverywhereRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -1677,6 +1729,8 @@ func (c *Client) ListTokens(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // CreateTokenWithBody Create a personal API token for a bot or a script; its secret is shown once.
 //
+// Only a session token may create one; an API token gets 403 (forbidden).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/tokens (the `CreateToken` operationId).
@@ -1693,6 +1747,8 @@ func (c *Client) CreateTokenWithBody(ctx context.Context, contentType string, bo
 }
 
 // CreateToken Create a personal API token for a bot or a script; its secret is shown once.
+//
+// Only a session token may create one; an API token gets 403 (forbidden).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1760,6 +1816,60 @@ func NewRequestLoginRequestWithBody(server string, contentType string, body io.R
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLogoutRequest constructs an http.Request for the Logout method
+func NewLogoutRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/logout")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewLogoutEverywhereRequest constructs an http.Request for the LogoutEverywhere method
+func NewLogoutEverywhereRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/logout-everywhere")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -3015,6 +3125,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/auth/login (the `RequestLogin` operationId).
 	RequestLoginWithResponse(ctx context.Context, body RequestLoginJSONRequestBody, reqEditors ...RequestEditorFn) (*RequestLoginResponse, error)
 
+	// LogoutWithResponse Sign out - end the session whose token is sent, on the server, at once.
+	//
+	// Only a session token signs out; an API token is revoked with `DELETE /v1/tokens/{token_id}` (403 here).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/auth/logout (the `Logout` operationId).
+	LogoutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LogoutResponse, error)
+
+	// LogoutEverywhereWithResponse Sign out everywhere - end every session of the account, on the web and the API, this one included.
+	//
+	// Only a session token may do this (403 for an API token). API tokens are not sessions and stay valid until revoked.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/auth/logout-everywhere (the `LogoutEverywhere` operationId).
+	LogoutEverywhereWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LogoutEverywhereResponse, error)
+
 	// ExchangeLoginTokenWithBodyWithResponse Exchange a sign-in link's token for a session token.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -3277,12 +3405,16 @@ type ClientWithResponsesInterface interface {
 
 	// CreateTokenWithBodyWithResponse Create a personal API token for a bot or a script; its secret is shown once.
 	//
+	// Only a session token may create one; an API token gets 403 (forbidden).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tokens (the `CreateToken` operationId).
 	CreateTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTokenResponse, error)
 
 	// CreateTokenWithResponse Create a personal API token for a bot or a script; its secret is shown once.
+	//
+	// Only a session token may create one; an API token gets 403 (forbidden).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3366,6 +3498,116 @@ func (r RequestLoginResponse) ContentType() string {
 	return ""
 }
 
+type LogoutResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r LogoutResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r LogoutResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r LogoutResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r LogoutResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LogoutResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LogoutResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LogoutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type LogoutEverywhereResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r LogoutEverywhereResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r LogoutEverywhereResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r LogoutEverywhereResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r LogoutEverywhereResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LogoutEverywhereResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LogoutEverywhereResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LogoutEverywhereResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ExchangeLoginTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3433,6 +3675,8 @@ type GetCatalogResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Catalog
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *Error
 }
@@ -3440,6 +3684,11 @@ type GetCatalogResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetCatalogResponse) GetJSON200() *Catalog {
 	return r.JSON200
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetCatalogResponse) GetJSON429() *Error {
+	return r.JSON429
 }
 
 // GetJSONDefault returns the response for an HTTP default `application/json` response
@@ -5156,6 +5405,8 @@ type CreateTokenResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *Error
 }
@@ -5173,6 +5424,11 @@ func (r CreateTokenResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r CreateTokenResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateTokenResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSONDefault returns the response for an HTTP default `application/json` response
@@ -5288,6 +5544,36 @@ func (c *ClientWithResponses) RequestLoginWithResponse(ctx context.Context, body
 		return nil, err
 	}
 	return ParseRequestLoginResponse(rsp)
+}
+
+// LogoutWithResponse Sign out - end the session whose token is sent, on the server, at once.
+//
+// Only a session token signs out; an API token is revoked with `DELETE /v1/tokens/{token_id}` (403 here).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/auth/logout (the `Logout` operationId).
+func (c *ClientWithResponses) LogoutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LogoutResponse, error) {
+	rsp, err := c.Logout(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLogoutResponse(rsp)
+}
+
+// LogoutEverywhereWithResponse Sign out everywhere - end every session of the account, on the web and the API, this one included.
+//
+// Only a session token may do this (403 for an API token). API tokens are not sessions and stay valid until revoked.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/auth/logout-everywhere (the `LogoutEverywhere` operationId).
+func (c *ClientWithResponses) LogoutEverywhereWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LogoutEverywhereResponse, error) {
+	rsp, err := c.LogoutEverywhere(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLogoutEverywhereResponse(rsp)
 }
 
 // ExchangeLoginTokenWithBodyWithResponse Exchange a sign-in link's token for a session token.
@@ -5756,6 +6042,8 @@ func (c *ClientWithResponses) ListTokensWithResponse(ctx context.Context, reqEdi
 
 // CreateTokenWithBodyWithResponse Create a personal API token for a bot or a script; its secret is shown once.
 //
+// Only a session token may create one; an API token gets 403 (forbidden).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tokens (the `CreateToken` operationId).
@@ -5768,6 +6056,8 @@ func (c *ClientWithResponses) CreateTokenWithBodyWithResponse(ctx context.Contex
 }
 
 // CreateTokenWithResponse Create a personal API token for a bot or a script; its secret is shown once.
+//
+// Only a session token may create one; an API token gets 403 (forbidden).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5834,6 +6124,92 @@ func ParseRequestLoginResponse(rsp *http.Response) (*RequestLoginResponse, error
 			return nil, err
 		}
 		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseLogoutResponse parses an HTTP response from a LogoutWithResponse call
+func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LogoutResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseLogoutEverywhereResponse parses an HTTP response from a LogoutEverywhereWithResponse call
+func ParseLogoutEverywhereResponse(rsp *http.Response) (*LogoutEverywhereResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LogoutEverywhereResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error
@@ -5914,6 +6290,13 @@ func ParseGetCatalogResponse(rsp *http.Response) (*GetCatalogResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error
@@ -7287,6 +7670,13 @@ func ParseCreateTokenResponse(rsp *http.Response) (*CreateTokenResponse, error) 
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

@@ -97,9 +97,10 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 			log.Error("the live hub stopped", "err", err)
 		}
 	}()
+	sessions := auth.NewSessions(db.Pool, keys.sessions, time.Now)
 	apiServer, err := api.New(ctx, api.Config{
 		Pool: db.Pool, Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now),
-		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: keys.sessions, LoginKey: keys.login,
+		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: sessions, LoginKey: keys.login,
 		Jobs: jobsClient, Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailbox(cfg, db), Log: log,
 		PerUser: perUser, PerAddress: perAddress, LoopbackUnlimited: true,
 	})
@@ -118,8 +119,8 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return fmt.Errorf("listen on %s (inbound SMTP): %w", cfg.SMTPAddr, err)
 	}
 	pages, err := web.New(web.Config{
-		Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now), Sessions: keys.sessions,
-		LoginKey: keys.login, Jobs: jobsClient, Live: liveFeed{hub}, BaseURL: cfg.BaseURL, DevMail: cfg.SMTPRelay == "", Log: log,
+		Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now), Sessions: sessions,
+		LoginKey: keys.login, CSRFKey: keys.csrf, Jobs: jobsClient, Live: liveFeed{hub}, BaseURL: cfg.BaseURL, DevMail: cfg.SMTPRelay == "", Log: log,
 	})
 	if err != nil {
 		return err

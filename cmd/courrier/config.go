@@ -23,6 +23,7 @@ type config struct {
 	SMTPAddr    string // COURRIER_SMTP_ADDR (inbound)
 	SMTPRelay   string // COURRIER_SMTP_RELAY (outbound; empty: dev mailbox)
 	MailDomain  string // COURRIER_MAIL_DOMAIN
+	AuthservID  string // COURRIER_MAIL_AUTHSERV_ID: whose Authentication-Results are trusted (empty: MailDomain; "off": none)
 	BaseURL     string // COURRIER_BASE_URL
 	DataDir     string // COURRIER_DATA_DIR
 	RateLimit   string // COURRIER_RATE_LIMIT: API requests a second per user (twice that per address); "off" or negative: none
@@ -46,6 +47,7 @@ func (c *config) settings() []setting {
 		{"COURRIER_SMTP_ADDR", ":2525", "inbound SMTP listen address", &c.SMTPAddr},
 		{"COURRIER_SMTP_RELAY", "", "outbound relay smtp://user:pass@host:port; empty: the built-in dev mailbox", &c.SMTPRelay},
 		{"COURRIER_MAIL_DOMAIN", "localhost", "domain of reply addresses", &c.MailDomain},
+		{"COURRIER_MAIL_AUTHSERV_ID", "", "authserv-id of the Authentication-Results header the relay in front of the SMTP port adds (the topmost such header is trusted: dmarc=fail there refuses a mail); empty: the mail domain; off: trust none", &c.AuthservID},
 		{"COURRIER_BASE_URL", "http://localhost:8080", "public URL of the service", &c.BaseURL},
 		{"COURRIER_DATA_DIR", defaultDataDir(), "where secrets and the embedded database live", &c.DataDir},
 		{"COURRIER_JOB_TIMEOUT", "1m", "how long one background job may run, a delivery to the SMTP relay included (a relay that hangs is given up on then and tried again); a job whose process died is run again three times this later", &c.JobTimeout},

@@ -222,7 +222,7 @@ func mailService(cfg config, db *database, svc *play.Service, loginKey []byte, l
 		return nil, err
 	}
 	return notify.New(db.Pool, svc, auth.NewUsers(db.Pool), notify.Config{
-		MailDomain: cfg.MailDomain, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer, LoginKey: loginKey,
+		MailDomain: cfg.MailDomain, AuthservID: cfg.AuthservID, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer, LoginKey: loginKey,
 	}, log)
 }
 
@@ -242,10 +242,11 @@ const sessionTTL = 12 * time.Hour
 type keys struct {
 	sessions *auth.Tokens
 	login    []byte
+	csrf     []byte
 }
 
 // accountKeys reads the JWT keys (made on first start) and derives the
-// login-link key from the current one.
+// login-link key and the web's CSRF key from the current one.
 func accountKeys(dataDir string) (keys, error) {
 	files, err := loadKeys(dataDir, keyJWT)
 	if err != nil {
@@ -259,7 +260,10 @@ func accountKeys(dataDir string) (keys, error) {
 	if err != nil {
 		return keys{}, err
 	}
-	mac := hmac.New(sha256.New, files[0].secret)
-	mac.Write([]byte("courrier login links"))
-	return keys{sessions: tokens, login: mac.Sum(nil)}, nil
+	derive := func(use string) []byte {
+		mac := hmac.New(sha256.New, files[0].secret)
+		mac.Write([]byte(use))
+		return mac.Sum(nil)
+	}
+	return keys{sessions: tokens, login: derive("courrier login links"), csrf: derive("courrier csrf tokens")}, nil
 }

@@ -56,7 +56,8 @@ commands:
                          and latencies against PostgreSQL's own insert rate
   replay GAME            a game version by version as a seat saw it (-as SEAT|NAME|public|everyone, -to N)
   audit GAME... | -all   re-derive games from the log: hash chain, seed, shuffles, every move;
-                         exit status 1 naming the first bad version
+                         exit status 1 naming the first bad version; -receipts FILE checks
+                         players' receipts against the log as stored now
   export GAME | -all     write game records (plain text, like PGN)
   verify RECORD          re-play a record with no database; -receipt checks a move's receipt
   version                print the version

@@ -191,13 +191,18 @@ func replayCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 // game's first bad version, when any does not pass.
 func auditCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	var all, asJSON, quiet bool
+	var receipts string
 	cfg, rest, err := dbCommand("audit", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&all, "all", false, "audit every game")
 		fs.BoolVar(&asJSON, "json", false, "print each report as JSON")
 		fs.BoolVar(&quiet, "q", false, "print one line per game, not the whole report")
+		fs.StringVar(&receipts, "receipts", "", "check the receipts in this file (one a line: the API's receipt JSON or a receipt mail's line) against the log as stored now")
 	})
 	if err != nil {
 		return err
+	}
+	if receipts != "" {
+		return checkReceipts(ctx, cfg, receipts, stdout, log)
 	}
 	if len(rest) == 0 && !all || len(rest) > 0 && all {
 		return usageError{"usage: courrier audit GAME... [-json] [-q], or courrier audit -all"}
@@ -415,4 +420,44 @@ func readRecord(path string) (*play.Record, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rec, nil
+}
+
+// checkReceipts checks every receipt of a file, one a line, against the
+// log as stored now: the operator's way to settle a dispute about a
+// receipt before the game ends. It prints one line per receipt and fails
+// when any does not check.
+func checkReceipts(ctx context.Context, cfg config, path string, stdout io.Writer, log *slog.Logger) error {
+	raw, err := os.ReadFile(path) //nolint:gosec // G304: the operator names the file
+	if err != nil {
+		return fmt.Errorf("read the receipts: %w", err)
+	}
+	svc, closeDB, err := openPlay(ctx, cfg, "audit", log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	checked, bad := 0, 0
+	for i, line := range strings.Split(string(raw), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		r, err := play.ParseReceipt(line)
+		if err == nil {
+			err = svc.CheckReceipt(ctx, r)
+		}
+		checked++
+		verdict := "ok"
+		if err != nil {
+			bad++
+			verdict = err.Error()
+		}
+		if _, err := fmt.Fprintf(stdout, "line %d: game %s version %d: %s\n", i+1, r.Game, r.Version, verdict); err != nil {
+			return err
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d receipts do not check", bad, checked)
+	}
+	_, err = fmt.Fprintf(stdout, "%d receipts checked: all in the log as acknowledged\n", checked)
+	return err
 }
