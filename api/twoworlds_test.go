@@ -1,9 +1,9 @@
 package api_test
 
 import (
-	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"regexp"
@@ -99,7 +99,7 @@ func TestTwoWorldsServeTheObserverTheSameBytes(t *testing.T) {
 				}
 				if string(views[0][twoWorldsObserver].View) != string(views[1][twoWorldsObserver].View) ||
 					!slices.Equal(views[0][twoWorldsObserver].Legal, views[1][twoWorldsObserver].Legal) {
-					t.Logf("%s: the worlds part at version %d, as a public outcome tells them apart", kind, views[0][0].Version)
+					partWays(t, a, b, kind, views[0][0].Version)
 					break
 				}
 				last = views[0][0].Version
@@ -150,7 +150,7 @@ func TestTwoWorldsServeTheObserverTheSameBytes(t *testing.T) {
 					// tells the worlds apart from here on: what was served
 					// for this move is not compared.
 					a.script, b.script = a.script[:mark[0]], b.script[:mark[1]]
-					t.Logf("%s: the worlds part at version %d, as a public outcome tells them apart", kind, va.Version)
+					partWays(t, a, b, kind, va.Version)
 					break
 				}
 				last = va.Version
@@ -169,8 +169,8 @@ func TestTwoWorldsServeTheObserverTheSameBytes(t *testing.T) {
 				}
 				steps++
 			}
-			if steps == 0 {
-				t.Fatalf("%s: no step was compared", kind)
+			if steps < 5 {
+				t.Fatalf("%s: only %d moves were compared", kind, steps)
 			}
 			for _, w := range worlds {
 				w.streamUpTo(last)
@@ -236,6 +236,9 @@ func (w *world) setUp(t *testing.T, kind string, n int) {
 		if r.status != http.StatusOK {
 			t.Fatalf("world %s: join: %d %s", w.name, r.status, r.body)
 		}
+		if i == twoWorldsObserver {
+			w.served(t, "POST join", r)
+		}
 	}
 }
 
@@ -291,10 +294,12 @@ func (w *world) page(t *testing.T, path string) {
 func (w *world) served(t *testing.T, what string, r reply) {
 	t.Helper()
 	var hs []string
-	for _, h := range []string{"Content-Type", "Cache-Control", "ETag", "Location", "Allow", "Retry-After", "X-Request-Id", "Vary"} {
-		if v := r.header.Get(h); v != "" {
-			hs = append(hs, h+": "+v)
+	for _, h := range slices.Sorted(maps.Keys(r.header)) {
+		switch h {
+		case "Date", "Content-Length", "Set-Cookie": // times; lengths follow the bodies; cookies hold session ids
+			continue
 		}
+		hs = append(hs, h+": "+strings.Join(r.header[h], ", "))
 	}
 	w.script = append(w.script, w.normalise(t, fmt.Sprintf("%s → %d\n%s\n%s", what, r.status, strings.Join(hs, "\n"), r.body)))
 }
@@ -350,9 +355,6 @@ func (w *world) sealedHeads(t *testing.T) map[string]int {
 			t.Fatal(err)
 		}
 		out[play.ReceiptHead(w.seed, w.game, h)] = v
-		if hex.EncodeToString(h) == "" {
-			t.Fatal("an event without a hash")
-		}
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -449,4 +451,22 @@ func compareWorlds(t *testing.T, a, b *world, last int) {
 		}
 		t.Fatalf("the observer got %d mails in world A, %d in world B:\n%s\n\n%s", len(a.mails), len(b.mails), subjects(a.mails), subjects(b.mails))
 	}
+}
+
+// partWays checks, where the observer's view or moves first differ between
+// the worlds, that the observer was also told something different: a view
+// that differs while every event served to the seat is the same depends on
+// what the seat may not see.
+func partWays(t *testing.T, a, b *world, kind string, version int) {
+	t.Helper()
+	feed := func(w *world) string {
+		r := w.e.call(http.MethodGet, "/v1/games/"+w.game+"/events?since=0", w.tokens[twoWorldsObserver], nil)
+		return w.normalise(t, string(r.body))
+	}
+	if feed(a) == feed(b) {
+		va, _ := a.e.view(a.tokens[twoWorldsObserver], a.game)
+		vb, _ := b.e.view(b.tokens[twoWorldsObserver], b.game)
+		t.Fatalf("%s at version %d: the observer was told the same events in both worlds, yet is shown\n%s\nin one and\n%s\nin the other", kind, version, va.View, vb.View)
+	}
+	t.Logf("%s: the worlds part at version %d, as a public outcome tells them apart", kind, version)
 }

@@ -43,13 +43,22 @@ func deliveryError(o outgoing, err error) *DeliveryError {
 // HandleError is River's error handler for the mail jobs: a mail the relay
 // refused for good, or one still undelivered at its job's last attempt, is
 // recorded as failed in the mail log (`courrier mail list -failed` shows
-// it) and logged as an error; a permanent refusal is not retried.
+// it) and logged as an error; a permanent refusal is not retried. A failed
+// TLS handshake with the relay (a certificate not trusted) is retried, and
+// logged as an error at each attempt: the operator has a setting to fix.
 func (s *Service) HandleError(ctx context.Context, job *rivertype.JobRow, err error) *river.ErrorHandlerResult {
 	de, ok := errors.AsType[*DeliveryError](err)
 	if !ok {
 		return nil
 	}
 	if !de.Permanent && job.Attempt < job.MaxAttempts {
+		if _, ok := errors.AsType[*tlsError](de.Err); ok {
+			// Most often a certificate not trusted: a setting to fix, said
+			// loudly at each attempt; the mail goes once it is fixed.
+			s.log.ErrorContext(ctx, "mail waits for TLS with the relay to work: it will be tried again", "message_id", de.MessageID, "kind", de.Kind,
+				"attempt", job.Attempt, "of", job.MaxAttempts, "err", de.Err)
+			return nil
+		}
 		s.log.WarnContext(ctx, "mail not delivered yet: it will be tried again", "message_id", de.MessageID, "kind", de.Kind,
 			"attempt", job.Attempt, "of", job.MaxAttempts, "err", de.Err)
 		return nil

@@ -64,7 +64,13 @@ func playByMail(t *testing.T, w *world, kind string, addrs []string, seed uint64
 	with := addrs[1:]
 	w.mustSend(addrs[0], "play@"+domain, fmt.Sprintf("From: Ana <%s>\nTo: play@%s\nSubject: new game\nMessage-ID: <%s>\n\nnew %s with %s\n",
 		addrs[0], domain, newMessageID(), kind, strings.Join(with, " ")))
-	created := w.waitKind(addrs[0], "notice", 1)
+	// A first game by mail costs one confirmation round.
+	ask := w.waitKind(addrs[0], "notice", 1)
+	if !strings.Contains(ask.Subject, "confirm your address") || !strings.HasPrefix(ask.ReplyTo, "c+") {
+		t.Fatalf("a new sender's new-game command got %q:\n%s", ask.Subject, ask.Text)
+	}
+	w.mustSend(addrs[0], ask.ReplyTo, reply(addrs[0], ask, "oui, c'est moi", "french"))
+	created := w.waitKind(addrs[0], "notice", 2)
 	if !strings.Contains(created.Subject, "game created") {
 		t.Fatalf("the new-game command got %q:\n%s", created.Subject, created.Text)
 	}
@@ -174,7 +180,10 @@ func TestWholeGamesArePlayedByMail(t *testing.T) {
 			disputeByMail(t, w, game, addrs)
 			receipts := 0
 			for _, a := range addrs {
-				receipts += len(ofKind(w.mailTo(a), "receipt"))
+				for _, m := range ofKind(w.mailTo(a), "receipt") {
+					receipts++
+					checkSealedReceipt(t, w, game, m)
+				}
 			}
 			if receipts == 0 || receipts > moves {
 				t.Errorf("%d receipts for %d moves sent", receipts, moves)
@@ -249,5 +258,27 @@ func disputeByMail(t *testing.T, w *world, game string, addrs []string) {
 		if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), want) {
 			t.Fatalf("the notice to %s does not say %q:\n%s", a, want, m.Text)
 		}
+	}
+}
+
+// checkSealedReceipt checks that a receipt mail carries the log's head
+// sealed under the game's key (play.ReceiptHead), never the raw hash a
+// player could test candidate cards against.
+func checkSealedReceipt(t *testing.T, w *world, game string, m message) {
+	t.Helper()
+	r, err := play.ParseReceipt(m.Text)
+	if err != nil {
+		t.Fatalf("a receipt mail without a receipt: %v\n%s", err, m.Text)
+	}
+	r.Game = game
+	var raw string
+	if err := w.pool.QueryRow(t.Context(), `select encode(hash, 'hex') from events where stream = $1 and version = $2`, play.Stream(game), r.Version).Scan(&raw); err != nil {
+		t.Fatal(err)
+	}
+	if r.Hash == raw {
+		t.Fatalf("the receipt mail serves the log's raw hash at version %d", r.Version)
+	}
+	if err := w.play.CheckReceipt(t.Context(), r); err != nil {
+		t.Fatalf("the receipt mail's head is not the sealed head: %v", err)
 	}
 }

@@ -43,11 +43,19 @@ type identity struct {
 	// problem says, to the sender, why the mail is refused; "" when it
 	// is not.
 	problem string
+	// vouched is set when the trusted relay's Authentication-Results say
+	// dmarc=pass for the From's domain: the sender's domain vouches for the
+	// address, which counts as a confirmation of it (first contact).
+	vouched bool
 }
 
 // checkIdentity checks a mail whose envelope sender is envelope (not
 // null: bounces are set aside before) and whose From header is in.From.
-func (s *Service) checkIdentity(envelope string, in Incoming) identity {
+//
+// The Authentication-Results are read only when relayed is set: the mail
+// was handed over by a trusted relay (COURRIER_SMTP_TRUSTED), the server
+// that added them. From anyone else they are the sender's own words.
+func (s *Service) checkIdentity(envelope string, in Incoming, relayed bool) identity {
 	from := in.From.Address
 	var id identity
 	same, how := sameMailbox(envelope, from)
@@ -64,9 +72,13 @@ func (s *Service) checkIdentity(envelope string, in Incoming) identity {
 	if how != "" {
 		id.checked += " (" + how + ")"
 	}
-	dmarc, problem := s.checkDMARC(in.AuthResults, from)
+	dmarc, problem := "dmarc=unchecked (not handed over by a trusted relay)", ""
+	if relayed {
+		dmarc, problem = s.checkDMARC(in.AuthResults, from)
+	}
 	id.checked += "; " + dmarc
 	id.problem = problem
+	id.vouched = problem == "" && strings.HasPrefix(dmarc, "dmarc=pass header.from=")
 	return id
 }
 

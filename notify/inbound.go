@@ -33,6 +33,8 @@ type inboundRow struct {
 	Raw       []byte
 	MessageID string
 	Processed bool
+	// RemoteAddr is the address of the server that handed the mail over.
+	RemoteAddr string
 }
 
 // handled is what processing one mail decided: its outcome in words, and
@@ -52,8 +54,8 @@ func (w *inboundWorker) Work(ctx context.Context, job *river.Job[jobs.Inbound]) 
 	s := w.s
 	var r inboundRow
 	var processedAt *time.Time
-	err := s.pool.QueryRow(ctx, `select id, rcpt, mail_from, raw, message_id, processed_at from inbound_mail where id = $1`, job.Args.ID).
-		Scan(&r.ID, &r.Rcpt, &r.MailFrom, &r.Raw, &r.MessageID, &processedAt)
+	err := s.pool.QueryRow(ctx, `select id, rcpt, mail_from, raw, message_id, processed_at, coalesce(remote_addr, '') from inbound_mail where id = $1`, job.Args.ID).
+		Scan(&r.ID, &r.Rcpt, &r.MailFrom, &r.Raw, &r.MessageID, &processedAt, &r.RemoteAddr)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
@@ -107,14 +109,16 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 		return handled{outcome: "ignored: no From address"}, nil
 	}
 	h := handled{sender: in.From.Address}
-	var recent int
-	if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)
-		and received_at > now() - interval '1 hour'`, in.From.Address).Scan(&recent); err != nil {
-		return h, fmt.Errorf("count recent mail: %w", err)
-	}
-	if recent >= s.cfg.RepliesPerHour {
-		h.outcome = fmt.Sprintf("ignored: %s sent %d mails in the last hour", in.From.Address, recent)
-		return h, nil
+	if s.cfg.RepliesPerHour > 0 {
+		var recent int
+		if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)
+			and received_at > now() - interval '1 hour'`, in.From.Address).Scan(&recent); err != nil {
+			return h, fmt.Errorf("count recent mail: %w", err)
+		}
+		if recent >= s.cfg.RepliesPerHour {
+			h.outcome = fmt.Sprintf("ignored: %s sent %d mails in the last hour", in.From.Address, recent)
+			return h, nil
+		}
 	}
 	user, err := s.users.ByEmail(ctx, in.From.Address)
 	if err != nil && !errors.Is(err, auth.ErrNoUser) {
@@ -122,7 +126,7 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	}
 	// Every command acts in the From's name (a move, a join, a lobby
 	// command): its envelope and the trusted relay must agree.
-	id := s.checkIdentity(r.MailFrom, in)
+	id := s.checkIdentity(r.MailFrom, in, s.cfg.Inbound.Trusted.Contains(r.RemoteAddr))
 	if id.problem != "" {
 		// Say nothing of the game: the sender is not known to be its player.
 		return s.refuse(ctx, h, in, play.Brief{}, nil, id.problem, "")
@@ -137,18 +141,28 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	local, _, _ := strings.Cut(r.Rcpt, "@")
 	kind, token, _ := strings.Cut(strings.ToLower(local), "+")
 	switch kind {
-	case "m", "i":
+	case TokenMove, TokenInvite, TokenConfirm:
 		tok, err := s.cfg.Signer.Verify(token)
-		if err != nil {
+		if err != nil || tok.Kind != kind {
 			// The SMTP server refused such an address; it expired since.
-			return s.refuse(ctx, h, in, play.Brief{}, nil, "this reply address has expired or is not one courrier gave out: "+err.Error(), "")
+			return s.refuse(ctx, h, in, play.Brief{}, nil, "this reply address has expired or is not one courrier gave out", "")
 		}
-		if kind == "i" {
-			return s.join(ctx, h, in, tok, actor)
+		if kind == TokenConfirm {
+			return s.confirmReply(ctx, h, in, tok, user)
 		}
-		return s.move(ctx, h, in, tok, actor)
+		if kind == TokenInvite {
+			h, err = s.join(ctx, h, in, tok, actor)
+		} else {
+			h, err = s.move(ctx, h, in, tok, actor)
+		}
+		if err == nil && !h.refused {
+			// A reply to an address courrier signed proves the sender
+			// reads mail there.
+			err = s.users.ConfirmAddress(ctx, in.From.Address)
+		}
+		return h, err
 	default:
-		return s.lobby(ctx, h, in, actor)
+		return s.lobby(ctx, h, in, actor, r.ID, id)
 	}
 }
 
@@ -199,13 +213,23 @@ func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, a
 	}
 	out, err := s.play.Move(ctx, actor, tok.Game, tok.Version, lines)
 	if err == nil {
-		h.outcome = fmt.Sprintf("played %d line(s) in game %s: version %d → %d", len(lines), tok.Game, out.From, out.Version)
-		if out.Replay {
-			h.outcome = "replayed: the same mail was already played"
-		}
+		h.outcome = movedOutcome(len(lines), tok.Game, out)
 		return h, nil
 	}
 	return s.refuseMove(ctx, h, in, b, lines, err)
+}
+
+// movedOutcome says what a reply of n move lines played in game: every
+// line, or the lines before the one that was refused (the receipt tells
+// the player the same).
+func movedOutcome(n int, game string, out play.Outcome) string {
+	switch r := out.Refused; {
+	case out.Replay:
+		return "replayed: the same mail was already played"
+	case r != nil:
+		return fmt.Sprintf("played %d of %d line(s) in game %s: version %d → %d; not played: %v", r.Line-1, n, game, out.From, out.Version, r)
+	}
+	return fmt.Sprintf("played %d line(s) in game %s: version %d → %d", n, game, out.From, out.Version)
 }
 
 // refuseMove answers a move that was not played: stale, illegal or

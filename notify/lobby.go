@@ -51,7 +51,7 @@ func (s *Service) helpText() []string {
 }
 
 // lobby runs a command sent to the service address.
-func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.Actor) (handled, error) {
+func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.Actor, inboundID int64, id identity) (handled, error) {
 	lines := MoveLines(in.Text)
 	cmd := ""
 	if len(lines) > 0 {
@@ -68,7 +68,7 @@ func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.
 	}
 	switch verb {
 	case "new", "create":
-		return s.newGame(ctx, h, in, actor, words[1:])
+		return s.newGame(ctx, h, in, actor, words[1:], inboundID, id)
 	case "games", "list":
 		return s.listGames(ctx, h, actor)
 	case "resign":
@@ -87,7 +87,7 @@ func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.
 }
 
 // newGame creates a game and invites the addresses named.
-func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor play.Actor, words []string) (handled, error) {
+func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor play.Actor, words []string, inboundID int64, id identity) (handled, error) {
 	fail := func(problem string) (handled, error) {
 		return s.notice(h, "new game refused: "+problem, "", NoticeData{
 			Subject: "[courrier] no game was created", Paragraphs: []string{problem}, Lines: s.helpText(),
@@ -127,6 +127,13 @@ func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor pla
 	creator, err := s.users.Ensure(ctx, in.From.Address)
 	if err != nil {
 		return h, err
+	}
+	// Invitations write to other people: the sender must have shown the
+	// address is theirs (first contact).
+	if ok, err := s.mayWriteToOthers(ctx, creator, id); err != nil {
+		return h, err
+	} else if !ok {
+		return s.askConfirmation(ctx, h, inboundID, creator, "create a game and invite "+strings.Join(invitees, ", "))
 	}
 	actor.User = creator.ID
 	ids := make([]string, 0, len(invitees))

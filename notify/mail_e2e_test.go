@@ -19,6 +19,7 @@ import (
 // first prompt and who got it.
 func startByMail(t *testing.T, w *world, addrs []string) (string, message) {
 	t.Helper()
+	w.confirmed(addrs[0])
 	w.mustSend(addrs[0], "play@"+domain, fmt.Sprintf("From: %s\nTo: play@%s\nSubject: hi\nMessage-ID: <%s>\n\nnew coyote with %s\n",
 		addrs[0], domain, newMessageID(), strings.Join(addrs[1:], " ")))
 	for _, a := range addrs[1:] {
@@ -303,7 +304,7 @@ func TestUnsubscribeStopsTheGamesMail(t *testing.T) {
 	}
 	link, _, _ = strings.Cut(link, ">")
 	path := strings.TrimPrefix(link, "http://courrier.test")
-	h := w.mail.Handler()
+	h := w.mail.Handler(w.jobs)
 	// A GET (a mail scanner) changes nothing.
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, path, nil))

@@ -257,7 +257,7 @@ func TestDevMailboxPages(t *testing.T) {
 	if got := w.relay.all(); len(got) != 0 {
 		t.Fatalf("with no relay, %d mails went to a relay", len(got))
 	}
-	h := w.mail.Handler()
+	h := w.mail.Handler(w.jobs)
 	get := func(path, remote string) *httptest.ResponseRecorder {
 		req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, path, nil)
 		req.RemoteAddr = remote

@@ -142,8 +142,11 @@ type GameOverData struct {
 type InvitationData struct {
 	Game    GameRef
 	Inviter string
-	Players []string // who is invited or seated, by display name or "someone"
-	Name    string   // a suggested player name, for "join <name>"
+	// InviterAddress is the inviter's confirmed address, so that the
+	// invitee knows who invites them; empty when unconfirmed.
+	InviterAddress string
+	Players        []string // who is invited or seated, by display name or "someone"
+	Name           string   // a suggested player name, for "join <name>"
 }
 
 // LoginData carries a sign-in link.

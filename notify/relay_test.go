@@ -14,6 +14,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,6 +30,9 @@ type catcher struct {
 	password string
 	refuse   string // a recipient refused with 550
 	full     string // a recipient refused with 552 (mailbox full)
+	smtputf8 bool   // advertise SMTPUTF8
+	implicit bool   // TLS from the first byte (smtps://)
+	accepted atomic.Int32
 	got      []delivery
 }
 
@@ -37,6 +41,7 @@ type delivery struct {
 	to         []string
 	data       string
 	tls        bool
+	utf8       bool // MAIL had SMTPUTF8
 }
 
 func (c *catcher) NewSession(conn *smtp.Conn) (smtp.Session, error) {
@@ -61,11 +66,12 @@ func (s *session) Auth(mech string) (sasl.Server, error) {
 	}), nil
 }
 
-func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 	if s.c.user != "" && s.d.user == "" {
 		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "authentication required"}
 	}
 	s.d.from = from
+	s.d.utf8 = opts != nil && opts.UTF8
 	return nil
 }
 
@@ -102,19 +108,25 @@ func (c *catcher) start(t *testing.T, cert *tls.Certificate) string {
 	return c.startOn(t, "127.0.0.1", cert)
 }
 
-// startOn serves c on a port of host.
+// startOn serves c on a port of host; it counts the connections it
+// accepts.
 func (c *catcher) startOn(t *testing.T, host string, cert *tls.Certificate) string {
 	t.Helper()
 	srv := smtp.NewServer(c)
 	srv.Domain = "relay.test"
 	srv.AllowInsecureAuth = true
+	srv.EnableSMTPUTF8 = c.smtputf8
 	if cert != nil {
-		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}}
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}, MinVersion: tls.VersionTLS12}
 	}
 	var lc net.ListenConfig
-	ln, err := lc.Listen(context.Background(), "tcp", net.JoinHostPort(host, "0"))
+	tcp, err := lc.Listen(context.Background(), "tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	var ln net.Listener = &counting{Listener: tcp, n: &c.accepted}
+	if c.implicit {
+		ln = tls.NewListener(ln, srv.TLSConfig)
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -127,6 +139,20 @@ func (c *catcher) startOn(t *testing.T, host string, cert *tls.Certificate) stri
 		}
 	})
 	return ln.Addr().String()
+}
+
+// counting is a listener that counts the connections it accepts.
+type counting struct {
+	net.Listener
+	n *atomic.Int32
+}
+
+func (l *counting) Accept() (net.Conn, error) {
+	conn, err := l.Listener.Accept()
+	if err == nil {
+		l.n.Add(1)
+	}
+	return conn, err
 }
 
 const message = "From: courrier <game@courrier.test>\r\nTo: ana@example.org\r\nSubject: your move\r\n\r\nbid or call\r\n"
@@ -279,8 +305,9 @@ func TestParseRelay(t *testing.T) {
 	}
 }
 
-// selfSigned makes a certificate for 127.0.0.1 and a pool that trusts it.
-func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
+// selfSigned makes a certificate for 127.0.0.1 (and the extra addresses)
+// and a pool that trusts it.
+func selfSigned(t *testing.T, extra ...net.IP) (tls.Certificate, *x509.CertPool) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -289,7 +316,7 @@ func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
 	tpl := &x509.Certificate{
 		SerialNumber: big.NewInt(1),
 		Subject:      pkix.Name{CommonName: "relay.test"},
-		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+		IPAddresses:  append([]net.IP{net.ParseIP("127.0.0.1")}, extra...),
 		NotBefore:    time.Now().Add(-time.Hour),
 		NotAfter:     time.Now().Add(time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature,

@@ -40,9 +40,13 @@ type Config struct {
 	Now func() time.Time
 	// LookupTXT resolves DKIM keys (default: the system resolver).
 	LookupTXT func(ctx context.Context, domain string) ([]string, error)
-	// RepliesPerHour bounds the mail one sender may send courrier in an hour
-	// (default 60); beyond it mail is stored and ignored, unanswered.
+	// RepliesPerHour bounds the mail one sender (its From address) may send
+	// courrier in an hour (COURRIER_MAIL_HOURLY_LIMIT, default 60; negative:
+	// no limit); beyond it mail is stored and ignored, unanswered.
 	RepliesPerHour int
+	// Inbound bounds what the SMTP server takes, and from whom
+	// (COURRIER_SMTP_TRUSTED and the SMTP limits).
+	Inbound InboundLimits
 	// AuthservID is the authserv-id of the Authentication-Results header
 	// that the relay in front of courrier adds (COURRIER_MAIL_AUTHSERV_ID):
 	// the topmost such header is trusted, and a dmarc=fail in it refuses
@@ -51,6 +55,17 @@ type Config struct {
 	// LoginKey derives each sign-in link's secret from its id
 	// (auth.LinkSecret); the API that made the link holds the same key.
 	LoginKey []byte
+	// FirstContactPerHour bounds the mail sent in an hour, all addresses
+	// together, to addresses whose owner has not confirmed them
+	// (COURRIER_FIRST_CONTACT_PER_HOUR, default 100): confirmation
+	// requests and answers to strangers. Beyond it such mail is not sent.
+	FirstContactPerHour int
+	// FirstContactPerAddress bounds that mail per address in a day
+	// (COURRIER_FIRST_CONTACT_PER_ADDRESS, default 1).
+	FirstContactPerAddress int
+	// ConfirmTTL is how long a mail command waits for its sender to
+	// confirm their address (default 24 hours).
+	ConfirmTTL time.Duration
 }
 
 // Service is courrier's email: it renders and sends the mail the game's
@@ -89,6 +104,16 @@ func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, l
 	}
 	if cfg.RepliesPerHour == 0 {
 		cfg.RepliesPerHour = 60
+	}
+	cfg.Inbound = cfg.Inbound.withDefaults()
+	if cfg.FirstContactPerHour == 0 {
+		cfg.FirstContactPerHour = 100
+	}
+	if cfg.FirstContactPerAddress == 0 {
+		cfg.FirstContactPerAddress = 1
+	}
+	if cfg.ConfirmTTL == 0 {
+		cfg.ConfirmTTL = 24 * time.Hour
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	r, err := NewRenderer()
@@ -161,7 +186,11 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 	if o.From.Address == "" {
 		o.From = s.ServiceAddress()
 	}
-	if o.userID != "" && o.gameID != "" && !o.answer {
+	switch {
+	case o.userID != "" && o.Kind == KindInvitation:
+		// An invitation's one click means "never invite me again".
+		o.Unsubscribe = s.cfg.BaseURL + "/u/" + s.cfg.Signer.UnsubscribeToken(o.userID, unsubscribeInvitations)
+	case o.userID != "" && o.gameID != "" && !o.answer:
 		tok := s.cfg.Signer.UnsubscribeToken(o.userID, o.gameID)
 		o.Unsubscribe = s.cfg.BaseURL + "/u/" + tok
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,8 +27,11 @@ const (
 	// MaxInboundBytes bounds an inbound mail: a reply is a few lines, and
 	// the quoted prompt a few kilobytes; attachments are not moves.
 	MaxInboundBytes = 512 << 10
-	// connectionsPerMinute bounds the connections one address may open.
-	connectionsPerMinute = 30
+	// maxLineBytes bounds a line, a command's or the message's: mail
+	// programs and servers pass lines far longer than RFC 5321's 1,000
+	// octets (HTML on one line), so a message's lines are bounded by its
+	// size alone, which is checked first (552).
+	maxLineBytes = MaxInboundBytes + 64<<10
 )
 
 // JobInserter inserts a job in a transaction; a River client is one.
@@ -46,22 +50,45 @@ type InboundServer struct {
 	log  *slog.Logger
 	now  func() time.Time
 
-	mu     sync.Mutex
-	recent map[string][]time.Time // connection times by remote IP
+	limits InboundLimits
+
+	mu      sync.Mutex
+	conns   *window // connections by remote IP (relays not trusted)
+	senders *window // messages by envelope sender
+	replies *window // messages by reply address
 }
 
 // NewInboundServer returns the SMTP server; serve it with Serve.
 func (s *Service) NewInboundServer(jobs JobInserter) *InboundServer {
-	in := &InboundServer{s: s, jobs: jobs, log: s.log, now: s.cfg.Now, recent: map[string][]time.Time{}}
+	limits := s.cfg.Inbound.withDefaults()
+	in := &InboundServer{s: s, jobs: jobs, log: s.log, now: s.cfg.Now, limits: limits,
+		conns: newWindow(limits.ConnectionsPerMinute), senders: newWindow(limits.MailsPerSender), replies: newWindow(limits.MailsPerReplyAddress)}
 	srv := smtp.NewServer(in)
 	srv.Domain = s.cfg.MailDomain
 	srv.MaxMessageBytes = MaxInboundBytes
-	srv.MaxRecipients = 5
+	srv.MaxLineLength = maxLineBytes
+	// EHLO says LIMITS RCPTMAX=maxRecipients, and Rcpt takes as many.
+	srv.MaxRecipients = maxRecipients
+	// 8BITMIME is always offered; SMTPUTF8 (RFC 6531) too: addresses and
+	// header fields in UTF-8 are stored as they come, and ReadIncoming
+	// reads them.
+	srv.EnableSMTPUTF8 = true
 	srv.ReadTimeout = 2 * time.Minute
 	srv.WriteTimeout = 2 * time.Minute
 	srv.ErrorLog = slogAdapter{s.log}
 	in.srv = srv
+	s.log.Info("inbound SMTP limits", "trusted_relays", limits.Trusted.String(),
+		"connections_a_minute", limitText(limits.ConnectionsPerMinute), "mails_a_minute_per_sender", limitText(limits.MailsPerSender),
+		"mails_a_minute_per_reply_address", limitText(limits.MailsPerReplyAddress))
 	return in
+}
+
+// limitText is a limit for the log: the number, or "none".
+func limitText(n int) string {
+	if n < 0 {
+		return "none"
+	}
+	return strconv.Itoa(n)
 }
 
 // slogAdapter logs go-smtp's errors through slog.
@@ -72,7 +99,7 @@ func (a slogAdapter) Println(v ...any)               { a.log.Warn(fmt.Sprint(v..
 
 // Serve accepts connections on l until Close.
 func (in *InboundServer) Serve(l net.Listener) error {
-	err := in.srv.Serve(l)
+	err := in.srv.Serve(sequenceListener{l})
 	if errors.Is(err, smtp.ErrServerClosed) {
 		return nil
 	}
@@ -82,60 +109,99 @@ func (in *InboundServer) Serve(l net.Listener) error {
 // Shutdown stops accepting and waits for open sessions until ctx ends.
 func (in *InboundServer) Shutdown(ctx context.Context) error { return in.srv.Shutdown(ctx) }
 
-// NewSession implements smtp.Backend: one session per connection, refused
-// when its address opened too many in the last minute.
+// NewSession implements smtp.Backend: one session per connection. A
+// connection from an address that is not a trusted relay is refused when
+// its address opened too many in the last minute.
 func (in *InboundServer) NewSession(c *smtp.Conn) (smtp.Session, error) {
 	remote := ""
 	if c.Conn() != nil {
 		remote, _, _ = net.SplitHostPort(c.Conn().RemoteAddr().String())
 	}
-	if !in.allow(remote) {
-		return nil, &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "too many connections from your address; try again in a minute"}
+	trusted := in.limits.Trusted.Contains(remote)
+	if !trusted {
+		in.mu.Lock()
+		ok := in.conns.take(remote, in.now())
+		in.mu.Unlock()
+		if !ok {
+			return nil, &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "too many connections from your address; try again in a minute"}
+		}
 	}
 	return &inboundSession{in: in, remote: remote}, nil
 }
 
-// allow counts a connection from ip and reports whether it is within the
-// rate.
-func (in *InboundServer) allow(ip string) bool {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	now := in.now()
-	kept := in.recent[ip][:0]
-	for _, t := range in.recent[ip] {
-		if now.Sub(t) < time.Minute {
-			kept = append(kept, t)
-		}
-	}
-	if len(kept) >= connectionsPerMinute {
-		in.recent[ip] = kept
-		return false
-	}
-	in.recent[ip] = append(kept, now)
-	if len(in.recent) > 10000 { // forget idle addresses
-		for k, v := range in.recent {
-			if len(v) == 0 || now.Sub(v[len(v)-1]) >= time.Minute {
-				delete(in.recent, k)
-			}
-		}
-	}
-	return true
-}
-
-// inboundSession is one SMTP conversation.
+// inboundSession is one SMTP conversation. The mail it counts against the
+// sender's and the reply addresses' limits (at MAIL and RCPT, so that
+// sessions at once cannot pass a limit together) is uncounted when the
+// transaction ends without a stored message.
 type inboundSession struct {
 	in     *InboundServer
 	remote string
-	from   string
-	rcpt   string
+
+	mu      sync.Mutex // go-smtp may run Data beside Reset (BDAT)
+	from    string
+	rcpts   []string  // accepted recipients, in order, without repeats
+	counted []counted // what this transaction counted against a limit
 }
 
-func (ss *inboundSession) Reset()        { ss.from, ss.rcpt = "", "" }
-func (ss *inboundSession) Logout() error { return nil }
+// counted is one count taken against a limit, to give back.
+type counted struct {
+	w   *window
+	key string
+	at  time.Time
+}
 
-// Mail records the envelope sender ("" for the null sender).
+// Reset ends the transaction: what it counted is given back unless its
+// message was stored.
+func (ss *inboundSession) Reset() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.release()
+	ss.from, ss.rcpts = "", nil
+}
+
+// Logout ends the session.
+func (ss *inboundSession) Logout() error {
+	ss.Reset()
+	return nil
+}
+
+// release gives back the counts of the transaction; ss.mu is held.
+func (ss *inboundSession) release() {
+	if len(ss.counted) == 0 {
+		return
+	}
+	ss.in.mu.Lock()
+	for _, c := range ss.counted {
+		c.w.release(c.key, c.at)
+	}
+	ss.in.mu.Unlock()
+	ss.counted = nil
+}
+
+// count counts one mail for key against w; false when w's limit is
+// reached.
+func (ss *inboundSession) count(w *window, key string) bool {
+	ss.in.mu.Lock()
+	now := ss.in.now()
+	ok := w.take(key, now)
+	ss.in.mu.Unlock()
+	if ok {
+		ss.counted = append(ss.counted, counted{w: w, key: key, at: now})
+	}
+	return ok
+}
+
+// Mail records the envelope sender ("" for the null sender), within its
+// limit of mails a minute.
 func (ss *inboundSession) Mail(from string, _ *smtp.MailOptions) error {
-	ss.from = from
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.release() // a MAIL without RSET starts a new transaction
+	ss.from, ss.rcpts = from, nil
+	if !ss.count(ss.in.senders, "<"+strings.ToLower(from)+">") {
+		return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1},
+			Message: fmt.Sprintf("courrier takes %d mails a minute from one sender, and had them from <%s>; try again later", ss.in.limits.MailsPerSender, from)}
+	}
 	return nil
 }
 
@@ -145,9 +211,12 @@ var errNoMailbox = &smtp.SMTPError{
 }
 
 // Rcpt accepts the service address and reply addresses courrier signed and
-// that have not expired; anything else is 550 5.1.1. One recipient a
-// message: a reply answers one mail.
+// that have not expired; anything else is 550 5.1.1. A message may name
+// several (up to maxRecipients): it is processed once (see Data). A reply
+// address takes its limit of mails a minute.
 func (ss *inboundSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
 	s := ss.in.s
 	local, domain, ok := strings.Cut(to, "@")
 	if !ok || !strings.EqualFold(domain, s.cfg.MailDomain) {
@@ -156,28 +225,53 @@ func (ss *inboundSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	kind, token, plus := strings.Cut(strings.ToLower(local), "+")
 	switch {
 	case !plus && kind == "play":
-	case plus && (kind == "m" || kind == "i"):
+	case plus && (kind == TokenMove || kind == TokenInvite || kind == TokenConfirm):
 		tok, err := s.cfg.Signer.Verify(token)
 		if errors.Is(err, ErrExpiredToken) {
 			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
 				Message: "this reply address has expired: answer the latest mail about the game, or write \"games\" to " + s.ServiceAddress().Address}
 		}
-		if err != nil || (kind == "m") != (tok.Kind == TokenMove) {
+		if err != nil || tok.Kind != kind {
 			return errNoMailbox
 		}
 	default:
 		return errNoMailbox
 	}
-	if ss.rcpt != "" {
-		return &smtp.SMTPError{Code: 452, EnhancedCode: smtp.EnhancedCode{4, 5, 3}, Message: "one recipient a message: send to each reply address apart"}
+	for _, r := range ss.rcpts {
+		if strings.EqualFold(r, to) {
+			return nil // named twice: one recipient
+		}
 	}
-	ss.rcpt = to
+	if plus && !ss.count(ss.in.replies, strings.ToLower(to)) {
+		return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1},
+			Message: fmt.Sprintf("courrier takes %d mails a minute at one reply address, and had them at this one; try again later", ss.in.limits.MailsPerReplyAddress)}
+	}
+	ss.rcpts = append(ss.rcpts, to)
 	return nil
 }
 
-// Data stores the message once (by Message-ID and recipient) and queues
-// its processing, in one transaction.
+// target is the recipient a message is processed for: its first reply
+// address, else the service address. A reply (a move, a join) answers one
+// mail of courrier's: the service address beside it, or a second reply
+// address, is not processed as well; aside is how many were set aside.
+func target(rcpts []string) (rcpt string, aside int) {
+	for _, r := range rcpts {
+		if strings.Contains(r, "+") {
+			return r, len(rcpts) - 1
+		}
+	}
+	return rcpts[0], len(rcpts) - 1
+}
+
+// Data stores the message once (by Message-ID and the recipient it is
+// processed for, see target) and queues its processing, in one
+// transaction.
 func (ss *inboundSession) Data(r io.Reader) error {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if len(ss.rcpts) == 0 { // go-smtp answers DATA so before calling Data
+		return &smtp.SMTPError{Code: 503, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "no recipient was accepted"}
+	}
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
@@ -187,13 +281,14 @@ func (ss *inboundSession) Data(r io.Reader) error {
 		return err
 	}
 	id := messageIDOf(raw)
+	rcpt, aside := target(ss.rcpts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	err = pgx.BeginFunc(ctx, ss.in.s.pool, func(tx pgx.Tx) error {
 		var rowID int64
 		err := tx.QueryRow(ctx, `insert into inbound_mail (message_id, rcpt, mail_from, remote_addr, raw)
 			values ($1, $2, $3, nullif($4, ''), $5) on conflict (message_id, rcpt) do nothing returning id`,
-			id, ss.rcpt, ss.from, ss.remote, raw).Scan(&rowID)
+			id, rcpt, ss.from, ss.remote, raw).Scan(&rowID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil // the same mail again: accepted, processed once
 		}
@@ -209,6 +304,10 @@ func (ss *inboundSession) Data(r io.Reader) error {
 		ss.in.log.Error("inbound mail not stored", "err", err, "remote_addr", ss.remote)
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "courrier cannot store mail right now; your server will try again"}
 	}
+	if aside > 0 {
+		ss.in.log.Info("inbound mail to several of courrier's addresses, processed once", "recipients", len(ss.rcpts), "set_aside", aside)
+	}
+	ss.counted = nil // the message is in: its counts stand
 	return nil
 }
 

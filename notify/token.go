@@ -15,12 +15,16 @@ import (
 const (
 	TokenMove   = "m" // reply with a move for a seat, against a version
 	TokenInvite = "i" // reply "join <name>" to an invitation
+	// TokenConfirm is a reply (or a link) that confirms a sender's address
+	// and runs the command that waited for it; Game holds the pending
+	// command's id in base 36.
+	TokenConfirm = "c"
 )
 
 // Token is what a reply address carries: signed, so that only courrier can
 // make one, and bound to a game, a seat and the version the mail showed.
 type Token struct {
-	Kind    string    // TokenMove or TokenInvite
+	Kind    string    // TokenMove, TokenInvite or TokenConfirm
 	Game    string    // the game id
 	Seat    int       // the seat (-1 for an invitation)
 	Version int       // the version the mail showed: a move is judged against it
@@ -96,7 +100,7 @@ func (s *Signer) Verify(token string) (Token, error) {
 	}
 	body, sum := token[:i], token[i+1:]
 	f := strings.Split(body, ".")
-	if len(f) != 6 || (f[0] != TokenMove && f[0] != TokenInvite) {
+	if len(f) != 6 || (f[0] != TokenMove && f[0] != TokenInvite && f[0] != TokenConfirm) {
 		return Token{}, ErrBadToken
 	}
 	var key *Key

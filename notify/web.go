@@ -13,14 +13,20 @@ import (
 //
 //	GET  /u/{token}          the unsubscribe page of a game's mail (a button)
 //	POST /u/{token}          one-click unsubscribe (RFC 8058), idempotent
+//	GET  /c/{token}          the page of a confirmation request (a button)
+//	POST /c/{token}          confirms the address and runs what waited for it
 //	GET  /dev/mail           the dev mailbox, when it is the transport
 //	GET  /dev/mail/{id}      one message of it (text, then the raw message)
 //	GET  /dev/mail.json      the dev mailbox as JSON (?to=address)
 //	GET  /dev/mail/{id}.eml  one message, raw
-func (s *Service) Handler() http.Handler {
+//
+// jobs queues the commands a confirmation lets run.
+func (s *Service) Handler(jobs JobInserter) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /u/{token}", s.unsubscribePage)
 	mux.HandleFunc("POST /u/{token}", s.unsubscribe)
+	mux.HandleFunc("GET /c/{token}", s.confirmPage)
+	mux.HandleFunc("POST /c/{token}", func(w http.ResponseWriter, r *http.Request) { s.confirm(w, r, jobs) })
 	if dev, ok := s.cfg.Transport.(*DevMailbox); ok {
 		mux.Handle("GET /dev/mail", localOnly(func(w http.ResponseWriter, r *http.Request) { s.devList(w, r, dev) }))
 		mux.Handle("GET /dev/mail.json", localOnly(func(w http.ResponseWriter, r *http.Request) { s.devJSON(w, r, dev) }))
@@ -89,6 +95,14 @@ func (s *Service) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This unsubscribe link is not one courrier gave out."})
 		return
 	}
+	if game == unsubscribeInvitations {
+		render(w, http.StatusOK, page{
+			Title: "No more invitations",
+			Text:  "You will get no more invitations to games from courrier, whoever sends them. The games you already play are not affected.",
+			Form:  "Never invite me again",
+		})
+		return
+	}
 	render(w, http.StatusOK, page{
 		Title: "Stop the mail of game " + game,
 		Text:  "You will get no more prompts, receipts or reminders about game " + game + " by mail. The game goes on: you can still play it from the web or the API, and moves due at a deadline are made for you.",
@@ -104,12 +118,16 @@ func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This unsubscribe link is not one courrier gave out."})
 		return
 	}
-	if err := s.SetPreference(r.Context(), user, game, "", false); err != nil {
+	gameID, kind, done := game, "", "You will get no more mail about game "+game+"."
+	if game == unsubscribeInvitations {
+		gameID, kind, done = "", KindInvitation, "You will get no more invitations from courrier."
+	}
+	if err := s.SetPreference(r.Context(), user, gameID, kind, false); err != nil {
 		s.log.ErrorContext(r.Context(), "unsubscribe", "err", err)
 		render(w, http.StatusServiceUnavailable, page{Title: "Try again", Text: "courrier could not save this just now; try again in a minute."})
 		return
 	}
-	render(w, http.StatusOK, page{Title: "Done", Text: "You will get no more mail about game " + game + "."})
+	render(w, http.StatusOK, page{Title: "Done", Text: done})
 }
 
 func (s *Service) devList(w http.ResponseWriter, r *http.Request, dev *DevMailbox) {
@@ -170,4 +188,59 @@ func (s *Service) devShow(w http.ResponseWriter, r *http.Request, dev *DevMailbo
 		return
 	}
 	render(w, http.StatusOK, page{Title: m.Subject, Text: "To " + m.To[0] + " · " + m.CreatedAt.Format("2006-01-02 15:04:05"), Body: TextOf(m.Raw), Raw: string(m.Raw)})
+}
+
+// unsubscribeInvitations is the "game" of an invitation's unsubscribe
+// link: it turns off every invitation, from anyone (not a game id, which
+// has 10 characters).
+const unsubscribeInvitations = "invitations"
+
+// confirmation reads a confirmation link's token: the pending command's id.
+func (s *Service) confirmation(token string) (int64, error) {
+	tok, err := s.cfg.Signer.Verify(token)
+	if err != nil {
+		return 0, err
+	}
+	if tok.Kind != TokenConfirm {
+		return 0, ErrBadToken
+	}
+	return strconv.ParseInt(tok.Game, 36, 64)
+}
+
+// confirmPage shows what the link does, with a button: a GET changes
+// nothing (mail scanners open links).
+func (s *Service) confirmPage(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.confirmation(r.PathValue("token")); err != nil {
+		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This confirmation link has expired or is not one courrier gave out."})
+		return
+	}
+	render(w, http.StatusOK, page{
+		Title: "Confirm your address",
+		Text:  "Press the button to confirm that this address is yours: the command you mailed to courrier then runs, and courrier sends the invitations it asked for. If you did not write to courrier, close this page: nothing will be done.",
+		Form:  "Confirm and run my command",
+	})
+}
+
+// confirm confirms the link's address and runs what waited for it.
+func (s *Service) confirm(w http.ResponseWriter, r *http.Request, jobs JobInserter) {
+	id, err := s.confirmation(r.PathValue("token"))
+	if err != nil {
+		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This confirmation link has expired or is not one courrier gave out."})
+		return
+	}
+	n, err := s.confirmPending(r.Context(), jobs, id, "")
+	switch {
+	case errors.Is(err, errConfirmExpired), errors.Is(err, errConfirmOther):
+		render(w, http.StatusGone, page{Title: "Too late", Text: err.Error()})
+		return
+	case err != nil:
+		s.log.ErrorContext(r.Context(), "confirm", "err", err)
+		render(w, http.StatusServiceUnavailable, page{Title: "Try again", Text: "courrier could not save this just now; try again in a minute."})
+		return
+	}
+	text := "Your address is confirmed. Your command runs now: you will get its answer by mail."
+	if n == 0 {
+		text = "Your address is confirmed. Nothing was waiting for it any more: the command already ran."
+	}
+	render(w, http.StatusOK, page{Title: "Confirmed", Text: text})
 }

@@ -266,6 +266,11 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 			Game: s.gameRef(b), Inviter: inviter, Players: players, Name: suggestName(to.Address, ""),
 		},
 	}
+	if u, err := s.users.ByID(ctx, b.Creator); err == nil && u.ConfirmedAt != nil {
+		d := m.Data.(InvitationData)
+		d.InviterAddress = u.Email
+		m.Data = d
+	}
 	return done(s.send(ctx, outgoing{Mail: m, userID: a.User, gameID: a.GameID}))
 }
 
@@ -318,12 +323,26 @@ func (w *answerWorker) Work(ctx context.Context, job *river.Job[jobs.Answer]) er
 	if sender == "" {
 		return nil
 	}
+	confirmed := false
 	if u, err := s.users.ByEmail(ctx, sender); err == nil {
-		userID = u.ID
+		userID, confirmed = u.ID, u.ConfirmedAt != nil
+	}
+	answerID := s.messageID("a", strconv.FormatInt(a.InboundID, 10), strconv.Itoa(a.Seq))
+	if !confirmed {
+		// The From of a mail may be forged: an answer to an address whose
+		// owner never confirmed it is mail to a stranger, within budgets.
+		ok, why, err := s.allowFirstContact(ctx, sender, userID, answerID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			s.log.InfoContext(ctx, "answer not sent", "message_id", answerID, "why", why)
+			return nil
+		}
 	}
 	m := Mail{
 		Kind: a.Mail, To: mail.Address{Address: sender},
-		MessageID: s.messageID("a", strconv.FormatInt(a.InboundID, 10), strconv.Itoa(a.Seq)),
+		MessageID: answerID,
 		InReplyTo: messageID, References: []string{messageID},
 		ReplyTo: s.ServiceAddress().Address,
 	}

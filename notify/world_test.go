@@ -148,6 +148,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 	}
 	r.ln, r.srv = ln, gosmtp.NewServer(r)
 	r.srv.Domain = "relay.test"
+	r.srv.EnableSMTPUTF8 = true // as a real relay (Postfix) does: players may be zoë@…
 	go func() { _ = r.srv.Serve(ln) }()
 	t.Cleanup(func() { _ = r.srv.Close() })
 
@@ -346,6 +347,16 @@ func (w *world) trace() string {
 		p := parse(m)
 		fmt.Fprintf(&b, "  sent %s to %s: %s\n", p.Kind, strings.Join(m.To, ","), p.Subject)
 	}
+	jr, err := w.pool.Query(context.Background(), `select kind, state::text, coalesce(errors::text, '') from river_job where state <> 'completed' order by id`)
+	if err == nil {
+		for jr.Next() {
+			var kind, state, errs string
+			if jr.Scan(&kind, &state, &errs) == nil {
+				fmt.Fprintf(&b, "  job %s %s %.300s\n", kind, state, errs)
+			}
+		}
+		jr.Close()
+	}
 	rows, err := w.pool.Query(context.Background(), `select rcpt, coalesce(sender, ''), coalesce(outcome, '(pending)') from inbound_mail order by received_at`)
 	if err != nil {
 		return b.String() + err.Error()
@@ -475,4 +486,17 @@ func quoted(text string) string {
 		lines[i] = "> " + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// confirmed makes address an account whose owner proved it (as a sign-in
+// link would), so its mail commands may write to others.
+func (w *world) confirmed(address string) {
+	w.t.Helper()
+	u, err := w.users.Ensure(w.t.Context(), address)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if err := w.users.Confirm(w.t.Context(), u.ID); err != nil {
+		w.t.Fatal(err)
+	}
 }

@@ -99,7 +99,9 @@ func (t *Table) Referee() string {
 	if t.referee != "" {
 		return t.referee
 	}
-	if t.Creator != "" && !slices.ContainsFunc(t.Joined, func(j Joined) bool { return j.User == t.Creator }) {
+	// A creator who held a seat, even one since handed to someone else,
+	// saw that seat's cards: they never referee.
+	if t.Creator != "" && !t.replacedUsers[t.Creator] && !slices.ContainsFunc(t.Joined, func(j Joined) bool { return j.User == t.Creator }) {
 		return t.Creator
 	}
 	return ""

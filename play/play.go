@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -617,8 +618,11 @@ func join(c *cmdCtx, actor Actor, name string) error {
 	if len(t.Joined) >= info.MaxSeats {
 		return refuse(CodeConflict, "game %s is full: %s is for at most %d players", t.ID, info.Name, info.MaxSeats)
 	}
+	// Before the start nothing is dealt: only a named referee, who will
+	// see everything, is refused (a creator without a seat may still take
+	// one, and is then no referee).
 	if t.referee != "" && actor.User == t.referee {
-		return refuse(CodeConflict, "you referee game %s: the referee may see every hidden card while it runs, so they can never hold a seat in it", t.ID)
+		return t.saw(actor.User)
 	}
 	for _, j := range t.Joined {
 		if j.User == actor.User {
@@ -718,6 +722,9 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 	if len(moves) == 0 {
 		return Outcome{}, refuse(CodeInvalid, "there is no move in your message")
 	}
+	if err := checkMoveSize(moves); err != nil {
+		return Outcome{}, err
+	}
 	if expected < AnyVersion {
 		return Outcome{}, refuse(CodeInvalid, "the expected version %d is not a version", expected)
 	}
@@ -811,12 +818,35 @@ func cleanLines(lines []string) []string {
 	var out []string
 	for _, l := range lines {
 		for part := range strings.SplitSeq(mailTypography.Replace(l), "\n") {
-			if p := strings.TrimSpace(part); p != "" {
+			// Runs of spaces inside a line mean nothing to any game's
+			// notation; collapsed, a line cannot carry bulk into the log.
+			if p := strings.Join(strings.Fields(part), " "); p != "" {
 				out = append(out, p)
 			}
 		}
 	}
 	return out
+}
+
+// MaxMoveLine bounds one line of a move, in characters, and MaxMoveLines
+// the lines of one command: what a move may write into the log's meta.
+const (
+	MaxMoveLine  = 200
+	MaxMoveLines = 50
+)
+
+// checkMoveSize refuses a move whose lines exceed MaxMoveLine or
+// MaxMoveLines.
+func checkMoveSize(moves []string) error {
+	if len(moves) > MaxMoveLines {
+		return refuse(CodeInvalid, "a move has at most %d lines; this one has %d", MaxMoveLines, len(moves))
+	}
+	for i, m := range moves {
+		if n := utf8.RuneCountInString(m); n > MaxMoveLine {
+			return refuse(CodeInvalid, "line %d of the move has %d characters; a move line has at most %d", i+1, n, MaxMoveLine)
+		}
+	}
+	return nil
 }
 
 // playerSeat is the seat user plays in a running game, or why they cannot

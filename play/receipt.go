@@ -76,8 +76,12 @@ func (s *Service) CheckReceipt(ctx context.Context, r Receipt) error {
 		return fmt.Errorf("read version %d of game %s: %w", r.Version, r.Game, err)
 	}
 	var secret storedSeed
-	if err := s.pool.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, r.Game).
-		Scan(&secret.clear, &secret.sealed, &secret.keyID); err != nil {
+	err = s.pool.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, r.Game).
+		Scan(&secret.clear, &secret.sealed, &secret.keyID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return refuse(CodeNotFound, "game %s keeps no seed, so its receipts cannot be checked", r.Game)
+	}
+	if err != nil {
 		return fmt.Errorf("read the seed of game %s: %w", r.Game, err)
 	}
 	seed, err := secret.open(s.seeds, r.Game)

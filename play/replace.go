@@ -88,7 +88,7 @@ func (s *Service) Replace(ctx context.Context, actor Actor, gameID string, seat 
 // replay it with everything revealed, and a player whose own seat was
 // handed to someone else, who saw that seat's cards.
 func (t *Table) saw(user string) error {
-	if user != "" && (user == t.referee || user == t.Referee()) {
+	if user != "" && user == t.Referee() {
 		return refuse(CodeConflict, "the referee of game %s may see every hidden card while it runs, so they can never hold a seat in it", t.ID)
 	}
 	if t.replacedUsers[user] {

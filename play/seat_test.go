@@ -103,3 +103,73 @@ func TestLookAlikeNamesAreRefused(t *testing.T) {
 		t.Fatalf("joined %d (%v); want Alma and Alba only", len(tbl.Joined), err)
 	}
 }
+
+// A creator who played and whose seat was handed on saw that seat's cards:
+// they do not become the game's referee, and may not replay it revealed.
+func TestAReplacedCreatorIsNoReferee(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	worker := play.NewDeadlineWorker(svc, clock.Now)
+	id, tbl, bySeat := startGame(t, svc, "coup", 2)
+	creator := tbl.Creator
+	if tbl.Referee() != "" {
+		t.Fatalf("a game whose creator plays has referee %q", tbl.Referee())
+	}
+	silent := tbl.SeatOf(creator)
+	abandonSeat(t, svc, pool, id, bySeat, silent, clock, worker)
+	// The creator's own seat is handed on: only the creator may do it, so
+	// the game's creator hands it over by an actor of the same user.
+	if _, err := svc.Replace(ctx, play.Actor{User: creator, Channel: play.ChannelAPI}, id, silent, "u-heir"); err != nil {
+		t.Fatalf("handing the creator's seat on: %v", err)
+	}
+	after, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Referee() != "" || after.FullReveal(creator) {
+		t.Fatalf("the replaced creator is referee %q (full reveal %v)", after.Referee(), after.FullReveal(creator))
+	}
+	steps, err := svc.Replay(ctx, id, creator, 0)
+	if err == nil && len(steps) > 0 && steps[len(steps)-1].Reveal != nil {
+		t.Fatal("the replaced creator replays the running game with every card revealed")
+	}
+}
+
+// A move line is bounded: runs of spaces are collapsed, so the log keeps
+// "bid 1" and not 60,000 spaces; a line longer than MaxMoveLine is refused
+// and writes nothing.
+func TestMoveLinesAreBounded(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	id, tbl, bySeat := startGame(t, svc, "coup", 2)
+	p := tbl.Pending[0].Seat
+	legal := tbl.Engine.Legal(tbl.State, p)[0]
+	padded := legal + strings.Repeat(" ", 60000)
+	if strings.Contains(legal, " ") {
+		padded = strings.Replace(legal, " ", strings.Repeat(" ", 60000), 1)
+	}
+	out, err := svc.Move(ctx, bySeat[p], id, tbl.Version, []string{"  " + padded + "  "})
+	if err != nil {
+		t.Fatalf("a move with spaces around it: %v", err)
+	}
+	var meta int
+	if err := pool.QueryRow(ctx, `select max(octet_length(meta::text)) from events where stream = $1`, play.Stream(id)).Scan(&meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta > 512 {
+		t.Fatalf("an event's meta holds %d bytes", meta)
+	}
+	tbl, err = svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := "income " + strings.Repeat("x", play.MaxMoveLine)
+	_, err = svc.Move(ctx, bySeat[tbl.Pending[0].Seat], id, tbl.Version, []string{long})
+	if !isCode(err, play.CodeInvalid) || !strings.Contains(err.Error(), "at most") {
+		t.Fatalf("a %d-character line: %v", len(long), err)
+	}
+	if after, _ := svc.Load(ctx, id); after.Version != out.Version {
+		t.Fatalf("the refused line wrote: version %d → %d", out.Version, after.Version)
+	}
+}

@@ -116,10 +116,16 @@ func (l *Links) Consume(ctx context.Context, secret string) (string, error) {
 	h := hashSecret(secret)
 	now := l.now()
 	var user string
-	err := l.pool.QueryRow(ctx, `update login_links l set used_at = $2
-		from users u
-		where l.hash = $1 and l.used_at is null and l.expires_at > $2 and u.id = l.user_id and u.erased_at is null
-		returning l.user_id`, h, now).Scan(&user)
+	// Using a link proves the address: the account is confirmed with it.
+	err := l.pool.QueryRow(ctx, `with used as (
+			update login_links l set used_at = $2
+			from users u
+			where l.hash = $1 and l.used_at is null and l.expires_at > $2 and u.id = l.user_id and u.erased_at is null
+			returning l.user_id
+		), confirmed as (
+			update users set confirmed_at = coalesce(confirmed_at, $2) where id in (select user_id from used)
+		)
+		select user_id from used`, h, now).Scan(&user)
 	if err == nil {
 		return user, nil
 	}

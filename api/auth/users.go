@@ -26,6 +26,10 @@ type User struct {
 	Name      string // the display name the person chose; empty: none yet
 	TimeZone  string // IANA name ("Europe/Paris"); empty: UTC
 	CreatedAt time.Time
+	// ConfirmedAt is when the owner proved they read mail at the address
+	// (a sign-in link used, a confirmation answered, a mail whose DMARC
+	// pass a trusted relay vouched for); nil: never.
+	ConfirmedAt *time.Time
 }
 
 // Users is the store of accounts.
@@ -87,8 +91,8 @@ func (u *Users) Ensure(ctx context.Context, email string) (User, error) {
 func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
 	var user User
 	var name, tz *string
-	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, created_at from users where lower(email) = lower($1)`, email).
-		Scan(&user.ID, &user.Email, &name, &tz, &user.CreatedAt)
+	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, created_at, confirmed_at from users where lower(email) = lower($1)`, email).
+		Scan(&user.ID, &user.Email, &name, &tz, &user.CreatedAt, &user.ConfirmedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -108,8 +112,8 @@ func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
 func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	var user User
 	var email, name, tz *string
-	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, created_at from users where id = $1`, id).
-		Scan(&user.ID, &email, &name, &tz, &user.CreatedAt)
+	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, created_at, confirmed_at from users where id = $1`, id).
+		Scan(&user.ID, &email, &name, &tz, &user.CreatedAt, &user.ConfirmedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -128,13 +132,34 @@ func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	return user, nil
 }
 
-// ChangeEmail gives an account a new address.
+// Confirm records that the owner of account id proved they read mail at
+// its address; confirming again keeps the first time.
+func (u *Users) Confirm(ctx context.Context, id string) error {
+	if _, err := u.pool.Exec(ctx, `update users set confirmed_at = coalesce(confirmed_at, now()) where id = $1 and erased_at is null`, id); err != nil {
+		return fmt.Errorf("confirm account %s: %w", id, err)
+	}
+	return nil
+}
+
+// ConfirmAddress confirms the account of email, if there is one (a reply
+// to a mail courrier sent there proves it).
+func (u *Users) ConfirmAddress(ctx context.Context, email string) error {
+	if _, err := u.pool.Exec(ctx, `update users set confirmed_at = coalesce(confirmed_at, now()) where lower(email) = lower($1) and erased_at is null`, email); err != nil {
+		return fmt.Errorf("confirm the account of an address: %w", err)
+	}
+	return nil
+}
+
+// ChangeEmail gives an account a new address, which is not confirmed
+// until its owner proves it.
 func (u *Users) ChangeEmail(ctx context.Context, id, email string) error {
 	addr, err := NormalizeEmail(email)
 	if err != nil {
 		return err
 	}
-	tag, err := u.pool.Exec(ctx, `update users set email = $2 where id = $1 and erased_at is null`, id, addr)
+	tag, err := u.pool.Exec(ctx, `update users set email = $2,
+		confirmed_at = case when lower(email) = lower($2) then confirmed_at end
+		where id = $1 and erased_at is null`, id, addr)
 	if err != nil {
 		return fmt.Errorf("change the address of account %s: %w", id, err)
 	}

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -132,8 +131,9 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	for _, p := range []string{"/v1/", "/healthz", "/metrics"} {
 		mux.Handle(p, apiServer)
 	}
-	mailPages := mail.Handler()
+	mailPages := mail.Handler(jobsClient)
 	mux.Handle("/u/", mailPages)
+	mux.Handle("/c/", mailPages)
 	mux.Handle("/dev/", mailPages)
 	// A client that keeps sending what is refused gets its refusals
 	// slowly: a flood costs serve little and the players keep their speed.
@@ -148,12 +148,8 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		_, _ = httpLn.Close(), smtpLn.Close()
 		return fmt.Errorf("start the job queue: %w", err)
 	}
-	transport := "dev mailbox (" + strings.TrimRight(cfg.BaseURL, "/") + "/dev/mail, courrier mail list)"
-	if cfg.SMTPRelay != "" {
-		transport = "relay " + redactURL(cfg.SMTPRelay)
-	}
 	log.Info("courrier is serving", "http", httpLn.Addr().String(), "smtp", smtpLn.Addr().String(),
-		"mail_domain", cfg.MailDomain, "mail", transport, "version", version())
+		"mail_domain", cfg.MailDomain, "mail", mailDescription(cfg), "version", version())
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(httpLn) }()
 	go func() { errc <- inbound.Serve(smtpLn) }()

@@ -21,7 +21,15 @@ type config struct {
 	MigrateURL  string // COURRIER_DATABASE_URL_MIGRATE: the owner, for `courrier migrate`
 	HTTPAddr    string // COURRIER_HTTP_ADDR
 	SMTPAddr    string // COURRIER_SMTP_ADDR (inbound)
+	SMTPTrusted string // COURRIER_SMTP_TRUSTED: relays not limited by address ("local", IPs, networks; "none")
+	SMTPConns   string // COURRIER_SMTP_CONNECTION_LIMIT: connections a minute per address not trusted
+	SMTPSenders string // COURRIER_SMTP_SENDER_LIMIT: mails a minute per envelope sender
+	SMTPReplies string // COURRIER_SMTP_REPLY_LIMIT: mails a minute per reply address
+	MailHourly  string // COURRIER_MAIL_HOURLY_LIMIT: mails an hour per From address processed
+	FirstHourly string // COURRIER_FIRST_CONTACT_PER_HOUR: mails an hour to unconfirmed addresses, all together
+	FirstDaily  string // COURRIER_FIRST_CONTACT_PER_ADDRESS: mails a day to one unconfirmed address
 	SMTPRelay   string // COURRIER_SMTP_RELAY (outbound; empty: dev mailbox)
+	SMTPRelayCA string // COURRIER_SMTP_RELAY_CA: PEM certificates trusted for the relay, beside the system's
 	MailDomain  string // COURRIER_MAIL_DOMAIN
 	AuthservID  string // COURRIER_MAIL_AUTHSERV_ID: whose Authentication-Results are trusted (empty: MailDomain; "off": none)
 	BaseURL     string // COURRIER_BASE_URL
@@ -45,7 +53,15 @@ func (c *config) settings() []setting {
 		{"COURRIER_DATABASE_URL_MIGRATE", "", "PostgreSQL URL of the schema's owner, for `courrier migrate`; empty: DATABASE_URL", &c.MigrateURL},
 		{"COURRIER_HTTP_ADDR", ":8080", "HTTP listen address", &c.HTTPAddr},
 		{"COURRIER_SMTP_ADDR", ":2525", "inbound SMTP listen address", &c.SMTPAddr},
+		{"COURRIER_SMTP_TRUSTED", "local", "relays that hand courrier its mail (the MX in front of it), not limited per connecting address: a comma-separated list of IP addresses, networks (10.0.0.0/8) and local (this machine's own addresses: loopback and its interfaces'); none: trust none", &c.SMTPTrusted},
+		{"COURRIER_SMTP_CONNECTION_LIMIT", "", "inbound SMTP connections a minute per address that is not a trusted relay (past it: 421, try later); empty: 30; off: no limit", &c.SMTPConns},
+		{"COURRIER_SMTP_SENDER_LIMIT", "", "mails a minute courrier takes from one envelope sender (MAIL FROM), relayed or not (past it: 450, try later); empty: 60; off: no limit", &c.SMTPSenders},
+		{"COURRIER_SMTP_REPLY_LIMIT", "", "mails a minute courrier takes at one reply address (past it: 450, try later); empty: 60; off: no limit", &c.SMTPReplies},
+		{"COURRIER_MAIL_HOURLY_LIMIT", "", "mails an hour processed from one sender (its From address); past it mail is stored and ignored, unanswered; empty: 60; off: no limit", &c.MailHourly},
+		{"COURRIER_FIRST_CONTACT_PER_HOUR", "100", "mails an hour, all addresses together, to addresses whose owner has not confirmed them (confirmation requests, answers to strangers); past it such mail is not sent", &c.FirstHourly},
+		{"COURRIER_FIRST_CONTACT_PER_ADDRESS", "1", "mails a day to one address whose owner has not confirmed it", &c.FirstDaily},
 		{"COURRIER_SMTP_RELAY", "", "outbound relay smtp://user:pass@host:port; empty: the built-in dev mailbox", &c.SMTPRelay},
+		{"COURRIER_SMTP_RELAY_CA", "", "PEM file of certificates trusted for the relay's TLS, beside the system's (a private CA, or the relay's self-signed certificate)", &c.SMTPRelayCA},
 		{"COURRIER_MAIL_DOMAIN", "localhost", "domain of reply addresses", &c.MailDomain},
 		{"COURRIER_MAIL_AUTHSERV_ID", "", "authserv-id of the Authentication-Results header the relay in front of the SMTP port adds (the topmost such header is trusted: dmarc=fail there refuses a mail); empty: the mail domain; off: trust none", &c.AuthservID},
 		{"COURRIER_BASE_URL", "http://localhost:8080", "public URL of the service", &c.BaseURL},
@@ -169,4 +185,18 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "(unknown)"
+}
+
+// firstContact reads COURRIER_FIRST_CONTACT_PER_HOUR and
+// COURRIER_FIRST_CONTACT_PER_ADDRESS: positive whole numbers.
+func (c config) firstContact() (perHour, perAddress int, err error) {
+	perHour, err = strconv.Atoi(strings.TrimSpace(c.FirstHourly))
+	if err != nil || perHour < 1 {
+		return 0, 0, fmt.Errorf("COURRIER_FIRST_CONTACT_PER_HOUR must be a whole number of mails, at least 1, not %q", c.FirstHourly)
+	}
+	perAddress, err = strconv.Atoi(strings.TrimSpace(c.FirstDaily))
+	if err != nil || perAddress < 1 {
+		return 0, 0, fmt.Errorf("COURRIER_FIRST_CONTACT_PER_ADDRESS must be a whole number of mails, at least 1, not %q", c.FirstDaily)
+	}
+	return perHour, perAddress, nil
 }

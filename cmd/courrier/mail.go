@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -50,13 +51,66 @@ func replySigner(dataDir string, now func() time.Time) (*notify.Signer, error) {
 	return notify.NewSigner(now, ks[0], ks[1:]...)
 }
 
-// mailTransport is the relay of COURRIER_SMTP_RELAY, or nil for the dev
-// mailbox.
-func mailTransport(cfg config) (notify.Transport, error) {
+// mailRelay is the relay of COURRIER_SMTP_RELAY, trusting the
+// certificates of COURRIER_SMTP_RELAY_CA beside the system's, or nil for
+// the dev mailbox.
+func mailRelay(cfg config) (*notify.Relay, error) {
 	if cfg.SMTPRelay == "" {
+		if cfg.SMTPRelayCA != "" {
+			return nil, usageError{"COURRIER_SMTP_RELAY_CA is set but COURRIER_SMTP_RELAY is not: the dev mailbox uses no relay"}
+		}
 		return nil, nil
 	}
-	return notify.ParseRelay(cfg.SMTPRelay, cfg.MailDomain)
+	r, err := notify.ParseRelay(cfg.SMTPRelay, cfg.MailDomain)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.SMTPRelayCA != "" {
+		if err := r.TrustCAFile(cfg.SMTPRelayCA); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// mailTransport is mailRelay as a transport: nil (no relay) stays nil.
+func mailTransport(cfg config) (notify.Transport, error) {
+	r, err := mailRelay(cfg)
+	if r == nil || err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// mailDescription says where mail goes, for the start-up log: the dev
+// mailbox, or the relay's URL without its password (and the CA file
+// trusted for it).
+func mailDescription(cfg config) string {
+	r, err := mailRelay(cfg)
+	switch {
+	case err != nil:
+		return "relay (" + err.Error() + ")"
+	case r == nil:
+		return "dev mailbox (" + strings.TrimRight(cfg.BaseURL, "/") + "/dev/mail, courrier mail list)"
+	case cfg.SMTPRelayCA != "":
+		return "relay " + r.String() + " (trusting the certificates of " + cfg.SMTPRelayCA + ")"
+	}
+	return "relay " + r.String()
+}
+
+// warnHTTPUnsubscribe warns, when mail goes to a relay, that a base URL
+// other than https makes the one-click unsubscribe links http, which RFC
+// 8058 does not allow (mail providers may not offer them). The dev
+// mailbox is not warned about.
+func warnHTTPUnsubscribe(cfg config, log *slog.Logger) {
+	if cfg.SMTPRelay == "" {
+		return
+	}
+	if u, err := url.Parse(cfg.BaseURL); err == nil && strings.EqualFold(u.Scheme, "https") {
+		return
+	}
+	log.Warn("COURRIER_BASE_URL is not https: the one-click unsubscribe links of every mail (List-Unsubscribe) are http, "+
+		"which RFC 8058 does not allow; mail providers may not offer them", "base_url", cfg.BaseURL)
 }
 
 // newRiver returns the River client working the game and mail queues. A
@@ -221,8 +275,18 @@ func mailService(cfg config, db *database, svc *play.Service, loginKey []byte, l
 	if err != nil {
 		return nil, err
 	}
+	warnHTTPUnsubscribe(cfg, log)
+	inbound, hourly, err := cfg.inboundLimits()
+	if err != nil {
+		return nil, err
+	}
+	firstHourly, firstDaily, err := cfg.firstContact()
+	if err != nil {
+		return nil, err
+	}
 	return notify.New(db.Pool, svc, auth.NewUsers(db.Pool), notify.Config{
 		MailDomain: cfg.MailDomain, AuthservID: cfg.AuthservID, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer, LoginKey: loginKey,
+		Inbound: inbound, RepliesPerHour: hourly, FirstContactPerHour: firstHourly, FirstContactPerAddress: firstDaily,
 	}, log)
 }
 

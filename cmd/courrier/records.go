@@ -376,7 +376,7 @@ func verifyCmd(args []string, stdout io.Writer) error {
 			if err := play.VerifyReceipt(rec, r); err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			if _, err := fmt.Fprintf(stdout, "%s: the receipt of version %d (hash %s…) is in the record of game %s\n", path, r.Version, r.Hash[:12], rec.Header("Game")); err != nil {
+			if _, err := fmt.Fprintf(stdout, "%s: the receipt of version %d (%s…) is in the record of game %s\n", path, r.Version, r.Hash[:12], rec.Header("Game")); err != nil {
 				return err
 			}
 			continue
