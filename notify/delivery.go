@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/emersion/go-smtp"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 )
@@ -73,9 +74,35 @@ func (s *Service) HandleError(ctx context.Context, job *rivertype.JobRow, err er
 	}
 	s.log.ErrorContext(ctx, "mail failed for good", "message_id", de.MessageID, "kind", de.Kind, "why", why, "err", de.Err, "job_id", job.ID)
 	if de.Permanent {
+		if mailboxGone(de.Err) {
+			s.suppress(context.WithoutCancel(ctx), de.MessageID)
+		}
 		return &river.ErrorHandlerResult{SetCancelled: true}
 	}
 	return nil
+}
+
+// mailboxGone reports whether a relay's refusal says the address itself
+// does not take mail (an enhanced status 5.1.x: no such mailbox, bad
+// domain, no mail exchanger).
+func mailboxGone(err error) bool {
+	se, ok := errors.AsType[*smtp.SMTPError](err)
+	return ok && se.Code >= 500 && se.EnhancedCode[0] == 5 && se.EnhancedCode[1] == 1
+}
+
+// suppress marks the account that mail messageID went to as bounced: its
+// mailbox is gone, and courrier writes there no more (sign-in links
+// aside) until its owner signs in or writes to courrier.
+func (s *Service) suppress(ctx context.Context, messageID string) {
+	tag, err := s.pool.Exec(ctx, `update users set bounced_at = now()
+		where id = (select user_id from mail_log where message_id = $1) and bounced_at is null`, messageID)
+	if err != nil {
+		s.log.ErrorContext(ctx, "mark a bounced address", "message_id", messageID, "err", err)
+		return
+	}
+	if tag.RowsAffected() > 0 {
+		s.log.WarnContext(ctx, "the address bounced: no more mail to it until its owner signs in or writes", "message_id", messageID)
+	}
 }
 
 // jobKey is the context key of the River job being worked.

@@ -124,12 +124,17 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	if err != nil && !errors.Is(err, auth.ErrNoUser) {
 		return h, err
 	}
+
 	// Every command acts in the From's name (a move, a join, a lobby
 	// command): its envelope and the trusted relay must agree.
 	id := s.checkIdentity(r.MailFrom, in, s.cfg.Inbound.Trusted.Contains(r.RemoteAddr))
 	if id.problem != "" {
 		// Say nothing of the game: the sender is not known to be its player.
 		return s.refuse(ctx, h, in, play.Brief{}, nil, id.problem, "")
+	}
+	// Mail from an address that bounced says its mailbox works again.
+	if _, err := s.pool.Exec(ctx, `update users set bounced_at = null where id = $1 and bounced_at is not null`, user.ID); err != nil {
+		return h, fmt.Errorf("clear the bounce of %s: %w", user.ID, err)
 	}
 	actor := play.Actor{
 		User: user.ID, Channel: play.ChannelEmail, RequestID: "mail-" + strconv.FormatInt(r.ID, 10),

@@ -249,6 +249,24 @@ func TestRelayRefusalIsRecordedAndNotRetried(t *testing.T) {
 	if all, _ := notify.MailLog(ctx, w.pool, notify.MailLogFilter{To: players[2]}); len(all) != 1 || all[0].Status() != "sent" {
 		t.Fatalf("the other player's invitation: %+v", all)
 	}
+	// The mailbox does not exist: courrier writes there no more until its
+	// owner signs in or writes.
+	var bounced bool
+	if err := w.pool.QueryRow(ctx, `select bounced_at is not null from users where email = $1`, players[1]).Scan(&bounced); err != nil || !bounced {
+		t.Fatalf("the bounced address is not marked: %v, %v", bounced, err)
+	}
+	w.relay.mu.Lock()
+	w.relay.refuse = nil
+	w.relay.mu.Unlock()
+	w.inviteByAPI(t, players[2], players[1], players[3])
+	w.waitKind(players[3], "invitation", 1)
+	w.mailQueueDone()
+	if got := ofKind(w.mailTo(players[1]), "invitation"); len(got) != 0 {
+		t.Fatalf("the bounced address got %d invitations", len(got))
+	}
+	// Its owner writes: the mailbox works again.
+	w.mustSend(players[1], "play@"+domain, fmt.Sprintf("From: %s\nTo: play@%s\nSubject: games\nMessage-ID: <%s>\n\ngames\n", players[1], domain, newMessageID()))
+	w.waitKind(players[1], "notice", 1)
 }
 
 // The mail log knows the job that last tried each mail: a mail whose job

@@ -179,6 +179,13 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 		if !on {
 			return errSkipped
 		}
+		var bounced bool
+		if err := s.pool.QueryRow(ctx, `select bounced_at is not null from users where id = $1`, o.userID).Scan(&bounced); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("read whether %s bounced: %w", o.userID, err)
+		}
+		if bounced {
+			return errSkipped
+		}
 	}
 	if o.Date.IsZero() {
 		o.Date = s.cfg.Now()

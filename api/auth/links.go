@@ -123,7 +123,7 @@ func (l *Links) Consume(ctx context.Context, secret string) (string, error) {
 			where l.hash = $1 and l.used_at is null and l.expires_at > $2 and u.id = l.user_id and u.erased_at is null
 			returning l.user_id
 		), confirmed as (
-			update users set confirmed_at = coalesce(confirmed_at, $2) where id in (select user_id from used)
+			update users set confirmed_at = coalesce(confirmed_at, $2), bounced_at = null where id in (select user_id from used)
 		)
 		select user_id from used`, h, now).Scan(&user)
 	if err == nil {

@@ -8,7 +8,11 @@
 -- confirmed (confirmation mails, answers to strangers), so that forged
 -- senders cannot make it mail anyone more than the budgets allow.
 alter table users add column confirmed_at timestamptz;
-grant update (confirmed_at) on users to courrier_service;
+-- bounced_at: the relay said the address's mailbox is gone (5.1.x); courrier
+-- writes there no more (sign-in links aside) until its owner signs in or
+-- writes to courrier.
+alter table users add column bounced_at timestamptz;
+grant update (confirmed_at, bounced_at) on users to courrier_service;
 
 -- Accounts that already proved their address keep working: they used a
 -- sign-in link.
