@@ -49,7 +49,7 @@ func TestNoReceiptLetsAPlayerTryHiddenCards(t *testing.T) {
 			}
 			w := &world{name: kind, seed: games.Seed{0x3, byte(gi)}, e: newEnv(t, func(o *envOptions) { o.poll = 5 * time.Millisecond })} //nolint:gosec // G115: a small index
 			w.setUp(t, kind, eng.Info().MinSeats)
-			receipts := w.playTakingReceipts(t, rand.New(rand.NewPCG(uint64(gi), 5)), 40) //nolint:gosec // G115: a small index
+			receipts := w.playTakingReceipts(t, rand.New(rand.NewPCG(uint64(gi), 5)), 30) //nolint:gosec // G115: a small index
 			stored := w.storedEvents(t)
 			hiddenEvents, candidates := 0, 0
 			for k, ev := range stored {

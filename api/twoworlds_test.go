@@ -43,7 +43,7 @@ type world struct {
 const twoWorldsObserver = 1
 
 // twoWorldsSteps bounds the moves of one game.
-const twoWorldsSteps = 45
+const twoWorldsSteps = 30
 
 // Two worlds that the observer's seat cannot tell apart — the same public
 // history and the same own cards, other hidden cards (gametest.Twin) — are
