@@ -191,8 +191,15 @@ func TestNeverInviteMeAgain(t *testing.T) {
 	if rec.Code != http.StatusOK {
 		t.Fatalf("POST %s: %d", path, rec.Code)
 	}
+	// A later game by mail that names them is refused, saying why.
 	w.confirmed("other@players.test")
 	w.mustSend("other@players.test", "play@"+domain, newGameMail("other@players.test", "shy@players.test", "keen@players.test"))
+	refused := w.waitKind("other@players.test", "notice", 1)
+	if !strings.Contains(refused.Subject, "no game was created") || !strings.Contains(refused.Text, "shy@players.test") {
+		t.Fatalf("inviting someone who refuses invitations: %q\n%s", refused.Subject, refused.Text)
+	}
+	// One made over the API goes on, and their invitation is not sent.
+	w.inviteByAPI(t, "other@players.test", "shy@players.test", "keen@players.test")
 	w.waitKind("keen@players.test", "invitation", 1)
 	w.mailQueueDone()
 	if got := ofKind(w.mailTo("shy@players.test"), "invitation"); len(got) != 1 {

@@ -142,6 +142,13 @@ func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor pla
 		if err != nil {
 			return h, err
 		}
+		on, err := s.wants(ctx, u.ID, "", KindInvitation)
+		if err != nil {
+			return h, err
+		}
+		if !on {
+			return fail(fmt.Sprintf("%s asked courrier to send them no invitations: invite someone else.", addr))
+		}
 		ids = append(ids, u.ID)
 	}
 	out, err := s.play.CreateGame(ctx, actor, play.NewGame{Kind: kind, Name: name, Invite: ids})
