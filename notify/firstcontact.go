@@ -168,14 +168,7 @@ func (s *Service) allowFirstContact(ctx context.Context, address, userID, messag
 			return false, "", err
 		}
 		if !on {
-			return false, "the address's owner turned all mail off", nil
-		}
-		var bounced bool
-		if err := s.pool.QueryRow(ctx, `select bounced_at is not null from users where id = $1`, userID).Scan(&bounced); err != nil {
-			return false, "", fmt.Errorf("read whether %s bounced: %w", userID, err)
-		}
-		if bounced {
-			return false, "the address bounced", nil
+			return false, "the address's owner turned all mail off, or it bounced", nil
 		}
 	}
 	allowed, why := false, ""

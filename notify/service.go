@@ -179,13 +179,6 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 		if !on {
 			return errSkipped
 		}
-		var bounced bool
-		if err := s.pool.QueryRow(ctx, `select bounced_at is not null from users where id = $1`, o.userID).Scan(&bounced); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("read whether %s bounced: %w", o.userID, err)
-		}
-		if bounced {
-			return errSkipped
-		}
 	}
 	if o.Date.IsZero() {
 		o.Date = s.cfg.Now()
@@ -245,14 +238,13 @@ func (s *Service) skip(ctx context.Context, messageID, why string) error {
 
 // wants reports whether user gets mail of kind about game: the most
 // specific preference wins (game and kind, game, kind, all); default on.
+// An address that bounced (users.bounced_at) gets nothing.
 func (s *Service) wants(ctx context.Context, user, game, kind string) (bool, error) {
 	var on bool
-	err := s.pool.QueryRow(ctx, `select enabled from mail_preferences
-		where user_id = $1 and game_id in ($2, '') and kind in ($3, '')
-		order by (game_id <> '') desc, (kind <> '') desc limit 1`, user, game, kind).Scan(&on)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return true, nil
-	}
+	err := s.pool.QueryRow(ctx, `select coalesce((select enabled from mail_preferences
+			where user_id = $1 and game_id in ($2, '') and kind in ($3, '')
+			order by (game_id <> '') desc, (kind <> '') desc limit 1), true)
+		and not exists (select 1 from users where id = $1 and bounced_at is not null)`, user, game, kind).Scan(&on)
 	if err != nil {
 		return false, fmt.Errorf("read mail preferences: %w", err)
 	}

@@ -531,7 +531,7 @@ func (s *Service) AuditGame(ctx context.Context, gameID string) (*AuditReport, e
 		in.ChainError = ce
 	}
 	var secret storedSeed
-	if err := s.pool.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, gameID).
+	if err := s.pool.QueryRow(ctx, seedQuery, gameID).
 		Scan(&secret.clear, &secret.sealed, &secret.keyID); err == nil {
 		// A seed that does not open (another data directory's keys) leaves
 		// the random outcomes of a running game unchecked, and says so.

@@ -486,8 +486,21 @@ func (st storedSeed) open(box *SeedBox, gameID string) (games.Seed, error) {
 	return box.Open(gameID, kid, st.sealed)
 }
 
+// seedQuery reads a game's stored seed (storedSeed's columns).
+const seedQuery = `select seed, sealed, key_id from game_secrets where game_id = $1`
+
+// loadSeed reads and opens the seed of game id; pgx.ErrNoRows when the
+// game keeps none.
+func (s *Service) loadSeed(ctx context.Context, q events.Querier, id string) (games.Seed, error) {
+	var st storedSeed
+	if err := q.QueryRow(ctx, seedQuery, id).Scan(&st.clear, &st.sealed, &st.keyID); err != nil {
+		return games.Seed{}, err
+	}
+	return st.open(s.seeds, id)
+}
+
 func queueLoadSeed(b *pgx.Batch, id string, out *storedSeed) {
-	b.Queue(`select seed, sealed, key_id from game_secrets where game_id = $1`, id).Query(func(rows pgx.Rows) error {
+	b.Queue(seedQuery, id).Query(func(rows pgx.Rows) error {
 		defer rows.Close()
 		for rows.Next() {
 			if err := rows.Scan(&out.clear, &out.sealed, &out.keyID); err != nil {

@@ -75,18 +75,12 @@ func (s *Service) CheckReceipt(ctx context.Context, r Receipt) error {
 	if err != nil {
 		return fmt.Errorf("read version %d of game %s: %w", r.Version, r.Game, err)
 	}
-	var secret storedSeed
-	err = s.pool.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, r.Game).
-		Scan(&secret.clear, &secret.sealed, &secret.keyID)
+	seed, err := s.loadSeed(ctx, s.pool, r.Game)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return refuse(CodeNotFound, "game %s keeps no seed, so its receipts cannot be checked", r.Game)
 	}
 	if err != nil {
 		return fmt.Errorf("read the seed of game %s: %w", r.Game, err)
-	}
-	seed, err := secret.open(s.seeds, r.Game)
-	if err != nil {
-		return err
 	}
 	if got := ReceiptHead(seed, r.Game, hash); got != r.Hash {
 		return fmt.Errorf("version %d of game %s seals to receipt %s, the receipt says %s: the log is not the one that acknowledged the move", r.Version, r.Game, got, r.Hash)
@@ -116,19 +110,13 @@ func (s *Service) sealReplayed(ctx context.Context, tx pgx.Tx, t *Table, secret 
 		}
 		seed = &sd
 	default:
-		var st storedSeed
-		err := tx.QueryRow(ctx, `select seed, sealed, key_id from game_secrets where game_id = $1`, out.GameID).
-			Scan(&st.clear, &st.sealed, &st.keyID)
+		sd, err := s.loadSeed(ctx, tx, out.GameID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			out.Head = ""
 			return out, nil
 		}
 		if err != nil {
 			return Outcome{}, fmt.Errorf("read the seed of game %s: %w", out.GameID, err)
-		}
-		sd, err := st.open(s.seeds, out.GameID)
-		if err != nil {
-			return Outcome{}, err
 		}
 		seed = &sd
 	}

@@ -536,24 +536,8 @@ func (p *player) mailTo(t *testing.T, id string, raw []byte, to ...string) {
 var promptVersion = regexp.MustCompile(`^g\.[a-z0-9]+\.v(\d+)\.s\d+\.`)
 
 // serveLog is serve's standard error, readable while it runs.
-type serveLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+type serveLog struct{ lockedBuffer }
 
-func (l *serveLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *serveLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// lines returns the lines that contain every one of words.
 func (l *serveLog) lines(words ...string) []string {
 	var out []string
 	for line := range strings.SplitSeq(l.String(), "\n") {
