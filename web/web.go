@@ -15,16 +15,13 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
@@ -232,21 +229,9 @@ func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	h.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side; it has been logged.")
 }
 
-// unavailable reports whether err is the database being away (the same
-// judgement as the API's).
-func unavailable(err error) bool {
-	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
-		return true
-	}
-	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
-		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
-	}
-	if _, ok := errors.AsType[*net.OpError](err); ok {
-		return true
-	}
-	return pgconn.Timeout(err) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, pgconn.ErrConnClosed)
-}
+// unavailable reports whether err is the database being away
+// (play.Unavailable, the same judgement as the API's).
+func unavailable(err error) bool { return play.Unavailable(err) }
 
 // seeOther redirects after a successful form.
 func seeOther(w http.ResponseWriter, r *http.Request, to string) {
