@@ -21,22 +21,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
-
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/play"
 )
 
 //go:embed templates static
 var files embed.FS
-
-// JobInserter queues a job in a transaction (a River client is one): the
-// sign-in mail is queued with its link.
-type JobInserter interface {
-	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-}
 
 // Update is one change of a game as a follower's seat may know it.
 type Update struct {
@@ -56,14 +46,12 @@ type Live interface {
 type Config struct {
 	Play     *play.Service
 	Users    *auth.Users
-	Links    *auth.Links
 	Sessions *auth.Sessions
-	// LoginKey derives the secrets of sign-in links (auth.LinkSecret).
-	LoginKey []byte
+	// SignIn mails sign-in links and turns them into sessions.
+	SignIn *auth.SignIn
 	// CSRFKey (at least 32 bytes, kept outside the database) makes each
 	// session's CSRF token.
 	CSRFKey []byte
-	Jobs    JobInserter
 	Live    Live // nil: no live refresh (pages still reload by hand)
 	// BaseURL is the public address (https: cookies are Secure and
 	// named with the __Host- prefix).
