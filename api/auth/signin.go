@@ -80,10 +80,10 @@ func (s *SignIn) Request(ctx context.Context, email, name string) (string, error
 	if err != nil {
 		return "", &Refusal{Reason: ErrBadAddress, Message: err.Error()}
 	}
-	if strings.TrimSpace(name) != "" {
-		if name, err = CheckName(name); err != nil {
-			return "", &Refusal{Reason: ErrBadName, Message: err.Error()}
-		}
+	if strings.TrimSpace(name) == "" {
+		name = ""
+	} else if name, err = CheckName(name); err != nil {
+		return "", &Refusal{Reason: ErrBadName, Message: err.Error()}
 	}
 	err = pgx.BeginFunc(ctx, s.links.pool, func(tx pgx.Tx) error {
 		user, err := ensure(ctx, tx, addr)
