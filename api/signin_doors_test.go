@@ -54,71 +54,61 @@ func apiDoor(e *env) signInDoor {
 	}
 }
 
-// webDoor is a browser on the pages: a cookie jar that sends each form
-// with the CSRF token of the page it is on.
+// webDoor is the pages, each step in a new browser (a cookie jar) that
+// opens a page and sends its form with the page's CSRF token.
 func webDoor(e *env) signInDoor {
-	jar, _ := cookiejar.New(nil) // never fails without options
-	client := &http.Client{Jar: jar}
-	do := func(t *testing.T, method, path string, form url.Values) (int, string) {
+	// post opens the page at from and sends its form to to, and returns the
+	// status and problem of the page that answers and the browser's session
+	// cookie.
+	post := func(t *testing.T, from, to string, form url.Values) (status int, problem, session string) {
 		t.Helper()
-		var body io.Reader
-		if form != nil {
-			body = strings.NewReader(form.Encode())
+		jar, _ := cookiejar.New(nil) // never fails without options
+		client := &http.Client{Jar: jar}
+		do := func(method, path string, body io.Reader) string {
+			t.Helper()
+			req, err := http.NewRequestWithContext(t.Context(), method, e.web+path, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body != nil {
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = resp.Body.Close() }()
+			page, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			status = resp.StatusCode
+			return string(page)
 		}
-		req, err := http.NewRequestWithContext(t.Context(), method, e.web+path, body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if form != nil {
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = resp.Body.Close() }()
-		page, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(page)
-	}
-	// post sends a form from the page at from, as a browser would.
-	post := func(t *testing.T, from, to string, form url.Values) (int, string) {
-		t.Helper()
-		_, page := do(t, http.MethodGet, from, nil)
-		m := formCSRFRe.FindStringSubmatch(page)
+		m := formCSRFRe.FindStringSubmatch(do(http.MethodGet, from, nil))
 		if m == nil {
-			t.Fatalf("the page %s has no form:\n%s", from, page)
+			t.Fatalf("the page %s has no form", from)
 		}
 		form.Set("csrf", m[1])
-		status, page := do(t, http.MethodPost, to, form)
-		problem := ""
-		if m := problemRe.FindStringSubmatch(page); m != nil {
+		if m := problemRe.FindStringSubmatch(do(http.MethodPost, to, strings.NewReader(form.Encode()))); m != nil {
 			problem = html.UnescapeString(m[1])
 		}
-		return status, problem
+		u, _ := url.Parse(e.web) // a test server's URL
+		for _, c := range jar.Cookies(u) {
+			if c.Name == "courrier_session" {
+				session = c.Value
+			}
+		}
+		return status, problem, session
 	}
 	return signInDoor{
 		name: "pages",
 		request: func(t *testing.T, email, name string) (int, string) {
-			return post(t, "/", "/signin", url.Values{"email": {email}, "name": {name}})
+			status, problem, _ := post(t, "/", "/signin", url.Values{"email": {email}, "name": {name}})
+			return status, problem
 		},
 		confirm: func(t *testing.T, secret string) (int, string, string) {
-			status, problem := post(t, "/login/"+secret, "/login/"+secret, url.Values{})
-			token := ""
-			u, _ := url.Parse(e.web) // a test server's URL
-			for _, c := range jar.Cookies(u) {
-				if c.Name == "courrier_session" {
-					token = c.Value
-				}
-			}
-			for _, c := range jar.Cookies(u) { // sign out of this browser: the next link starts afresh
-				if c.Name == "courrier_session" {
-					jar.SetCookies(u, []*http.Cookie{{Name: c.Name, Value: "", Path: "/", MaxAge: -1}})
-				}
-			}
-			return status, problem, token
+			return post(t, "/login/"+secret, "/login/"+secret, url.Values{})
 		},
 	}
 }
