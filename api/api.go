@@ -14,12 +14,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 	"golang.org/x/time/rate"
 
 	"github.com/courrier-games/courrier/api/auth"
@@ -30,22 +27,14 @@ import (
 	"github.com/courrier-games/courrier/play"
 )
 
-// JobInserter inserts River jobs in a transaction (the login mail is
-// queued with its link).
-type JobInserter interface {
-	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-}
-
 // Config is what the API is built from.
 type Config struct {
 	Pool      *pgxpool.Pool // for the health check only
 	Play      *play.Service
 	Users     *auth.Users
-	Links     *auth.Links
 	APITokens *auth.APITokens
 	Sessions  *auth.Sessions // session JWTs, checked against the sessions table
-	LoginKey  []byte         // derives each login link's secret from its id (auth.LinkSecret)
-	Jobs      JobInserter
+	SignIn    *auth.SignIn
 	Hub       *live.Hub          // live updates; nil: the stream answers 503
 	Feed      *events.Watcher    // reported by /healthz when set
 	BaseURL   string             // public URL, for links in mail

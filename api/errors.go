@@ -1,16 +1,12 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/labstack/echo/v4"
 
 	"github.com/courrier-games/courrier/games"
@@ -141,23 +137,9 @@ func fromEcho(he *echo.HTTPError) *apiError {
 	return fail(http.StatusInternalServerError, codeInternal, "something went wrong on our side; it has been logged")
 }
 
-// unavailable reports whether err means the database cannot be reached.
-func unavailable(err error) bool {
-	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
-		return true
-	}
-	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
-		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
-	}
-	if _, ok := errors.AsType[*net.OpError](err); ok {
-		return true
-	}
-	// A connection that broke mid-command (the server crashed or restarted):
-	// whether a COMMIT landed is unknown, and the client's retry with its
-	// Idempotency-Key finds out.
-	return pgconn.Timeout(err) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, pgconn.ErrConnClosed)
-}
+// unavailable reports whether err means the database cannot be reached
+// (play.Unavailable, the judgement every door shares).
+func unavailable(err error) bool { return play.Unavailable(err) }
 
 // writeError is Echo's error handler: the one place that writes errors.
 func (s *Server) writeError(err error, c echo.Context) {

@@ -31,6 +31,7 @@ import (
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/play"
@@ -134,10 +135,14 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 		t.Fatal(err)
 	}
 	sessions := auth.NewSessions(pool, tokens, o.now)
+	signIn, err := auth.NewSignIn(users, auth.NewLinks(pool, o.now), sessions, loginKey, jobs.QueueLogin(client))
+	if err != nil {
+		t.Fatal(err)
+	}
 	dev := notify.NewDevMailbox(pool)
 	srv, err := api.New(ctx, api.Config{
-		Pool: pool, Play: svc, Users: users, Links: auth.NewLinks(pool, o.now), APITokens: auth.NewAPITokens(pool, o.now),
-		Sessions: sessions, LoginKey: loginKey, Jobs: client, Hub: hub, Feed: watcher, BaseURL: "http://courrier.test",
+		Pool: pool, Play: svc, Users: users, SignIn: signIn, APITokens: auth.NewAPITokens(pool, o.now),
+		Sessions: sessions, Hub: hub, Feed: watcher, BaseURL: "http://courrier.test",
 		DevMail: dev,
 		Log:     log, PerUser: o.perUser, PerAddress: o.perAddress,
 	})
@@ -146,8 +151,8 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	}
 	hs := httptest.NewServer(srv)
 	pages, err := web.New(web.Config{
-		Play: svc, Users: users, Links: auth.NewLinks(pool, o.now), Sessions: sessions, LoginKey: loginKey,
-		CSRFKey: bytes.Repeat([]byte{6}, 32), Jobs: client, BaseURL: "http://courrier.test", Log: log,
+		Play: svc, Users: users, Sessions: sessions, SignIn: signIn,
+		CSRFKey: bytes.Repeat([]byte{6}, 32), BaseURL: "http://courrier.test", Log: log,
 	})
 	if err != nil {
 		t.Fatal(err)

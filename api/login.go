@@ -6,84 +6,49 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/courrier-games/courrier/api/auth"
-	"github.com/courrier-games/courrier/jobs"
 )
 
-// RequestLogin mails a sign-in link. The answer is the same whether or not
-// the address had an account (one is made), so it tells nobody who plays.
+// RequestLogin mails a sign-in link (auth.SignIn.Request). The answer is
+// the same whether or not the address had an account (one is made), so it
+// tells nobody who plays.
 func (s *Server) RequestLogin(ctx context.Context, req RequestLoginRequestObject) (RequestLoginResponseObject, error) {
-	email, err := auth.NormalizeEmail(req.Body.Email)
+	var name string
+	if req.Body.Name != nil {
+		name = *req.Body.Name
+	}
+	email, err := s.cfg.SignIn.Request(ctx, req.Body.Email, name)
 	if err != nil {
-		return nil, fail(http.StatusBadRequest, codeMalformed, err.Error())
-	}
-	user, err := s.cfg.Users.Ensure(ctx, email)
-	if err != nil {
-		return nil, err
-	}
-	if req.Body.Name != nil && user.Name == "" {
-		if err := s.cfg.Users.SetName(ctx, user.ID, *req.Body.Name); err != nil {
-			return nil, fail(http.StatusBadRequest, codeMalformed, err.Error())
-		}
-	}
-	err = s.cfg.Links.Issue(ctx, s.cfg.LoginKey, user.ID, func(ctx context.Context, tx pgx.Tx, linkID int64) error {
-		_, err := s.cfg.Jobs.InsertTx(ctx, tx, jobs.Login{LinkID: linkID, User: user.ID}, nil)
-		return err
-	})
-	if errors.Is(err, auth.ErrTooManyLinks) {
-		e := fail(http.StatusTooManyRequests, codeRateLimited, "too many sign-in links were asked for this address in the last hour: use the last one, or wait")
-		e.header = http.Header{"Retry-After": {"600"}}
-		return nil, e
-	}
-	if err != nil {
-		return nil, err
+		return nil, signInRefusal(err)
 	}
 	return RequestLogin202JSONResponse{Message: "a sign-in link is on its way to " + email + "; it works once, for 15 minutes"}, nil
 }
 
-// ExchangeLoginToken turns a sign-in link's token into a session token.
+// ExchangeLoginToken turns a sign-in link's token into a session token
+// (auth.SignIn.Confirm).
 func (s *Server) ExchangeLoginToken(ctx context.Context, req ExchangeLoginTokenRequestObject) (ExchangeLoginTokenResponseObject, error) {
-	session, err := s.signIn(ctx, strings.TrimSpace(req.Body.LoginToken))
+	c, err := s.cfg.SignIn.Confirm(ctx, req.Body.LoginToken)
 	if err != nil {
-		return nil, err
+		return nil, signInRefusal(err)
 	}
-	return ExchangeLoginToken200JSONResponse(session), nil
+	return ExchangeLoginToken200JSONResponse(Session{Token: c.Token, TokenType: Bearer, ExpiresAt: c.Session.ExpiresAt.UTC(), User: meOf(c.User)}), nil
 }
 
-// signIn consumes a login link and opens a session.
-func (s *Server) signIn(ctx context.Context, secret string) (Session, error) {
-	userID, err := s.cfg.Links.Consume(ctx, secret)
-	if err != nil {
-		if unavailable(err) {
-			return Session{}, err
-		}
-		var msg string
-		switch {
-		case errors.Is(err, auth.ErrLinkUsed):
-			msg = "this sign-in link was already used: ask for a new one (POST /v1/auth/login)"
-		case errors.Is(err, auth.ErrLinkExpired):
-			msg = "this sign-in link has expired (links last 15 minutes): ask for a new one"
-		case errors.Is(err, auth.ErrLinkUnknown):
-			msg = "this is not a sign-in link of ours: ask for a new one (POST /v1/auth/login)"
-		default:
-			return Session{}, err
-		}
-		return Session{}, unauthenticated(msg)
+// signInRefusal answers a refused sign-in with auth's message; any other
+// error goes to the error writer as it is.
+func signInRefusal(err error) error {
+	r, ok := errors.AsType[*auth.Refusal](err)
+	switch {
+	case !ok:
+		return err
+	case errors.Is(r, auth.ErrTooManyLinks):
+		e := fail(http.StatusTooManyRequests, codeRateLimited, r.Message)
+		e.header = http.Header{"Retry-After": {"600"}}
+		return e
+	case errors.Is(r, auth.ErrBadAddress), errors.Is(r, auth.ErrBadName):
+		return fail(http.StatusBadRequest, codeMalformed, r.Message)
 	}
-	me, err := s.me(ctx, userID)
-	if err != nil {
-		return Session{}, err
-	}
-	sess, tok, err := s.cfg.Sessions.Open(ctx, userID)
-	if errors.Is(err, auth.ErrNoUser) {
-		return Session{}, unauthenticated("this account no longer exists")
-	}
-	if err != nil {
-		return Session{}, err
-	}
-	return Session{Token: tok, TokenType: Bearer, ExpiresAt: sess.ExpiresAt.UTC(), User: me}, nil
+	return unauthenticated(r.Message)
 }
 
 // me is a user's own account.
@@ -95,10 +60,15 @@ func (s *Server) me(ctx context.Context, userID string) (Me, error) {
 	if err != nil {
 		return Me{}, err
 	}
+	return meOf(u), nil
+}
+
+// meOf is the API's view of an account.
+func meOf(u auth.User) Me {
 	me := Me{Id: u.ID, Email: u.Email, Name: u.DisplayName()}
 	tz := u.Location().String()
 	me.TimeZone = &tz
-	return me, nil
+	return me
 }
 
 // GetMe returns the signed-in player.

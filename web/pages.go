@@ -14,12 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
-	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/projections"
 )
@@ -62,82 +59,6 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, r, http.StatusOK, "home", homePage{Layout: h.layout(r, "Sign in")})
-}
-
-// signIn mails a sign-in link (to the dev mailbox when there is no relay).
-func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	page := homePage{Layout: h.layout(r, "Sign in"), Email: strings.TrimSpace(r.PostFormValue("email"))}
-	email, err := auth.NormalizeEmail(page.Email)
-	if err != nil {
-		page.Message = err.Error()
-		h.render(w, r, http.StatusBadRequest, "home", page)
-		return
-	}
-	user, err := h.cfg.Users.Ensure(ctx, email)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	if name := strings.TrimSpace(r.PostFormValue("name")); name != "" && user.Name == "" {
-		if err := h.cfg.Users.SetName(ctx, user.ID, name); err != nil {
-			page.Message = err.Error()
-			h.render(w, r, http.StatusBadRequest, "home", page)
-			return
-		}
-	}
-	err = h.cfg.Links.Issue(ctx, h.cfg.LoginKey, user.ID, func(ctx context.Context, tx pgx.Tx, linkID int64) error {
-		_, err := h.cfg.Jobs.InsertTx(ctx, tx, jobs.Login{LinkID: linkID, User: user.ID}, nil)
-		return err
-	})
-	if errors.Is(err, auth.ErrTooManyLinks) {
-		page.Message = "Too many sign-in links were asked for this address in the last hour: use the last one, or wait."
-		h.render(w, r, http.StatusTooManyRequests, "home", page)
-		return
-	}
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	page.Sent, page.Email = true, email
-	h.render(w, r, http.StatusOK, "home", page)
-}
-
-type loginPage struct {
-	Layout
-	Problem string
-}
-
-// loginPage is what a sign-in link opens: a button, so that a mail scanner
-// following the link signs nobody in.
-func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, "login", loginPage{Layout: h.layout(r, "Sign in")})
-}
-
-// loginConfirm consumes the link and starts a session.
-func (h *Handler) loginConfirm(w http.ResponseWriter, r *http.Request) {
-	user, err := h.cfg.Links.Consume(r.Context(), r.PathValue("secret"))
-	if err != nil {
-		var msg string
-		switch {
-		case errors.Is(err, auth.ErrLinkUsed):
-			msg = "This sign-in link was already used: ask for a new one."
-		case errors.Is(err, auth.ErrLinkExpired):
-			msg = "This sign-in link has expired (links last 15 minutes): ask for a new one."
-		case errors.Is(err, auth.ErrLinkUnknown):
-			msg = "This is not a sign-in link of ours: ask for a new one."
-		default:
-			h.failErr(w, r, err)
-			return
-		}
-		h.render(w, r, http.StatusUnauthorized, "login", loginPage{Layout: h.layout(r, "Sign in"), Problem: msg})
-		return
-	}
-	if err := h.startSession(r.Context(), w, user); err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	seeOther(w, r, "/games")
 }
 
 // signOut ends the session, on the server: its token is refused from now

@@ -101,14 +101,9 @@ func (h *Handler) csrfToken(kind, id string) string {
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
-// startSession opens a session for user and sets its cookie.
-func (h *Handler) startSession(ctx context.Context, w http.ResponseWriter, user string) error {
-	_, tok, err := h.cfg.Sessions.Open(ctx, user)
-	if err != nil {
-		return err
-	}
-	http.SetCookie(w, h.cookie(sessionCookie, tok, "/", int(h.cfg.Sessions.TTL().Seconds())))
-	return nil
+// setSession sets the cookie of a session just opened (its token).
+func (h *Handler) setSession(w http.ResponseWriter, token string) {
+	http.SetCookie(w, h.cookie(sessionCookie, token, "/", int(h.cfg.Sessions.TTL().Seconds())))
 }
 
 // clearSession removes the session cookie.

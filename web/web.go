@@ -15,18 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/play"
@@ -34,12 +27,6 @@ import (
 
 //go:embed templates static
 var files embed.FS
-
-// JobInserter queues a job in a transaction (a River client is one): the
-// sign-in mail is queued with its link.
-type JobInserter interface {
-	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-}
 
 // Update is one change of a game as a follower's seat may know it.
 type Update struct {
@@ -59,14 +46,12 @@ type Live interface {
 type Config struct {
 	Play     *play.Service
 	Users    *auth.Users
-	Links    *auth.Links
 	Sessions *auth.Sessions
-	// LoginKey derives the secrets of sign-in links (auth.LinkSecret).
-	LoginKey []byte
+	// SignIn mails sign-in links and turns them into sessions.
+	SignIn *auth.SignIn
 	// CSRFKey (at least 32 bytes, kept outside the database) makes each
 	// session's CSRF token.
 	CSRFKey []byte
-	Jobs    JobInserter
 	Live    Live // nil: no live refresh (pages still reload by hand)
 	// BaseURL is the public address (https: cookies are Secure and
 	// named with the __Host- prefix).
@@ -232,21 +217,9 @@ func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	h.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side; it has been logged.")
 }
 
-// unavailable reports whether err is the database being away (the same
-// judgement as the API's).
-func unavailable(err error) bool {
-	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
-		return true
-	}
-	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
-		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
-	}
-	if _, ok := errors.AsType[*net.OpError](err); ok {
-		return true
-	}
-	return pgconn.Timeout(err) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, pgconn.ErrConnClosed)
-}
+// unavailable reports whether err is the database being away
+// (play.Unavailable, the same judgement as the API's).
+func unavailable(err error) bool { return play.Unavailable(err) }
 
 // seeOther redirects after a successful form.
 func seeOther(w http.ResponseWriter, r *http.Request, to string) {

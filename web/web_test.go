@@ -76,9 +76,13 @@ func newSite(t *testing.T, baseURL string) *site {
 	sessions := auth.NewSessions(pool, tokens, time.Now)
 	lj := &loginJobs{last: map[string]int64{}}
 	users := auth.NewUsers(pool)
+	signIn, err := auth.NewSignIn(users, auth.NewLinks(pool, time.Now), sessions, loginKey, jobs.QueueLogin(lj))
+	if err != nil {
+		t.Fatal(err)
+	}
 	h, err := web.New(web.Config{
-		Play: play.New(pool, catalog.Registry(), play.WithLogger(log)), Users: users, Links: auth.NewLinks(pool, time.Now),
-		Sessions: sessions, LoginKey: loginKey, CSRFKey: csrfKey, Jobs: lj, BaseURL: baseURL, Log: log,
+		Play: play.New(pool, catalog.Registry(), play.WithLogger(log)), Users: users, Sessions: sessions, SignIn: signIn,
+		CSRFKey: csrfKey, BaseURL: baseURL, Log: log,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -65,38 +65,16 @@ func hashSecret(secret string) []byte {
 // Issue makes a sign-in link for userID and, in the same transaction, calls
 // queue with the link's id (to queue the mail that carries it), so a link
 // exists exactly when its mail is on its way. It refuses with
-// ErrTooManyLinks past MaxLinksPerHour links in the last hour.
+// ErrTooManyLinks past MaxLinksPerHour links in the last hour. SignIn.Request
+// is what the doors call: it makes the account too.
 func (l *Links) Issue(ctx context.Context, key []byte, userID string, queue func(ctx context.Context, tx pgx.Tx, linkID int64) error) error {
-	if len(key) < 32 {
-		return errors.New("issue a sign-in link: the link key needs at least 32 bytes")
+	if err := checkLinkKey(key); err != nil {
+		return err
 	}
-	now := l.now()
 	return pgx.BeginFunc(ctx, l.pool, func(tx pgx.Tx) error {
-		// One account's requests queue behind each other, so the count
-		// below cannot be raced past.
-		var erased *time.Time
-		err := tx.QueryRow(ctx, `select erased_at from users where id = $1 for update`, userID).Scan(&erased)
-		if errors.Is(err, pgx.ErrNoRows) || (err == nil && erased != nil) {
-			return ErrNoUser
-		}
+		id, err := l.issue(ctx, tx, key, userID)
 		if err != nil {
-			return fmt.Errorf("issue a sign-in link: %w", err)
-		}
-		var recent int
-		if err := tx.QueryRow(ctx, `select count(*) from login_links where user_id = $1 and created_at > $2`,
-			userID, now.Add(-time.Hour)).Scan(&recent); err != nil {
-			return fmt.Errorf("issue a sign-in link: count the recent ones: %w", err)
-		}
-		if recent >= MaxLinksPerHour {
-			return ErrTooManyLinks
-		}
-		var id int64
-		if err := tx.QueryRow(ctx, `insert into login_links (user_id, created_at, expires_at) values ($1, $2, $3) returning id`,
-			userID, now, now.Add(LinkTTL)).Scan(&id); err != nil {
-			return fmt.Errorf("issue a sign-in link: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `update login_links set hash = $2 where id = $1`, id, hashSecret(LinkSecret(key, id))); err != nil {
-			return fmt.Errorf("issue a sign-in link: %w", err)
+			return err
 		}
 		if err := queue(ctx, tx, id); err != nil {
 			return fmt.Errorf("queue the sign-in mail: %w", err)
@@ -105,9 +83,49 @@ func (l *Links) Issue(ctx context.Context, key []byte, userID string, queue func
 	})
 }
 
+// checkLinkKey refuses a key too short to derive secrets with.
+func checkLinkKey(key []byte) error {
+	if len(key) < 32 {
+		return errors.New("issue a sign-in link: the link key needs at least 32 bytes")
+	}
+	return nil
+}
+
+// issue makes a sign-in link for userID in tx and returns its id.
+func (l *Links) issue(ctx context.Context, tx pgx.Tx, key []byte, userID string) (int64, error) {
+	now := l.now()
+	// One account's requests queue behind each other, so the count below
+	// cannot be raced past.
+	var erased *time.Time
+	err := tx.QueryRow(ctx, `select erased_at from users where id = $1 for update`, userID).Scan(&erased)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && erased != nil) {
+		return 0, ErrNoUser
+	}
+	if err != nil {
+		return 0, fmt.Errorf("issue a sign-in link: %w", err)
+	}
+	var recent int
+	if err := tx.QueryRow(ctx, `select count(*) from login_links where user_id = $1 and created_at > $2`,
+		userID, now.Add(-time.Hour)).Scan(&recent); err != nil {
+		return 0, fmt.Errorf("issue a sign-in link: count the recent ones: %w", err)
+	}
+	if recent >= MaxLinksPerHour {
+		return 0, ErrTooManyLinks
+	}
+	var id int64
+	if err := tx.QueryRow(ctx, `insert into login_links (user_id, created_at, expires_at) values ($1, $2, $3) returning id`,
+		userID, now, now.Add(LinkTTL)).Scan(&id); err != nil {
+		return 0, fmt.Errorf("issue a sign-in link: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `update login_links set hash = $2 where id = $1`, id, hashSecret(LinkSecret(key, id))); err != nil {
+		return 0, fmt.Errorf("issue a sign-in link: %w", err)
+	}
+	return id, nil
+}
+
 // Consume uses a sign-in link once and returns its account's id. A second
 // use, an expired link, an unknown secret or an erased account is refused
-// (ErrLinkUsed, ErrLinkExpired, ErrLinkUnknown).
+// (ErrLinkUsed, ErrLinkExpired, ErrLinkUnknown, ErrNoUser).
 func (l *Links) Consume(ctx context.Context, secret string) (string, error) {
 	secret = strings.ToLower(strings.TrimSpace(secret))
 	if secret == "" {
@@ -145,7 +163,7 @@ func (l *Links) Consume(ctx context.Context, secret string) (string, error) {
 	case !expires.After(now):
 		return "", ErrLinkExpired
 	}
-	return "", ErrLinkUnknown // the account was erased
+	return "", ErrNoUser // the link is good, but its account was erased
 }
 
 // Valid reports whether a sign-in link could still be used, without using

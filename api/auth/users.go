@@ -65,8 +65,20 @@ func (u *Users) Ensure(ctx context.Context, email string) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
+	return ensure(ctx, u.pool, addr)
+}
+
+// querier runs a query on the pool or in a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// ensure returns the account of the normalized address addr, creating it
+// the first time, through q (the pool, or a transaction the account is
+// made in).
+func ensure(ctx context.Context, q querier, addr string) (User, error) {
 	for range 3 {
-		user, err := u.ByEmail(ctx, addr)
+		user, err := byEmail(ctx, q, addr)
 		if err == nil {
 			return user, nil
 		}
@@ -74,7 +86,7 @@ func (u *Users) Ensure(ctx context.Context, email string) (User, error) {
 			return User{}, err
 		}
 		user = User{ID: NewUserID(), Email: addr}
-		err = u.pool.QueryRow(ctx, `insert into users (id, email) values ($1, $2)
+		err = q.QueryRow(ctx, `insert into users (id, email) values ($1, $2)
 			on conflict do nothing returning created_at`, user.ID, addr).Scan(&user.CreatedAt)
 		if err == nil {
 			return user, nil
@@ -89,9 +101,13 @@ func (u *Users) Ensure(ctx context.Context, email string) (User, error) {
 
 // ByEmail finds the account of an address (case-insensitively).
 func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
+	return byEmail(ctx, u.pool, email)
+}
+
+func byEmail(ctx context.Context, q querier, email string) (User, error) {
 	var user User
 	var name, tz *string
-	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, created_at, confirmed_at from users where lower(email) = lower($1)`, email).
+	err := q.QueryRow(ctx, `select id, email, name, time_zone, created_at, confirmed_at from users where lower(email) = lower($1)`, email).
 		Scan(&user.ID, &user.Email, &name, &tz, &user.CreatedAt, &user.ConfirmedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser

@@ -21,6 +21,7 @@ import (
 	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/web"
 )
@@ -97,10 +98,14 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		}
 	}()
 	sessions := auth.NewSessions(db.Pool, keys.sessions, time.Now)
+	signIn, err := auth.NewSignIn(auth.NewUsers(db.Pool), auth.NewLinks(db.Pool, time.Now), sessions, keys.login, jobs.QueueLogin(jobsClient))
+	if err != nil {
+		return err
+	}
 	apiServer, err := api.New(ctx, api.Config{
-		Pool: db.Pool, Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now),
-		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: sessions, LoginKey: keys.login,
-		Jobs: jobsClient, Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailbox(cfg, db), Log: log,
+		Pool: db.Pool, Play: svc, Users: auth.NewUsers(db.Pool), SignIn: signIn,
+		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: sessions,
+		Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailbox(cfg, db), Log: log,
 		PerUser: perUser, PerAddress: perAddress, LoopbackUnlimited: true,
 	})
 	if err != nil {
@@ -118,8 +123,8 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return fmt.Errorf("listen on %s (inbound SMTP): %w", cfg.SMTPAddr, err)
 	}
 	pages, err := web.New(web.Config{
-		Play: svc, Users: auth.NewUsers(db.Pool), Links: auth.NewLinks(db.Pool, time.Now), Sessions: sessions,
-		LoginKey: keys.login, CSRFKey: keys.csrf, Jobs: jobsClient, Live: liveFeed{hub}, BaseURL: cfg.BaseURL, DevMail: cfg.SMTPRelay == "", Log: log,
+		Play: svc, Users: auth.NewUsers(db.Pool), Sessions: sessions, SignIn: signIn,
+		CSRFKey: keys.csrf, Live: liveFeed{hub}, BaseURL: cfg.BaseURL, DevMail: cfg.SMTPRelay == "", Log: log,
 	})
 	if err != nil {
 		return err
