@@ -17,8 +17,8 @@ import (
 
 	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/api/auth"
-	"github.com/courrier-games/courrier/api/guard"
 	"github.com/courrier-games/courrier/api/live"
+	"github.com/courrier-games/courrier/cmd/courrier/guard"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
