@@ -26,7 +26,6 @@ import (
 	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
-	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -46,10 +45,10 @@ type Config struct {
 	Sessions  *auth.Sessions // session JWTs, checked against the sessions table
 	LoginKey  []byte         // derives each login link's secret from its id (auth.LinkSecret)
 	Jobs      JobInserter
-	Hub       *live.Hub          // live updates; nil: the stream answers 503
-	Feed      *events.Watcher    // reported by /healthz when set
-	BaseURL   string             // public URL, for links in mail
-	DevMail   *notify.DevMailbox // nil when mail goes to a relay
+	Hub       *live.Hub       // live updates; nil: the stream answers 503
+	Feed      *events.Watcher // reported by /healthz when set
+	BaseURL   string          // public URL, for links in mail
+	DevMail   DevMailbox      // nil when mail goes to a relay
 	Log       *slog.Logger
 
 	// PerAddress and PerUser bound request rates per client address (before

@@ -22,6 +22,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/notify"
@@ -292,11 +293,32 @@ func mailService(cfg config, db *database, svc *play.Service, loginKey []byte, l
 
 // devMailbox is the dev mailbox the API lists, or nil when mail goes to
 // a relay.
-func devMailbox(cfg config, db *database) *notify.DevMailbox {
+func devMailbox(cfg config, db *database) api.DevMailbox {
 	if cfg.SMTPRelay != "" {
 		return nil
 	}
-	return notify.NewDevMailbox(db.Pool)
+	return devMailAPI{notify.NewDevMailbox(db.Pool)}
+}
+
+// devMailAPI is notify's dev mailbox as the API lists it: api imports
+// nothing of notify.
+type devMailAPI struct{ box *notify.DevMailbox }
+
+// Mail implements api.DevMailbox.
+func (d devMailAPI) Mail(ctx context.Context, to string, limit int) ([]api.DevMessage, error) {
+	list, err := d.box.List(ctx, to, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.DevMessage, 0, len(list))
+	for _, m := range list {
+		full, err := d.box.Get(ctx, m.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, api.DevMessage{ID: m.ID, To: m.To, Subject: m.Subject, CreatedAt: m.CreatedAt, Text: notify.TextOf(full.Raw)})
+	}
+	return out, nil
 }
 
 // sessionTTL is how long a session token lasts.
