@@ -1,18 +1,18 @@
 // Command courrier is the one binary of the courrier game service:
 //
-//	courrier serve                 run the service: HTTP API and pages, inbound SMTP, outgoing mail, jobs
-//	courrier migrate               apply the database migrations and exit
-//	courrier projections rebuild   recompute every read model from the event log
-//	courrier mail list [ADDRESS]   list the dev mailbox, or the outgoing mail log with a relay
-//	courrier mail show ID          print one message of the dev mailbox
-//	courrier secrets rotate P      add a new current key of purpose P (jwt, reply, seed)
-//	courrier load                  play bots over the HTTP API and measure it
-//	courrier replay GAME           a game version by version as a seat saw it
-//	courrier audit GAME... | -all  re-derive games from the log and check every step
-//	courrier export GAME | -all    write game records (plain text, like PGN)
-//	courrier verify RECORD...      re-play game records, or check a receipt, with no database
-//	courrier version               print the version
-//	courrier help [COMMAND]        list the commands, or explain one
+//	courrier serve                        run the service: HTTP API, pages, SMTP, mail and jobs
+//	courrier migrate                      apply the database migrations and exit
+//	courrier projections rebuild          recompute every read model from the event log
+//	courrier mail list [ADDRESS]          list the dev mailbox, or the outgoing mail log with a relay
+//	courrier mail show ID                 print one message of the dev mailbox
+//	courrier secrets rotate PURPOSE       add a new current key (jwt, reply, seed)
+//	courrier load                         play bots over the HTTP API and measure it
+//	courrier replay GAME                  a game version by version as a seat saw it
+//	courrier audit GAME... | -all         re-derive games from the log and check every step
+//	courrier export GAME | -all -dir DIR  write game records (plain text, like PGN)
+//	courrier verify RECORD...             re-play records, or check a receipt, with no database
+//	courrier version                      print the version
+//	courrier help [COMMAND]               list the commands, or explain one
 //
 // `courrier <command> -h` (or `courrier help <command>`) prints what a
 // command does and its flags, and exits 0.
@@ -324,13 +324,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func usageText(ctx context.Context, args []string) string {
 	c, _, ok := lookup(args)
 	switch {
-	case ok && c.name == "help":
-		return listUsage("") // help of an unknown command
 	case ok:
 		var b bytes.Buffer
 		words := append(strings.Fields(c.name), "-h")
 		if err := run(ctx, words, &b, io.Discard); err != nil {
 			return listUsage(c.group())
+		}
+		if c.name == "help" { // which commands there are
+			b.WriteString("\n" + listUsage(""))
 		}
 		return b.String()
 	case len(args) > 0 && isGroup(args[0]):
