@@ -23,7 +23,6 @@ import (
 	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
-	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -35,10 +34,10 @@ type Config struct {
 	APITokens *auth.APITokens
 	Sessions  *auth.Sessions // session JWTs, checked against the sessions table
 	SignIn    *auth.SignIn
-	Hub       *live.Hub          // live updates; nil: the stream answers 503
-	Feed      *events.Watcher    // reported by /healthz when set
-	BaseURL   string             // public URL, for links in mail
-	DevMail   *notify.DevMailbox // nil when mail goes to a relay
+	Hub       *live.Hub       // live updates; nil: the stream answers 503
+	Feed      *events.Watcher // reported by /healthz when set
+	BaseURL   string          // public URL, for links in mail
+	DevMail   DevMailbox      // nil when mail goes to a relay
 	Log       *slog.Logger
 
 	// PerAddress and PerUser bound request rates per client address (before

@@ -143,7 +143,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	srv, err := api.New(ctx, api.Config{
 		Pool: pool, Play: svc, Users: users, SignIn: signIn, APITokens: auth.NewAPITokens(pool, o.now),
 		Sessions: sessions, Hub: hub, Feed: watcher, BaseURL: "http://courrier.test",
-		DevMail: dev,
+		DevMail: devMail{dev},
 		Log:     log, PerUser: o.perUser, PerAddress: o.perAddress,
 	})
 	if err != nil {

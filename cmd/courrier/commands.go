@@ -17,8 +17,8 @@ import (
 
 	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/api/auth"
-	"github.com/courrier-games/courrier/api/guard"
 	"github.com/courrier-games/courrier/api/live"
+	"github.com/courrier-games/courrier/cmd/courrier/guard"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/jobs"
@@ -238,22 +238,22 @@ func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 	})
 }
 
-// secretsCmd manages the keys of the data directory: `courrier secrets
-// rotate <purpose>` adds a new current key.
+// secretsCmd is `courrier secrets rotate <purpose>`: it adds a new current
+// key to the data directory.
 func secretsCmd(args []string, stdout io.Writer) error {
-	if len(args) < 2 || args[0] != "rotate" {
-		return usageError{"usage: courrier secrets rotate jwt|reply|seed [-data-dir DIR]"}
-	}
-	cfg, err := loadConfig("secrets rotate", args[2:], os.Getenv)
+	cfg, rest, err := commandArgs("secrets rotate", args, nil)
 	if err != nil {
 		return err
 	}
-	id, err := rotateKey(cfg.DataDir, args[1])
+	if len(rest) != 1 {
+		return usageError{msg: fmt.Sprintf("secrets rotate takes one purpose (%s, %s or %s)", keyJWT, keyReply, keySeed), showUsage: true}
+	}
+	id, err := rotateKey(cfg.DataDir, rest[0])
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "new %s key %s in %s: it signs or seals from the next start; the older keys still verify or open\n",
-		args[1], id, filepath.Join(cfg.DataDir, secretsDir))
+		rest[0], id, filepath.Join(cfg.DataDir, secretsDir))
 	return err
 }
 

@@ -50,7 +50,7 @@ type setting struct {
 func (c *config) settings() []setting {
 	return []setting{
 		{"DATABASE_URL", "", "PostgreSQL URL; empty: localhost:5432 if it answers, else an embedded server in the data directory", &c.DatabaseURL},
-		{"COURRIER_DATABASE_URL_MIGRATE", "", "PostgreSQL URL of the schema's owner, for `courrier migrate`; empty: DATABASE_URL", &c.MigrateURL},
+		{"COURRIER_DATABASE_URL_MIGRATE", "", "PostgreSQL URL of the schema's owner, for courrier migrate; empty: DATABASE_URL", &c.MigrateURL},
 		{"COURRIER_HTTP_ADDR", ":8080", "HTTP listen address", &c.HTTPAddr},
 		{"COURRIER_SMTP_ADDR", ":2525", "inbound SMTP listen address", &c.SMTPAddr},
 		{"COURRIER_SMTP_TRUSTED", "local", "relays that hand courrier its mail (the MX in front of it), not limited per connecting address: a comma-separated list of IP addresses, networks (10.0.0.0/8) and local (this machine's own addresses: loopback and its interfaces'); none: trust none", &c.SMTPTrusted},
@@ -78,7 +78,8 @@ func flagName(env string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(env, "COURRIER_")), "_", "-")
 }
 
-// loadConfig reads the environment, then parses args as flags over it.
+// loadConfig reads the environment, then parses args as the flags of
+// command name over it.
 func loadConfig(name string, args []string, getenv func(string) string) (config, error) {
 	return loadConfigWith(name, args, getenv, nil)
 }
@@ -87,7 +88,19 @@ func loadConfig(name string, args []string, getenv func(string) string) (config,
 // more registers.
 func loadConfigWith(name string, args []string, getenv func(string) string, more func(*flag.FlagSet)) (config, error) {
 	var c config
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := newFlagSet(name)
+	c.flags(name, fs, getenv, more)
+	if err := noArguments(name, fs, args); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// flags reads every setting from the environment (getenv), or its default,
+// and registers on fs the flags of command name: its own (registered by
+// more) and the settings it takes as flags, over the environment's values.
+func (c *config) flags(name string, fs *flag.FlagSet, getenv func(string) string, more func(*flag.FlagSet)) {
+	cmd := commandNamed(name)
 	if more != nil {
 		more(fs)
 	}
@@ -96,16 +109,12 @@ func loadConfigWith(name string, args []string, getenv func(string) string, more
 		if v == "" {
 			v = s.def
 		}
-		fs.StringVar(s.dst, flagName(s.env), v, s.help+" ($"+s.env+")")
-	}
-	if err := fs.Parse(args); err != nil {
-		return c, usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return c, usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		*s.dst = v
+		if cmd.takes(s.env) {
+			fs.StringVar(s.dst, flagName(s.env), v, s.help+" ($"+s.env+")")
+		}
 	}
 	c.EmbeddedPort = embeddedPort
-	return c, nil
 }
 
 // rateLimits reads COURRIER_RATE_LIMIT into api.Config's PerUser and
@@ -122,7 +131,7 @@ func (c config) rateLimits() (perUser, perAddress rate.Limit, err error) {
 	n, err := strconv.ParseFloat(v, 64)
 	switch {
 	case err != nil || n == 0 || math.IsInf(n, 0) || math.IsNaN(n):
-		return 0, 0, usageError{fmt.Sprintf("rate-limit %q: give requests a second per user (a positive number), off (or a negative number) for no limit, or nothing for the default", c.RateLimit)}
+		return 0, 0, usageError{msg: fmt.Sprintf("rate-limit %q: give requests a second per user (a positive number), off (or a negative number) for no limit, or nothing for the default", c.RateLimit)}
 	case n < 0:
 		return -1, -1, nil
 	}
@@ -142,7 +151,7 @@ func (c config) refusalLimit() (perSecond rate.Limit, on bool, err error) {
 	}
 	n, err := strconv.ParseFloat(v, 64)
 	if err != nil || n <= 0 || math.IsInf(n, 0) || math.IsNaN(n) {
-		return 0, false, usageError{fmt.Sprintf("refusal-limit %q: give refused requests a second per address (a positive number), off to never slow them, or nothing for the default", c.RefusalRate)}
+		return 0, false, usageError{msg: fmt.Sprintf("refusal-limit %q: give refused requests a second per address (a positive number), off to never slow them, or nothing for the default", c.RefusalRate)}
 	}
 	return rate.Limit(n), true, nil
 }
@@ -152,7 +161,7 @@ func (c config) refusalLimit() (perSecond rate.Limit, on bool, err error) {
 func (c config) jobTimeout() (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(c.JobTimeout))
 	if err != nil || d < time.Second {
-		return 0, usageError{fmt.Sprintf("job-timeout %q: give a duration of at least a second, such as 1m or 30s", c.JobTimeout)}
+		return 0, usageError{msg: fmt.Sprintf("job-timeout %q: give a duration of at least a second, such as 1m or 30s", c.JobTimeout)}
 	}
 	return d, nil
 }

@@ -15,7 +15,7 @@ import (
 func (c config) inboundLimits() (limits notify.InboundLimits, hourly int, err error) {
 	limits.Trusted, err = notify.ParseTrustedRelays(c.SMTPTrusted)
 	if err != nil {
-		return limits, 0, usageError{fmt.Sprintf("smtp-trusted %q: %v", c.SMTPTrusted, err)}
+		return limits, 0, usageError{msg: fmt.Sprintf("smtp-trusted %q: %v", c.SMTPTrusted, err)}
 	}
 	for _, l := range []struct {
 		flag, value string
@@ -45,7 +45,7 @@ func countLimit(flag, v string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 0 {
-		return 0, usageError{fmt.Sprintf("%s %q: give a positive whole number, off for no limit, or nothing for the default", flag, v)}
+		return 0, usageError{msg: fmt.Sprintf("%s %q: give a positive whole number, off for no limit, or nothing for the default", flag, v)}
 	}
 	return n, nil
 }

@@ -74,7 +74,7 @@ func parseLoadFlags(args []string, getenv func(string) string) (config, loadOpti
 	}
 	eng, err := catalog.Registry().Get(o.game)
 	if err != nil {
-		return cfg, o, usageError{fmt.Sprintf("-game: %v", err)}
+		return cfg, o, usageError{msg: fmt.Sprintf("-game: %v", err)}
 	}
 	info := eng.Info()
 	if o.seats == 0 {
@@ -82,22 +82,22 @@ func parseLoadFlags(args []string, getenv func(string) string) (config, loadOpti
 	}
 	switch {
 	case o.games < 1:
-		return cfg, o, usageError{fmt.Sprintf("-games %d: must be at least 1", o.games)}
+		return cfg, o, usageError{msg: fmt.Sprintf("-games %d: must be at least 1", o.games)}
 	case o.clients < 1:
-		return cfg, o, usageError{fmt.Sprintf("-clients %d: must be at least 1", o.clients)}
+		return cfg, o, usageError{msg: fmt.Sprintf("-clients %d: must be at least 1", o.clients)}
 	case o.games < o.clients:
-		return cfg, o, usageError{fmt.Sprintf("-games %d is fewer than -clients %d: each client plays games of its own, give at least one each", o.games, o.clients)}
+		return cfg, o, usageError{msg: fmt.Sprintf("-games %d is fewer than -clients %d: each client plays games of its own, give at least one each", o.games, o.clients)}
 	case o.seats < info.MinSeats || o.seats > info.MaxSeats:
-		return cfg, o, usageError{fmt.Sprintf("-seats %d: %s is played by %d to %d", o.seats, o.game, info.MinSeats, info.MaxSeats)}
+		return cfg, o, usageError{msg: fmt.Sprintf("-seats %d: %s is played by %d to %d", o.seats, o.game, info.MinSeats, info.MaxSeats)}
 	case o.duration <= 0:
-		return cfg, o, usageError{fmt.Sprintf("-duration %v: must be positive", o.duration)}
+		return cfg, o, usageError{msg: fmt.Sprintf("-duration %v: must be positive", o.duration)}
 	case o.rate < 0 || math.IsNaN(o.rate) || math.IsInf(o.rate, 0):
-		return cfg, o, usageError{fmt.Sprintf("-rate %v: give moves a second (a positive number), or 0 for as fast as the clients go", o.rate)}
+		return cfg, o, usageError{msg: fmt.Sprintf("-rate %v: give moves a second (a positive number), or 0 for as fast as the clients go", o.rate)}
 	}
 	if o.url != "" {
 		u, err := url.Parse(o.url)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			return cfg, o, usageError{fmt.Sprintf("-url %q: give the base URL of a running courrier, like http://localhost:8080", o.url)}
+			return cfg, o, usageError{msg: fmt.Sprintf("-url %q: give the base URL of a running courrier, like http://localhost:8080", o.url)}
 		}
 		o.url = strings.TrimRight(o.url, "/")
 	}

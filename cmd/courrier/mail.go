@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -22,6 +21,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/courrier-games/courrier/api"
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/notify"
@@ -57,7 +57,7 @@ func replySigner(dataDir string, now func() time.Time) (*notify.Signer, error) {
 func mailRelay(cfg config) (*notify.Relay, error) {
 	if cfg.SMTPRelay == "" {
 		if cfg.SMTPRelayCA != "" {
-			return nil, usageError{"COURRIER_SMTP_RELAY_CA is set but COURRIER_SMTP_RELAY is not: the dev mailbox uses no relay"}
+			return nil, usageError{msg: "COURRIER_SMTP_RELAY_CA is set but COURRIER_SMTP_RELAY is not: the dev mailbox uses no relay"}
 		}
 		return nil, nil
 	}
@@ -145,54 +145,53 @@ func newRiver(pool *pgxpool.Pool, workers *river.Workers, jobTimeout time.Durati
 // [-failed]` (the dev mailbox with no relay; the outgoing mail log, with
 // each mail's delivery, when a relay is set; -failed: the mails that failed
 // for good, either way) and `courrier mail show <id>` (one message of the
-// dev mailbox).
-func mailCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	const usageText = "usage: courrier mail list [address] [-failed] | courrier mail show <id>"
-	if len(args) == 0 {
-		return usageError{usageText}
-	}
-	verb, rest := args[0], args[1:]
-	var arg string
-	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
-		arg, rest = rest[0], rest[1:]
-	}
+// dev mailbox). name is "mail list" or "mail show".
+func mailCmd(ctx context.Context, name string, args []string, stdout io.Writer, log *slog.Logger) error {
 	var failed bool
-	cfg, err := loadConfigWith("mail "+verb, rest, os.Getenv, func(fs *flag.FlagSet) {
-		if verb == "list" {
+	cfg, rest, err := commandArgs(name, args, func(fs *flag.FlagSet) {
+		if name == "mail list" {
 			fs.BoolVar(&failed, "failed", false, "list only the mails that failed for good (refused by the relay, or undelivered after every attempt)")
 		}
 	})
 	if err != nil {
 		return err
 	}
-	db, err := openDatabase(ctx, cfg, "mail "+verb, log)
+	var id int64
+	switch {
+	case name == "mail list" && len(rest) > 1:
+		return usageError{msg: fmt.Sprintf("mail list takes one address at most, not %d", len(rest)), showUsage: true}
+	case name == "mail show" && len(rest) != 1:
+		return usageError{msg: "mail show takes the id of one message (courrier mail list shows them)", showUsage: true}
+	case name == "mail show":
+		if id, err = strconv.ParseInt(rest[0], 10, 64); err != nil {
+			return usageError{msg: fmt.Sprintf("mail show %q: give the number of a message (courrier mail list shows them)", rest[0]), showUsage: true}
+		}
+	}
+	db, err := openDatabase(ctx, cfg, name, log)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	switch verb {
-	case "list":
+	if name == "mail list" {
+		to := ""
+		if len(rest) == 1 {
+			to = rest[0]
+		}
 		if failed || cfg.SMTPRelay != "" {
-			return listMailLog(ctx, stdout, db, arg, failed)
+			return listMailLog(ctx, stdout, db, to, failed)
 		}
-		return listDevMailbox(ctx, stdout, db, arg)
-	case "show":
-		id, err := strconv.ParseInt(arg, 10, 64)
-		if err != nil {
-			return usageError{usageText}
-		}
-		m, err := notify.NewDevMailbox(db.Pool).Get(ctx, id)
-		if errors.Is(err, notify.ErrNoMail) {
-			return fmt.Errorf("there is no message %d in the dev mailbox (courrier mail list shows them)", id)
-		}
-		if err != nil {
-			return err
-		}
-		hdr := notify.HeaderLines(m.Raw, "From", "To", "Reply-To", "Date", "Subject", "Message-Id")
-		_, err = fmt.Fprintf(stdout, "%s\n%s", hdr, notify.TextOf(m.Raw))
+		return listDevMailbox(ctx, stdout, db, to)
+	}
+	m, err := notify.NewDevMailbox(db.Pool).Get(ctx, id)
+	if errors.Is(err, notify.ErrNoMail) {
+		return fmt.Errorf("there is no message %d in the dev mailbox (courrier mail list shows them)", id)
+	}
+	if err != nil {
 		return err
 	}
-	return usageError{usageText}
+	hdr := notify.HeaderLines(m.Raw, "From", "To", "Reply-To", "Date", "Subject", "Message-Id")
+	_, err = fmt.Fprintf(stdout, "%s\n%s", hdr, notify.TextOf(m.Raw))
+	return err
 }
 
 // listDevMailbox prints the dev mailbox, newest first, and a warning when
@@ -292,11 +291,32 @@ func mailService(cfg config, db *database, svc *play.Service, loginKey []byte, l
 
 // devMailbox is the dev mailbox the API lists, or nil when mail goes to
 // a relay.
-func devMailbox(cfg config, db *database) *notify.DevMailbox {
+func devMailbox(cfg config, db *database) api.DevMailbox {
 	if cfg.SMTPRelay != "" {
 		return nil
 	}
-	return notify.NewDevMailbox(db.Pool)
+	return devMailAPI{notify.NewDevMailbox(db.Pool)}
+}
+
+// devMailAPI is notify's dev mailbox as the API lists it: api imports
+// nothing of notify.
+type devMailAPI struct{ box *notify.DevMailbox }
+
+// Mail implements api.DevMailbox.
+func (d devMailAPI) Mail(ctx context.Context, to string, limit int) ([]api.DevMessage, error) {
+	list, err := d.box.List(ctx, to, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.DevMessage, 0, len(list))
+	for _, m := range list {
+		full, err := d.box.Get(ctx, m.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, api.DevMessage{ID: m.ID, To: m.To, Subject: m.Subject, CreatedAt: m.CreatedAt, Text: notify.TextOf(full.Raw)})
+	}
+	return out, nil
 }
 
 // sessionTTL is how long a session token lasts.

@@ -298,4 +298,24 @@ func checkDevMailbox(ctx context.Context, t *testing.T, url, httpAddr, smtpAddr 
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "ana@example.org") || !strings.Contains(resp.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("/dev/mail: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), page)
 	}
+	// The API's twin, through cmd's adapter of notify's mailbox.
+	req, err = http.NewRequestWithContext(ctx, http.MethodGet, "http://"+httpAddr+"/v1/dev/mail?to=ana@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Items []struct {
+			To   []string `json:"to"`
+			Text string   `json:"text"`
+		} `json:"items"`
+	}
+	derr := json.NewDecoder(resp.Body).Decode(&list)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || derr != nil || len(list.Items) != 1 || !strings.Contains(list.Items[0].Text, "new <game> with") {
+		t.Fatalf("/v1/dev/mail: %d, %v, %+v", resp.StatusCode, derr, list)
+	}
 }

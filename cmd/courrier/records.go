@@ -53,19 +53,21 @@ func splitArgs(fs *flag.FlagSet, args []string) (flags, rest []string) {
 	return flags, rest
 }
 
-// dbCommand parses a database command's own flags (registered by more) and
-// the configuration's, with game ids anywhere among them.
-func dbCommand(name string, args []string, more func(*flag.FlagSet)) (config, []string, error) {
-	probe := flag.NewFlagSet(name, flag.ContinueOnError)
-	probe.SetOutput(io.Discard)
+// commandArgs parses the flags of command name: its own (registered by
+// more) and the settings it takes, with its arguments (game ids, a
+// purpose) anywhere among them, which it returns.
+func commandArgs(name string, args []string, more func(*flag.FlagSet)) (config, []string, error) {
+	var probe config
+	probeFlags := newFlagSet(name)
+	probe.flags(name, probeFlags, func(string) string { return "" }, more)
+	flags, rest := splitArgs(probeFlags, args)
 	var c config
-	more(probe)
-	for _, s := range c.settings() {
-		probe.String(flagName(s.env), "", "")
+	fs := newFlagSet(name)
+	c.flags(name, fs, os.Getenv, more)
+	if err := parseFlags(name, fs, flags); err != nil {
+		return c, nil, err
 	}
-	flags, rest := splitArgs(probe, args)
-	cfg, err := loadConfigWith(name, flags, os.Getenv, more)
-	return cfg, rest, err
+	return c, append(fs.Args(), rest...), nil
 }
 
 // viewerOf reads --as: a seat number, a player's name, "public", or
@@ -90,7 +92,7 @@ func viewerOf(t *play.Table, as string) (play.Viewer, error) {
 	}
 	if n, err := strconv.Atoi(as); err == nil {
 		if n < 0 || n >= len(names) {
-			return play.Viewer{}, usageError{fmt.Sprintf("game %s has no seat %d (seats 0 to %d)", t.ID, n, len(names)-1)}
+			return play.Viewer{}, usageError{msg: fmt.Sprintf("game %s has no seat %d (seats 0 to %d)", t.ID, n, len(names)-1)}
 		}
 		return play.Viewer{Seat: games.Seat(n), Full: t.Ended}, nil
 	}
@@ -99,7 +101,7 @@ func viewerOf(t *play.Table, as string) (play.Viewer, error) {
 			return play.Viewer{Seat: games.Seat(i), Full: t.Ended}, nil
 		}
 	}
-	return play.Viewer{}, usageError{fmt.Sprintf("game %s has no player %q (players: %s; or public, everyone)", t.ID, as, strings.Join(names, ", "))}
+	return play.Viewer{}, usageError{msg: fmt.Sprintf("game %s has no player %q (players: %s; or public, everyone)", t.ID, as, strings.Join(names, ", "))}
 }
 
 // openPlay opens the database and the game service of a command, with the
@@ -122,7 +124,7 @@ func replayCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	var as string
 	var to int
 	var views, asJSON bool
-	cfg, rest, err := dbCommand("replay", args, func(fs *flag.FlagSet) {
+	cfg, rest, err := commandArgs("replay", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&as, "as", "", "whose view: a seat number, a player's name, public, or everyone (default: everyone after the end, else public)")
 		fs.IntVar(&to, "to", 0, "stop at this version (default: the last)")
 		fs.BoolVar(&views, "views", false, "print the view after every step (default: after the last)")
@@ -132,7 +134,7 @@ func replayCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 		return err
 	}
 	if len(rest) != 1 {
-		return usageError{"usage: courrier replay GAME [-as SEAT|NAME|public|everyone] [-to VERSION] [-views] [-json]"}
+		return usageError{msg: fmt.Sprintf("replay takes one game id, not %d arguments", len(rest)), showUsage: true}
 	}
 	svc, closeDB, err := openPlay(ctx, cfg, "replay", log)
 	if err != nil {
@@ -192,7 +194,7 @@ func replayCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 func auditCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	var all, asJSON, quiet bool
 	var receipts string
-	cfg, rest, err := dbCommand("audit", args, func(fs *flag.FlagSet) {
+	cfg, rest, err := commandArgs("audit", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&all, "all", false, "audit every game")
 		fs.BoolVar(&asJSON, "json", false, "print each report as JSON")
 		fs.BoolVar(&quiet, "q", false, "print one line per game, not the whole report")
@@ -205,7 +207,7 @@ func auditCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		return checkReceipts(ctx, cfg, receipts, stdout, log)
 	}
 	if len(rest) == 0 && !all || len(rest) > 0 && all {
-		return usageError{"usage: courrier audit GAME... [-json] [-q], or courrier audit -all"}
+		return usageError{msg: "audit takes game ids or -all (one of the two)", showUsage: true}
 	}
 	svc, closeDB, err := openPlay(ctx, cfg, "audit", log)
 	if err != nil {
@@ -266,7 +268,7 @@ func auditCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	var as, out, dir string
 	var all bool
-	cfg, rest, err := dbCommand("export", args, func(fs *flag.FlagSet) {
+	cfg, rest, err := commandArgs("export", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&as, "as", "", "whose record: a seat number, a player's name, public, or everyone (default: everyone after the end, else public)")
 		fs.StringVar(&out, "o", "", "write the record to this file (default: standard output)")
 		fs.BoolVar(&all, "all", false, "export every game, one file each, into -dir")
@@ -277,9 +279,9 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	}
 	switch {
 	case all && (dir == "" || len(rest) > 0 || as != ""):
-		return usageError{"usage: courrier export -all -dir DIR (records for everyone of finished games, public of the others)"}
+		return usageError{msg: "export -all takes -dir DIR, and neither game ids nor -as", showUsage: true}
 	case !all && len(rest) != 1:
-		return usageError{"usage: courrier export GAME [-as SEAT|NAME|public|everyone] [-o FILE]"}
+		return usageError{msg: fmt.Sprintf("export takes one game id (or -all -dir DIR), not %d arguments", len(rest)), showUsage: true}
 	}
 	svc, closeDB, err := openPlay(ctx, cfg, "export", log)
 	if err != nil {
@@ -342,16 +344,16 @@ func writeFile(path string, fn func(io.Writer) error) error {
 // verifyCmd re-plays game records with the engines, with no database; with
 // -receipt, it checks a move's receipt against a record.
 func verifyCmd(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlagSet("verify")
 	receipt := fs.String("receipt", "", "a receipt to check against the record: its text, or @FILE (the API's receipt JSON or a receipt mail)")
 	asJSON := fs.Bool("json", false, "print each report as JSON")
 	flags, rest := splitArgs(fs, args)
-	if err := fs.Parse(flags); err != nil {
-		return usageError{err.Error()}
+	if err := parseFlags("verify", fs, flags); err != nil {
+		return err
 	}
+	rest = append(fs.Args(), rest...)
 	if len(rest) == 0 {
-		return usageError{"usage: courrier verify RECORD... [-json], or courrier verify -receipt TEXT|@FILE RECORD"}
+		return usageError{msg: "verify takes one record file or more", showUsage: true}
 	}
 	reg := catalog.Registry()
 	var failed []string

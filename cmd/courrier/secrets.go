@@ -179,7 +179,7 @@ func ensureSecrets(dataDir string) error {
 // rotateKey adds a new current key of purpose and returns its id.
 func rotateKey(dataDir, purpose string) (string, error) {
 	if !slices.Contains([]string{keyJWT, keyReply, keySeed}, purpose) {
-		return "", usageError{fmt.Sprintf("a key purpose is one of %s, %s, %s", keyJWT, keyReply, keySeed)}
+		return "", usageError{msg: fmt.Sprintf("a key purpose is one of %s, %s, %s", keyJWT, keyReply, keySeed)}
 	}
 	dir, err := secretsPath(dataDir)
 	if err != nil {

@@ -1,6 +1,8 @@
 // Package guard slows down the clients that keep sending what courrier
 // refuses: malformed requests, forged or expired tokens, oversized bodies,
-// unknown paths. Each address may be refused a few times a second at full
+// unknown paths. It wraps the whole HTTP server that `courrier serve`
+// assembles (the API, the web pages and the mail pages), which is why it
+// lives beside serve and not in any one of them. Each address may be refused a few times a second at full
 // speed (a person or a script with a bug sees its error at once); past
 // that, each further refusal is answered only after a pause. A flood from a
 // few connections then costs serve a few requests a second instead of

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/courrier-games/courrier/api/guard"
+	"github.com/courrier-games/courrier/cmd/courrier/guard"
 )
 
 // status answers /<code> with that status.
