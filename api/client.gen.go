@@ -341,6 +341,47 @@ type ClientInterface interface {
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMe(ctx context.Context, body UpdateMeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetMailPreferences Which mail you get, for all games and for each of your games.
+	//
+	// Preferences are a kind of mail (or every kind) about a game (or all
+	// games), on or off; the most specific setting wins (the game and the
+	// kind, the game, the kind, all), and with none mail is on. The
+	// one-click link at the foot of a game's mail turns that game's mail
+	// off, and "reminders off" by mail turns reminders off for all games:
+	// both show here. Sign-in links and answers to your own mail are
+	// always sent.
+	//
+	// Corresponds with GET /v1/me/mail (the `GetMailPreferences` operationId).
+	GetMailPreferences(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChangeMailPreferencesWithBody Turn kinds of mail on or off, for all games or for one game.
+	//
+	// The changes apply together, in order, or not at all: an unknown
+	// kind, a game that is not yours, or invitations named with a game
+	// (they are set for all games only) is a `malformed` error naming
+	// every problem and the valid kinds. A change for every kind (no
+	// `kind`) replaces the settings of single kinds of its scope; a
+	// game's own settings outlive changes for all games.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
+	ChangeMailPreferencesWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChangeMailPreferences Turn kinds of mail on or off, for all games or for one game.
+	//
+	// The changes apply together, in order, or not at all: an unknown
+	// kind, a game that is not yours, or invitations named with a game
+	// (they are set for all games only) is a `malformed` error naming
+	// every problem and the valid kinds. A change for every kind (no
+	// `kind`) replaces the settings of single kinds of its scope; a
+	// game's own settings outlive changes for all games.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
+	ChangeMailPreferences(ctx context.Context, body ChangeMailPreferencesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListTokens The caller's personal API tokens (never their secrets).
 	//
 	// Corresponds with GET /v1/tokens (the `ListTokens` operationId).
@@ -981,6 +1022,77 @@ func (c *Client) UpdateMeWithBody(ctx context.Context, contentType string, body 
 // Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 func (c *Client) UpdateMe(ctx context.Context, body UpdateMeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateMeRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetMailPreferences Which mail you get, for all games and for each of your games.
+//
+// Preferences are a kind of mail (or every kind) about a game (or all
+// games), on or off; the most specific setting wins (the game and the
+// kind, the game, the kind, all), and with none mail is on. The
+// one-click link at the foot of a game's mail turns that game's mail
+// off, and "reminders off" by mail turns reminders off for all games:
+// both show here. Sign-in links and answers to your own mail are
+// always sent.
+//
+// Corresponds with GET /v1/me/mail (the `GetMailPreferences` operationId).
+func (c *Client) GetMailPreferences(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMailPreferencesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChangeMailPreferencesWithBody Turn kinds of mail on or off, for all games or for one game.
+//
+// The changes apply together, in order, or not at all: an unknown
+// kind, a game that is not yours, or invitations named with a game
+// (they are set for all games only) is a `malformed` error naming
+// every problem and the valid kinds. A change for every kind (no
+// `kind`) replaces the settings of single kinds of its scope; a
+// game's own settings outlive changes for all games.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
+func (c *Client) ChangeMailPreferencesWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChangeMailPreferencesRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChangeMailPreferences Turn kinds of mail on or off, for all games or for one game.
+//
+// The changes apply together, in order, or not at all: an unknown
+// kind, a game that is not yours, or invitations named with a game
+// (they are set for all games only) is a `malformed` error naming
+// every problem and the valid kinds. A change for every kind (no
+// `kind`) replaces the settings of single kinds of its scope; a
+// game's own settings outlive changes for all games.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
+func (c *Client) ChangeMailPreferences(ctx context.Context, body ChangeMailPreferencesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChangeMailPreferencesRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2245,6 +2357,73 @@ func NewUpdateMeRequestWithBody(server string, contentType string, body io.Reade
 	return req, nil
 }
 
+// NewGetMailPreferencesRequest constructs an http.Request for the GetMailPreferences method
+func NewGetMailPreferencesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/mail")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewChangeMailPreferencesRequest calls the generic ChangeMailPreferences builder with application/json body
+func NewChangeMailPreferencesRequest(server string, body ChangeMailPreferencesJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChangeMailPreferencesRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewChangeMailPreferencesRequestWithBody constructs an http.Request for the ChangeMailPreferences method, with any body, and a specified content type
+func NewChangeMailPreferencesRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/mail")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListTokensRequest constructs an http.Request for the ListTokens method
 func NewListTokensRequest(server string) (*http.Request, error) {
 	var err error
@@ -2674,6 +2853,49 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMeWithResponse(ctx context.Context, body UpdateMeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateMeResponse, error)
+
+	// GetMailPreferencesWithResponse Which mail you get, for all games and for each of your games.
+	//
+	// Preferences are a kind of mail (or every kind) about a game (or all
+	// games), on or off; the most specific setting wins (the game and the
+	// kind, the game, the kind, all), and with none mail is on. The
+	// one-click link at the foot of a game's mail turns that game's mail
+	// off, and "reminders off" by mail turns reminders off for all games:
+	// both show here. Sign-in links and answers to your own mail are
+	// always sent.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/mail (the `GetMailPreferences` operationId).
+	GetMailPreferencesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMailPreferencesResponse, error)
+
+	// ChangeMailPreferencesWithBodyWithResponse Turn kinds of mail on or off, for all games or for one game.
+	//
+	// The changes apply together, in order, or not at all: an unknown
+	// kind, a game that is not yours, or invitations named with a game
+	// (they are set for all games only) is a `malformed` error naming
+	// every problem and the valid kinds. A change for every kind (no
+	// `kind`) replaces the settings of single kinds of its scope; a
+	// game's own settings outlive changes for all games.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
+	ChangeMailPreferencesWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChangeMailPreferencesResponse, error)
+
+	// ChangeMailPreferencesWithResponse Turn kinds of mail on or off, for all games or for one game.
+	//
+	// The changes apply together, in order, or not at all: an unknown
+	// kind, a game that is not yours, or invitations named with a game
+	// (they are set for all games only) is a `malformed` error naming
+	// every problem and the valid kinds. A change for every kind (no
+	// `kind`) replaces the settings of single kinds of its scope; a
+	// game's own settings outlive changes for all games.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
+	ChangeMailPreferencesWithResponse(ctx context.Context, body ChangeMailPreferencesJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangeMailPreferencesResponse, error)
 
 	// ListTokensWithResponse The caller's personal API tokens (never their secrets).
 	//
@@ -4620,6 +4842,123 @@ func (r UpdateMeResponse) ContentType() string {
 	return ""
 }
 
+type GetMailPreferencesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MailPreferences
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetMailPreferencesResponse) GetJSON200() *MailPreferences {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetMailPreferencesResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetMailPreferencesResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetMailPreferencesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetMailPreferencesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetMailPreferencesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetMailPreferencesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ChangeMailPreferencesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MailPreferences
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ChangeMailPreferencesResponse) GetJSON200() *MailPreferences {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ChangeMailPreferencesResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ChangeMailPreferencesResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ChangeMailPreferencesResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ChangeMailPreferencesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChangeMailPreferencesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChangeMailPreferencesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChangeMailPreferencesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListTokensResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5304,6 +5643,67 @@ func (c *ClientWithResponses) UpdateMeWithResponse(ctx context.Context, body Upd
 		return nil, err
 	}
 	return ParseUpdateMeResponse(rsp)
+}
+
+// GetMailPreferencesWithResponse Which mail you get, for all games and for each of your games.
+//
+// Preferences are a kind of mail (or every kind) about a game (or all
+// games), on or off; the most specific setting wins (the game and the
+// kind, the game, the kind, all), and with none mail is on. The
+// one-click link at the foot of a game's mail turns that game's mail
+// off, and "reminders off" by mail turns reminders off for all games:
+// both show here. Sign-in links and answers to your own mail are
+// always sent.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/mail (the `GetMailPreferences` operationId).
+func (c *ClientWithResponses) GetMailPreferencesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMailPreferencesResponse, error) {
+	rsp, err := c.GetMailPreferences(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetMailPreferencesResponse(rsp)
+}
+
+// ChangeMailPreferencesWithBodyWithResponse Turn kinds of mail on or off, for all games or for one game.
+//
+// The changes apply together, in order, or not at all: an unknown
+// kind, a game that is not yours, or invitations named with a game
+// (they are set for all games only) is a `malformed` error naming
+// every problem and the valid kinds. A change for every kind (no
+// `kind`) replaces the settings of single kinds of its scope; a
+// game's own settings outlive changes for all games.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
+func (c *ClientWithResponses) ChangeMailPreferencesWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChangeMailPreferencesResponse, error) {
+	rsp, err := c.ChangeMailPreferencesWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChangeMailPreferencesResponse(rsp)
+}
+
+// ChangeMailPreferencesWithResponse Turn kinds of mail on or off, for all games or for one game.
+//
+// The changes apply together, in order, or not at all: an unknown
+// kind, a game that is not yours, or invitations named with a game
+// (they are set for all games only) is a `malformed` error naming
+// every problem and the valid kinds. A change for every kind (no
+// `kind`) replaces the settings of single kinds of its scope; a
+// game's own settings outlive changes for all games.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
+func (c *ClientWithResponses) ChangeMailPreferencesWithResponse(ctx context.Context, body ChangeMailPreferencesJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangeMailPreferencesResponse, error) {
+	rsp, err := c.ChangeMailPreferences(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChangeMailPreferencesResponse(rsp)
 }
 
 // ListTokensWithResponse The caller's personal API tokens (never their secrets).
@@ -6844,6 +7244,93 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest Me
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetMailPreferencesResponse parses an HTTP response from a GetMailPreferencesWithResponse call
+func ParseGetMailPreferencesResponse(rsp *http.Response) (*GetMailPreferencesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetMailPreferencesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MailPreferences
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseChangeMailPreferencesResponse parses an HTTP response from a ChangeMailPreferencesWithResponse call
+func ParseChangeMailPreferencesResponse(rsp *http.Response) (*ChangeMailPreferencesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChangeMailPreferencesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MailPreferences
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

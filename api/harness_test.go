@@ -50,6 +50,7 @@ type env struct {
 	sessions *auth.Sessions
 	router   routers.Router
 	server   *api.Server
+	mail     http.Handler // the mail side's pages (/u/ unsubscribe links)
 }
 
 // envOptions change an env.
@@ -171,7 +172,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, url: hs.URL, web: ws.URL, pool: pool, play: svc, dev: dev, sessions: sessions, router: router, server: srv}
+	return &env{t: t, url: hs.URL, web: ws.URL, pool: pool, play: svc, dev: dev, sessions: sessions, router: router, server: srv, mail: mail.Handler(client)}
 }
 
 // reply is an HTTP answer.

@@ -151,6 +151,12 @@ func NewMailPreferences(pool *pgxpool.Pool, games PlayerGames) *MailPreferences 
 	return &MailPreferences{pool: pool, games: games}
 }
 
+// MailPreferences returns the mail preferences of the accounts in u's
+// database; games lists a player's games (see NewMailPreferences).
+func (u *Users) MailPreferences(games PlayerGames) *MailPreferences {
+	return NewMailPreferences(u.pool, games)
+}
+
 // Wants reports whether user gets mail of kind about game ("" when the
 // mail is about no game): the most specific setting wins; default on.
 // An address that bounced (users.bounced_at) gets nothing. One query.
