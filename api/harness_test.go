@@ -51,6 +51,7 @@ type env struct {
 	sessions *auth.Sessions
 	router   routers.Router
 	server   *api.Server
+	mail     http.Handler // the mail side's pages (/u/ unsubscribe links)
 }
 
 // envOptions change an env.
@@ -176,7 +177,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, url: hs.URL, web: ws.URL, pool: pool, play: svc, dev: dev, sessions: sessions, router: router, server: srv}
+	return &env{t: t, url: hs.URL, web: ws.URL, pool: pool, play: svc, dev: dev, sessions: sessions, router: router, server: srv, mail: mail.Handler(client)}
 }
 
 // reply is an HTTP answer.

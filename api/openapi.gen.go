@@ -435,6 +435,21 @@ type GameList struct {
 	Items []Game `json:"items"`
 }
 
+// GameMail defines model for GameMail.
+type GameMail struct {
+	// Game The game's id.
+	Game string `json:"game"`
+
+	// Mail For each kind set per game, whether it is sent about this game.
+	Mail map[string]bool `json:"mail"`
+
+	// Name The game's name ("Coup"); empty when unknown.
+	Name string `json:"name"`
+
+	// Settings The game's own settings (its overrides), every kind first.
+	Settings []MailSetting `json:"settings"`
+}
+
 // JoinRequest defines model for JoinRequest.
 type JoinRequest struct {
 	Name *string `json:"name,omitempty"`
@@ -451,6 +466,68 @@ type LoginRequest struct {
 // LoginSent defines model for LoginSent.
 type LoginSent struct {
 	Message string `json:"message"`
+}
+
+// MailChange defines model for MailChange.
+type MailChange struct {
+	// Game A game of yours; absent or "": all games.
+	Game *string `json:"game,omitempty"`
+
+	// Kind One of the kinds GET lists; absent or "": every kind.
+	Kind *string `json:"kind,omitempty"`
+
+	// On On or off; null removes the setting, so that the broader one applies again (for all games, on).
+	On *bool `json:"on"`
+}
+
+// MailChanges defines model for MailChanges.
+type MailChanges struct {
+	Changes []MailChange `json:"changes"`
+}
+
+// MailKind defines model for MailKind.
+type MailKind struct {
+	// About What such a mail says.
+	About string `json:"about"`
+
+	// Id The kind as changes name it: "prompt", "reminder", …
+	Id string `json:"id"`
+
+	// Label A short name for people.
+	Label string `json:"label"`
+
+	// PerGame Whether it may be set for one game (invitations: for all games only).
+	PerGame bool `json:"per_game"`
+}
+
+// MailPreferences defines model for MailPreferences.
+type MailPreferences struct {
+	AllGames MailScope `json:"all_games"`
+
+	// Bounced Mail to your address bounced; nothing is sent to it until you sign in by a mailed link or write to courrier from it.
+	Bounced bool `json:"bounced"`
+
+	// Games Your games (and any other game you set something for), most recent first.
+	Games []GameMail `json:"games"`
+
+	// Kinds The kinds of mail you may turn on or off.
+	Kinds []MailKind `json:"kinds"`
+}
+
+// MailScope defines model for MailScope.
+type MailScope struct {
+	// Mail For each kind, whether it is sent (after precedence and defaults).
+	Mail map[string]bool `json:"mail"`
+
+	// Settings The settings made at this scope, every kind first.
+	Settings []MailSetting `json:"settings"`
+}
+
+// MailSetting defines model for MailSetting.
+type MailSetting struct {
+	// Kind Absent for every kind.
+	Kind *string `json:"kind,omitempty"`
+	On   bool    `json:"on"`
 }
 
 // Me defines model for Me.
@@ -740,6 +817,9 @@ type ReplaceSeatJSONRequestBody ReplaceSeatJSONBody
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = MeUpdate
 
+// ChangeMailPreferencesJSONRequestBody defines body for ChangeMailPreferences for application/json ContentType.
+type ChangeMailPreferencesJSONRequestBody = MailChanges
+
 // CreateTokenJSONRequestBody defines body for CreateToken for application/json ContentType.
 type CreateTokenJSONRequestBody = TokenCreate
 
@@ -826,6 +906,12 @@ type ServerInterface interface {
 	// UpdateMe Change the display name.
 	// (PATCH /v1/me)
 	UpdateMe(ctx echo.Context) error
+	// GetMailPreferences Which mail you get, for all games and for each of your games.
+	// (GET /v1/me/mail)
+	GetMailPreferences(ctx echo.Context) error
+	// ChangeMailPreferences Turn kinds of mail on or off, for all games or for one game.
+	// (PATCH /v1/me/mail)
+	ChangeMailPreferences(ctx echo.Context) error
 	// ListTokens The caller's personal API tokens (never their secrets).
 	// (GET /v1/tokens)
 	ListTokens(ctx echo.Context) error
@@ -1315,6 +1401,24 @@ func (w *ServerInterfaceWrapper) UpdateMe(ctx echo.Context) error {
 	return err
 }
 
+// GetMailPreferences converts echo context to params.
+func (w *ServerInterfaceWrapper) GetMailPreferences(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetMailPreferences(ctx)
+	return err
+}
+
+// ChangeMailPreferences converts echo context to params.
+func (w *ServerInterfaceWrapper) ChangeMailPreferences(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ChangeMailPreferences(ctx)
+	return err
+}
+
 // ListTokens converts echo context to params.
 func (w *ServerInterfaceWrapper) ListTokens(ctx echo.Context) error {
 	var err error
@@ -1402,6 +1506,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/auth/logout-everywhere", wrapper.LogoutEverywhere, options.OperationMiddlewares["logoutEverywhere"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
 	router.PATCH(options.BaseURL+"/v1/me", wrapper.UpdateMe, options.OperationMiddlewares["updateMe"]...)
+	router.GET(options.BaseURL+"/v1/me/mail", wrapper.GetMailPreferences, options.OperationMiddlewares["getMailPreferences"]...)
+	router.PATCH(options.BaseURL+"/v1/me/mail", wrapper.ChangeMailPreferences, options.OperationMiddlewares["changeMailPreferences"]...)
 	router.GET(options.BaseURL+"/v1/tokens", wrapper.ListTokens, options.OperationMiddlewares["listTokens"]...)
 	router.POST(options.BaseURL+"/v1/tokens", wrapper.CreateToken, options.OperationMiddlewares["createToken"]...)
 	router.DELETE(options.BaseURL+"/v1/tokens/:token_id", wrapper.RevokeToken, options.OperationMiddlewares["revokeToken"]...)
@@ -3793,6 +3899,125 @@ func (response UpdateMedefaultJSONResponse) VisitUpdateMeResponse(w http.Respons
 	return err
 }
 
+type GetMailPreferencesRequestObject struct {
+}
+
+type GetMailPreferencesResponseObject interface {
+	VisitGetMailPreferencesResponse(w http.ResponseWriter) error
+}
+
+type GetMailPreferences200JSONResponse MailPreferences
+
+func (response GetMailPreferences200JSONResponse) VisitGetMailPreferencesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMailPreferences401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetMailPreferences401JSONResponse) VisitGetMailPreferencesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMailPreferencesdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetMailPreferencesdefaultJSONResponse) VisitGetMailPreferencesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMailPreferencesRequestObject struct {
+	Body *ChangeMailPreferencesJSONRequestBody
+}
+
+type ChangeMailPreferencesResponseObject interface {
+	VisitChangeMailPreferencesResponse(w http.ResponseWriter) error
+}
+
+type ChangeMailPreferences200JSONResponse MailPreferences
+
+func (response ChangeMailPreferences200JSONResponse) VisitChangeMailPreferencesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMailPreferences400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ChangeMailPreferences400JSONResponse) VisitChangeMailPreferencesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMailPreferences401JSONResponse Error
+
+func (response ChangeMailPreferences401JSONResponse) VisitChangeMailPreferencesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMailPreferencesdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ChangeMailPreferencesdefaultJSONResponse) VisitChangeMailPreferencesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTokensRequestObject struct {
 }
 
@@ -4070,6 +4295,12 @@ type StrictServerInterface interface {
 	// UpdateMe Change the display name.
 	// (PATCH /v1/me)
 	UpdateMe(ctx context.Context, request UpdateMeRequestObject) (UpdateMeResponseObject, error)
+	// GetMailPreferences Which mail you get, for all games and for each of your games.
+	// (GET /v1/me/mail)
+	GetMailPreferences(ctx context.Context, request GetMailPreferencesRequestObject) (GetMailPreferencesResponseObject, error)
+	// ChangeMailPreferences Turn kinds of mail on or off, for all games or for one game.
+	// (PATCH /v1/me/mail)
+	ChangeMailPreferences(ctx context.Context, request ChangeMailPreferencesRequestObject) (ChangeMailPreferencesResponseObject, error)
 	// ListTokens The caller's personal API tokens (never their secrets).
 	// (GET /v1/tokens)
 	ListTokens(ctx context.Context, request ListTokensRequestObject) (ListTokensResponseObject, error)
@@ -4990,6 +5221,75 @@ func (sh *strictHandler) UpdateMe(ctx echo.Context) error {
 	return nil
 }
 
+// GetMailPreferences operation middleware
+func (sh *strictHandler) GetMailPreferences(ctx echo.Context) error {
+	var request GetMailPreferencesRequestObject
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMailPreferences(ctx.Request().Context(), request.(GetMailPreferencesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMailPreferences")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetMailPreferencesResponseObject); ok {
+		return validResponse.VisitGetMailPreferencesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ChangeMailPreferences operation middleware
+func (sh *strictHandler) ChangeMailPreferences(ctx echo.Context) error {
+	var request ChangeMailPreferencesRequestObject
+
+	var body ChangeMailPreferencesJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ChangeMailPreferences(ctx.Request().Context(), request.(ChangeMailPreferencesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ChangeMailPreferences")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ChangeMailPreferencesResponseObject); ok {
+		return validResponse.VisitChangeMailPreferencesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListTokens operation middleware
 func (sh *strictHandler) ListTokens(ctx echo.Context) error {
 	var request ListTokensRequestObject
@@ -5089,128 +5389,146 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7D1pbxs5ln+FqF0gElA+4/RsyxgM3Em2Jz1JdxB7tgfbFViU6lnFdonUkCwrmsDA/pr9YftLFnyPrCpJ",
-	"LFly7HT6+JLIdfB4fPdVH5Oxms6UBGlNMviYzLjmU7Cg8a9v+RRevXC/hEwGyYzbIkkTyaeQDJIJn8Kl",
-	"yJM00fDPSmjIk4HVFaSJGRcw5e61Kf/wGuTEFsng5DBNpkKGP4/SxC5mbhxjtZCT5Pb21o1kZkoawNlf",
-	"aq20+zFW0oK07iefzUox5lYoefCzUdJda6b7dw1XySD5t4NmUwd01xzQaDhLDmasxcwNkgySM8nA3UuZ",
-	"kGysKq0F6CeGKQl0g5mCz2A/ca/60dxkZ29fXahrwCXMtJqBtoIWPtbALeSXHJd8pfTU/UpybmHPiikk",
-	"a3tPE5G7Z9cul9zYy8psHkxWZclHJQT4r41CJxYZXsONuv6kwW/bx/9TgviA06VtMLyv31Ojn2Fs3dxn",
-	"VS7sO5gpbSMgLGB8DQgTYWFqoqv3F7jWfOH+zoWZVZYGqN/ahBMv6IXYWCBzaB/JSKkSuHS3roQ29nLE",
-	"8fYyLl0UwPA2uwFthJKMs5lWoxKmbM4Nu1KVzBm3+w0KCGlhAtoNPOk6pmsh4+gxVTc7bBchDvkbdRPd",
-	"8owb07XnWckXnilsfx5+58tvLZ+zB1NruBY85gXh5WaUC0P452OotrowDaYq7V3gekdPOaoHiMPf3bg0",
-	"BT9+9lX0fiXvhcgboLKy+QmRGiJIc0rLC0tbICK0rs86rQmtdVoBrVoE1Um/HpvWznUX1jcuuJRQrlMT",
-	"n4mUwZSLMmXjUqRMaeYGUZVlOVzxqmwTUjPglVbTOEa5sS555QRQjHTd7SeGvfjbqzeMcIRxmbOzyhYg",
-	"rZc7e4QXJjr1FIzhE5SLXfQavaGuN9FdB+/+ZwXGdk1luNgR6wyfd4BF3aBEvBEwZ/MCJLP+KjK1HMYi",
-	"h3yfCGKJZFugt2oLdMaTw2f9UDUE0gT/CrjiQem3ifCL4ehzbnmpJuv4WUNlK8bph3Hq0DrgViUgDrhh",
-	"Md96Lr+8oMD716EvcuYUAKedSJgz96BhPdif7LOxWigL/Tgm8g+XDoSmgxKE3HS7U2NQuLRNLN1TZvTt",
-	"bkWkKsPbq/t3t5jIDSIdTc8cGkwgToI3vKxgJ0m1coJefQn72EqguOVfVrq8W1x5ju0naY6hfWINmNtD",
-	"R3GKdKwORdTAWINdB+t5oeaSKTmGATMgcyYs44Zx9g1wDZpZN1wUuDZMtFHPCJrx6t7p7TSsK7ahF8Dz",
-	"UkgvRfJcuCXz8m1rX1e8NLCqxV+IKTBelmoOOZuBZk4kMnWF3MkJv9TtMEv+dFxkScqy5OvDaZY4iZIl",
-	"T/MsGbChrbQcsiulGa/fQivAHQqb8mtHdx4r2J+Oi37KhnMhczUPb9FfDG5ALxiUYiJGZf36gnFp5qBT",
-	"ZqpxQfB+rqqZQ+ayBDmBZvTjk6K/z84sE9bxVwJJe1kWV0N36RXHD/dJjLcwwO1pxRA7Poyc6xzgOueL",
-	"DhJUslwwd5v1/n7xvM+UZPNCjIt6aYbpSqYMmdJPWTJVkoBsK6Afc8j9laKiH1daZMn7U8ZHBqQdeKDl",
-	"fOE2UVNua91Hh3Eu94qe/dM6VdJx3L392yge3rzhotwRC3+QwLwK4HDPcawcblCvGKkPiIIWPtj1c7q/",
-	"yVg/K6T96iRqV5iKthXlhPCh44b6BBaKMpmkuJ97yRz0077vhvtrYeynSu1whPeX2ME+/CT1drTYqAqu",
-	"U1swHb32nceNRQ3cLJkIS8LU/fqkVQdO494AWU0doKpZASU5fByEIG8BbQuM2t6qaeyVehl+XFQDY0fV",
-	"rXi2pu2GNbeeoyHJEuBRudUwVjqPH0LnqoNuShrsaJHUx9W5fo9qD4L33V4NDVegIYZ3uoJGtR87gaSZ",
-	"IJ3LaSxPHCTw3RYgajslSlDNbBv2+46MmDvZ7DI8Gtxfkg+Hd7kYt0SGNuFNhRRTh/5HO5y/X19s37VT",
-	"c3lHEL88Vjm0KXDKS0e+aK9Xkjd2KV65Unok8hxVLKnsJXqbHB5aXsJls7yxklelQKZslbosuZ4ADmiq",
-	"2Uxpx6SnkAt+iatPE1GWMOHlpUdrzS1clmIqbFjHDRfkI0wROFpytNDAFiq/dCvxilmUX+RguSgjmseP",
-	"Bbde08+ZEXIMiI7hlNxvMg6Z4fOUWVXmzCp3XWhSunpLO+8vaRZ3msNejt/H9nY6+wZjhjtaQpsObeiR",
-	"Bn4dTLrnb/eOjuMW3Ubc9UQ6rrQG2bgfIxC4A4sR5Zrdr+PwyvOEuVFUv/FO+xX7kFse3wO4F1BHqnnQ",
-	"E9OozwaACbtPZ0NjrDqNa0fSDuIWz8BNuphBnqImvzS/M5XQIYZqcPRkuoRPTLEMAmUnVS/I1AiBFHw2",
-	"A+lWLiSbK52byB7cAuP2HF54IGHt2QUesD+jWmy3t92JLA8h/QjrNjtVO8knkA1KQg18G7EfpF0YP7a7",
-	"uM/nPkp/sLjuHwzqjDIUEAtp/JWbItgyHkolN9YTa49fWXCm71hNp1zmcc7VwSZlp8/LT+QEcckXzD0Y",
-	"HbjljYqrD918vjmcWGxjE4a9JY/kg8QVuI0DYIlyUyauGJfIezqOt23tWW4r09Ya1AxVAj62AgX4lZDC",
-	"FF3qu7rkZCtuBYwLdRZ3iVWzfGfk3hgNWqhKXwZ/xl0aqFNMlj1tHiztYEgTLvGbbk+yYrC2ttNF4A/B",
-	"vT7RxfydEvJ+KnWgxZWI/Raektdqct9JMbazMuvT42Ut/mm6LeN40eIW3iEnYc74eKwqieLvzs0tKTa4",
-	"uPddOz6PKjfdSuPK6N36VZq8iciKGlS7Mtd1AhdTuPyXkhEIvjr7/ozA18uSl5VbwMFbroXJkn7L1yck",
-	"c3SCbi3GNbC5FtaCZEKesiz5+8XzLCERKpWMMe4YtdIG/brjUPk70uCdODYVsn31aEtUv8Ny3AC2M8kQ",
-	"cu4R5h5BGKZsFYYNcBx2Bti0lvHVyVYU90bd3NNwhg8zdNxctjhtbeEexqRJXG9GP6e6AQzJGrgBzUtG",
-	"yIFMFaNVjo2ubPD4bht9lU7I5lxb+PtOuAQRvOoyGIOYbSGb6TEnjATM73r8HLj9L/fc6rLDdH6Y2Gq/",
-	"h3lQC3c4wbwdH9ns/QwPtnS+zQxwk0aGwlA5jcTb3MQmfPRh4K3utsLWv5vjbqXALbt40i0Uum4vlzMy",
-	"iWvluQZjnGI7LxSa5c6+C66fJtCTkiFFu1/d0tNoLKUOq65PjrcGLEum4LlAa/SUcbmyPJRijq/eCAuQ",
-	"yZ5b7ASsqa9iSsJprZ0zY7m2ho0WTFgD5RXxYV6WrOA3kMmflZCQ9/fZD1PHs/NBewV4tgZzHrhcOEY2",
-	"F7Zoq/4iz6Szxd0wrJJWlEvv+9mF3c9kRxgnDrMmjnN0fIf2M+kSEG9B5lG/96fbTK2YdpcDYTYrBeSM",
-	"Wx/1oSmjVktnOlfwG62jlJBj2MIW93lAOE54KwqqOq0kLhp38XC05/ce704Z/q7hwssTd6fshDTTB7JY",
-	"B+waYMaEZVY5c19cLfDBUk1YyS3o6Il5f10kkg6WKGxZCM5BO2KXlD+EhISxBByFqJUeHMGV0uCWYyyX",
-	"+XpgMOBtRDJv8E925hl1YNjKMeKk6UYdVQMJ+rtCCa9ymM6UBTle7P0NFmzK7bhwdCIZcF0K0HXkej37",
-	"aReXDTkiQmLSFn6bJn+5sQh9/hHiVWuPcVR2N88tzB7IxTlWVZm3nZwOHY3duHl6JMAgHii8v6/08/s5",
-	"NdwAj2QCvrwBvbCFkBNisKI5915z8CBzVEjJ9vNaAIowVVnGEcz9dRLb4rSMVdpnuHUCxyl6S4b+XWa8",
-	"95PSe9Eso26vbxsET4xfaC4+oxe4UZA3eK8wYzAcUPvQnMQNzM+tERWH/v4G57KnhtrLHPEr1z7nFmQ7",
-	"aDduJJix0vHUsXYi42raZDWdch0P8s+FlB1p050jropUP3x0Hxjov58p+OkB/t1ir6vIvxLYj22vtq4e",
-	"QaMLFtE2zjiMfu6WS0sBUzemd6auE4mspiPQPgiIlgjWCkxnlvWyZCRy9pT93//8Lzs+zJL+KeOkZzrl",
-	"e0Q0QwPQi5gf1jvaG3ED+Y6BzlmjN2/n//bPx2jBC4i7vdRbcZY4OtOQnTLRWG4poOc4zkr0kPVaWqGa",
-	"S/bd+Q/fM0K5/ilDttSYNS2LaoPvXYUMpw97E7XX2o2+4mP4eNu+s2euxWyPrF5e7s0UPkcDdmSKNiwQ",
-	"wdKcV0DMVWyLk5IJ4F7zCAkNZrdoZEgCjd+5DOIksBXKKo3yksqQGbIJ395AZyJpa760vRU/cAwSFLDY",
-	"yFFW5a1XZUFavXiynHHp7T5Ej/sxok5jcGOu9E7q2fb2o7fftjUjMcuXUpA/PdzwHztKkE4jE1f1EMGY",
-	"Jo/53gEZfP9+ArpUEyEva1pb9qLuBqr2UNGEDgPjSgu7OHc7p+lHRLTrzm5miJdQljjrfffjRZ+hxj0D",
-	"bdzW2NnbV00OOUITDTsasZ6/sHZGBZlCXqn1md6WfMGsIx6rZr7uwZRqXi5Spm5As79eXLxlPWdhjxah",
-	"TgiVSce28fn+fiYzeS4mkgk5YMO3P5xfsIObowNe2eIAwTLEMIYhGXpd2+bXTwyb8Ql6uDO58iLubdg4",
-	"x/zzeDllE+HkOV+FE2ff/XiRZvKGlyJnR8esUJU2/X32jbKGPGgQAaGhaZoV0NVhJnt4Y2WegbOs65fZ",
-	"mEupKHmdcalsAbq/z85B5gyE+4txk8nhWWULpcW/0Js4CGUAWXV4+HSMA+FPGO5HQKgqO3SmV2vLmfT5",
-	"WQa0OyhusdjgNP72HqZ+zwvQEAYqS+/AyaQP36H5goMbOuQ5jJ4YJuS4rHLI8ZxfUt491uwWnCp4sXY3",
-	"ZcOPGWUqZcmAfcwwy4ny0L2Tg/5o8rqyJM1khiwwS/7i7nk57P/yWWtZ8pfb2+EpZuIP3aBDJlAFGZUw",
-	"yOSwTtgbst7J4WE/ZcOVvD28ceRu1Ol7eOlpP83ksE7jw2snqaMyjljHLcsVGOaOFz4IY90Q6yl3+N6z",
-	"NJPtF/F5w0ZVawzrUARVJhok9Xh35sYZ4mKWcslw4K/ThghC6tmwfsBR5rydxCdkJoceckO33pCJSIO5",
-	"K3VCort0RECIJybiA8/cO+38RHf1+Li1rKE7wiETNpOUaOfeaKcw4htf+5MJmYxD1nt2+DTA4B1Yvdg7",
-	"c3YsQSJkOeJjh/0W9lGNBxtzrQUYNvzHnuf+e6/yIXr4Rd4mjSnPIVjqmfT4R055QuSRyp3SMWxQc0gE",
-	"4LBbtMnsiWGlmqD7PpPhCV67itQEXZ+GjcCInEwI9BuQM8qPz+ZaWdhnZ5kclwKQ8JyevLoRceW0aWHY",
-	"EbOKfXXizljzsQWNpszwbO+/Gd/7VyYP975m++ySDdiee80wGBcKcqegD/+x9xznaA+NWFOqicOXZqWZ",
-	"DHtMmXT8wrtkThmXC4Z8zY0tJtJdJS3fH4WjNWQHUmUyOiWd3xkpdBLlTHeiKesNV4ORw/4gmGfCZBLJ",
-	"hGpmloolQzKh19+bYp61HFe5n8nhiud06CuQONNgtQjJo4ZfwcAfoNUL92+lJW0AK9EdUqHTnchRC0sE",
-	"Xwg5oSiNFdYplEnofdCyOQbJEUXpQPKZSAbJ0/3D/adYP2wLVBOWhSlqXIpUHafLoDx5lSeDxIMbUyeS",
-	"OoH2G5UvHqzDw1Iiyu2yDoT21Up/iePD44edG1NCIh0mLryK4DBUSZQVc75gPaXTEOELAT9kz9xcQ86s",
-	"UkxdWadRGFGCtOXCnVsfvZAnh4ddS6r3GFpepMnJ0bNdnj7+eoenW6Gxrd5oaZvJ4Kf3Lf9Z8gZDn8yI",
-	"idwTkkDW8+rSMzYVsrJgHDTkpARWGV/5yifGKblY1v3ejb+iX7SRcjWNoVysKWpuesNUZU+XVSlhmG+X",
-	"4aXCi5evX168bOlkBx/JHhX5LYlw5nQaXOQyMbymda3h40kkwCQmEnJajqPp1loohfxKqymTas6U9Jhx",
-	"tMtZHz595LOuTxe1cFVZtueUPC+3jE+3Vaa1NQPSpmxJhUyDDrnVibc0yh0Pf8oXLFekB+EJevqs0aC/",
-	"31bNuQZUnoJqijzWWL5ghLbkSvJo04UHL5vFboMRpGeEZfs4p9eSEXo1xvxK8KE5LI8asGGHNV7MYYTQ",
-	"dr/P3r5K6cxIKfI2wWZUqS3ruMB6+YHEMnL2C+9vegyxteQi2EpsHT7Y3MEtGGuLtEwZ95E6O2HeA8qR",
-	"cHQrsiRY6D4+uLK9LlwZNy0kJhDBk2/Bhi4Tj3hQYYoO7cIvcv8XFd/BB08GutC+WYNnij7ELa3xVhU5",
-	"XJz1AHxc+BSsGZ8ssfhSjUaL5jByuDkIibDR03gtjA11v+lSN7OffBOzf1agF00XMypSjjUsiyUq3b5/",
-	"xDNulz53nDP5uCTMnaWG6r2ny5Nf7shHlSito7FWpTvrNeaPVExDyRdONjl7X0wqDXnqM2PKBWkw5Hng",
-	"40LITWod4tfG0/8Wn1g7+2VYHpGF6CHRZyX6Q5aC5TjTKTv098j96AwhrxJgepxVmAmH8bYIck0pj6Y5",
-	"/hr0R2mIjhymR+9juSpRdYVWgVa/8JGuUwbTmV2gBxZbKYT1dS2qLoRolnVnoUiaRKI362scTmE4oEOl",
-	"lc65sM7UXU5F6FhyWXYtuS7PWF8yBlk6FhcbCp0+8TN5doh5iJQMHXzs3cW/j8kK6nKSDj6A0P0iRfIS",
-	"a1gmppRNlbFMw5iM2eD2QD7mhYK3BCotyb0UkwVph8ZGgahvKWr6GJpayNjeSkk7elBk2IQIacOWhA35",
-	"2Y+PHSfHx58Ll+hkvS/zlLKoKQG9nXzco7TqPkoWnzJt6tDQBq0CsfPgo08IvN2k6tUpKWsCJrar5pED",
-	"30r1UblGqxohiiwObiEpC+WfmcHYOtiZJ3TV4ZBRUwip30t5c49sTD6+EhPnTbhxTKIhYiLdddVJS1os",
-	"xhkoYaeNT47kOtHpgFe5sC2kih0MxgI07OWgMXpYZ5+gcuTIulQT8vMW3BSOdwrpo50AeSb5hAtpqGHU",
-	"WE2nwk7Ri+Jt6aK6uioB96C5zNXUWd5jFSbouUHSTIY+AeE9dDHjsrDFX7OakHZH7YzYS6fB1w5wpzEF",
-	"L9m8UBTjEI7FF4CL1qqaFL7hik9EbYJF6O1Hf3mTEnvaFGbgFjDvzZlzap+dhZiNb/4QGGAmVWgZgZAU",
-	"hqLGvZPDr33qYZ+0UKs600UzyS2GGKyYArnL13gCNsL8IhlCu8VuB0/QePcLI+6Tw68/JytAAvWQIE4Q",
-	"FF/PEjgGdyk6Qk8P2UwLSaUuLUZAZGE28II5X3T7nL5VZ+7+J6HS/dSeHfJSrlQkK+Svas5KJScD304v",
-	"df9/VWTJWgHgXbkqV9FuIp/XLXaXxnW61JePyrSwIpayDdWNzxV/VPXrt0F/L2Bccg0YA3O24BhOCZRL",
-	"5cZo7iIXdxald6svVIUO+BEfX7Pe0Ql1KBRU7TZa1Nb99pLajdRNnc/VFL5xT3yJrP4ulP39cviXMieM",
-	"8viFdUeLNSzTlWSoRG2PLuOSi+kGfHG3vTn660MYyrH7/aLNj46REM8hXZiSTHwiCNYNO/VVQ4i3aazx",
-	"4yOnXrsLvakwBnL2dJmVcabVfAee1P6oQbfLOzz0JWJau7VhB8KFTf7WjMzaatFc+B7etqavkKImdDBo",
-	"4qpk2hHAbk3gjBsufRnYSumrmpyGfJ/GbBNYM+ZMTt+7Yz04/c4tOfSS/AVU0i1Qaqeo6dFDz34HMqet",
-	"3qF/6ILbUMx/lnzCeJ1318Jj1PVyVY18FkybF5s6DSCY8E4ptKrMd7LMAqkefPS/bg9afXTjOW1V+ckE",
-	"kn5yV9rIp5nyelEbPs10Z2zj4cl2uV7xMxt121EtcWV0ceFi/6Dd7aWdp78nAXYMv38UANtrk6iS5aLf",
-	"cEjqhi9hTiJsJ8KlHOaN6tFLeuQTaDQaSMW6qGgosR07PPzMscOmk2YHphPAftWI/cmo6pUjn/8emlh6",
-	"vptu7kFrC5imlLSCPYdDxf32Ov3PalOq9HdKyE83Gx+ee7ebC96uf67vD2/GZ0FerOQihHTWpKTg7yR0",
-	"SN0qwnlQfzcujoFvS754Q43XHkirOfPlCXVZDtboXUOkYMHXbWDH+c7ChaD3FMBzrFjwPHmlaKIrt+v4",
-	"sCu36+HJpt2t7zOrPK2GeF0JZeEjXr5tH9Yk+PS80P5mtYdPygqesxGA7P+OtKOTo6ePlhzx+CmbNf/A",
-	"olrumze23BFPkLYQyTAvC/WxusHEUoOB7eUc6W6b8ine0ROP57ay8MEezEouVsgm8vHZWHDUrW6ffdM0",
-	"qsEeQ9ybnk+CJcYKVeYm1HxREDt8hMCrDfu/TQ3K7584iMMn+GBZrxTXwN5++31/RZVCYBT8Bpiwp62Y",
-	"KjViGzINe9SCcMewKrKqMWwqP8MHzv03Bb/g8GqsJ/Lxs5MNXx3YaGlE+zt0tTb+sqKsf5jeO2Qz+Ry4",
-	"gmP9vGzFIehLKO0ohA9M1MEITICRbZ9aitl1TV8FzDxa4E0mbLvmzCf3Q+1ixsiIU04tVstSos0Oqilp",
-	"HZ3pUmd1KS6AWeO1TQ89vM7r1ninTX/ATBIPl/lqo7hCeT4ule+7P6SGdEPG89zUdUncPjGZpN5m3vW4",
-	"0imO9ehZdxwrOVj9fXZuYZbJkAblg0yodPnV/vkoZccpdn+qZu50htT9bNiRgUS9CB/HB2kVM4WarzTE",
-	"pfX0uxK2m55FuzgcH4nPtDo1diVGWpj94Q+hEsuW9znmBHE0LZDmZB3BasisbkXY6RjZQpQbMdlYSO7u",
-	"/2rD6r9fz8VrcHqf53aO806UyncQDNiHrRsvzt3tP9DiFzGNP18lAJ7ykshsZfyiBKcG56wnQlMlpSna",
-	"sBOqaeDTTh0Es52Rzz0xbJhzy4fM1x6/pK8ifXf+w/f9ffYOTBXWOXzNjd3D+3uvXgwz2VOaDf+CQYQ/",
-	"D/v77Azztt3r2MxxOGAzISdD37SFmqS6ZZHDD3WKTB4/YwbGSuZmn100j2AXpbr5iE8vN0VlDcvVXJ6i",
-	"2SYljG0mmy5W3Fgm8piOcY7Dfq4wymaD5mPc87cE3m6/331KOtGHgOe912DGjq4EevG35AQ4R6zaO3cY",
-	"S5ixFLG/M4Ry2lKcRb7ysdF2R+uoq4naB3a5ld7AYxZjv+lk5ZQLtiekZ0n7n7no7sdCtbqEjKBUVCYR",
-	"KajFHj7jYh189JWdN49VRFd/xudz+8J3PbQvtK7yObU2CBkhS5/Hi5ZMU6uSjfHxC3rkEaHf9OTsOARa",
-	"ZbS2/ZcpWY11YuxR67HgcBhrsKYfp63dWs747o9KwkrTIfzWy8nhU9aruwNG+glRfeSjNynxnV4/c7Yd",
-	"zZr7TqwbsIfqPq3xJ/OFGfQPUwC7jpXeiTVSlpqwEmhOW4DApkCFmss7GiitNbEiBC6BuvuumuE36rpG",
-	"uVijjeWUtDDo5py0zd/ne79Ne6R3odnSPc7zs+lOtMjOlrmr57PcgaPpzfvTewcTUu8J8pUuk0FygMas",
-	"HyXWUcwJu9ECu3VAjn1Y0lZ71RjrC47O1tcU/cniIuM+RN+WxumFvp0GMjohJynaafgD7Xr8VQK/wU98",
-	"yBw9p+hOdgzXtztomjig+RbLMmiXOLdqeh0xYM4D/fRpPz1fqIofrnLqOeRUPO4rRdpTovYZmRG9ys6U",
-	"o16V/doeTX1KavMbCwfDZYqaeaA26e/1fMFPdvv+9v8DAAD//w==",
+	"7H1rcxs3luhfQfHeKpFVraflzI1UW1OK4804EycuS3Oz96ZdIsg+ZCNqAhwALZrjUtX+mv1h+0u2cA7Q",
+	"DxJNkbKkeCb5ksjsbjwOzvuFT72xms2VBGlN7+xTb841n4EFjf/6js/gzbfuLyF7Z705t3kv6Uk+g95Z",
+	"b8pncC2yXtLT8PdSaMh6Z1aXkPTMOIcZd5/N+McfQE5t3js7PUp6MyHDP4+Tnl3O3TjGaiGnvbu7OzeS",
+	"mStpAGd/rbXS7o+xkhakdX/y+bwQY26Fkoe/GiXdb/V0/1vDpHfW+1+H9aYO6ak5pNFwlgzMWIu5G6R3",
+	"1ruQDNyzhAnJxqrUWoDeM0xJoAfM5HwOBz33qR/NTXbx7s2VugFcwlyrOWgraOFjDdxCds1xyROlZ+6v",
+	"XsYt7Fsxg97a3pOeyNy7az8X3Njr0mweTJZFwUcFBPivjUInFhlew626+azB75rH/0sP8QGnS5pg+FB9",
+	"p0a/wti6uS/KTNj3MFfaRkCYw/gGECbCwsxEV+9/4Frzpft3Jsy8tDRA9dUmnPiWPoiNBTKD5pGMlCqA",
+	"S/doIrSx1yOOj9u4dJUDw8fsFrQRSjLO5lqNCpixBTdsokqZMW4PahQQ0sIUtBt42nVMN0LG0WOmbnfY",
+	"LkIcsrfqNrrlOTema8/zgi89U9j+PPzO21+1z9mDqTFcAx6LnPByM8qFIfz7MVRbXZgGUxb2PnC9p7cc",
+	"1QPE4e8eXJucn7z8Kvq8lA9C5A1QWdn8lEgNEaQ+pfbCkgaICK2rs04qQmucVkCrBkF10q/HprVz3YX1",
+	"jXMuJRTr1MTnImEw46JI2LgQCVOauUFUaVkGE14WTUKqB5xoNYtjlBvrmpdOAMVI1z3eM+zbv755ywhH",
+	"GJcZuyhtDtJ6ubNPeGGiU8/AGD5FudhFr9EH6mYT3XXw7r+XYGzXVIaLHbHO8EUHWNQtSsRbAQu2yEEy",
+	"639FppbBWGSQHRBBtEi2AXqrtkBnPDl81w9VQSDp4b8CrnhQ+m0i/GI4+opbXqjpOn5WUNmKcfphnDq0",
+	"DrhVCYgDbljMd57LtxcUeP869EXGnALgtBMJC+ZeNKwPB9MDNlZLZWEQx0T+8dqB0HRQgpCbHndqDAqX",
+	"tomle8qMft2tiJRF+Hp1/+4RE5lBpKPpmUODKcRJ8JYXJewkqVZO0KsvYR9bCRS3/OtSF/eLK8+x/ST1",
+	"MTRPrAZzc+goTpGO1aGIGhhrsOtgvczVQjIlx3DGDMiMCcu4YZx9A1yDZtYNFwWuDRNt1DOCZry6d/o6",
+	"CeuKbehb4FkhpJciWSbcknnxrrGvCS8MrGrxV2IGjBeFWkDG5qCZE4lMTZA7OeGXuB2mvT+d5GkvYWnv",
+	"66NZ2nMSJe29yNLeGRvaUsshmyjNePUVWgHuUNiM3zi681jB/nSSDxI2XAiZqUX4iv7F4Bb0kkEhpmJU",
+	"VJ8vGZdmATphphznBO9Xqpw7ZC4KkFOoRz85zQcH7MIyYR1/JZA0l2VxNfSUPnH88IDEeAMD3J5WDLGT",
+	"o8i5LgBuMr7sIEEliyVzj1n/b1evBkxJtsjFOK+WZpguZcKQKf2S9mZKEpBtCfTHAjL/S17SHxMt0t6H",
+	"c8ZHBqQ980DL+NJtoqLcxrqPj+Jc7g29+6d1qqTjuH/7d1E8vH3LRbEjFv4kgXkVwOGe41gZ3KJeMVIf",
+	"EQUtfLTr5/Rwk7F6V0j71WnUrjAlbSvKCeFjxwP1GSwUZTJJcT93yxz0037ohvsPwtjPldrhCB8usYN9",
+	"+Fnq7Wi5URVcp7ZgOnrtO4sbixq4aZkILWHq/vqsVQdO474AWc4coMp5DgU5fByEIGsAbQuM2t6qqe2V",
+	"ahl+XFQDY0fVrXg2pu2GNbeeoyHJEuBRudUwVjqLH0LnqoNuShrsaNmrjqtz/R7VHgXvu70aGiagIYZ3",
+	"uoRatR87gaSZIJ3LaSx7DhL4bQMQlZ0SJah6tg37fU9GzL1stg2PGvdb8uHoPhfjlsjQJLyZkGLm0P94",
+	"h/P364vtu3JqtncE8Z/HKoMmBc544cgX7fVS8touxV8mSo9ElqGKJZW9Rm+Tw0PLC7iulzdWclIIZMpW",
+	"qeuC6ynggKacz5V2THoGmeDXuPqkJ4oCpry49mituYXrQsyEDeu45YJ8hAkCR0uOFhrYXGXXbiVeMYvy",
+	"iwwsF0VE8/g559Zr+hkzQo4B0TGckvubjENm+CJhVhUZs8r9LjQpXf3WzgctzeJec9jL8YfY3k5n32DM",
+	"cEdLaNOhDT3SwG+CSffq3f7xSdyi24i7nkjHpdYga/djBAL3YDGiXL37dRxeeZ8wN4rqt95pv2Ifcsvj",
+	"ewD3AepIFQ/aM7X6bACYsAd0NjTGqtO4ciTtIG7xDNykyzlkCWryrfmdqYQOMVSDoyfTJXxiimUQKDup",
+	"ekGmRggk5/M5SLdyIdlC6cxE9uAWGLfn8IdHEtaeXeAB+zOqxHZz253I8hjSj7Bus1O1k3wC2aAk1MC3",
+	"EftB2oXxY7uL+3weovQHi+vhwaDOKEMOsZDGX7jJgy3joVRwYz2x9vnEgjN9x2o24zKLc64ONik7fV5+",
+	"IieIC75k7sXowA1vVFx96Obz9eHEYhubMOwdeSQfJa7AbRwALcpNmJgwLpH3dBxv09qz3JamqTWoOaoE",
+	"fGwFCvCJkMLkXeq7uuZkK24FjCt1EXeJlfNsZ+TeGA1aqlJfB3/GfRqoU0zanjYPlmYwpA6X+E03J1kx",
+	"WBvb6SLwx+Ben+lidp8Ht8W2/mVPayLrcCNvcoLEQhbtGf5daQZ8nJM/zoBF55ybM3Fc1ubOzrDO1DAo",
+	"/EeqtMzmwuA7jSXVm7yXbbgXWD/tvVLlPO0NzhnM5nZJTL2UN1ItZIcYt1bIqdk4uFMHwousL6xh6ha0",
+	"FhmYQeK9WLhXjAO3VM5NB+9O7ZKGvff8V1zI7oQai4/hxfdKyIeZWgHYK5kcW3jQflDTh04KAesas744",
+	"aVt3L5JtBcq3DSniHbUSFoyPx6qUeEL3bq6l8OLiPnTt+DKq9HYbEyujd+vdSc/hyCu0h3aEZ5z4LxCl",
+	"nWx3XM8EVyz5xNPeGeNFQeGm+2FU5yisO0S98uBeMOy711esEMZGpqtpZ5v5YprcT9KNpiaTc+bkJNNA",
+	"irub3tNHwowzEbnFH0da8Qw0evkxtQgM41MuJOsjogQAJMwbTx3it0sOdaiD9UGaHU9yXH+1NVvxKNPy",
+	"lp94X4n/5/E9HCdM27WZv/rDX/E3OmbeYbZQDAQ948zwpdmgN66zYuSv3IQwIFG2sGcsdSuYzS2FGDTM",
+	"hMxAu3/993/+V2yGgo9imQcXzORK25plzEHNi7gOOgd9HSewn2v55uzXESIhDufwDYmvL+StsJhXYM5Y",
+	"C+fQ3Bxs425zyg5tJPEwb6yq68jekXdOjiESw+VFgV9vJ7bGao7oNVKlHEPkzNxbzCrkM4xnmQZjmH/7",
+	"nEllcyGnlQ5glYNYKa0o3BfMiKl0xu1o6REGMlYIeeNofaGFBfdFSNxjE61m6CZIIrpJtaf2+v6fW5cP",
+	"rHOHWnLJFB4dHhIuAiwzaga01InSg4TNlLFMw9gtejdpX+lpEcUZ+WQ33hvHT5Fs3LIcXjl1lanA+nbS",
+	"OJBu71M3aEFJAykCIOsj78Iywo11cfiYWmVUkfSG6dwdT+awHDN5fLDUDKKK5Wb9r1L6ZjwDxr2WatwG",
+	"n0nv20bTa463Bva4jL4gOeyYT1sEd8jcB8q8CBpUet6uHoN1q1XM4PofSka48JuLHy8qk+B16RZw+I5r",
+	"YdLeoBHAFpLYE5IW14CsxYLjPOcs7f3t6lXaIxNCKhmTBDGuDP7IZCcnhr+hYXmvGjATsvnr8ZZ6+j3h",
+	"kA1gu5AMIedeYe4VhKETq20Y1sBxCBRg01jGV6dbmQtv1e0Do0HwcY7RyOuG+6AK2xzFXCRxZzAG79Ut",
+	"YJ6hcaTAC0bIgZ4CTMFyzHZlgyf3B55WCZkCKWsL/9AJl+BXWo2DjUHMt3A40Wt3Se9WwOK+1y+B2//r",
+	"3ltddpjODxNb7Y+wCL7OHU4wayb9bA7phxcbjsz7LIVufwF6eJTeMyGQRGzCS4kzH0pqeiEHW5km93sl",
+	"23HLZAsvZXfoNgdKkq00KzVhi1xhrMlpkSGeWWcvJRQdoN2vbulFNEGoyhWMCUZujdO9Z+C5QGP0hHG5",
+	"sjzUch1fvRUWIJV9t9gpWFP9ivrweeVyZsZybY1TAIU1UEyIDztNOee3kMpflZCQDQ7YTzPHs7Oz5grw",
+	"bA3zep1jZAth86Y/W2SpdIqUG8brnc3v/ezCHqSyIzcpDrPa3Do+2calEyOodyCzqCz//EBAI1GzKyqG",
+	"JnHGvLUcpozqBp01CiEYuo5SQo5hiwCTT27HccJXUVBVudJx0bhL2K45v0/j6JTh72su3J64Ow891E49",
+	"UhjmjN0AzJ36axW7BS0mS3yxUFNWcAs6emI+CB1JDwVLFNYWggvQ4L20MkMTlhJkcBSiVnpxBBOlnUHu",
+	"SIdUyTZgAt5GJPOGoHtn8nwHhq0cI06abHSwaSBBf19+zJsMZnNlQY6X+3+FJZtxO84dnUgGXBfODA3p",
+	"mOuWzC5xSDJiQrb9FsHIuiivDnP4pHrEq8Ye46jsHl5amD9S3H6syiJrRu4dOhq7cfP0SoBBPPvt4QkA",
+	"zx+813ALPOJkeu2MLfInBGuyStuoDx6cgau0d1x7LQBFmCot4wjmwTqJbXFaxirtyzY6geMUvZa38T4b",
+	"1Qf/6bto6nx3KkMTBHvGLzQTz5jaUCvIG0KyWAYTDqh5aOhz9swPXc5OcRgcbMiY8NRQpU5EkiWqRIoG",
+	"ZDtoN24kmLHS8XqIZnXOai1QOZtxHc9cXQgpO2oBO0dcFal++Og+MHv1Yabg52et7pZQuIr8K9mqse1V",
+	"1tUTaHTBItomwowpfbsViFEWoBvTZwisE4ksZyPQPrMNLREsgJ3NLeunvZHI2Av23//5X+zkCAOznPRM",
+	"7x231QD0IRY99I/3R9xAtmP23rzWm7dL6vDvx2jBC4j7Uy+24ixxdKYhO2WisdxSlho6Hdspcaxv2/Hp",
+	"7y9/+pERyg18KKw2axoW1YaIlgpp+x/3p2q/sRs94WP4dNd8sm9uxHyfrF5e7M8VvkcDdsSuaxaIYKnP",
+	"KyDmKrbFSckEcK95hIQGs1uKXahsij+5DuIksBUqlYryktKQGbLR7wud1VGN+ZLmVvzAMUhQFs5GjrIW",
+	"mpJevbB6udcuIwqh0APKKX4AI+o0BjcWAO6knm1vP3r7bVszEkvXqK7u83Ml/s+OEqTTyMRVPUaGUV2c",
+	"9+AsI/z+YQK6UFMhrytaa3tRdwNVc6holrKBcamFXV66ndP0IyLaWLyXeAmVPrL+9z9fDRhq3HPQxm2N",
+	"Xbx7UxdGIjTRsKMRq/lza+fUZUTIiVqf6V3Bl8w64rFq7mOOplCLYplgIhH7y9XVO4pCjpah+B2VSce2",
+	"8f3BQSpTeUlR0TM2fPfT5RU7vD0+5KXNDxEsQwxjGJKhN5VtfrNn2JxP0cOdypUPcW/D2jnm38efEzYV",
+	"Tp7zVThx9v3PV0kqb3khMnZ8wnJVajM4YN8oa8iDBhEQGpqmXgH9OkxlHx+szHPmLOvqYzbmUiqqyGRc",
+	"YqB2cMAuQWYMBAYCuUnl8KK0udLiH+hNPAu1rWl5dPRijAPhnzA8iIBQlXboTK/GllPpiw4MaHdQ3GIF",
+	"7Xn8630MpS1y0BAGKgrvwEmlzz1C8wUHN3TICxjtGSbkuCgzyPCcX1MxKTaiyTm1pcGGNAkbfkop/T7t",
+	"nbFPKabuU+aDd3KENIhQrJD2klSmyALT3p/dMy+H/b98KUba+/Pd3fAcy0uHbtAhhlURa89SOayqUIas",
+	"f3p0NEjYcKUYBR8cuwdVTQr+9GKQpHJY1abgb6eJozKOWMctyxQY5o4XPgpj3RDrdST43csklc0P8X3D",
+	"RmVjDOtQBFUmGiTxeHfhxhniYloFEjjw10lNBKGeYli94Chz0axMETKVQw+5oVtvKK+hwdwvVZWN++mY",
+	"gBCvtsEXXrpvmkU37teTk8ayhu4Ih0zYVFL1iPuiWZeDX3ztTyaU5wxZ/+XRiwCD92D1cv/C2bEEiVC6",
+	"g68dDRrYR4XLbMy1FmDY8D/2Pffff5MN0cMvsiZpYITcW+qp9PhHTnlC5JHKnNIxrFFzSATgsFs0yWzP",
+	"sEJN0X2fyvAGr1xFaoquT8NGYERGJgT6DcgZ5cdnC60sHLCLVI4LAUh4Tk9e3YiY+BSCY2YV++rUnbHm",
+	"YwsaTZnhxf7/Z3z/H6k82v+aHbBrdsb23WeGwThXgDlJw//Yf4VzNIdGrCnU1OFLvdJUhj0mTDp+4V0y",
+	"540EFGGYmEr3K2n5/igcrSE7kCqV0Snp/C5IoZMoZ7qrp1h/uBqMHA7OgnkmTCqRTKgQvNUBJFTIeP29",
+	"rlBfK9ySB6kcrnhOh76snjMNVotQEWX4BM78AVq9dP8ttaQNYHqFQyp0uhM5amGJ4HMhpxSlscI6hbIX",
+	"8oIaNsdZ75iidCD5XPTOei8Ojg5eYFMcm6Oa0BamqHEpUnWcLoPy5E3WO+t5cGPeZ6+qCvtGZctHa1vW",
+	"yqK9a+tAaF+tNE07OTp53LkxnzXSNu3KqwgOQ5VEWbHgS9ZXOgkRvhDwQ/bMzQ1kzCrF1MQ6jcKIAqQt",
+	"lu7cBuiFPD066lpStcfQxy3pnR6/3OXtk693eLsRGtvqi4a22Tv75UPDf0a5bxyT2PaFJJD1vbr0ks2E",
+	"LC0YBw05LYCVxrdz4VPjlFzsVfTBjb+iXzSRcjWNoViuKWpuesNUac/bqpQwzPeA81Lh29c/vL563dDJ",
+	"Dj+RPSqyOxLhzOk0uMg2MfxA61rDx9NIgElMJWS0HEfTjbVQXSQm8Um1YEp6zDje5ayPXjzxWVeni1q4",
+	"Ki3bd0qel1vG15Ap09iaAWkT1lIhk6BDbnXiDY1yx8Of8SXLFOlBeIKePis0GBw0VXOuAZWnoJoijzWW",
+	"LxmhLbmSPNp04cHrerHbYATpGWHZPs7ptWSEXoUx/yT4UB+WRw3YsMMKLxYwQmi7vy/evUnozEgp8jbB",
+	"ZlSpLOu4wHr9kcQycvYr7296CrHVchFsJbaOHm3u4BaM9fpsU8ZDpM5OmPeIciQc3YosCRa6jw+ubK8L",
+	"V8Z1X7QpRPDkO7ChddoTHlSYokO78Is8+E3Fd/DBk4EutO9A5pmiD3FLa7xVRQ4XZz1gejKlYM35tMXi",
+	"CzUaLevDyOD2MCTCRk/jB2FsaGaTtFr0/uI78/69BL2sW/NS551YF95YotLdhyc842Y/n45zJh+XhIWz",
+	"1Hz2NFLa6W935KNSFNbRWKN9E+vX5o9UTEPBl042OXtfTEsNWeIzY4olaTDkeeDjXMhNal1VldB5+t/5",
+	"dPuVs2/D8pgsRA+JAZVZtYPlONM5O/LPfJ3JPLAPSo+zCjPhMN4WQa4Z5dHUx1+B/jgJ0ZGj5PhDLFcl",
+	"qq7QKtDqFz7SFUo23aLq7HRfAh1bVFXdWy/r3urnpBeJ3qyvcTiD4RkdKq10wYX1RSAN6HYsuSi6llzV",
+	"HK8vGYMsHYuLDYVOn/iZvDzCPERKhg4+9u6ONk/JCqoa6Q4+4EsNv0CR3GINbWJqVQEVy8rtgXzMCwVv",
+	"CZRaknspJguSDo2NAlHfUdT0KTS1kLG9lZJ2/KjIsAkRkpotCRvys58eO05PTp4Ll+hkvS/znLKoKQG9",
+	"mXzcp7TqAUoWnzJtqtDQBq0CsfPwk08IvNuk6lUpKWsCJrar+pVDfz/Ak3KNRjVCFFkc3EJSFso/M4ex",
+	"dbAze/SrwyGjZhBSv1t5c09sTD69EhPnTbhxTKIhYiLdddVJS1osxhkoYaeJT47kOtHpkJeZsA2kih0M",
+	"xgI07GegRSjDxuwTX6OJ/nvy8+bc5I53CumjnQBZKrEU21AX1LGazYSdoRfF29J5OZkUVNinuczUzFne",
+	"YxUm6LtBklSG5lfhO3Qx47Kwb3W9mpB2Rz062WunwVcOcKcxBS/ZIlcU4xAWiw9x0VqV09x3EfSJqHWw",
+	"CL396C+vU2LP68IM3ALmvTlzTh2wixCz8R3NAgNMpQp90BCSgtpPYKTJpx4OSAu1qjNdNJXcYojBihmQ",
+	"u3yNJ2B39y+SITTvjejgCRqffmHEfXr09XOyAiRQDwniBEHx9SyBY3DXV03j20M210JSqUuDERBZmA28",
+	"YMGX3T6n79SFe/5ZqPQwtWeHvJSJimSF/EUtWKHk9Mz3iE7c/7/K095aAeB9uSqTaIu853WL3adxnbea",
+	"TVOZFlbEUrahuvW54k+qfv1r0N+3MC64BoyBOVtwDOcEyla5cdXlCC3KRsMD9+mIj29Y//iU2m4LqnYb",
+	"LSvrfntJ7Ubqps5XagbfuDe+RFZ/H8r+fjn8a5n5bhqEX1h3tFzDMl1K6mezPbqMCy5mG/DFPfbm6D8f",
+	"wlCO3e8XbX52jIR4DunClGTiE0GwbtiprxpCvE1jjR8fOfXa/dCfCWMgYy/arIwzrRY78KTmTV3dLu/w",
+	"0peIac1+3R0IFzb5r2ZkVlaL5sJfTGMr+gopakIHgyauSiYdAezGBM644dKXga2Uvqpp3TeoMtsE1ow5",
+	"k9P37lgPTr93Sw4N0n8DlXQLlNopanr82LPfg8xJoyH+H7rgNhTz7wWfMl7l3TXwGHW9TJUjnwXT5MWm",
+	"SgMIJrxTCq0qsp0ss0Cqh5/8X3eHjcsh4jltZfHZBJJ89lULkftGs2pRG+4bvTe28fhk265XfGajbjuq",
+	"Ja6MLi5c7B+0u7208/S3F2DH8FLPANh+k0SxYV/NIemKJwkLEmE7ES7lMG9Uj17TK59Bo9FAKtZFRUOJ",
+	"zdjh0TPHDuv28B2YTgD7p0bsz0ZVrxz5/PfQmd3z3WTzxQo2h1lCSSt4kUaouN9ep/9VbUqV/l4J+flm",
+	"4+Nz72Zn5Lv1O6j/8GY8C/JiJRchpLMmJQV/qw7gW0U4D6vLkOMY+K7gy7fUeO2RtJoLX55QleVgjd4N",
+	"RAoWfN0GXqPUWbgQ9J4ceIYVC54nrxRNdOV2nRx15XY9Ptk0u/U9s8rTaIjXlVAWbqb1bfuwJsGn54X2",
+	"N6s9fBKW84yNAOTgd6QdnR6/eLLkiKdP2az4BxbVct+8seGO2EPaQiTDvCzUx6oGE60GA9vLOdLdNuVT",
+	"vKc3ns5tZeGjPZwXXKyQzSrxdwRH3eoO2Dd1oxrsMcS96bkXLDGWqyIzoeaLgtjhZi2vNhz8a2pQfv/E",
+	"QRw+wUfL+oW4Afbuux8HK6oUAiPnt8CEPW/EVKkR25Bp2KcWhDuGVZFVjWFT+Rm+cOkvyv6Cw6uxCx1O",
+	"Xp5uuEpro6UR7e/QdS/DlxVl/cP03iGbyefA5Rzr52UjDkHX+zWjED4wUQUjMAFGNn1qCWbX1X0VMPNo",
+	"iQ+ZsM2aM5/cD5WLGSMjTjm1WC1LiTY7qKakdXSmS11UpbgAZo3X1j308HdetcY7r/sDppJ4uMxWG8Xl",
+	"yvNxqfxlUkNqSDdkPMtMVZfE7Z5JJfU2867HlU5xrE/vuuNYycEaHLBLC/NUhjQoH2RCpcuv9t+OE3aC",
+	"FzGwcu5OZ0jdz4YdGUjUi/BpfJBWMZOrxUpDXFrPoCthu+5ZtIvD8Yn4TKNTY1dipIX5H/4QKrFseJ9j",
+	"ThBH0wJpTlYRrJrMqlaEnY6RLUS5EdONheTu+T9tWP3367n4AZze57md47xTpbIdBAP2YevGi0v3+A+0",
+	"+E1M4+erBMBTbonMRsYvSnBqcE7XzQWtqL4eaFtU08BnnToIZjsjn9szbJhxy4fM1x6/pqs+v7/86cfB",
+	"AXsPpgzrHP7Ajd3H5/tvvh2msq80G/4Zgwj/NhwcsAvM23afYzPH4RmbCzkd+qYt1CTVLYscfqhTpPLk",
+	"JTMwVjIzB+yqfgW7KFXNR3x6uclLa1imFvIczTYpYWxTWXex4sYykcV0jEsc9rnCKJsNmk9xz18LvN1+",
+	"v4eUdKIPAc97v8aMHV0J9OG/khPgErFq/9JhLGFGK2J/bwjlvKE4i2zlBv1mR+uoq4naB3a5ld7CUxZj",
+	"v+1k5ZQLti+kZ0kHz1x093OuGl1CRlAoKpOIFNRiD59xvg4+umXn7VMV0VXX+Dy3L3zXQ/tC6yrpisIq",
+	"I6R153O0ZHoGqyXzK20W69vtMHOG091c4eq0fuuuq4G/dtZL4D7V7aaSui0m9d1q577tlbFYZSYmYhyu",
+	"BWMLIU3diDfY0KmkG8rqBLlwFWbi5vC1OiitpBO1uDoUuyj6Uvfj/rgQ4xtqLOBv4pgoZevyrj1D34WY",
+	"E7fNn1OpJhOap74S0bG1Sdpjo2Xz09bT9m2EZ6kcKZuT2ZyDhgN22WhDEe5XMQv3dbjqD6/O9/dppZIX",
+	"C76kRjgdJv/qvYRPSTkrU3WQUfvGPYv9XLgGf2yYxrRUJZuCfX6u6CavLgKcgk1W7o8MziAM6vtbXuv7",
+	"XLs5Z6QTh79n04F7yaya4nV7GGpROnN/4dVf1qEnLwps1+kvWg4E4GkLkVNQc0a8dRY/bVyC6X10Plrn",
+	"vkllH/10XNf3Z65ckomZoqzZl5LaDEo+E3KaSiL1uVajAmaVe4u6GeEJo6JKPKh9DR7rY4M99+dwwLxH",
+	"vnWhLGKH795VYYvT0/FmwHPGiY+s3hytSluI2xq0rV3FyINYZIxCnkCcNe6nfW6Jth1dzpv8vborwwPz",
+	"C+8hUGq5wlcqAbNKwv7ej3BdbLc8pNZdG/PFruiVJzy7ukd1x6nRKqO9Xn6bFg6xzsR9asUZHPBjDeG+",
+	"0DWOuVsLNt8NWUlYacKHd5+dHr3AS6epW26kvx71C3jypl2+8/kzZ5/TrJnvTL4Be6gPgmOveDJfmIP7",
+	"cRpCrGOlD+qMlKWm5ASa8wYgsEle7kTM5oaCa00dCYELoG73q27pW3VToVys8VQ7RTsMujlHe/Nl+x+2",
+	"aRf4PjQffMB5PpsvgRbZ2UJ+9XzaHanqXvW/fHAwIXcXQb7URe+sd4jOXT9KrMPmPt2Z3bgxO2m0G4+x",
+	"vqAZ+baEB/XJ4iLjMTXfps0JM99eChkd3rX/qxKSLt23XNNPBfBbvPJKZhhJxPDqLTQ009DUCN2Zsay7",
+	"ZsuPRo8LRwyYA0h/+jTYvm/cgBc5anDaJTVT8ZWTzSnRGxOZERUMZxZS7+ZB5Z9NfIlG/TcW0oefKYvE",
+	"A7UuB6vmC3Gjuw93/xMAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -22,6 +22,8 @@ import (
 
 	gomessage "github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
+
+	"github.com/courrier-games/courrier/api/auth"
 )
 
 // Mail is one message to render.
@@ -62,16 +64,18 @@ type Attachment struct {
 	Data        []byte
 }
 
-// The kinds of mail courrier sends.
+// The kinds of mail courrier sends. Those a player may turn off are
+// api/auth's MailKinds, under the same names; a refusal and a sign-in link
+// are always sent, as is any answer to a person's own mail.
 const (
-	KindPrompt     = "prompt"     // a seat's turn: its view and its moves (PromptData)
-	KindReceipt    = "receipt"    // a move by mail was played (ReceiptData)
-	KindRefusal    = "refusal"    // a mail changed nothing, and why (RefusalData)
-	KindGameOver   = "game_over"  // the result and the seed (GameOverData)
-	KindInvitation = "invitation" // an invitation to take a seat (InvitationData)
-	KindLogin      = "login"      // a sign-in link (LoginData)
-	KindNotice     = "notice"     // an answer to a lobby command (NoticeData)
-	KindReminder   = "reminder"   // a seat's turn again, before its deadline (PromptData, Reminder set)
+	KindPrompt     = auth.MailPrompt     // a seat's turn: its view and its moves (PromptData)
+	KindReceipt    = auth.MailReceipt    // a move by mail was played (ReceiptData)
+	KindRefusal    = "refusal"           // a mail changed nothing, and why (RefusalData)
+	KindGameOver   = auth.MailGameOver   // the result and the seed (GameOverData)
+	KindInvitation = auth.MailInvitation // an invitation to take a seat (InvitationData)
+	KindLogin      = "login"             // a sign-in link (LoginData)
+	KindNotice     = auth.MailNotice     // an answer to a lobby command, or a dispute in a game (NoticeData)
+	KindReminder   = auth.MailReminder   // a seat's turn again, before its deadline (PromptData, Reminder set)
 )
 
 // GameRef names a game in a mail.

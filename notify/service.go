@@ -74,6 +74,7 @@ type Service struct {
 	pool   *pgxpool.Pool
 	play   *play.Service
 	users  *auth.Users
+	prefs  *auth.MailPreferences
 	render *Renderer
 	cfg    Config
 	log    *slog.Logger
@@ -123,7 +124,7 @@ func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, l
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{pool: pool, play: svc, users: users, render: r, cfg: cfg, log: log}, nil
+	return &Service{pool: pool, play: svc, users: users, prefs: auth.NewMailPreferences(pool, nil), render: r, cfg: cfg, log: log}, nil
 }
 
 // ServiceAddress is the address of the lobby by mail (new games, lists,
@@ -236,30 +237,18 @@ func (s *Service) skip(ctx context.Context, messageID, why string) error {
 	return nil
 }
 
-// wants reports whether user gets mail of kind about game: the most
-// specific preference wins (game and kind, game, kind, all); default on.
-// An address that bounced (users.bounced_at) gets nothing.
+// wants reports whether user gets mail of kind about game: api/auth's
+// MailPreferences decide (the most specific setting wins; default on; an
+// address that bounced gets nothing), in one query.
 func (s *Service) wants(ctx context.Context, user, game, kind string) (bool, error) {
-	var on bool
-	err := s.pool.QueryRow(ctx, `select coalesce((select enabled from mail_preferences
-			where user_id = $1 and game_id in ($2, '') and kind in ($3, '')
-			order by (game_id <> '') desc, (kind <> '') desc limit 1), true)
-		and not exists (select 1 from users where id = $1 and bounced_at is not null)`, user, game, kind).Scan(&on)
-	if err != nil {
-		return false, fmt.Errorf("read mail preferences: %w", err)
-	}
-	return on, nil
+	return s.prefs.Wants(ctx, user, game, kind)
 }
 
 // SetPreference turns user's mail about game ("" for all games) of kind (""
-// for all kinds) on or off. Setting it again is harmless.
+// for all kinds) on or off, through api/auth's MailPreferences, as the
+// settings page and the API do. Setting it again is harmless.
 func (s *Service) SetPreference(ctx context.Context, user, game, kind string, on bool) error {
-	_, err := s.pool.Exec(ctx, `insert into mail_preferences (user_id, game_id, kind, enabled) values ($1, $2, $3, $4)
-		on conflict (user_id, game_id, kind) do update set enabled = excluded.enabled, updated_at = now()`, user, game, kind, on)
-	if err != nil {
-		return fmt.Errorf("set mail preference: %w", err)
-	}
-	return nil
+	return s.prefs.Set(ctx, user, game, kind, on)
 }
 
 // threadRoot is the Message-ID every mail of a game refers to, so that

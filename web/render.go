@@ -13,7 +13,7 @@ import (
 
 // pageNames are the pages, each parsed with the layout and the partials
 // into its own set; "boards" holds the game boards alone.
-var pageNames = []string{"home", "login", "account", "games", "new", "game", "history", "audit", "rules", "error"}
+var pageNames = []string{"home", "login", "account", "games", "new", "game", "history", "audit", "rules", "error", "settings"}
 
 // parsePages parses every page once, at start.
 func parsePages(funcs template.FuncMap) (map[string]*template.Template, error) {

@@ -124,6 +124,8 @@ func (h *Handler) routes() {
 	post("/signout", h.signOut)
 	get("/account", h.account)
 	post("/signout-everywhere", h.signOutEverywhere)
+	get("/settings", h.settings)
+	post("/settings", h.saveSettings)
 	get("/games", h.myGames)
 	get("/games/new", h.newGamePage)
 	post("/games/new", h.createGame)

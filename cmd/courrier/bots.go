@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/courrier-games/courrier/api/client"
+	client "github.com/courrier-games/courrier/api" // its generated client
 )
 
 // bot is a player driven by a program over the HTTP API alone: the load

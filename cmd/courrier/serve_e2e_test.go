@@ -17,7 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/courrier-games/courrier/api/client"
+	client "github.com/courrier-games/courrier/api" // its generated client
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/play"

@@ -1,4 +1,10 @@
-package client
+package api
+
+// The API's Go client (ClientWithResponses, in client.gen.go) is generated
+// from openapi.yaml beside the server and shares its models; it is what the
+// load command's bots and the end-to-end tests speak. This file adds what a
+// client needs beyond the document: a bearer token, and a sign-in through
+// the dev mailbox.
 
 import (
 	"context"
