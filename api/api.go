@@ -40,6 +40,7 @@ type JobInserter interface {
 type Config struct {
 	Pool      *pgxpool.Pool // for the health check only
 	Play      *play.Service
+	Archive   *play.Archive // replays, audit reports and records
 	Users     *auth.Users
 	Links     *auth.Links
 	APITokens *auth.APITokens

@@ -98,17 +98,19 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	if reg == nil {
 		reg = catalog.Registry()
 	}
-	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late)}
+	box := play.NewEphemeralSeedBox()
+	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late), play.WithSeedBox(box)}
 	if o.seeds != nil {
 		popts = append(popts, play.WithSeeds(o.seeds))
 	}
 	svc := play.New(pool, reg, popts...)
+	arc := play.NewArchive(pool, reg, box)
 	signer, err := notify.NewSigner(time.Now, notify.Key{ID: "20261124T000000Z-rep001", Secret: bytes.Repeat([]byte{3}, 32)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	users := auth.NewUsers(pool)
-	mail, err := notify.New(pool, svc, users, notify.Config{MailDomain: "courrier.test", BaseURL: "http://courrier.test", Signer: signer, LoginKey: loginKey}, log)
+	mail, err := notify.New(pool, svc, users, notify.Config{MailDomain: "courrier.test", BaseURL: "http://courrier.test", Signer: signer, LoginKey: loginKey, Archive: arc}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +138,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	sessions := auth.NewSessions(pool, tokens, o.now)
 	dev := notify.NewDevMailbox(pool)
 	srv, err := api.New(ctx, api.Config{
-		Pool: pool, Play: svc, Users: users, Links: auth.NewLinks(pool, o.now), APITokens: auth.NewAPITokens(pool, o.now),
+		Pool: pool, Play: svc, Archive: arc, Users: users, Links: auth.NewLinks(pool, o.now), APITokens: auth.NewAPITokens(pool, o.now),
 		Sessions: sessions, LoginKey: loginKey, Jobs: client, Hub: hub, Feed: watcher, BaseURL: "http://courrier.test",
 		DevMail: dev,
 		Log:     log, PerUser: o.perUser, PerAddress: o.perAddress,
@@ -146,7 +148,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	}
 	hs := httptest.NewServer(srv)
 	pages, err := web.New(web.Config{
-		Play: svc, Users: users, Links: auth.NewLinks(pool, o.now), Sessions: sessions, LoginKey: loginKey,
+		Play: svc, Archive: arc, Users: users, Links: auth.NewLinks(pool, o.now), Sessions: sessions, LoginKey: loginKey,
 		CSRFKey: bytes.Repeat([]byte{6}, 32), Jobs: client, BaseURL: "http://courrier.test", Log: log,
 	})
 	if err != nil {

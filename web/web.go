@@ -58,6 +58,7 @@ type Live interface {
 // Config is what the pages need.
 type Config struct {
 	Play     *play.Service
+	Archive  *play.Archive // replays, audit reports and records
 	Users    *auth.Users
 	Links    *auth.Links
 	Sessions *auth.Sessions

@@ -76,8 +76,10 @@ func newSite(t *testing.T, baseURL string) *site {
 	sessions := auth.NewSessions(pool, tokens, time.Now)
 	lj := &loginJobs{last: map[string]int64{}}
 	users := auth.NewUsers(pool)
+	box := play.NewEphemeralSeedBox()
 	h, err := web.New(web.Config{
-		Play: play.New(pool, catalog.Registry(), play.WithLogger(log)), Users: users, Links: auth.NewLinks(pool, time.Now),
+		Play:    play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box)),
+		Archive: play.NewArchive(pool, catalog.Registry(), box), Users: users, Links: auth.NewLinks(pool, time.Now),
 		Sessions: sessions, LoginKey: loginKey, CSRFKey: csrfKey, Jobs: lj, BaseURL: baseURL, Log: log,
 	})
 	if err != nil {
