@@ -84,7 +84,7 @@ func writeGame(t *testing.T, reg *games.Registry, kind string, n int) *written {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &written{id: "abcdefghij", seed: games.Seed{byte(n), 4, 2}, views: map[int][]json.RawMessage{}}
+	g := &written{id: "abcdefghij", seed: games.Seed{4, 2, kind[0], kind[len(kind)-1]}, views: map[int][]json.RawMessage{}}
 	w := &logWriter{t: t, g: g, fold: play.Folder(reg)(g.id), at: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
 	w.add(play.TypeCreated, play.Created{Kind: kind, Options: opts, Rules: eng.Info().Rules, Shuffle: games.ShuffleAlgorithm,
 		Commitment: g.seed.Commitment(), Creator: "u-0"}, events.Meta{Actor: "u-0", Channel: play.ChannelAPI})
