@@ -30,6 +30,7 @@ import (
 type Config struct {
 	Pool      *pgxpool.Pool // for the health check only
 	Play      *play.Service
+	Archive   *play.Archive // replays, audit reports and records
 	Users     *auth.Users
 	APITokens *auth.APITokens
 	Sessions  *auth.Sessions // session JWTs, checked against the sessions table

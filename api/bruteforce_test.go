@@ -17,6 +17,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // storedEvent is an event as the store hashed it.
@@ -309,6 +310,6 @@ func publicTransforms(game string) []func([]byte) string {
 			_, _ = m.Write(h)
 			return hex.EncodeToString(m.Sum(nil))
 		},
-		func(h []byte) string { return play.ReceiptHead(games.Seed{}, game, h) }, // a key from a zero seed
+		func(h []byte) string { return archive.ReceiptHead(games.Seed{}, game, h) }, // a key from a zero seed
 	}
 }

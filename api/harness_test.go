@@ -100,17 +100,19 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	if reg == nil {
 		reg = catalog.Registry()
 	}
-	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late)}
+	box := play.NewEphemeralSeedBox()
+	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late), play.WithSeedBox(box)}
 	if o.seeds != nil {
 		popts = append(popts, play.WithSeeds(o.seeds))
 	}
 	svc := play.New(pool, reg, popts...)
+	arc := play.NewArchive(pool, reg, box)
 	signer, err := notify.NewSigner(time.Now, notify.Key{ID: "20261124T000000Z-rep001", Secret: bytes.Repeat([]byte{3}, 32)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	users := auth.NewUsers(pool)
-	mail, err := notify.New(pool, svc, users, notify.Config{MailDomain: "courrier.test", BaseURL: "http://courrier.test", Signer: signer, LoginKey: loginKey}, log)
+	mail, err := notify.New(pool, svc, users, notify.Config{MailDomain: "courrier.test", BaseURL: "http://courrier.test", Signer: signer, LoginKey: loginKey, Archive: arc}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +144,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	}
 	dev := notify.NewDevMailbox(pool)
 	srv, err := api.New(ctx, api.Config{
-		Pool: pool, Play: svc, Users: users, SignIn: signIn, APITokens: auth.NewAPITokens(pool, o.now),
+		Pool: pool, Play: svc, Archive: arc, Users: users, SignIn: signIn, APITokens: auth.NewAPITokens(pool, o.now),
 		Sessions: sessions, Hub: hub, Feed: watcher, BaseURL: "http://courrier.test",
 		DevMail: devMail{dev},
 		Log:     log, PerUser: o.perUser, PerAddress: o.perAddress,
@@ -152,7 +154,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	}
 	hs := httptest.NewServer(srv)
 	pages, err := web.New(web.Config{
-		Play: svc, Users: users, Sessions: sessions, SignIn: signIn,
+		Play: svc, Archive: arc, Users: users, Sessions: sessions, SignIn: signIn,
 		CSRFKey: bytes.Repeat([]byte{6}, 32), BaseURL: "http://courrier.test", Log: log,
 	})
 	if err != nil {

@@ -31,7 +31,7 @@ func (s *Server) GetReplay(ctx context.Context, req GetReplayRequestObject) (Get
 	if req.Params.Version != nil {
 		version = *req.Params.Version
 	}
-	step, latest, err := s.cfg.Play.ReplayAt(ctx, req.GameId, userOf(ctx), version)
+	step, latest, err := s.cfg.Archive.ReplayAt(ctx, req.GameId, userOf(ctx), version)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (s *Server) GetReplay(ctx context.Context, req GetReplayRequestObject) (Get
 
 // GetAudit returns the audit report of a finished game.
 func (s *Server) GetAudit(ctx context.Context, req GetAuditRequestObject) (GetAuditResponseObject, error) {
-	rep, err := s.cfg.Play.AuditFor(ctx, req.GameId, userOf(ctx))
+	rep, err := s.cfg.Archive.AuditFor(ctx, req.GameId, userOf(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (s *Server) GetAudit(ctx context.Context, req GetAuditRequestObject) (GetAu
 // GetRecord returns the game's record as the caller may have it.
 func (s *Server) GetRecord(ctx context.Context, req GetRecordRequestObject) (GetRecordResponseObject, error) {
 	var b bytes.Buffer
-	if err := s.cfg.Play.RecordFor(ctx, &b, req.GameId, userOf(ctx)); err != nil {
+	if err := s.cfg.Archive.RecordFor(ctx, &b, req.GameId, userOf(ctx)); err != nil {
 		return nil, err
 	}
 	return GetRecord200TextResponse(b.String()), nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // replayStep is the part of GET …/replay the tests read.
@@ -210,11 +211,11 @@ func TestRecordsOverHTTP(t *testing.T) {
 		t.Fatalf("the audit after the end: %d %s", r.status, r.body)
 	}
 	r = e.call(http.MethodGet, "/v1/games/"+id+"/record", people[2].token, nil)
-	rec, err := play.ParseRecord(strings.NewReader(string(r.body)))
+	rec, err := archive.ParseRecord(strings.NewReader(string(r.body)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	vr, err := play.VerifyRecord(catalog.Registry(), rec)
+	vr, err := archive.VerifyRecord(play.Folder(catalog.Registry()), rec)
 	if err != nil || !vr.Passed {
 		t.Fatalf("the record after the end does not verify: %v %+v", err, vr)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/courrier-games/courrier/games/gametest"
 	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // world is one of the two worlds: a whole API on its own database, the
@@ -52,7 +53,7 @@ const twoWorldsSteps = 30
 // the list, the record, the replay, the live stream and mails) must be the
 // same bytes once ids, times and request ids are normalised: the only
 // bytes allowed to differ are receipts sealed under the game's secret key
-// (play.ReceiptHead), and each is checked to be exactly that. A receipt
+// (archive.ReceiptHead), and each is checked to be exactly that. A receipt
 // computed from the log's raw hash, or any other oracle, fails this test.
 func TestTwoWorldsServeTheObserverTheSameBytes(t *testing.T) {
 	base := catalog.Registry()
@@ -316,7 +317,7 @@ var (
 
 // normalise replaces what differs between the worlds by construction: the
 // game's and the players' ids, times, request ids, and receipts sealed
-// under the game's key, each checked to be exactly play.ReceiptHead of the
+// under the game's key, each checked to be exactly archive.ReceiptHead of the
 // world's own log at some version.
 func (w *world) normalise(t *testing.T, s string) string {
 	t.Helper()
@@ -354,7 +355,7 @@ func (w *world) sealedHeads(t *testing.T) map[string]int {
 		if err := rows.Scan(&v, &h); err != nil {
 			t.Fatal(err)
 		}
-		out[play.ReceiptHead(w.seed, w.game, h)] = v
+		out[archive.ReceiptHead(w.seed, w.game, h)] = v
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)

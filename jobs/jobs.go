@@ -49,7 +49,7 @@ type Receipt struct {
 	Version int      `json:"version"`
 	Seat    int      `json:"seat"`
 	Moves   []string `json:"moves"`
-	Head    string   `json:"head"` // the receipt of the game's last event after the move (play.ReceiptHead)
+	Head    string   `json:"head"` // the receipt of the game's last event after the move (archive.ReceiptHead)
 	// Refused says which line of a several-line move was not played, and why.
 	Refused string `json:"refused,omitempty"`
 }

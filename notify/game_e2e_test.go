@@ -14,6 +14,7 @@ import (
 
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // players of the games by mail.
@@ -215,11 +216,11 @@ func checkAttachedRecord(t *testing.T, m message) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := play.ParseRecord(bytes.NewReader(data))
+		rec, err := archive.ParseRecord(bytes.NewReader(data))
 		if err != nil {
 			t.Fatalf("attachment %s: %v", name, err)
 		}
-		rep, err := play.VerifyRecord(catalog.Registry(), rec)
+		rep, err := archive.VerifyRecord(play.Folder(catalog.Registry()), rec)
 		if err != nil || !rep.Passed {
 			t.Fatalf("the attached record %s does not verify: %v %+v", name, err, rep)
 		}
@@ -262,11 +263,11 @@ func disputeByMail(t *testing.T, w *world, game string, addrs []string) {
 }
 
 // checkSealedReceipt checks that a receipt mail carries the log's head
-// sealed under the game's key (play.ReceiptHead), never the raw hash a
+// sealed under the game's key (archive.ReceiptHead), never the raw hash a
 // player could test candidate cards against.
 func checkSealedReceipt(t *testing.T, w *world, game string, m message) {
 	t.Helper()
-	r, err := play.ParseReceipt(m.Text)
+	r, err := archive.ParseReceipt(m.Text)
 	if err != nil {
 		t.Fatalf("a receipt mail without a receipt: %v\n%s", err, m.Text)
 	}
@@ -278,7 +279,7 @@ func checkSealedReceipt(t *testing.T, w *world, game string, m message) {
 	if r.Hash == raw {
 		t.Fatalf("the receipt mail serves the log's raw hash at version %d", r.Version)
 	}
-	if err := w.play.CheckReceipt(t.Context(), r); err != nil {
+	if err := w.archive.CheckReceipt(t.Context(), r); err != nil {
 		t.Fatalf("the receipt mail's head is not the sealed head: %v", err)
 	}
 }

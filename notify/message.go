@@ -110,7 +110,7 @@ type ReceiptData struct {
 	Player  string
 	Moves   []string
 	Version int    // the game's version after the moves
-	Head    string // the receipt of the game's log after them (play.ReceiptHead), in hex
+	Head    string // the receipt of the game's log after them (archive.ReceiptHead), in hex
 	// Refused says which line was not played and why, as a sentence; empty:
 	// every line was.
 	Refused string

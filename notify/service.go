@@ -66,6 +66,10 @@ type Config struct {
 	// ConfirmTTL is how long a mail command waits for its sender to
 	// confirm their address (default 24 hours).
 	ConfirmTTL time.Duration
+	// Archive writes the record attached to the game-over mail (default:
+	// one on pool, which needs no seed key: the record of an ended game
+	// holds the revealed seed).
+	Archive *play.Archive
 }
 
 // Service is courrier's email: it renders and sends the mail the game's
@@ -96,6 +100,9 @@ func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, l
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Archive == nil {
+		cfg.Archive = play.NewArchive(pool, svc.Registry(), nil)
 	}
 	switch cfg.AuthservID = strings.TrimSpace(cfg.AuthservID); {
 	case cfg.AuthservID == "":

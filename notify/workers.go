@@ -214,7 +214,7 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	m.Data = d
 	// The game's record for everyone: `courrier verify` re-plays it.
 	var rec bytes.Buffer
-	if err := s.play.RecordFor(ctx, &rec, a.GameID, b.User); err != nil {
+	if err := s.cfg.Archive.RecordFor(ctx, &rec, a.GameID, b.User); err != nil {
 		return err
 	}
 	name := "courrier-" + a.GameID + ".txt"

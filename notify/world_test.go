@@ -115,6 +115,7 @@ type world struct {
 	t       *testing.T
 	pool    *pgxpool.Pool
 	play    *play.Service
+	archive *play.Archive
 	mail    *notify.Service
 	relay   *relay
 	inbound string // host:port of courrier's SMTP server
@@ -154,12 +155,14 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 
 	late := &lateJobs{}
 	n := byte(0)
-	svc := play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithJobs(late), play.WithSeeds(func() games.Seed {
+	box := play.NewEphemeralSeedBox()
+	svc := play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithJobs(late), play.WithSeedBox(box), play.WithSeeds(func() games.Seed {
 		n++
 		var s games.Seed
 		s[0], s[1] = seed, n
 		return s
 	}))
+	arc := play.NewArchive(pool, catalog.Registry(), box)
 	transport, err := notify.ParseRelay("smtp://"+ln.Addr().String(), "courrier.test")
 	if err != nil {
 		t.Fatal(err)
@@ -172,6 +175,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 	cfg := notify.Config{
 		MailDomain: domain, BaseURL: "http://courrier.test", Transport: transport, Signer: signer,
 		LookupTXT: func(context.Context, string) ([]string, error) { return nil, fmt.Errorf("no DNS in tests") },
+		Archive:   arc,
 	}
 	for _, c := range configure {
 		c(&cfg)
@@ -213,7 +217,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 	}
 	go func() { _ = in.Serve(iln) }()
 	t.Cleanup(func() { _ = in.Shutdown(context.Background()) })
-	return &world{t: t, pool: pool, play: svc, mail: mail, relay: r, inbound: iln.Addr().String(), users: users, now: time.Now, signer: signer, jobs: client}
+	return &world{t: t, pool: pool, play: svc, archive: arc, mail: mail, relay: r, inbound: iln.Addr().String(), users: users, now: time.Now, signer: signer, jobs: client}
 }
 
 // fastRetry retries failed jobs after 200 ms, so a test sees a relay come

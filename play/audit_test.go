@@ -23,6 +23,7 @@ import (
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/projections"
 )
 
@@ -140,9 +141,10 @@ func TestReplayAuditAndRecordOfEveryGame(t *testing.T) {
 	for _, kind := range reg.IDs() {
 		t.Run(kind, func(t *testing.T) {
 			svc, pool := catalogService(t)
+			arc := archiveOf(svc, pool)
 			g := playRecorded(t, svc, pool, kind, 11)
 			for seat := range games.Seat(g.seats) {
-				steps, err := svc.ReplayAs(ctx, g.id, play.Viewer{Seat: seat}, 0)
+				steps, err := arc.ReplayAs(ctx, g.id, archive.Viewer{Seat: seat}, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -163,7 +165,7 @@ func TestReplayAuditAndRecordOfEveryGame(t *testing.T) {
 			}
 			// A player's own replay through the API's path: the full reveal
 			// after the end, every seat's view in it.
-			steps, err := svc.Replay(ctx, g.id, g.people[0].User, 0)
+			steps, err := arc.Replay(ctx, g.id, g.people[0].User, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,17 +173,17 @@ func TestReplayAuditAndRecordOfEveryGame(t *testing.T) {
 			if last.Reveal == nil || len(last.Reveal.Views) != g.seats {
 				t.Fatalf("no full reveal after the end: %+v", last.Reveal)
 			}
-			if _, err := svc.Replay(ctx, g.id, "u-stranger", 0); !isCode(err, play.CodeForbidden) {
+			if _, err := arc.Replay(ctx, g.id, "u-stranger", 0); !isCode(err, play.CodeForbidden) {
 				t.Fatalf("a stranger's replay: %v", err)
 			}
 
-			rep, err := svc.AuditGame(ctx, g.id)
+			rep, err := arc.AuditGame(ctx, g.id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !rep.Passed || len(rep.Moves) < 5 {
 				var b bytes.Buffer
-				_ = play.WriteAuditReport(&b, rep)
+				_ = archive.WriteAuditReport(&b, rep)
 				t.Fatalf("the audit of an honest game fails:\n%s", b.String())
 			}
 			timeouts := 0
@@ -198,30 +200,30 @@ func TestReplayAuditAndRecordOfEveryGame(t *testing.T) {
 			}
 
 			var rec bytes.Buffer
-			if err := svc.RecordAs(ctx, &rec, g.id, play.Viewer{Seat: games.Spectator, Full: true}); err != nil {
+			if err := arc.RecordAs(ctx, &rec, g.id, archive.Viewer{Seat: games.Spectator, Full: true}); err != nil {
 				t.Fatal(err)
 			}
-			parsed, err := play.ParseRecord(bytes.NewReader(rec.Bytes()))
+			parsed, err := archive.ParseRecord(bytes.NewReader(rec.Bytes()))
 			if err != nil {
 				t.Fatal(err)
 			}
-			vr, err := play.VerifyRecord(reg, parsed)
+			vr, err := archive.VerifyRecord(play.Folder(reg), parsed)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !vr.Passed {
 				var b bytes.Buffer
-				_ = play.WriteAuditReport(&b, vr)
+				_ = archive.WriteAuditReport(&b, vr)
 				t.Fatalf("the record of an honest game does not verify:\n%s\n%s", b.String(), rec.String())
 			}
 			for _, o := range g.receipts {
-				r := play.Receipt{Game: g.id, Version: o.Version, Hash: o.Head}
-				if err := play.VerifyReceipt(parsed, r); err != nil {
+				r := archive.Receipt{Game: g.id, Version: o.Version, Hash: o.Head}
+				if err := archive.VerifyReceipt(parsed, r); err != nil {
 					t.Fatalf("receipt %+v: %v", r, err)
 				}
 			}
-			bad := play.Receipt{Game: g.id, Version: g.receipts[0].Version, Hash: strings.Repeat("0", 64)}
-			if err := play.VerifyReceipt(parsed, bad); err == nil {
+			bad := archive.Receipt{Game: g.id, Version: g.receipts[0].Version, Hash: strings.Repeat("0", 64)}
+			if err := archive.VerifyReceipt(parsed, bad); err == nil {
 				t.Fatal("a receipt with another hash checks")
 			}
 			t.Logf("%s: %d seats, %d versions, %d moves audited, record %d bytes", kind, g.seats, rep.Version, len(rep.Moves), rec.Len())
@@ -242,13 +244,14 @@ func TestTamperedRecordsDoNotVerify(t *testing.T) {
 	for _, kind := range []string{"coup", "coyote", "couillon"} {
 		t.Run(kind, func(t *testing.T) {
 			svc, pool := catalogService(t)
+			arc := archiveOf(svc, pool)
 			g := playRecorded(t, svc, pool, kind, 5)
 			var rec bytes.Buffer
-			if err := svc.RecordAs(ctx, &rec, g.id, play.Viewer{Seat: games.Spectator, Full: true}); err != nil {
+			if err := arc.RecordAs(ctx, &rec, g.id, archive.Viewer{Seat: games.Spectator, Full: true}); err != nil {
 				t.Fatal(err)
 			}
 			text := rec.String()
-			honest, err := play.ParseRecord(strings.NewReader(text))
+			honest, err := archive.ParseRecord(strings.NewReader(text))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -272,11 +275,11 @@ func TestTamperedRecordsDoNotVerify(t *testing.T) {
 				if edited == text {
 					t.Fatalf("%s: the edit changed nothing", tt.name)
 				}
-				parsed, err := play.ParseRecord(strings.NewReader(edited))
+				parsed, err := archive.ParseRecord(strings.NewReader(edited))
 				if err != nil {
 					t.Fatalf("%s: %v", tt.name, err)
 				}
-				rep, err := play.VerifyRecord(reg, parsed)
+				rep, err := archive.VerifyRecord(play.Folder(reg), parsed)
 				if err != nil {
 					t.Fatalf("%s: %v", tt.name, err)
 				}
@@ -290,7 +293,7 @@ func TestTamperedRecordsDoNotVerify(t *testing.T) {
 
 // changedMove finds a player's move in the record that had another legal
 // choice, and returns its version and the line with that other move.
-func changedMove(t *testing.T, eng games.Engine, rec *play.Record, text string) (int, string, string) {
+func changedMove(t *testing.T, eng games.Engine, rec *archive.Record, text string) (int, string, string) {
 	t.Helper()
 	kind := eng.Info().ID
 	st, err := eng.Initial(1)
@@ -323,7 +326,7 @@ func changedMove(t *testing.T, eng games.Engine, rec *play.Record, text string) 
 
 // changedShuffle swaps two different items of the first list in the first
 // setup event: another order of a deck, or another deal.
-func changedShuffle(t *testing.T, kind string, rec *play.Record, text string) (int, string) {
+func changedShuffle(t *testing.T, kind string, rec *archive.Record, text string) (int, string) {
 	t.Helper()
 	lines := recordLines(text)
 	for _, e := range rec.Events {
@@ -422,9 +425,10 @@ func replaceLine(text string, version int, line string) string {
 func TestAuditCatchesTampering(t *testing.T) {
 	ctx := context.Background()
 	db := pgtest.Open(t)
-	svc := play.New(db.Service, catalog.Registry(), play.WithLogger(quietLog()))
+	svc := play.New(db.Service, catalog.Registry(), play.WithLogger(quietLog()), play.WithSeedBox(testSeeds))
+	arc := archiveOf(svc, db.Service)
 	g := playRecorded(t, svc, db.Service, "coup", 3)
-	rep, err := svc.AuditGame(ctx, g.id)
+	rep, err := arc.AuditGame(ctx, g.id)
 	if err != nil || !rep.Passed {
 		t.Fatalf("honest game: %+v, %v", rep, err)
 	}
@@ -475,7 +479,7 @@ func TestAuditCatchesTampering(t *testing.T) {
 					t.Fatalf("the recomputed chain does not verify: %v", err)
 				}
 			}
-			rep, err := svc.AuditGame(ctx, g.id)
+			rep, err := arc.AuditGame(ctx, g.id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -484,7 +488,7 @@ func TestAuditCatchesTampering(t *testing.T) {
 			}
 		})
 	}
-	if rep, err := svc.AuditGame(ctx, g.id); err != nil || !rep.Passed {
+	if rep, err := arc.AuditGame(ctx, g.id); err != nil || !rep.Passed {
 		t.Fatalf("after restoring: %+v, %v", rep.Problems, err)
 	}
 }

@@ -369,7 +369,7 @@ func BenchmarkRebuild(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if _, err := svc.RebuildProjections(ctx, nil); err != nil {
+		if _, err := play.NewUpkeep(pool, svc.Registry(), nil).RebuildProjections(ctx, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

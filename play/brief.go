@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // maxSince bounds how many changes a brief recounts.
@@ -79,7 +80,7 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 		if err := json.Unmarshal(last.Data, &en); err == nil && last.Type == TypeEnded {
 			b.Seed = en.Seed
 			if sd, err := games.ParseSeed(en.Seed); err == nil {
-				b.Head = ReceiptHead(sd, gameID, last.Hash)
+				b.Head = archive.ReceiptHead(sd, gameID, last.Hash)
 			}
 		}
 	}

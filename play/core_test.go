@@ -22,6 +22,7 @@ import (
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // startGame creates a game of kind for n players (u-p0 … named P0 …),
@@ -59,7 +60,17 @@ func startGame(t *testing.T, svc *play.Service, kind string, n int) (string, *pl
 func catalogService(t *testing.T) (*play.Service, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.New(t)
-	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog())), pool
+	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithSeedBox(testSeeds)), pool
+}
+
+// testSeeds seals the seeds of the test services, so that archiveOf's
+// archive opens them (a referee's or the operator's audit of a running
+// game).
+var testSeeds = play.NewEphemeralSeedBox()
+
+// archiveOf is the archive beside svc on pool.
+func archiveOf(svc *play.Service, pool *pgxpool.Pool) *play.Archive {
+	return play.NewArchive(pool, svc.Registry(), testSeeds)
 }
 
 // In a four-player Coup challenge window, all three answers sent against
@@ -426,7 +437,7 @@ func TestSeedsAreSealedAtRest(t *testing.T) {
 	if _, err := db.Owner.Exec(ctx, `update game_secrets set seed = $2, sealed = null, key_id = null where game_id = $1`, id, seed[:]); err != nil {
 		t.Fatal(err)
 	}
-	n, err := svc.SealClearSeeds(ctx)
+	n, err := play.NewUpkeep(db.Service, catalog.Registry(), box).SealClearSeeds(ctx)
 	if err != nil || n != 1 {
 		t.Fatalf("sealed %d clear seeds, %v; want 1", n, err)
 	}
@@ -446,7 +457,7 @@ func TestOutcomeCarriesTheSealedHead(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.New(t)
 	seed := games.Seed{7, 7, 7}
-	svc := play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithSeeds(func() games.Seed { return seed }))
+	svc := play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithSeeds(func() games.Seed { return seed }), play.WithSeedBox(testSeeds))
 	id, tbl, bySeat := startGame(t, svc, "coyote", 3)
 	p := tbl.Pending[0]
 	legal := tbl.Engine.Legal(tbl.State, p.Seat)
@@ -462,17 +473,17 @@ func TestOutcomeCarriesTheSealedHead(t *testing.T) {
 	if out.Head == hex.EncodeToString(raw) {
 		t.Fatalf("the outcome serves the log's raw hash %s", out.Head)
 	}
-	if want := play.ReceiptHead(seed, id, raw); out.Head != want {
+	if want := archive.ReceiptHead(seed, id, raw); out.Head != want {
 		t.Fatalf("outcome head %q, want the sealed head %q", out.Head, want)
 	}
-	if err := svc.CheckReceipt(ctx, play.Receipt{Game: id, Version: out.Version, Hash: out.Head}); err != nil {
+	if err := archiveOf(svc, pool).CheckReceipt(ctx, archive.Receipt{Game: id, Version: out.Version, Hash: out.Head}); err != nil {
 		t.Fatalf("the operator's check of a true receipt: %v", err)
 	}
-	if err := svc.CheckReceipt(ctx, play.Receipt{Game: id, Version: out.Version - 1, Hash: out.Head}); err == nil {
+	if err := archiveOf(svc, pool).CheckReceipt(ctx, archive.Receipt{Game: id, Version: out.Version - 1, Hash: out.Head}); err == nil {
 		t.Fatal("a receipt checks at another version")
 	}
-	other := play.ReceiptHead(games.Seed{8}, id, raw)
-	if other == out.Head || play.ReceiptHead(seed, id+"x", raw) == out.Head {
+	other := archive.ReceiptHead(games.Seed{8}, id, raw)
+	if other == out.Head || archive.ReceiptHead(seed, id+"x", raw) == out.Head {
 		t.Fatal("the sealed head does not depend on the seed and the game")
 	}
 }
@@ -511,8 +522,7 @@ func TestRebuildRunsBesideMoves(t *testing.T) {
 		tables[id], seats[id] = tbl, bySeat
 	}
 	moved := 0
-	rebuilder := play.New(pool, catalog.Registry(), play.WithLogger(quietLog()))
-	n, err := rebuilder.RebuildProjections(ctx, func(done, total int) {
+	n, err := play.NewUpkeep(pool, catalog.Registry(), nil).RebuildProjections(ctx, func(done, total int) {
 		if done == total {
 			return
 		}

@@ -162,7 +162,7 @@ func playWholeGame(t *testing.T, eng games.Engine, opts games.Options) {
 		}
 	}
 	inline, _ := projections.Dump(ctx, pool)
-	if _, err := svc.RebuildProjections(ctx, nil); err != nil {
+	if _, err := play.NewUpkeep(pool, svc.Registry(), nil).RebuildProjections(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	rebuilt, _ := projections.Dump(ctx, pool)

@@ -29,7 +29,7 @@ func mailService(t *testing.T) (*play.Service, *pgxpool.Pool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithJobs(client)), pool
+	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithJobs(client), play.WithSeedBox(testSeeds)), pool
 }
 
 // job is an inserted job's kind, arguments and when it is due.

@@ -16,6 +16,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/projections"
 )
 
@@ -99,13 +100,13 @@ func TestReadPathsShowEachSeatOnlyItsOwn(t *testing.T) {
 						t.Fatal(err)
 					}
 					if step%40 == 20 {
-						checkReads(t, svc, pool, id, people, secrets)
+						checkReads(t, svc, archiveOf(svc, pool), pool, id, people, secrets)
 					}
 				}
 				if !tbl.Ended {
 					t.Fatal("the game did not end in 3000 commands")
 				}
-				checkReads(t, svc, pool, id, people, secrets)
+				checkReads(t, svc, archiveOf(svc, pool), pool, id, people, secrets)
 				if len(stales) == 0 {
 					t.Fatal("no stale move was tried")
 				}
@@ -154,7 +155,7 @@ func checkStale(t *testing.T, svc *play.Service, id, user string, stale *play.St
 
 // checkReads compares every read of every person (and of the public) with
 // the engine's own per-seat functions, computed here from the stored log.
-func checkReads(t *testing.T, svc *play.Service, pool interface {
+func checkReads(t *testing.T, svc *play.Service, arc *play.Archive, pool interface {
 	events.Querier
 }, id string, people []play.Actor, secrets []string) {
 	t.Helper()
@@ -233,7 +234,7 @@ func checkReads(t *testing.T, svc *play.Service, pool interface {
 				t.Fatal(err)
 			}
 		}
-		checkReplayAndRecord(t, svc, full, user, hist, secrets)
+		checkReplayAndRecord(t, arc, full, user, hist, secrets)
 		v, err := svc.ViewFor(ctx, id, user)
 		if err != nil {
 			t.Fatal(err)
@@ -265,13 +266,13 @@ func jsonEqual(a, b any) bool {
 // their seat, the move as typed only when their own) and, before the end,
 // no full reveal, no seed and no hashes; the public gets neither of a
 // started game.
-func checkReplayAndRecord(t *testing.T, svc *play.Service, full *play.Table, user string, hist []play.Change, secrets []string) {
+func checkReplayAndRecord(t *testing.T, arc *play.Archive, full *play.Table, user string, hist []play.Change, secrets []string) {
 	t.Helper()
 	if full.Ended {
 		return // everything is revealed after the end
 	}
 	ctx := context.Background()
-	steps, err := svc.Replay(ctx, full.ID, user, 0)
+	steps, err := arc.Replay(ctx, full.ID, user, 0)
 	if user == "" {
 		if !isCode(err, play.CodeForbidden) {
 			t.Fatalf("the public's replay of a started game: %v", err)
@@ -295,11 +296,11 @@ func checkReplayAndRecord(t *testing.T, svc *play.Service, full *play.Table, use
 	}
 	noSecrets(t, "a replay", steps, secrets)
 	var b bytes.Buffer
-	if err := svc.RecordFor(ctx, &b, full.ID, user); err != nil {
+	if err := arc.RecordFor(ctx, &b, full.ID, user); err != nil {
 		t.Fatal(err)
 	}
 	noSecrets(t, "a record", b.String(), secrets)
-	rec, err := play.ParseRecord(bytes.NewReader(b.Bytes()))
+	rec, err := archive.ParseRecord(bytes.NewReader(b.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func newServiceB(t testing.TB, extra ...games.Engine) (*play.Service, *pgxpool.P
 	t.Helper()
 	pool := pgtest.New(t)
 	reg := games.NewRegistry(append([]games.Engine{games.Adapt(pile{})}, extra...)...)
-	return play.New(pool, reg, play.WithLogger(quietLog())), pool
+	return play.New(pool, reg, play.WithLogger(quietLog()), play.WithSeedBox(testSeeds)), pool
 }
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -431,7 +431,7 @@ func TestRebuildEqualsInline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := svc.RebuildProjections(ctx, nil)
+	n, err := play.NewUpkeep(pool, svc.Registry(), nil).RebuildProjections(ctx, nil)
 	if err != nil || n != 4 {
 		t.Fatalf("rebuild: %d games, %v", n, err)
 	}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/projections"
@@ -281,42 +279,6 @@ func (s *Service) GameAndViewFor(ctx context.Context, gameID, user string) (proj
 // finds the user's seat in the games row and reads that seat's view.
 func (s *Service) ViewFor(ctx context.Context, gameID, user string) (projections.SeatView, error) {
 	return projections.GetViewOfUser(ctx, s.pool, gameID, user)
-}
-
-// RebuildProjections recomputes every inline projection from the event log
-// alone, one game per transaction, with every upsert guarded by version so
-// that it never replaces a newer row written by a live command meanwhile. It
-// returns the number of games rebuilt; progress, when not nil, is called
-// after each.
-func (s *Service) RebuildProjections(ctx context.Context, progress func(done, total int)) (int, error) {
-	streams, err := events.Streams(ctx, s.pool, "game-")
-	if err != nil {
-		return 0, fmt.Errorf("rebuild projections: %w", err)
-	}
-	for i, stream := range streams {
-		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			recorded, err := events.ReadStream(ctx, tx, stream, 0)
-			if err != nil {
-				return err
-			}
-			t, err := fold(s.reg, strings.TrimPrefix(stream, "game-"), recorded)
-			if err != nil {
-				return err
-			}
-			g, views, err := t.Project()
-			if err != nil {
-				return err
-			}
-			return projections.Save(ctx, tx, g, views)
-		})
-		if err != nil {
-			return i, fmt.Errorf("rebuild projections of %s: %w", stream, err)
-		}
-		if progress != nil {
-			progress(i+1, len(streams))
-		}
-	}
-	return len(streams), nil
 }
 
 // GamesOf lists the games user plays or played in, most recent first (at

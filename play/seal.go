@@ -1,7 +1,6 @@
 package play
 
 import (
-	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -92,40 +91,4 @@ func (b *SeedBox) Open(gameID, keyID string, sealed []byte) (games.Seed, error) 
 	}
 	copy(seed[:], plain)
 	return seed, nil
-}
-
-// SealClearSeeds seals every seed still stored in clear (from before seeds
-// were sealed) and returns how many it sealed. The service runs it at start.
-func (s *Service) SealClearSeeds(ctx context.Context) (int, error) {
-	rows, err := s.pool.Query(ctx, `select game_id, seed from game_secrets where seed is not null`)
-	if err != nil {
-		return 0, fmt.Errorf("find seeds in clear: %w", err)
-	}
-	type clearSeed struct {
-		id   string
-		seed []byte
-	}
-	var found []clearSeed
-	for rows.Next() {
-		var c clearSeed
-		if err := rows.Scan(&c.id, &c.seed); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("find seeds in clear: %w", err)
-		}
-		found = append(found, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("find seeds in clear: %w", err)
-	}
-	for i, c := range found {
-		var seed games.Seed
-		copy(seed[:], c.seed)
-		sealed, kid := s.seeds.Seal(c.id, seed)
-		if _, err := s.pool.Exec(ctx, `update game_secrets set seed = null, sealed = $2, key_id = $3 where game_id = $1 and seed is not null`,
-			c.id, sealed, kid); err != nil {
-			return i, fmt.Errorf("seal the seed of game %s: %w", c.id, err)
-		}
-	}
-	return len(found), nil
 }

@@ -130,7 +130,7 @@ func TestAReplacedCreatorIsNoReferee(t *testing.T) {
 	if after.Referee() != "" || after.FullReveal(creator) {
 		t.Fatalf("the replaced creator is referee %q (full reveal %v)", after.Referee(), after.FullReveal(creator))
 	}
-	steps, err := svc.Replay(ctx, id, creator, 0)
+	steps, err := archiveOf(svc, pool).Replay(ctx, id, creator, 0)
 	if err == nil && len(steps) > 0 && steps[len(steps)-1].Reveal != nil {
 		t.Fatal("the replaced creator replays the running game with every card revealed")
 	}

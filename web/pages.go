@@ -18,6 +18,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/projections"
 )
 
@@ -390,7 +391,7 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 	}
 	if v.Seat == games.Spectator && g.Status != projections.StatusOpen {
 		// A referee without a seat reads the game through its history.
-		if _, _, err := h.cfg.Play.ReplayAt(ctx, id, user, 0); err == nil {
+		if _, _, err := h.cfg.Archive.ReplayAt(ctx, id, user, 0); err == nil {
 			seeOther(w, r, "/games/"+id+"/history")
 			return
 		}
@@ -610,7 +611,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
 	version, _ := strconv.Atoi(r.URL.Query().Get("version"))
-	steps, err := h.cfg.Play.Replay(ctx, id, userOf(r), 0)
+	steps, err := h.cfg.Archive.Replay(ctx, id, userOf(r), 0)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -670,7 +671,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 type auditPage struct {
 	Layout
 	ID     string
-	Report *play.AuditReport
+	Report *archive.AuditReport
 }
 
 // audit shows the audit report of a finished game.
@@ -678,7 +679,7 @@ func (h *Handler) audit(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
 	}
-	rep, err := h.cfg.Play.AuditFor(r.Context(), r.PathValue("id"), userOf(r))
+	rep, err := h.cfg.Archive.AuditFor(r.Context(), r.PathValue("id"), userOf(r))
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -693,7 +694,7 @@ func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("id")
 	var b bytes.Buffer
-	if err := h.cfg.Play.RecordFor(r.Context(), &b, id, userOf(r)); err != nil {
+	if err := h.cfg.Archive.RecordFor(r.Context(), &b, id, userOf(r)); err != nil {
 		h.failErr(w, r, err)
 		return
 	}

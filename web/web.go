@@ -45,6 +45,7 @@ type Live interface {
 // Config is what the pages need.
 type Config struct {
 	Play     *play.Service
+	Archive  *play.Archive // replays, audit reports and records
 	Users    *auth.Users
 	Sessions *auth.Sessions
 	// SignIn mails sign-in links and turns them into sessions.

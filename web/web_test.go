@@ -80,8 +80,10 @@ func newSite(t *testing.T, baseURL string) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
+	box := play.NewEphemeralSeedBox()
 	h, err := web.New(web.Config{
-		Play: play.New(pool, catalog.Registry(), play.WithLogger(log)), Users: users, Sessions: sessions, SignIn: signIn,
+		Play:    play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box)),
+		Archive: play.NewArchive(pool, catalog.Registry(), box), Users: users, Sessions: sessions, SignIn: signIn,
 		CSRFKey: csrfKey, BaseURL: baseURL, Log: log,
 	})
 	if err != nil {

@@ -58,7 +58,8 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	late := &lateJobs{}
 	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake),
 		play.WithSeedBox(box), play.WithJobs(late))
-	if n, err := svc.SealClearSeeds(ctx); err != nil {
+	arc := play.NewArchive(db.Pool, catalog.Registry(), box)
+	if n, err := play.NewUpkeep(db.Pool, catalog.Registry(), box).SealClearSeeds(ctx); err != nil {
 		return err
 	} else if n > 0 {
 		log.Info("sealed game seeds stored in clear by an older courrier", "games", n)
@@ -75,7 +76,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	if err != nil {
 		return err
 	}
-	mail, err := mailService(cfg, db, svc, keys.login, log)
+	mail, err := mailService(cfg, db, svc, arc, keys.login, log)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return err
 	}
 	apiServer, err := api.New(ctx, api.Config{
-		Pool: db.Pool, Play: svc, Users: auth.NewUsers(db.Pool), SignIn: signIn,
+		Pool: db.Pool, Play: svc, Archive: arc, Users: auth.NewUsers(db.Pool), SignIn: signIn,
 		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: sessions,
 		Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailbox(cfg, db), Log: log,
 		PerUser: perUser, PerAddress: perAddress, LoopbackUnlimited: true,
@@ -123,7 +124,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return fmt.Errorf("listen on %s (inbound SMTP): %w", cfg.SMTPAddr, err)
 	}
 	pages, err := web.New(web.Config{
-		Play: svc, Users: auth.NewUsers(db.Pool), Sessions: sessions, SignIn: signIn,
+		Play: svc, Archive: arc, Users: auth.NewUsers(db.Pool), Sessions: sessions, SignIn: signIn,
 		CSRFKey: keys.csrf, Live: liveFeed{hub}, BaseURL: cfg.BaseURL, DevMail: cfg.SMTPRelay == "", Log: log,
 	})
 	if err != nil {
@@ -219,9 +220,8 @@ func migrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 // progress bar on a terminal.
 func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	return withDatabase(ctx, "projections rebuild", args, log, func(_ config, db *database) error {
-		svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log))
 		var bar *progressbar.ProgressBar
-		n, err := svc.RebuildProjections(ctx, func(done, total int) {
+		n, err := play.NewUpkeep(db.Pool, catalog.Registry(), nil).RebuildProjections(ctx, func(done, total int) {
 			if bar == nil {
 				bar = newLoadBar(stderr, int64(total), "rebuilding")
 			}

@@ -265,7 +265,7 @@ func warnFailed(ctx context.Context, stdout io.Writer, db *database) error {
 }
 
 // mailService builds the mail side on a database.
-func mailService(cfg config, db *database, svc *play.Service, loginKey []byte, log *slog.Logger) (*notify.Service, error) {
+func mailService(cfg config, db *database, svc *play.Service, arc *play.Archive, loginKey []byte, log *slog.Logger) (*notify.Service, error) {
 	signer, err := replySigner(cfg.DataDir, time.Now)
 	if err != nil {
 		return nil, err
@@ -286,6 +286,7 @@ func mailService(cfg config, db *database, svc *play.Service, loginKey []byte, l
 	return notify.New(db.Pool, svc, auth.NewUsers(db.Pool), notify.Config{
 		MailDomain: cfg.MailDomain, AuthservID: cfg.AuthservID, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer, LoginKey: loginKey,
 		Inbound: inbound, RepliesPerHour: hourly, FirstContactPerHour: firstHourly, FirstContactPerAddress: firstDaily,
+		Archive: arc,
 	}, log)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // The commands of replays, audits and game records: replay, audit and
@@ -73,18 +74,18 @@ func commandArgs(name string, args []string, more func(*flag.FlagSet)) (config, 
 // viewerOf reads --as: a seat number, a player's name, "public", or
 // "everyone" (the full reveal: the operator's, or a referee's); empty, the
 // full reveal after the end and the public's view before it.
-func viewerOf(t *play.Table, as string) (play.Viewer, error) {
+func viewerOf(t *play.Table, as string) (archive.Viewer, error) {
 	as = strings.TrimSpace(as)
 	switch strings.ToLower(as) {
 	case "":
 		if t.Ended {
-			return play.Viewer{Seat: games.Spectator, Full: true}, nil
+			return archive.Viewer{Seat: games.Spectator, Full: true}, nil
 		}
-		return play.Viewer{Seat: games.Spectator}, nil
+		return archive.Viewer{Seat: games.Spectator}, nil
 	case "everyone", "everything", "referee", "all":
-		return play.Viewer{Seat: games.Spectator, Full: true}, nil
+		return archive.Viewer{Seat: games.Spectator, Full: true}, nil
 	case "public", "spectator":
-		return play.Viewer{Seat: games.Spectator}, nil
+		return archive.Viewer{Seat: games.Spectator}, nil
 	}
 	var names []string
 	if t.Started {
@@ -92,31 +93,32 @@ func viewerOf(t *play.Table, as string) (play.Viewer, error) {
 	}
 	if n, err := strconv.Atoi(as); err == nil {
 		if n < 0 || n >= len(names) {
-			return play.Viewer{}, usageError{msg: fmt.Sprintf("game %s has no seat %d (seats 0 to %d)", t.ID, n, len(names)-1)}
+			return archive.Viewer{}, usageError{msg: fmt.Sprintf("game %s has no seat %d (seats 0 to %d)", t.ID, n, len(names)-1)}
 		}
-		return play.Viewer{Seat: games.Seat(n), Full: t.Ended}, nil
+		return archive.Viewer{Seat: games.Seat(n), Full: t.Ended}, nil
 	}
 	for i, name := range names {
 		if strings.EqualFold(name, as) {
-			return play.Viewer{Seat: games.Seat(i), Full: t.Ended}, nil
+			return archive.Viewer{Seat: games.Seat(i), Full: t.Ended}, nil
 		}
 	}
-	return play.Viewer{}, usageError{msg: fmt.Sprintf("game %s has no player %q (players: %s; or public, everyone)", t.ID, as, strings.Join(names, ", "))}
+	return archive.Viewer{}, usageError{msg: fmt.Sprintf("game %s has no player %q (players: %s; or public, everyone)", t.ID, as, strings.Join(names, ", "))}
 }
 
-// openPlay opens the database and the game service of a command, with the
-// data directory's seed keys (an operator's audit opens the seed of a
-// running game); the function returned closes the database.
-func openPlay(ctx context.Context, cfg config, name string, log *slog.Logger) (*play.Service, func(), error) {
+// openPlay opens the database, the game service and the archive of a
+// command, with the data directory's seed keys (an operator's audit opens
+// the seed of a running game); the function returned closes the database.
+func openPlay(ctx context.Context, cfg config, name string, log *slog.Logger) (*play.Service, *play.Archive, func(), error) {
 	box, err := seedBox(cfg.DataDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	db, err := openDatabase(ctx, cfg, name, log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box)), db.Close, nil
+	reg := catalog.Registry()
+	return play.New(db.Pool, reg, play.WithLogger(log), play.WithSeedBox(box)), play.NewArchive(db.Pool, reg, box), db.Close, nil
 }
 
 // replayCmd prints a game version by version as a seat saw it.
@@ -136,7 +138,7 @@ func replayCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	if len(rest) != 1 {
 		return usageError{msg: fmt.Sprintf("replay takes one game id, not %d arguments", len(rest)), showUsage: true}
 	}
-	svc, closeDB, err := openPlay(ctx, cfg, "replay", log)
+	svc, arc, closeDB, err := openPlay(ctx, cfg, "replay", log)
 	if err != nil {
 		return err
 	}
@@ -149,7 +151,7 @@ func replayCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	if err != nil {
 		return err
 	}
-	steps, err := svc.ReplayAs(ctx, rest[0], v, to)
+	steps, err := arc.ReplayAs(ctx, rest[0], v, to)
 	if err != nil {
 		return err
 	}
@@ -209,7 +211,7 @@ func auditCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if len(rest) == 0 && !all || len(rest) > 0 && all {
 		return usageError{msg: "audit takes game ids or -all (one of the two)", showUsage: true}
 	}
-	svc, closeDB, err := openPlay(ctx, cfg, "audit", log)
+	svc, arc, closeDB, err := openPlay(ctx, cfg, "audit", log)
 	if err != nil {
 		return err
 	}
@@ -224,7 +226,7 @@ func auditCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	bar := newLoadBar(stderr, int64(len(ids)), "auditing")
 	var failed []string
 	for _, id := range ids {
-		rep, err := svc.AuditGame(ctx, id)
+		rep, err := arc.AuditGame(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -243,7 +245,7 @@ func auditCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 				return err
 			}
 		default:
-			if err := play.WriteAuditReport(stdout, rep); err != nil {
+			if err := archive.WriteAuditReport(stdout, rep); err != nil {
 				return err
 			}
 		}
@@ -283,7 +285,7 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	case !all && len(rest) != 1:
 		return usageError{msg: fmt.Sprintf("export takes one game id (or -all -dir DIR), not %d arguments", len(rest)), showUsage: true}
 	}
-	svc, closeDB, err := openPlay(ctx, cfg, "export", log)
+	svc, arc, closeDB, err := openPlay(ctx, cfg, "export", log)
 	if err != nil {
 		return err
 	}
@@ -297,7 +299,7 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		if err != nil {
 			return err
 		}
-		return svc.RecordAs(ctx, w, id, v)
+		return arc.RecordAs(ctx, w, id, v)
 	}
 	if !all {
 		if out == "" {
@@ -371,11 +373,11 @@ func verifyCmd(args []string, stdout io.Writer) error {
 				}
 				text = string(b)
 			}
-			r, err := play.ParseReceipt(text)
+			r, err := archive.ParseReceipt(text)
 			if err != nil {
 				return err
 			}
-			if err := play.VerifyReceipt(rec, r); err != nil {
+			if err := archive.VerifyReceipt(rec, r); err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
 			if _, err := fmt.Fprintf(stdout, "%s: the receipt of version %d (%s…) is in the record of game %s\n", path, r.Version, r.Hash[:12], rec.Header("Game")); err != nil {
@@ -383,7 +385,7 @@ func verifyCmd(args []string, stdout io.Writer) error {
 			}
 			continue
 		}
-		rep, err := play.VerifyRecord(reg, rec)
+		rep, err := archive.VerifyRecord(play.Folder(reg), rec)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -392,7 +394,7 @@ func verifyCmd(args []string, stdout io.Writer) error {
 				return err
 			}
 		} else {
-			if err := play.WriteAuditReport(stdout, rep); err != nil {
+			if err := archive.WriteAuditReport(stdout, rep); err != nil {
 				return err
 			}
 		}
@@ -407,7 +409,7 @@ func verifyCmd(args []string, stdout io.Writer) error {
 }
 
 // readRecord parses the record in the file at path ("-": standard input).
-func readRecord(path string) (*play.Record, error) {
+func readRecord(path string) (*archive.Record, error) {
 	var r io.Reader = os.Stdin
 	if path != "-" {
 		f, err := os.Open(path) //nolint:gosec // G304: the user names the file
@@ -417,7 +419,7 @@ func readRecord(path string) (*play.Record, error) {
 		defer func() { _ = f.Close() }() // read only
 		r = f
 	}
-	rec, err := play.ParseRecord(r)
+	rec, err := archive.ParseRecord(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -433,7 +435,7 @@ func checkReceipts(ctx context.Context, cfg config, path string, stdout io.Write
 	if err != nil {
 		return fmt.Errorf("read the receipts: %w", err)
 	}
-	svc, closeDB, err := openPlay(ctx, cfg, "audit", log)
+	_, arc, closeDB, err := openPlay(ctx, cfg, "audit", log)
 	if err != nil {
 		return err
 	}
@@ -443,9 +445,9 @@ func checkReceipts(ctx context.Context, cfg config, path string, stdout io.Write
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		r, err := play.ParseReceipt(line)
+		r, err := archive.ParseReceipt(line)
 		if err == nil {
-			err = svc.CheckReceipt(ctx, r)
+			err = arc.CheckReceipt(ctx, r)
 		}
 		checked++
 		verdict := "ok"

@@ -1,10 +1,8 @@
-package play
+package archive
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -21,8 +19,8 @@ import (
 // default and resignation from its recorded text with the generator of its
 // version, compares what that produces with the recorded events, folds the
 // stream, and checks the result the end recorded. The same walk checks a game
-// from the database (Service.AuditGame, which also verifies the hash chain)
-// and from an exported record with no database (VerifyRecord).
+// from the database (play.Archive.AuditGame, which also verifies the hash
+// chain) and from an exported record with no database (VerifyRecord).
 
 // AuditReport is the outcome of an audit: whether the game passed, the first
 // bad version when not, every problem found, and each move with who made it,
@@ -102,19 +100,19 @@ type AuditInput struct {
 	SeedError string
 }
 
-// Audit re-derives a game from its log; see the package comment above. It
-// never fails: a log it cannot fold is a problem at that version.
-func Audit(reg *games.Registry, in AuditInput) *AuditReport {
-	a := &auditor{reg: reg, in: in, t: &Table{ID: in.GameID}, cur: -1,
+// Audit re-derives a game from its log, folding it with newFold; see the
+// comment above. It never fails: a log it cannot fold is a problem at that
+// version.
+func Audit(newFold Folder, in AuditInput) *AuditReport {
+	a := &auditor{in: in, f: newFold(in.GameID), cur: -1,
 		rep: &AuditReport{Game: in.GameID, Problems: []AuditProblem{}, Moves: []AuditedMove{}, Disputes: []Dispute{}}}
 	a.run()
 	return a.rep
 }
 
 type auditor struct {
-	reg  *games.Registry
 	in   AuditInput
-	t    *Table
+	f    Fold
 	rep  *AuditReport
 	seed *games.Seed
 	// cur is the index in rep.Moves of the decision being checked (-1:
@@ -125,13 +123,13 @@ type auditor struct {
 // fold folds one recorded event, noting what it did in the current
 // decision's report line.
 func (a *auditor) fold(e events.Recorded) error {
-	t := a.t
-	if a.cur >= 0 && t.State != nil && strings.HasPrefix(e.Type, t.Kind+".") {
-		if c, err := t.change(e, games.Spectator); err == nil && c.Text != "" {
+	g := a.f.Game()
+	if a.cur >= 0 && g.State != nil && strings.HasPrefix(e.Type, g.Kind+".") {
+		if c, err := a.f.Describe(e, games.Spectator); err == nil && c.Text != "" {
 			a.rep.Moves[a.cur].Said = append(a.rep.Moves[a.cur].Said, c.Text)
 		}
 	}
-	return t.apply(a.reg, e, actorOf(e.Meta))
+	return a.f.Apply(e)
 }
 
 func (a *auditor) problem(version int, format string, args ...any) {
@@ -179,20 +177,20 @@ func (a *auditor) run() {
 		}
 		i += n
 	}
-	t := a.t
-	rep.Kind, rep.Commitment, rep.Version, rep.Ended = t.Kind, t.Commitment, t.Version, t.Ended
-	if t.Started {
-		rep.Players = t.Engine.Players(t.State)
+	g := a.f.Game()
+	rep.Kind, rep.Commitment, rep.Version, rep.Ended = g.Kind, g.Commitment, g.Version, g.Ended
+	if g.Started {
+		rep.Players = g.Engine.Players(g.State)
 	}
-	if t.Ended && a.seed != nil {
+	if g.Ended && a.seed != nil {
 		rep.Seed = a.seed.String()
 	}
-	if t.endResult != nil {
-		r := *t.endResult
+	if g.Result != nil {
+		r := *g.Result
 		rep.Result = &r
 	}
-	if t.Disputes != nil {
-		rep.Disputes = t.Disputes
+	if ds := a.f.Disputes(); ds != nil {
+		rep.Disputes = ds
 	}
 	slices.SortFunc(rep.Problems, func(x, y AuditProblem) int { return x.Version - y.Version })
 	rep.Passed = len(rep.Problems) == 0
@@ -201,39 +199,36 @@ func (a *auditor) run() {
 // step checks the decision that begins at rec[0] and folds its events; it
 // returns how many events it consumed.
 func (a *auditor) step(rec []events.Recorded) (int, error) {
-	t, e := a.t, rec[0]
+	e := rec[0]
 	meta := decodeMeta(e.Meta)
-	switch {
-	case e.Type == TypeCreated:
+	switch kind := a.f.Game().Kind; {
+	case e.Type == typeCreated:
 		if err := a.fold(e); err != nil {
 			return 0, err
 		}
-		if a.seed != nil && a.seed.Commitment() != t.Commitment {
-			a.problem(e.Version, "the seed does not match the commitment published at creation (sha256 %s, published %s)", a.seed.Commitment(), t.Commitment)
+		if g := a.f.Game(); a.seed != nil && a.seed.Commitment() != g.Commitment {
+			a.problem(e.Version, "the seed does not match the commitment published at creation (sha256 %s, published %s)", a.seed.Commitment(), g.Commitment)
 		}
 		return 1, nil
-	case e.Type == TypeStarted:
+	case e.Type == typeStarted:
 		if err := a.fold(e); err != nil {
 			return 0, err
 		}
-		names := make([]string, len(t.Joined))
-		for i, j := range t.Joined {
-			names[i] = j.Name
-		}
-		n := countGameEvents(t.Kind, rec[1:], func(m events.Meta) bool { return m.Move == "" && m.Seat == nil })
+		g := a.f.Game()
+		n := countGameEvents(g.Kind, rec[1:], func(m events.Meta) bool { return m.Move == "" && m.Seat == nil })
 		if a.seed == nil {
 			return 1 + n, a.applyAll(rec[1 : 1+n])
 		}
-		want, err := t.Engine.Setup(t.Options, names, a.seed.Rand(t.Version))
+		want, err := g.Engine.Setup(g.Options, a.f.Joined(), a.seed.Rand(g.Version))
 		if err != nil {
 			return 0, fmt.Errorf("the setup cannot be re-run: %w", err)
 		}
 		return 1 + a.compare(rec[1:], want, "", nil, "the setup (seating, shuffles, deal)"), nil
-	case e.Type == TypeResigned:
+	case e.Type == typeResigned:
 		if err := a.fold(e); err != nil {
 			return 0, err
 		}
-		var r Resigned
+		var r resigned
 		if err := json.Unmarshal(e.Data, &r); err != nil {
 			return 0, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
@@ -241,7 +236,8 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 		var want []games.RawEvent
 		if a.seed != nil {
 			var err error
-			if want, err = t.Engine.Resign(t.State, r.Seat, a.seed.Rand(t.Version)); err != nil {
+			g := a.f.Game()
+			if want, err = g.Engine.Resign(g.State, r.Seat, a.seed.Rand(g.Version)); err != nil {
 				a.problem(e.Version, "the resignation of seat %d is refused by the rules: %v", r.Seat, err)
 			}
 		}
@@ -249,16 +245,17 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 		n := a.compareOrApply(rec[1:], want, "resign", &seatNo, "the resignation")
 		a.finishMove(mv, e.Version+n)
 		return 1 + n, nil
-	case e.Type == TypeEnded:
+	case e.Type == typeEnded:
 		a.checkEnd(e)
 		return 1, a.fold(e)
-	case strings.HasPrefix(e.Type, t.Kind+".") && t.Kind != "":
+	case strings.HasPrefix(e.Type, kind+".") && kind != "":
 		return a.gameMove(rec, meta)
 	default:
-		if e.Type == TypeTimedOut && t.Started {
-			var to TimedOut
+		if g := a.f.Game(); e.Type == typeTimedOut && g.Started {
+			var to timedOut
 			if err := json.Unmarshal(e.Data, &to); err == nil {
-				if _, ok := t.entry(games.PendingID{Seat: to.Seat, Kind: to.Kind, Since: to.Since}); !ok {
+				id := games.PendingID{Seat: to.Seat, Kind: to.Kind, Since: to.Since}
+				if !slices.ContainsFunc(g.Pending, func(p games.Pending) bool { return p.ID() == id }) {
 					a.problem(e.Version, "a deadline passed for seat %d's %s entry of version %d, which was not pending", to.Seat, to.Kind, to.Since)
 				}
 			}
@@ -271,7 +268,7 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 // the seat had something to decide, the line is legal, and deciding it with
 // the generator of its version produces exactly the recorded events.
 func (a *auditor) gameMove(rec []events.Recorded, meta events.Meta) (int, error) {
-	t, e := a.t, rec[0]
+	g, e := a.f.Game(), rec[0]
 	if meta.Seat == nil || meta.Move == "" {
 		a.problem(e.Version, "event %s was made by no move: no seat and no move text is recorded for it", e.Type)
 		return 1, a.fold(e)
@@ -279,21 +276,21 @@ func (a *auditor) gameMove(rec []events.Recorded, meta events.Meta) (int, error)
 	seat := games.Seat(*meta.Seat)
 	mv := a.move(e, seat, meta.Move, meta)
 	cur := &a.rep.Moves[mv]
-	if !slices.ContainsFunc(t.Pending, func(p games.Pending) bool { return p.Seat == seat }) {
+	if !slices.ContainsFunc(g.Pending, func(p games.Pending) bool { return p.Seat == seat }) {
 		a.problem(e.Version, "seat %d moved %q but had nothing to decide", seat, meta.Move)
 	}
-	if meta.Channel == ChannelSystem {
+	if meta.Channel == channelSystem {
 		cur.Channel = "timeout default"
-		if !slices.ContainsFunc(t.Pending, func(p games.Pending) bool { return p.Seat == seat && p.Default == meta.Move }) {
+		if !slices.ContainsFunc(g.Pending, func(p games.Pending) bool { return p.Seat == seat && p.Default == meta.Move }) {
 			a.problem(e.Version, "the move %q played for seat %d at a deadline is not the default of its pending entry", meta.Move, seat)
 		}
 	}
 	var want []games.RawEvent
-	r := games.Seed{}.Rand(t.Version) // legality only, when the seed is secret
+	r := games.Seed{}.Rand(g.Version) // legality only, when the seed is secret
 	if a.seed != nil {
-		r = a.seed.Rand(t.Version)
+		r = a.seed.Rand(g.Version)
 	}
-	want, err := t.Engine.Decide(t.State, seat, meta.Move, r)
+	want, err := g.Engine.Decide(g.State, seat, meta.Move, r)
 	if err != nil {
 		a.problem(e.Version, "seat %d's move %q was not legal when made: %v", seat, meta.Move, err)
 		want = nil
@@ -319,7 +316,7 @@ func (a *auditor) compareOrApply(rec []events.Recorded, want []games.RawEvent, m
 	if want != nil {
 		return a.compare(rec, want, move, seat, what)
 	}
-	n := countGameEvents(a.t.Kind, rec, func(m events.Meta) bool { return m.Move == move && sameSeat(m.Seat, seat) })
+	n := countGameEvents(a.f.Game().Kind, rec, func(m events.Meta) bool { return m.Move == move && sameSeat(m.Seat, seat) })
 	if err := a.applyAll(rec[:n]); err != nil {
 		a.problem(rec[0].Version, "%v", err)
 	}
@@ -330,15 +327,15 @@ func (a *auditor) compareOrApply(rec []events.Recorded, want []games.RawEvent, m
 // given move text and seat in their meta) and folds the recorded events. It
 // returns how many it consumed: len(want), or fewer when the log has fewer.
 func (a *auditor) compare(rec []events.Recorded, want []games.RawEvent, move string, seat *int, what string) int {
-	t := a.t
+	kind := a.f.Game().Kind
 	n := 0
 	for i, w := range want {
 		if i >= len(rec) {
-			a.problem(t.Version+1, "%s produces %d events; the log ends after %d", what, len(want), i)
+			a.problem(a.f.Game().Version+1, "%s produces %d events; the log ends after %d", what, len(want), i)
 			break
 		}
 		got := rec[i]
-		typ := t.Kind + "." + w.Type
+		typ := kind + "." + w.Type
 		m := decodeMeta(got.Meta)
 		switch {
 		case got.Type != typ:
@@ -368,14 +365,14 @@ func (a *auditor) applyAll(rec []events.Recorded) error {
 
 // move starts the report line of a decision that begins at event e.
 func (a *auditor) move(e events.Recorded, seat games.Seat, text string, meta events.Meta) int {
-	t := a.t
-	mv := &AuditedMove{From: e.Version, Seat: int(seat), Player: t.nameOf(seat, games.Spectator), At: e.RecordedAt,
+	g := a.f.Game()
+	mv := &AuditedMove{From: e.Version, Seat: int(seat), Player: g.nameOf(seat), At: e.RecordedAt,
 		Channel: meta.Channel, RequestID: meta.RequestID, Move: text}
 	if mc, ok := a.in.Mail[e.Version]; ok {
 		mv.MessageID, mv.MailAuth = mc.MessageID, mc.MailAuth
 	}
-	if t.State != nil {
-		if v, err := t.Engine.View(t.State, seat); err == nil {
+	if g.State != nil {
+		if v, err := g.Engine.View(g.State, seat); err == nil {
 			mv.Saw = v
 		}
 	}
@@ -402,8 +399,8 @@ func (a *auditor) finishMove(i, to int) {
 // auditor's seed, and its result against the rules' (or a claim's
 // conditions).
 func (a *auditor) checkEnd(e events.Recorded) {
-	t := a.t
-	var en Ended
+	g := a.f.Game()
+	var en ended
 	if err := json.Unmarshal(e.Data, &en); err != nil {
 		a.problem(e.Version, "the end of the game does not decode: %v", err)
 		return
@@ -412,16 +409,16 @@ func (a *auditor) checkEnd(e events.Recorded) {
 	switch {
 	case err != nil:
 		a.problem(e.Version, "the revealed seed is not a seed: %v", err)
-	case sd.Commitment() != t.Commitment:
+	case sd.Commitment() != g.Commitment:
 		a.problem(e.Version, "the revealed seed does not match the commitment published at creation")
 	case a.seed != nil && *a.seed != sd:
 		a.problem(e.Version, "the revealed seed is not the game's seed")
 	}
-	if !t.Started {
+	if !g.Started {
 		a.problem(e.Version, "the game ended before it started")
 		return
 	}
-	res := t.Engine.Result(t.State)
+	res := g.Engine.Result(g.State)
 	if res.Finished {
 		if !reflect.DeepEqual(normalResult(res), normalResult(en.Result)) {
 			a.problem(e.Version, "the recorded result (%s) is not the rules' result (%s)", en.Result.Summary, res.Summary)
@@ -434,9 +431,9 @@ func (a *auditor) checkEnd(e events.Recorded) {
 		return
 	}
 	winner := en.Result.Winners[0]
-	for seat := range t.seatCount() {
+	for seat := range len(g.players()) {
 		s := games.Seat(seat)
-		if s != winner && !slices.Contains(t.Resigned, s) && !slices.Contains(t.Abandoned, s) {
+		if s != winner && !slices.Contains(g.Resigned, s) && !slices.Contains(g.Abandoned, s) {
 			a.problem(e.Version, "seat %d claimed the game while seat %d still played", winner, s)
 			return
 		}
@@ -451,25 +448,6 @@ func normalResult(r games.Result) games.Result {
 		r.Scores = nil
 	}
 	return r
-}
-
-// revealedSeed is the seed an Ended event of rec reveals, if any.
-func revealedSeed(rec []events.Recorded) *games.Seed {
-	for _, e := range rec {
-		if e.Type != TypeEnded {
-			continue
-		}
-		var en Ended
-		if json.Unmarshal(e.Data, &en) != nil {
-			return nil
-		}
-		sd, err := games.ParseSeed(en.Seed)
-		if err != nil {
-			return nil
-		}
-		return &sd
-	}
-	return nil
 }
 
 // countGameEvents counts the game events of kind at the start of rec whose
@@ -492,15 +470,6 @@ func sameSeat(a, b *int) bool {
 	return *a == *b
 }
 
-// decodeMeta reads an event's meta (zero when absent or unreadable).
-func decodeMeta(raw json.RawMessage) events.Meta {
-	var m events.Meta
-	if len(raw) > 0 {
-		_ = json.Unmarshal(raw, &m) // a meta that does not decode names no move: the audit says so
-	}
-	return m
-}
-
 // jsonSame reports whether two JSON texts hold the same value (stored
 // events come back from jsonb with their keys reordered).
 func jsonSame(a, b []byte) bool {
@@ -512,54 +481,6 @@ func jsonSame(a, b []byte) bool {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
-}
-
-// AuditGame audits a game from the database: the hash chain of its stored
-// events, then Audit with the game's seed (the operator holds it through the
-// seed box even before the end) and the mail context of its commands.
-func (s *Service) AuditGame(ctx context.Context, gameID string) (*AuditReport, error) {
-	recorded, err := s.readGame(ctx, gameID)
-	if err != nil {
-		return nil, err
-	}
-	in := AuditInput{GameID: gameID, Recorded: recorded, Chain: true, Mail: map[int]MailContext{}}
-	if _, err := events.VerifyStream(ctx, s.pool, Stream(gameID)); err != nil {
-		var ce *events.ChainError
-		if !errors.As(err, &ce) {
-			return nil, err
-		}
-		in.ChainError = ce
-	}
-	var secret storedSeed
-	if err := s.pool.QueryRow(ctx, seedQuery, gameID).
-		Scan(&secret.clear, &secret.sealed, &secret.keyID); err == nil {
-		// A seed that does not open (another data directory's keys) leaves
-		// the random outcomes of a running game unchecked, and says so.
-		if sd, err := secret.open(s.seeds, gameID); err != nil {
-			in.SeedError = err.Error()
-		} else {
-			in.Seed = &sd
-		}
-	}
-	rows, err := s.pool.Query(ctx, `select e.version, coalesce(c.message_id, ''), coalesce(c.mail_auth, '')
-		from event_context c join events e on e.position = c.position
-		where c.stream = $1 and c.message_id is not null`, Stream(gameID))
-	if err != nil {
-		return nil, fmt.Errorf("read the mail context of game %s: %w", gameID, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var v int
-		var mc MailContext
-		if err := rows.Scan(&v, &mc.MessageID, &mc.MailAuth); err != nil {
-			return nil, fmt.Errorf("read the mail context of game %s: %w", gameID, err)
-		}
-		in.Mail[v] = mc
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read the mail context of game %s: %w", gameID, err)
-	}
-	return Audit(s.reg, in), nil
 }
 
 // WriteAuditReport writes a report for people: a verdict line, then each
@@ -633,21 +554,4 @@ func WriteAuditReport(out io.Writer, rep *AuditReport) error {
 	}
 	_, err := io.WriteString(out, w.String())
 	return err
-}
-
-// AuditFor is the audit report of a game for user: its players once it is
-// over, its referee (without a seat) at any time.
-func (s *Service) AuditFor(ctx context.Context, gameID, user string) (*AuditReport, error) {
-	t, err := s.Load(ctx, gameID)
-	if err != nil {
-		return nil, err
-	}
-	v, ok := t.ViewerOf(user)
-	if !ok {
-		return nil, refuse(CodeForbidden, "this is not your game: only its players and its referee can have its audit report")
-	}
-	if !v.Full {
-		return nil, refuse(CodeConflict, "the audit report of game %s is for when it is over (it checks the seed, which is secret until then); until then, GET /v1/games/%s/record has what your seat saw", gameID, gameID)
-	}
-	return s.AuditGame(ctx, gameID)
 }

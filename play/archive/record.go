@@ -1,16 +1,14 @@
-package play
+package archive
 
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,42 +57,14 @@ func (r *Record) Header(name string) string {
 	return ""
 }
 
-// RecordFor writes the record of a game as user may have it (see
-// Table.ViewerOf); a *Error (CodeForbidden) when user neither plays nor
-// referees it.
-func (s *Service) RecordFor(ctx context.Context, w io.Writer, gameID, user string) error {
-	recorded, err := s.readGame(ctx, gameID)
+// WriteRecord writes the record of a game from its stored events, folded
+// with newFold, as viewer may have it.
+func WriteRecord(w io.Writer, newFold Folder, gameID string, recorded []events.Recorded, viewer Viewer) error {
+	f, err := foldAll(newFold, gameID, recorded)
 	if err != nil {
 		return err
 	}
-	t, err := fold(s.reg, gameID, recorded)
-	if err != nil {
-		return err
-	}
-	v, ok := t.ViewerOf(user)
-	if !ok {
-		return refuse(CodeForbidden, "this is not your game: only its players and its referee can have its record")
-	}
-	return WriteRecord(w, s.reg, gameID, recorded, v)
-}
-
-// RecordAs writes the record of a game as viewer may have it: for the
-// operator's command line.
-func (s *Service) RecordAs(ctx context.Context, w io.Writer, gameID string, viewer Viewer) error {
-	recorded, err := s.readGame(ctx, gameID)
-	if err != nil {
-		return err
-	}
-	return WriteRecord(w, s.reg, gameID, recorded, viewer)
-}
-
-// WriteRecord writes the record of a game from its stored events as viewer
-// may have it.
-func WriteRecord(w io.Writer, reg *games.Registry, gameID string, recorded []events.Recorded, viewer Viewer) error {
-	full, err := fold(reg, gameID, recorded)
-	if err != nil {
-		return err
-	}
+	full := f.Game()
 	bw := &bytes.Buffer{}
 	header := func(name, value string) { fmt.Fprintf(bw, "[%s %s]\n", name, strconv.Quote(value)) }
 	header("Record", RecordFormat)
@@ -118,22 +88,22 @@ func WriteRecord(w io.Writer, reg *games.Registry, gameID string, recorded []eve
 	}
 	header("Seed", seed)
 	result := "*"
-	if full.endResult != nil {
-		result = full.endResult.Summary
+	if full.Result != nil {
+		result = full.Result.Summary
 	}
 	header("Result", result)
 	view := "everything"
 	if !viewer.Full {
 		view = "public"
 		if viewer.Seat != games.Spectator {
-			view = fmt.Sprintf("seat %d (%s)", viewer.Seat, full.nameOf(viewer.Seat, games.Spectator))
+			view = fmt.Sprintf("seat %d (%s)", viewer.Seat, full.nameOf(viewer.Seat))
 		}
 	}
 	header("View", view)
 	header("Versions", strconv.Itoa(len(recorded)))
 	bw.WriteByte('\n')
 
-	steps, err := replaySteps(reg, gameID, recorded, viewer, 0, false)
+	steps, err := replaySteps(newFold, gameID, recorded, viewer, 0, false)
 	if err != nil {
 		return err
 	}
@@ -273,7 +243,7 @@ func parseRecordLine(line string) (events.Recorded, error) {
 // every move's legality and events, and the result. A seat's record of a
 // running game cannot be re-played (its hidden parts are not in it): that
 // is an error.
-func VerifyRecord(reg *games.Registry, rec *Record) (*AuditReport, error) {
+func VerifyRecord(newFold Folder, rec *Record) (*AuditReport, error) {
 	if rec.Header("View") != "everything" {
 		return nil, fmt.Errorf("this record holds only what %s may see: it can be verified from the record for everyone, which the game's players get when it ends", rec.Header("View"))
 	}
@@ -283,7 +253,7 @@ func VerifyRecord(reg *games.Registry, rec *Record) (*AuditReport, error) {
 	if err == nil {
 		in.Seed = &seed
 	}
-	rep = Audit(reg, in)
+	rep = Audit(newFold, in)
 	if err != nil {
 		rep.problemAt(1, "the record's Seed header is not a seed")
 	} else if seed.Commitment() != rec.Header("SeedSHA256") {
@@ -310,90 +280,4 @@ func (r *AuditReport) problemAt(version int, what string) {
 	}
 	slices.SortFunc(r.Problems, func(x, y AuditProblem) int { return x.Version - y.Version })
 	r.Passed = false
-}
-
-// Receipt is what an accepted move's answer carries: the game, its version
-// after the move and the hash of its last event.
-type Receipt struct {
-	Game    string
-	Version int
-	Hash    string
-}
-
-var (
-	receiptVersion = regexp.MustCompile(`(?i)\bversion\D{0,4}(\d+)`)
-	receiptHash    = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
-	receiptGame    = regexp.MustCompile(`(?i)\bgame\W{0,4}([a-z0-9]{10})\b`)
-)
-
-// ParseReceipt reads a receipt: the API's receipt JSON ({"game_id",
-// "version", "head"}, alone or inside a move's answer) or the text of a
-// receipt mail ("game abc… version 12 … <hash>").
-func ParseReceipt(text string) (Receipt, error) {
-	var doc struct {
-		Receipt *struct {
-			GameID  string `json:"game_id"`
-			Version int    `json:"version"`
-			Head    string `json:"head"`
-		} `json:"receipt"`
-		GameID  string `json:"game_id"`
-		Version int    `json:"version"`
-		Head    string `json:"head"`
-	}
-	if json.Unmarshal([]byte(text), &doc) == nil {
-		r := Receipt{Game: doc.GameID, Version: doc.Version, Hash: doc.Head}
-		if doc.Receipt != nil {
-			r = Receipt{Game: doc.Receipt.GameID, Version: doc.Receipt.Version, Hash: doc.Receipt.Head}
-		}
-		if r.Hash != "" || doc.Receipt != nil {
-			if !receiptHash.MatchString(r.Hash) || len(r.Hash) != 64 || r.Version < 1 {
-				return r, errors.New("this receipt has no version and 64-digit hash (\"version\" and \"head\")")
-			}
-			return r, nil
-		}
-	}
-	var r Receipt
-	if m := receiptGame.FindStringSubmatch(text); m != nil {
-		r.Game = strings.ToLower(m[1])
-	}
-	m := receiptVersion.FindStringSubmatch(text)
-	h := receiptHash.FindString(strings.ToLower(text))
-	if m == nil || h == "" {
-		return r, errors.New("no receipt found: a receipt names the game's version and a 64-digit hash (the API's receipt JSON, or the receipt mail's text)")
-	}
-	r.Version, _ = strconv.Atoi(m[1]) // the pattern matched digits
-	r.Hash = h
-	return r, nil
-}
-
-// VerifyReceipt checks a receipt against a record for everyone of an ended
-// game: the record is of the receipt's game and holds, at the receipt's
-// version, the event whose hash, sealed under the key derived from the
-// record's revealed seed (ReceiptHead), is the receipt's. A receipt that
-// carries the raw hash itself (copied from a record) is taken too.
-func VerifyReceipt(rec *Record, r Receipt) error {
-	if rec.Header("View") != "everything" {
-		return errors.New("a receipt is checked against the record for everyone (a seat's record of a running game holds no hashes)")
-	}
-	game := rec.Header("Game")
-	if r.Game != "" && r.Game != game {
-		return fmt.Errorf("the receipt is for game %s, the record for game %s", r.Game, game)
-	}
-	seed, seedErr := games.ParseSeed(rec.Header("Seed"))
-	for _, e := range rec.Events {
-		if e.Version != r.Version {
-			continue
-		}
-		if hex.EncodeToString(e.Hash) == r.Hash {
-			return nil
-		}
-		if seedErr != nil {
-			return errors.New("a receipt is sealed under a key derived from the game's seed, which this record does not reveal: check it against the record the players get when the game ends")
-		}
-		if got := ReceiptHead(seed, game, e.Hash); got != r.Hash {
-			return fmt.Errorf("version %d of the record seals to receipt %s, the receipt says %s: the log is not the one that acknowledged the move", r.Version, got, r.Hash)
-		}
-		return nil
-	}
-	return fmt.Errorf("the record has no version %d", r.Version)
 }
