@@ -26,7 +26,6 @@ var words = func() games.Catalog {
 		"blocks":            "{0}; {1} blocks with the {2}",
 		"challenges":        "{0}; {1} challenges",
 		"window":            "Open {0} window: {1}",
-		"cards":             "Influence cards",
 	}
 	for i, name := range charNames() {
 		if name != "" {
@@ -73,7 +72,7 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		if p.Faction != "" {
 			a.Counters = append(a.Counters, games.Counter{Text: games.T("faction", games.T("faction."+p.Faction))})
 		}
-		cards := games.Pile{Label: games.T("cards")}
+		cards := games.Pile{}
 		if len(p.Cards) > 0 {
 			owner := games.Seat(i)
 			cards.Owner = &owner
