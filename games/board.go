@@ -541,6 +541,15 @@ func (b Board) Check(words Catalog) error {
 	return nil
 }
 
+// anys is names as arguments.
+func anys(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
+}
+
 // Name is the player at seat s, or "?" for a seat the board does not seat.
 func (b Board) Name(s Seat) string {
 	if s >= 0 && int(s) < len(b.Players) {
@@ -560,7 +569,7 @@ func (b Board) Tell(words Catalog) []string {
 		for i, s := range b.Turn {
 			names[i] = b.Name(s)
 		}
-		lines = append(lines, say(T("board.turn_of", strings.Join(names, ", "))))
+		lines = append(lines, say(T("board.turn_of", List(anys(names)...)))+".")
 	}
 	cards := func(cs []Card) string {
 		out := make([]string, len(cs))
