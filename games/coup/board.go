@@ -6,6 +6,9 @@ import (
 	"github.com/courrier-games/courrier/games"
 )
 
+// Rules draws a board (web and mail show it).
+var _ games.Boards = Rules{}
+
 // words is the English of Coup's boards.
 var words = func() games.Catalog {
 	c := games.Catalog{

@@ -6,6 +6,9 @@ import (
 	"github.com/courrier-games/courrier/games"
 )
 
+// Rules draws a board (web and mail show it).
+var _ games.Boards = Rules{}
+
 // words is the English of Coupage's boards.
 var words = games.Catalog{
 	"wins":                "{0} wins with 2 wines and 1 cava bottled",

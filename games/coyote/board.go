@@ -7,6 +7,9 @@ import (
 	"github.com/courrier-games/courrier/games"
 )
 
+// Rules draws a board (web and mail show it).
+var _ games.Boards = Rules{}
+
 // words is the English of Coyote's boards.
 var words = games.Catalog{
 	"round":             "Round {0}",
