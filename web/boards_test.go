@@ -36,7 +36,7 @@ func TestBoardOfEveryGame(t *testing.T) {
 			}
 			pick := seed.Rand(1 << 40)
 			boards := 0
-			for step := 0; step < 400; step++ {
+			for step := range 400 {
 				pending := eng.Pending(s)
 				if step%7 == 0 || len(pending) == 0 {
 					for seat := games.Spectator; seat < games.Seat(len(players)); seat++ {
