@@ -59,6 +59,12 @@ type Engine interface {
 	Result(s State) Result
 	// Players returns the player names by seat.
 	Players(s State) []string
+	// Board lays out the table from a seat's view (the JSON View made for
+	// it) and nothing else; ErrNoBoard for a game that draws none.
+	Board(view json.RawMessage) (Board, error)
+	// Words is the game's English catalog: every key its boards use (nil
+	// for a game that draws no board).
+	Words() Catalog
 }
 
 // Adapt turns a game's concrete rules into an [Engine]. E must be a concrete
@@ -212,6 +218,25 @@ func (a adapter[S, M, E]) Describe(s State, raw RawEvent, seat Seat) (string, er
 func (a adapter[S, M, E]) Result(s State) Result { return a.rules.Result(a.state(s)) }
 
 func (a adapter[S, M, E]) Players(s State) []string { return a.rules.Players(a.state(s)) }
+
+func (a adapter[S, M, E]) Board(view json.RawMessage) (Board, error) {
+	b, ok := a.rules.(Boards)
+	if !ok {
+		return Board{}, ErrNoBoard
+	}
+	board, err := b.Board(view)
+	if err != nil {
+		return Board{}, fmt.Errorf("the %s board: %w", a.rules.Info().ID, err)
+	}
+	return board, nil
+}
+
+func (a adapter[S, M, E]) Words() Catalog {
+	if b, ok := a.rules.(Boards); ok {
+		return b.Words()
+	}
+	return nil
+}
 
 func encode[E Event](evs []E) ([]RawEvent, error) {
 	out := make([]RawEvent, len(evs))

@@ -549,9 +549,10 @@ func leaves(v any, out map[string]bool) {
 
 var boardRe = regexp.MustCompile(`(?s)<div class="board [^"]*" data-testid="board">.*?</section>`)
 
-// boardLabels is the words the board templates print whatever the game
-// ("time:", "hand", "coins"): a view's value equal to one of them is not
-// shown by the board when the board prints the label.
+// boardLabels is the words a board prints whatever the game ("time",
+// "hand", "coins"): the board template's and every game's catalog's. A
+// view's value equal to one of them is not shown by the board when the
+// board prints the label.
 func boardLabels(t *testing.T) map[string]bool {
 	t.Helper()
 	src, err := os.ReadFile("templates/boards.html")
@@ -559,6 +560,15 @@ func boardLabels(t *testing.T) map[string]bool {
 		t.Fatal(err)
 	}
 	text := regexp.MustCompile(`(?s)\{\{.*?\}\}|<[^>]*>`).ReplaceAllString(string(src), " ")
+	reg := catalog.Registry()
+	for _, id := range reg.IDs() {
+		eng, _ := reg.Get(id)
+		for _, words := range []games.Catalog{eng.Words(), games.BoardWords} {
+			for _, pattern := range words {
+				text += " " + pattern
+			}
+		}
+	}
 	words := map[string]bool{}
 	for _, w := range regexp.MustCompile(`[a-z][a-z-]*`).FindAllString(strings.ToLower(text), -1) {
 		words[w] = true

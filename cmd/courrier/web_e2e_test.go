@@ -191,7 +191,7 @@ func (p *person) open(game, kind string, others []*person) pageState {
 		leak = eval[string](p, `document.querySelectorAll(".seat:not(.you) .card.up").length > 0 ? "another seat's face-up card" : ""`)
 	case "coyote":
 		if !st.Over {
-			leak = eval[string](p, `(() => { const f = document.querySelector("[data-testid=my-feather]"); return f && f.textContent.trim() !== "?" ? "my own feather" : ""; })()`)
+			leak = eval[string](p, `document.querySelectorAll(".seat.you .card.up").length > 0 ? "my own feather" : ""`)
 		}
 	case "couillon", "coupage":
 		leak = eval[string](p, `document.querySelectorAll("[data-testid=my-hand]").length > 1 ? "two hands" : ""`)

@@ -10,6 +10,7 @@ package gametest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -177,6 +178,9 @@ func playOne(t *testing.T, cfg Config, seed games.Seed, st *Stats) bool {
 		}
 		log = append(log, out...)
 		st.Moves++
+		if !CheckBoards(t, eng, s, seats) {
+			return false
+		}
 		if cfg.Check != nil {
 			cfg.Check(t, s, out)
 		}
@@ -359,6 +363,39 @@ func views(t testing.TB, eng games.Engine, s games.State, seats int) []string {
 		out = append(out, string(v))
 	}
 	return out
+}
+
+// CheckBoards builds the board of every seat's view of s, and the
+// spectator's, and checks that each names only seated players and that
+// the game's catalog says every text of it with exactly its arguments
+// (games.Board.Check). A game that draws no board passes.
+func CheckBoards(t testing.TB, eng games.Engine, s games.State, seats int) bool {
+	t.Helper()
+	words := eng.Words()
+	for seat := games.Spectator; seat < games.Seat(seats); seat++ {
+		view, err := eng.View(s, seat)
+		if err != nil {
+			t.Errorf("view for seat %d: %v", seat, err)
+			return false
+		}
+		b, err := eng.Board(view)
+		if errors.Is(err, games.ErrNoBoard) && words == nil {
+			return true
+		}
+		if err != nil {
+			t.Errorf("the board of seat %d: %v", seat, err)
+			return false
+		}
+		if err := b.Check(words); err != nil {
+			t.Errorf("the board of seat %d: %v\nview: %s", seat, err, view)
+			return false
+		}
+		if b.Viewer != seat && (seat != games.Spectator || b.Viewer != games.Spectator) {
+			t.Errorf("the board of seat %d says it is seat %d's", seat, b.Viewer)
+			return false
+		}
+	}
+	return true
 }
 
 // Contains reports whether the JSON text holds needle as a string value or

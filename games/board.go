@@ -1,0 +1,683 @@
+package games
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A board is what one seat sees of the table, laid out by the game: its
+// sections, cards, tokens, whose turn and the scores. A game builds it from
+// a seat's view (the JSON its View made for that seat) and nothing else, so
+// a board never shows what the seat may not see. The web draws a board and
+// mail tells it, both generically: no door knows a game's view.
+//
+// Every word on a board is a [Text]: a message key of the game's
+// [Catalog] with its arguments, never an English sentence, so that another
+// language is one more catalog.
+
+// Text is a word, phrase or sentence of a board: a key of the game's
+// catalog and the arguments its pattern places. An argument is a string
+// (a player's name, a code shown as it is), an int (a count, a number) or
+// a Text (a word of the catalog, such as a card's name). A Text with no
+// key is its one argument as it is: see [Plain].
+type Text struct {
+	Key  string `json:"key,omitempty"`
+	Args []any  `json:"args,omitempty"`
+}
+
+// T returns the text of key with args.
+func T(key string, args ...any) Text { return Text{Key: key, Args: args} }
+
+// Plain returns a text that is v as it is (a player's name, a number): no
+// catalog translates it.
+func Plain(v any) Text { return Text{Args: []any{v}} }
+
+// IsZero reports whether t says nothing (no key and no argument).
+func (t Text) IsZero() bool { return t.Key == "" && len(t.Args) == 0 }
+
+// Catalog maps the message keys of one package to their English patterns.
+// A pattern is a word, a phrase or a sentence without its full stop.
+// A pattern places argument i where it says {i}: "{0} coins". A key whose
+// words depend on a number has plural forms instead of one pattern, key+".one"
+// and key+".other" (CLDR's categories), chosen by its first int argument:
+// "coins.one": "{0} coin", "coins.other": "{0} coins".
+type Catalog map[string]string
+
+// Plural forms, appended to a key: [Catalog].
+const (
+	PluralOne   = ".one"
+	PluralOther = ".other"
+)
+
+// ErrNoBoard is returned by [Engine.Board] for a game that draws no board.
+var ErrNoBoard = errors.New("games: this game draws no board")
+
+// Boards is what a game that draws a board adds to its [Rules]: the board
+// of a seat's view and the words it uses. [Adapt] passes it on; a game
+// without it has [ErrNoBoard].
+type Boards interface {
+	// Board lays out the table from view, the JSON that View made for one
+	// seat (or the spectator); it reads nothing else.
+	Board(view json.RawMessage) (Board, error)
+	// Words is the game's English catalog: every key its boards use.
+	Words() Catalog
+}
+
+// Board is the table as one seat sees it (see the package's comment on
+// boards).
+type Board struct {
+	// Viewer is the seat whose view the board was built from (Spectator for
+	// the public's).
+	Viewer Seat `json:"viewer"`
+	// Players are the players' names by seat.
+	Players []string `json:"players"`
+	// Turn lists the seats that may act now (empty when the game is over or
+	// between turns).
+	Turn []Seat `json:"turn,omitempty"`
+	// TurnTag is what acting means in this game ("to bid"); zero: "turn".
+	TurnTag Text `json:"turn_tag,omitzero"`
+	// Sections are the board's parts, in the order they are shown.
+	Sections []Section `json:"sections"`
+	// Scores are the standings when the game keeps them, best first; each
+	// is also shown in a section, so a drawing may leave them out.
+	Scores []Score `json:"scores,omitempty"`
+}
+
+// Section is one part of the board: the table's centre, the seats side by
+// side, a score sheet. A drawing shows its parts in the order of the fields.
+type Section struct {
+	// Title heads the section; zero for none.
+	Title Text `json:"title,omitzero"`
+	// Counters are the section's numbers, told on one line: the deck's
+	// size, actions left.
+	Counters []Counter `json:"counters,omitempty"`
+	// Notes are lines of words about the section.
+	Notes []Note `json:"notes,omitempty"`
+	// Piles are rows of cards: a hand, the cards on the table, a barrel.
+	Piles []Pile `json:"piles,omitempty"`
+	// Areas are the seats' places, drawn side by side.
+	Areas []Area `json:"areas,omitempty"`
+	// Table is a grid: number series, a score sheet, players by column.
+	Table *Table `json:"table,omitempty"`
+}
+
+// Area is one seat's place at the table.
+type Area struct {
+	// Seat is whose place it is.
+	Seat Seat `json:"seat"`
+	// Title heads it; zero: the player's name.
+	Title Text `json:"title,omitzero"`
+	// Out tells that the seat is out of the game (eliminated or resigned).
+	Out bool `json:"out,omitempty"`
+	// Counters are the seat's numbers: coins, tokens, cards in hand.
+	Counters []Counter `json:"counters,omitempty"`
+	// Piles are the seat's cards.
+	Piles []Pile `json:"piles,omitempty"`
+	// Notes are further lines of words.
+	Notes []Note `json:"notes,omitempty"`
+}
+
+// Counter is a number with its words: Text is the whole phrase, its first
+// argument Value ("{0} coins"), and Token names what a drawing may show
+// Value of ("coin"); empty for a plain number.
+type Counter struct {
+	Text  Text   `json:"text"`
+	Value int    `json:"value"`
+	Token string `json:"token,omitempty"`
+}
+
+// Note is a line of words; Emphasis marks the one that matters now (an open
+// window, the game's result).
+type Note struct {
+	Text     Text `json:"text"`
+	Emphasis bool `json:"emphasis,omitempty"`
+}
+
+// Pile is a row of cards with its label.
+type Pile struct {
+	// Label names the pile ("Your hand", "Barrel 2: in production"); zero
+	// for none.
+	Label Text `json:"label,omitzero"`
+	// Owner is the seat whose hidden cards these are (a hand), nil for
+	// cards every seat sees the same way.
+	Owner *Seat `json:"owner,omitempty"`
+	// Cards are the cards, in order.
+	Cards []Card `json:"cards"`
+	// Empty is said when there is no card; zero: the label alone (and an
+	// empty pile without a label is not shown).
+	Empty Text `json:"empty,omitzero"`
+}
+
+// Face is how a card lies as the viewer sees it.
+type Face string
+
+// The faces of a card.
+const (
+	// Up: the viewer sees the card.
+	Up Face = "up"
+	// Down: a card face down; the viewer knows it only when it has a Name
+	// (one's own face-down card).
+	Down Face = "down"
+	// Spent: shown face up but out of play (lost influence, a revealed card).
+	Spent Face = "spent"
+)
+
+// Card is a card, tile or feather.
+type Card struct {
+	// Name is the card in words ("the 9 of clubs", "Duke"); zero for a card
+	// face down the viewer does not know.
+	Name Text `json:"name,omitzero"`
+	// Short is what is printed on the card's face ("9♣", "+15"); zero: Name.
+	Short Text `json:"short,omitzero"`
+	// Face is how it lies.
+	Face Face `json:"face"`
+	// Colour is a drawing hint: a suit's or a series' colour ("red",
+	// "green", "yellow"); empty for none.
+	Colour string `json:"colour,omitempty"`
+}
+
+// Table is a grid with headings.
+type Table struct {
+	Caption Text   `json:"caption"`
+	Head    []Text `json:"head"`
+	Rows    []Row  `json:"rows"`
+}
+
+// Row is a row of a table: its heading cell, then its cells.
+type Row struct {
+	Head Text `json:"head"`
+	// Seat is the seat the row is about, nil for none.
+	Seat *Seat `json:"seat,omitempty"`
+	// Colour is a drawing hint, as on a card.
+	Colour string `json:"colour,omitempty"`
+	Cells  []Cell `json:"cells"`
+}
+
+// Cell is one cell of a row; Mark says it is filled (a placed tile of a
+// number series). A zero Text is an empty cell.
+type Cell struct {
+	Text Text `json:"text,omitzero"`
+	Mark bool `json:"mark,omitempty"`
+}
+
+// Score is one line of the standings: a seat or a team (Seats), its name
+// (zero: the seat's player) and the score in words ("capital 120").
+type Score struct {
+	Seats []Seat `json:"seats"`
+	Name  Text   `json:"name,omitzero"`
+	Text  Text   `json:"text"`
+}
+
+// BoardWords are the words of boards that every game shares; a game's
+// catalog need not repeat them. The doors use them to tell a board.
+var BoardWords = Catalog{
+	"board.you":       "(you)",
+	"board.turn":      "turn",
+	"board.out":       "out",
+	"board.face_down": "a face-down card",
+	"board.known":     "face down: {0}",
+	"board.empty":     "empty",
+	"board.spent":     "{0}, revealed and lost",
+	"board.labelled":  "{0}: {1}",
+	"board.scores":    "Scores",
+	"board.turn_of":   "Whose turn: {0}",
+	"board.and":       "{0} and {1}",
+	"board.comma":     "{0}, {1}",
+	"board.nothing":   "nothing",
+}
+
+// List is items (names, numbers or texts) as a list in words: "Ana, Bob
+// and Cleo".
+func List(items ...any) Text {
+	switch len(items) {
+	case 0:
+		return T("board.nothing")
+	case 1:
+		if t, ok := items[0].(Text); ok {
+			return t
+		}
+		return Plain(items[0])
+	}
+	last := T("board.and", items[len(items)-2], items[len(items)-1])
+	for i := len(items) - 3; i >= 0; i-- {
+		last = T("board.comma", items[i], last)
+	}
+	return last
+}
+
+// Say writes t in c's words (falling back on [BoardWords]). It fails when a key
+// is in neither catalog or a pattern places an argument t does not have.
+func (c Catalog) Say(t Text) (string, error) {
+	if t.Key == "" {
+		if len(t.Args) != 1 {
+			return "", fmt.Errorf("games: a plain text has one argument, not %d", len(t.Args))
+		}
+		return c.arg(t.Args[0])
+	}
+	pattern, err := c.pattern(t)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(pattern, '{')
+		if open < 0 {
+			b.WriteString(pattern)
+			return b.String(), nil
+		}
+		end := strings.IndexByte(pattern[open:], '}')
+		if end < 0 {
+			return "", fmt.Errorf("games: %q: an unclosed { in its pattern", t.Key)
+		}
+		i, err := strconv.Atoi(pattern[open+1 : open+end])
+		if err != nil || i < 0 || i >= len(t.Args) {
+			return "", fmt.Errorf("games: %q places {%s} but has %d arguments", t.Key, pattern[open+1:open+end], len(t.Args))
+		}
+		s, err := c.arg(t.Args[i])
+		if err != nil {
+			return "", fmt.Errorf("games: %q argument %d: %w", t.Key, i, err)
+		}
+		b.WriteString(pattern[:open])
+		b.WriteString(s)
+		pattern = pattern[open+end+1:]
+	}
+}
+
+// Must is Say for text a test has checked: an error is written in place
+// of the words, so that a page still shows.
+func (c Catalog) Must(t Text) string {
+	s, err := c.Say(t)
+	if err != nil {
+		return "[" + err.Error() + "]"
+	}
+	return s
+}
+
+// pattern finds t's pattern, choosing a plural form by its first int
+// argument (English: one for 1, other otherwise).
+func (c Catalog) pattern(t Text) (string, error) {
+	for _, cat := range []Catalog{c, BoardWords} {
+		if p, ok := cat[t.Key]; ok {
+			return p, nil
+		}
+		if _, ok := cat[t.Key+PluralOther]; ok {
+			n, found := 0, false
+			for _, a := range t.Args {
+				if v, ok := a.(int); ok {
+					n, found = v, true
+					break
+				}
+			}
+			if !found {
+				return "", fmt.Errorf("games: %q has plural forms but no int argument", t.Key)
+			}
+			if p, ok := cat[t.Key+PluralOne]; ok && n == 1 {
+				return p, nil
+			}
+			return cat[t.Key+PluralOther], nil
+		}
+	}
+	return "", fmt.Errorf("games: no message %q", t.Key)
+}
+
+func (c Catalog) arg(a any) (string, error) {
+	switch v := a.(type) {
+	case string:
+		return v, nil
+	case int:
+		return strconv.Itoa(v), nil
+	case Text:
+		return c.Say(v)
+	}
+	return "", fmt.Errorf("games: an argument of type %T (strings, ints and texts only)", a)
+}
+
+// Check tells whether c says t exactly: its key (or its plural forms) is in
+// c or [BoardWords], every argument is a string, an int or a Text c says, and each
+// pattern of the key places every argument it is given and no other (the
+// singular form may leave out the number it stands for).
+func (c Catalog) Check(t Text) error {
+	if t.Key == "" {
+		if len(t.Args) != 1 {
+			return fmt.Errorf("games: a plain text has one argument, not %d", len(t.Args))
+		}
+	}
+	for i, a := range t.Args {
+		switch v := a.(type) {
+		case string, int:
+		case Text:
+			if err := c.Check(v); err != nil {
+				return fmt.Errorf("%q argument %d: %w", t.Key, i, err)
+			}
+		default:
+			return fmt.Errorf("games: %q argument %d is a %T (strings, ints and texts only)", t.Key, i, a)
+		}
+	}
+	if t.Key == "" {
+		return nil
+	}
+	forms := map[string]bool{}
+	for _, cat := range []Catalog{c, BoardWords} {
+		if p, ok := cat[t.Key]; ok {
+			forms[p] = true
+			break
+		}
+		if p, ok := cat[t.Key+PluralOther]; ok {
+			forms[p] = true
+			if one, ok := cat[t.Key+PluralOne]; ok {
+				forms[one] = false // may leave out its number
+			}
+			break
+		}
+	}
+	if len(forms) == 0 {
+		return fmt.Errorf("games: no message %q", t.Key)
+	}
+	for p, all := range forms {
+		used, err := placed(p)
+		if err != nil {
+			return fmt.Errorf("games: %q: %w", t.Key, err)
+		}
+		for i := range used {
+			if i >= len(t.Args) {
+				return fmt.Errorf("games: %q places {%d} but has %d arguments", t.Key, i, len(t.Args))
+			}
+		}
+		for i := range t.Args {
+			if all && !used[i] {
+				return fmt.Errorf("games: %q has argument %d (%v) that %q does not place", t.Key, i, t.Args[i], p)
+			}
+		}
+	}
+	if _, err := c.Say(t); err != nil {
+		return err
+	}
+	return nil
+}
+
+// placed lists the argument numbers a pattern places.
+func placed(pattern string) (map[int]bool, error) {
+	used := map[int]bool{}
+	for {
+		open := strings.IndexByte(pattern, '{')
+		if open < 0 {
+			return used, nil
+		}
+		end := strings.IndexByte(pattern[open:], '}')
+		if end < 0 {
+			return nil, errors.New("an unclosed { in its pattern")
+		}
+		i, err := strconv.Atoi(pattern[open+1 : open+end])
+		if err != nil || i < 0 {
+			return nil, fmt.Errorf("{%s} is not an argument number", pattern[open+1:open+end])
+		}
+		used[i] = true
+		pattern = pattern[open+end+1:]
+	}
+}
+
+// Texts lists every text of b, arguments included, for checks such as
+// [Catalog.Check].
+func (b Board) Texts() []Text {
+	var out []Text
+	add := func(ts ...Text) {
+		for _, t := range ts {
+			if !t.IsZero() {
+				out = append(out, t)
+			}
+		}
+	}
+	piles := func(ps []Pile) {
+		for _, p := range ps {
+			add(p.Label, p.Empty)
+			for _, c := range p.Cards {
+				add(c.Name, c.Short)
+			}
+		}
+	}
+	notes := func(ns []Note) {
+		for _, n := range ns {
+			add(n.Text)
+		}
+	}
+	add(b.TurnTag)
+	for _, s := range b.Sections {
+		add(s.Title)
+		for _, c := range s.Counters {
+			add(c.Text)
+		}
+		notes(s.Notes)
+		piles(s.Piles)
+		for _, a := range s.Areas {
+			add(a.Title)
+			for _, c := range a.Counters {
+				add(c.Text)
+			}
+			piles(a.Piles)
+			notes(a.Notes)
+		}
+		if t := s.Table; t != nil {
+			add(t.Caption)
+			add(t.Head...)
+			for _, r := range t.Rows {
+				add(r.Head)
+				for _, c := range r.Cells {
+					add(c.Text)
+				}
+			}
+		}
+	}
+	for _, s := range b.Scores {
+		add(s.Name, s.Text)
+	}
+	return out
+}
+
+// Check builds nothing: it checks that every text of b is said exactly by
+// words (see [Catalog.Check]) and that every seat b names is one of its
+// players.
+func (b Board) Check(words Catalog) error {
+	for _, t := range b.Texts() {
+		if err := words.Check(t); err != nil {
+			return err
+		}
+	}
+	seat := func(s Seat, what string) error {
+		if s < 0 || int(s) >= len(b.Players) {
+			return fmt.Errorf("games: the board names seat %d (%s) but has %d players", s, what, len(b.Players))
+		}
+		return nil
+	}
+	if b.Viewer != Spectator {
+		if err := seat(b.Viewer, "viewer"); err != nil {
+			return err
+		}
+	}
+	for _, s := range b.Turn {
+		if err := seat(s, "turn"); err != nil {
+			return err
+		}
+	}
+	for _, sec := range b.Sections {
+		for _, a := range sec.Areas {
+			if err := seat(a.Seat, "area"); err != nil {
+				return err
+			}
+			for _, p := range a.Piles {
+				if p.Owner != nil {
+					if err := seat(*p.Owner, "pile"); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		for _, p := range sec.Piles {
+			if p.Owner != nil {
+				if err := seat(*p.Owner, "pile"); err != nil {
+					return err
+				}
+			}
+		}
+		if t := sec.Table; t != nil {
+			for _, r := range t.Rows {
+				if r.Seat != nil {
+					if err := seat(*r.Seat, "row"); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	for _, s := range b.Scores {
+		for _, x := range s.Seats {
+			if err := seat(x, "score"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// anys is names as arguments.
+func anys(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
+}
+
+// Name is the player at seat s, or "?" for a seat the board does not seat.
+func (b Board) Name(s Seat) string {
+	if s >= 0 && int(s) < len(b.Players) {
+		return b.Players[s]
+	}
+	return "?"
+}
+
+// Tell writes b as lines of plain words in words' language: for a screen
+// reader, a text browser or a mail. Cards face down that the viewer does
+// not know are told as such.
+func (b Board) Tell(words Catalog) []string {
+	say := words.Must
+	var lines []string
+	if len(b.Turn) > 0 {
+		names := make([]string, len(b.Turn))
+		for i, s := range b.Turn {
+			names[i] = b.Name(s)
+		}
+		lines = append(lines, say(T("board.turn_of", List(anys(names)...)))+".")
+	}
+	cards := func(cs []Card) string {
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			switch {
+			case c.Face == Down && c.Name.IsZero():
+				out[i] = say(T("board.face_down"))
+			case c.Face == Down:
+				out[i] = say(T("board.known", c.Name))
+			case c.Face == Spent:
+				out[i] = say(T("board.spent", c.Name))
+			default:
+				out[i] = say(c.Name)
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	pile := func(p Pile) string {
+		what := cards(p.Cards)
+		if len(p.Cards) == 0 {
+			what = say(p.Empty)
+			if p.Empty.IsZero() {
+				what = ""
+			}
+		}
+		switch {
+		case p.Label.IsZero():
+			return what
+		case what == "":
+			return say(p.Label)
+		}
+		return say(T("board.labelled", p.Label, what))
+	}
+	for _, s := range b.Sections {
+		if !s.Title.IsZero() {
+			lines = append(lines, say(s.Title)+".")
+		}
+		if len(s.Counters) > 0 {
+			parts := make([]string, len(s.Counters))
+			for i, c := range s.Counters {
+				parts[i] = say(c.Text)
+			}
+			lines = append(lines, strings.Join(parts, "; ")+".")
+		}
+		for _, n := range s.Notes {
+			lines = append(lines, say(n.Text)+".")
+		}
+		for _, p := range s.Piles {
+			if l := pile(p); l != "" {
+				lines = append(lines, l+".")
+			}
+		}
+		for _, a := range s.Areas {
+			head := b.Name(a.Seat)
+			if !a.Title.IsZero() {
+				head = say(a.Title)
+			}
+			if a.Seat == b.Viewer {
+				head += " " + say(T("board.you"))
+			}
+			if a.Out {
+				head += " (" + say(T("board.out")) + ")"
+			}
+			var parts []string
+			for _, c := range a.Counters {
+				parts = append(parts, say(c.Text))
+			}
+			for _, p := range a.Piles {
+				if l := pile(p); l != "" {
+					parts = append(parts, l)
+				}
+			}
+			for _, n := range a.Notes {
+				parts = append(parts, say(n.Text))
+			}
+			lines = append(lines, say(T("board.labelled", head, strings.Join(parts, "; ")))+".")
+		}
+		if t := s.Table; t != nil {
+			lines = append(lines, say(t.Caption)+".")
+			for _, r := range t.Rows {
+				var cells []string
+				for i, c := range r.Cells {
+					if c.Text.IsZero() {
+						continue
+					}
+					cell := say(c.Text)
+					if i+1 < len(t.Head) && !t.Head[i+1].IsZero() && say(t.Head[i+1]) != cell {
+						cell = say(T("board.labelled", t.Head[i+1], cell))
+					}
+					cells = append(cells, cell)
+				}
+				lines = append(lines, say(T("board.labelled", r.Head, strings.Join(cells, ", ")))+".")
+			}
+		}
+	}
+	if len(b.Scores) > 0 {
+		var parts []string
+		for _, s := range b.Scores {
+			name := "?"
+			switch {
+			case !s.Name.IsZero():
+				name = say(s.Name)
+			case len(s.Seats) > 0:
+				name = b.Name(s.Seats[0])
+			}
+			parts = append(parts, say(T("board.labelled", name, s.Text)))
+		}
+		lines = append(lines, say(T("board.labelled", T("board.scores"), strings.Join(parts, ", ")))+".")
+	}
+	return lines
+}

@@ -1,0 +1,168 @@
+package coupage
+
+import (
+	"encoding/json"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// Rules draws a board (web and mail show it).
+var _ games.Boards = Rules{}
+
+// words is the English of Coupage's boards.
+var words = games.Catalog{
+	"wins":                "{0} wins with 2 wines and 1 cava bottled",
+	"wins_left":           "{0} wins: every other player left the game",
+	"over":                "The game is over without a winner",
+	"market":              "Market",
+	"deck":                "deck {0}",
+	"discard":             "discard {0}",
+	"discard_top":         "discard {0} (top: {1})",
+	"cava_left":           "cava labels left {0}",
+	"actions":             "actions left this turn: {0}",
+	"your_hand":           "Your hand",
+	"cellar":              "{0}'s cellar",
+	"hand_size.one":       "{0} card in hand",
+	"hand_size.other":     "{0} cards in hand",
+	"bottled":             "{0} bottled",
+	"barrel":              "Barrel {0}: {1}",
+	"barrel_wine":         "Barrel {0}: {1}, {2}",
+	"ready":               "{0} (ready)",
+	"spoiling":            "{0} (spoiling)",
+	"time":                "time",
+	"state.empty":         "empty",
+	"state.in production": "in production",
+	"state.bottled":       "bottled",
+}
+
+// Words is the English of Coupage's boards.
+func (Rules) Words() games.Catalog { return words }
+
+// Board lays out the table from one seat's view: the market, the decks, the
+// seat's own hand and every player's cellar of barrels.
+func (Rules) Board(raw json.RawMessage) (games.Board, error) {
+	var v View
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return games.Board{}, err
+	}
+	b := games.Board{Viewer: v.Seat, Players: v.Players}
+	if v.Seat < 0 || int(v.Seat) >= len(v.Players) {
+		b.Viewer = games.Spectator
+	}
+	if !v.Over && v.Active >= 0 && int(v.Active) < len(v.Players) {
+		b.Turn = []games.Seat{v.Active}
+	}
+	if v.Over {
+		b.Sections = append(b.Sections, games.Section{Notes: []games.Note{{Text: result(v), Emphasis: true}}})
+	}
+
+	table := games.Section{}
+	market := games.Pile{Label: games.T("market"), Empty: games.T("state.empty")}
+	for _, c := range v.Market {
+		if c != "" {
+			market.Cards = append(market.Cards, card(c))
+		}
+	}
+	table.Piles = append(table.Piles, market)
+	table.Counters = append(table.Counters, games.Counter{Text: games.T("deck", v.DeckSize), Value: v.DeckSize})
+	if n := len(v.Discard); n > 0 {
+		table.Counters = append(table.Counters, games.Counter{Text: games.T("discard_top", n, card(v.Discard[n-1]).Name), Value: n})
+	} else {
+		table.Counters = append(table.Counters, games.Counter{Text: games.T("discard", 0)})
+	}
+	table.Counters = append(table.Counters, games.Counter{Text: games.T("cava_left", v.CavaLeft), Value: v.CavaLeft})
+	if v.ActionsLeft > 0 {
+		table.Counters = append(table.Counters, games.Counter{Text: games.T("actions", v.ActionsLeft), Value: v.ActionsLeft})
+	}
+	if len(v.Hand) > 0 {
+		hand := games.Pile{Label: games.T("your_hand"), Owner: new(v.Seat)}
+		for _, c := range v.Hand {
+			hand.Cards = append(hand.Cards, card(c))
+		}
+		table.Piles = append(table.Piles, hand)
+	}
+	b.Sections = append(b.Sections, table)
+
+	cellars := games.Section{}
+	for i, name := range v.Players {
+		a := games.Area{Seat: games.Seat(i), Title: games.T("cellar", name)}
+		if i < len(v.Resigned) {
+			a.Out = v.Resigned[i]
+		}
+		hand, bottled := 0, 0
+		if i < len(v.HandSizes) {
+			hand = v.HandSizes[i]
+		}
+		if i < len(v.Barrels) {
+			for _, br := range v.Barrels[i] {
+				if br.State == Bottled {
+					bottled++
+				}
+				label := games.T("barrel", br.Number, games.T("state."+br.State))
+				if br.Wine != "" {
+					label = games.T("barrel_wine", br.Number, games.T("state."+br.State), br.Wine)
+				}
+				if br.Ready {
+					label = games.T("ready", label)
+				}
+				if br.Spoil > 0 {
+					label = games.T("spoiling", label)
+				}
+				pile := games.Pile{Label: label}
+				for _, g := range br.Grapes {
+					pile.Cards = append(pile.Cards, card(g))
+				}
+				for _, t := range br.Time {
+					switch {
+					case !t.FaceDown:
+						pile.Cards = append(pile.Cards, games.Card{Name: games.T("time"), Face: games.Up})
+					case t.Card != "":
+						pile.Cards = append(pile.Cards, games.Card{Name: card(t.Card).Name, Face: games.Down})
+					default:
+						pile.Cards = append(pile.Cards, games.Card{Face: games.Down})
+					}
+				}
+				a.Piles = append(a.Piles, pile)
+			}
+		}
+		a.Counters = []games.Counter{
+			{Text: games.T("hand_size", hand), Value: hand},
+			{Text: games.T("bottled", bottled), Value: bottled},
+		}
+		cellars.Areas = append(cellars.Areas, a)
+	}
+	b.Sections = append(b.Sections, cellars)
+	return b, nil
+}
+
+// card is a card of the deck, shown by its code ("mac2", "vin jeune");
+// the Time card by name.
+func card(code string) games.Card {
+	if code == timeCard {
+		return games.Card{Name: games.T("time"), Face: games.Up}
+	}
+	return games.Card{Name: games.Plain(code), Face: games.Up}
+}
+
+// result is the end of the game in words, as the view tells it.
+func result(v View) games.Text {
+	if len(v.Winners) == 0 {
+		return games.T("over")
+	}
+	names := make([]any, len(v.Winners))
+	for i, w := range v.Winners {
+		if w >= 0 && int(w) < len(v.Players) {
+			names[i] = v.Players[w]
+		}
+	}
+	left := 0
+	for _, r := range v.Resigned {
+		if r {
+			left++
+		}
+	}
+	if left == len(v.Players)-1 {
+		return games.T("wins_left", games.List(names...))
+	}
+	return games.T("wins", games.List(names...))
+}

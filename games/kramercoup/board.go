@@ -1,0 +1,181 @@
+package kramercoup
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// Rules draws a board (web and mail show it).
+var _ games.Boards = Rules{}
+
+// words is the English of Kramer's Coup's boards.
+var words = func() games.Catalog {
+	c := games.Catalog{
+		"scoring":        "scoring",
+		"last_tile":      "Coup by {0}: {1} may place a last tile",
+		"round":          "round {0}, {1} phase: {2} to {3}",
+		"nobody_wins":    "nobody wins",
+		"wins":           "{0} wins with a capital of {1}",
+		"share":          "{0} share the win with a capital of {1}",
+		"series":         "The six number series: placed tiles are marked",
+		"series_head":    "Series",
+		"chip_value":     "Chip value",
+		"chips_left":     "Chips left",
+		"players":        "Players: money and chips by colour",
+		"player":         "Player",
+		"cash":           "Cash",
+		"capital":        "Capital",
+		"capital_of":     "capital {0}",
+		"hand_size":      "Tiles in hand",
+		"your_tiles":     "Your tiles",
+		"tile":           "{0} {1}",
+		"pool":           "Tiles still in the pool: {0}",
+		"phase.buy":      "buy",
+		"phase.place":    "place",
+		"phase.exchange": "exchange",
+		"phase.last":     "last",
+		"phase.scoring":  "scoring",
+		"phase.over":     "over",
+		"phase.setup":    "setup",
+	}
+	for _, name := range colourNames() {
+		c["colour."+name] = name
+	}
+	for _, kind := range []string{"buy", "place", "exchange", "last"} {
+		c["kind."+kind] = kind
+	}
+	return c
+}()
+
+// Words is the English of Kramer's Coup's boards.
+func (Rules) Words() games.Catalog { return words }
+
+// Board lays out the table from one seat's view: the six number series, the
+// players' money and chips, the seat's own tiles and the pool.
+func (Rules) Board(raw json.RawMessage) (games.Board, error) {
+	var v View
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return games.Board{}, err
+	}
+	b := games.Board{Viewer: games.Spectator}
+	for _, p := range v.Players {
+		b.Players = append(b.Players, p.Name)
+	}
+	if v.Seat >= 0 && v.Seat < len(v.Players) {
+		b.Viewer = games.Seat(v.Seat)
+	}
+	if v.Turn >= 0 && v.Turn < len(v.Players) {
+		b.Turn = []games.Seat{games.Seat(v.Turn)}
+	}
+	if s := boardSummary(v, b); !s.IsZero() {
+		b.Sections = append(b.Sections, games.Section{Notes: []games.Note{{Text: s}}})
+	}
+
+	top := 20
+	for _, r := range v.Rows {
+		for _, c := range r.Chains {
+			top = max(top, c[1])
+		}
+	}
+	series := &games.Table{Caption: games.T("series"), Head: []games.Text{games.T("series_head")}}
+	for n := 1; n <= top; n++ {
+		series.Head = append(series.Head, games.Plain(n))
+	}
+	series.Head = append(series.Head, games.T("chip_value"), games.T("chips_left"))
+	for _, r := range v.Rows {
+		row := games.Row{Head: games.T("colour." + r.Colour), Colour: r.Colour}
+		for n := 1; n <= top; n++ {
+			placed := slices.ContainsFunc(r.Chains, func(c [2]int) bool { return n >= c[0] && n <= c[1] })
+			cell := games.Cell{Mark: placed}
+			if placed {
+				cell.Text = games.Plain(n)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		row.Cells = append(row.Cells, games.Cell{Text: games.Plain(r.TokenValue)}, games.Cell{Text: games.Plain(r.Supply)})
+		series.Rows = append(series.Rows, row)
+	}
+	b.Sections = append(b.Sections, games.Section{Table: series})
+
+	players := &games.Table{Caption: games.T("players"), Head: []games.Text{games.T("player"), games.T("cash"), games.T("capital")}}
+	for _, r := range v.Rows {
+		players.Head = append(players.Head, games.T("colour."+r.Colour))
+	}
+	players.Head = append(players.Head, games.T("hand_size"))
+	for i, p := range v.Players {
+		row := games.Row{Head: games.Plain(p.Name), Seat: new(games.Seat(i)),
+			Cells: []games.Cell{{Text: games.Plain(p.Cash)}, {Text: games.Plain(p.Capital)}}}
+		for _, r := range v.Rows {
+			row.Cells = append(row.Cells, games.Cell{Text: games.Plain(chips(p.Tokens, r.Colour))})
+		}
+		row.Cells = append(row.Cells, games.Cell{Text: games.Plain(p.HandSize)})
+		players.Rows = append(players.Rows, row)
+		b.Scores = append(b.Scores, games.Score{Seats: []games.Seat{games.Seat(i)}, Text: games.T("capital_of", p.Capital)})
+	}
+	slices.SortStableFunc(b.Scores, func(x, y games.Score) int {
+		return v.Players[y.Seats[0]].Capital - v.Players[x.Seats[0]].Capital
+	})
+	b.Sections = append(b.Sections, games.Section{Table: players})
+
+	table := games.Section{}
+	if b.Viewer != games.Spectator {
+		if hand := v.Players[b.Viewer].Hand; len(hand) > 0 {
+			pile := games.Pile{Label: games.T("your_tiles"), Owner: new(b.Viewer)}
+			for _, t := range hand {
+				colour := ColourName(t.Colour())
+				pile.Cards = append(pile.Cards, games.Card{Name: games.T("tile", games.T("colour."+colour), t.Number()), Face: games.Up, Colour: colour})
+			}
+			table.Piles = append(table.Piles, pile)
+		}
+	}
+	table.Notes = append(table.Notes, games.Note{Text: games.T("pool", v.PoolSize)})
+	b.Sections = append(b.Sections, table)
+	return b, nil
+}
+
+// chips is a holding's chips of one colour.
+func chips(h Holding, colour string) int {
+	switch colour {
+	case "yellow":
+		return h.Yellow
+	case "orange":
+		return h.Orange
+	case "red":
+		return h.Red
+	case "violet":
+		return h.Violet
+	case "blue":
+		return h.Blue
+	case "green":
+		return h.Green
+	}
+	return 0
+}
+
+// boardSummary is the state of play in words, as the view tells it.
+func boardSummary(v View, b games.Board) games.Text {
+	name := func(i int) string { return b.Name(games.Seat(i)) }
+	switch {
+	case v.Phase == PhaseSetup || v.Phase == "":
+		return games.Text{}
+	case v.Finished:
+		switch len(v.Winners) {
+		case 0:
+			return games.T("nobody_wins")
+		case 1:
+			return games.T("wins", name(v.Winners[0]), v.Players[v.Winners[0]].Capital)
+		}
+		names := make([]any, len(v.Winners))
+		for i, w := range v.Winners {
+			names[i] = name(w)
+		}
+		return games.T("share", games.List(names...), v.Players[v.Winners[0]].Capital)
+	case v.Turn < 0:
+		return games.T("scoring")
+	case v.Phase == PhaseLast:
+		return games.T("last_tile", name(v.CoupMaker), name(v.Turn))
+	}
+	return games.T("round", v.Round, games.T("phase."+string(v.Phase)), name(v.Turn), games.T("kind."+v.Kind))
+}
