@@ -14,31 +14,28 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/api/live"
-	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
 )
 
 // Config is what the API is built from.
 type Config struct {
-	Pool      *pgxpool.Pool // for the health check only
 	Play      *play.Service
 	Archive   *play.Archive // replays, audit reports and records
 	Users     *auth.Users
 	APITokens *auth.APITokens
 	Sessions  *auth.Sessions // session JWTs, checked against the sessions table
 	SignIn    *auth.SignIn
-	Hub       *live.Hub       // live updates; nil: the stream answers 503
-	Feed      *events.Watcher // reported by /healthz when set
-	BaseURL   string          // public URL, for links in mail
-	DevMail   DevMailbox      // nil when mail goes to a relay
+	Hub       *live.Hub        // live updates; nil: the stream answers 503
+	Feed      func() FeedStats // reported by /healthz when set (cmd reads the feed watcher)
+	BaseURL   string           // public URL, for links in mail
+	DevMail   DevMailbox       // nil when mail goes to a relay
 	Log       *slog.Logger
 
 	// PerAddress and PerUser bound request rates per client address (before
@@ -192,18 +189,27 @@ func (r routesWith) TRACE(path string, h echo.HandlerFunc, m ...echo.MiddlewareF
 	return r.add(http.MethodTrace, path, h, m)
 }
 
+// FeedStats is what /healthz reports of the process's one poller of the
+// global feed: when it last read, its interval, the lag of the last events
+// it delivered and how many it delivered.
+type FeedStats struct {
+	LastPoll      time.Time
+	Interval, Lag time.Duration
+	Delivered     int64
+}
+
 // health answers 200 when the database answers, 503 otherwise.
 func (s *Server) health(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
-	if err := s.cfg.Pool.Ping(ctx); err != nil {
+	if err := s.cfg.Play.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "health check: database unreachable", "err", err)
 		c.Response().Header().Set("Retry-After", "5")
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
 	}
 	out := map[string]any{"status": "ok"}
 	if s.cfg.Feed != nil {
-		st := s.cfg.Feed.Stats()
+		st := s.cfg.Feed()
 		out["feed"] = map[string]any{
 			"last_poll": st.LastPoll, "interval_ms": st.Interval.Milliseconds(),
 			"lag_ms": st.Lag.Milliseconds(), "delivered": st.Delivered,

@@ -144,8 +144,8 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	}
 	dev := notify.NewDevMailbox(pool)
 	srv, err := api.New(ctx, api.Config{
-		Pool: pool, Play: svc, Archive: arc, Users: users, SignIn: signIn, APITokens: auth.NewAPITokens(pool, o.now),
-		Sessions: sessions, Hub: hub, Feed: watcher, BaseURL: "http://courrier.test",
+		Play: svc, Archive: arc, Users: users, SignIn: signIn, APITokens: auth.NewAPITokens(pool, o.now),
+		Sessions: sessions, Hub: hub, Feed: feedStats(watcher), BaseURL: "http://courrier.test",
 		DevMail: devMail{dev},
 		Log:     log, PerUser: o.perUser, PerAddress: o.perAddress,
 	})
@@ -410,4 +410,12 @@ func (e *env) newGame(kind string, creator string, invitees map[string]string) s
 		}
 	}
 	return g.ID
+}
+
+// feedStats adapts the watcher as cmd/courrier does.
+func feedStats(w *events.Watcher) func() api.FeedStats {
+	return func() api.FeedStats {
+		st := w.Stats()
+		return api.FeedStats{LastPoll: st.LastPoll, Interval: st.Interval, Lag: st.Lag, Delivered: st.Delivered}
+	}
 }

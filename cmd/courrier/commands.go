@@ -104,9 +104,9 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return err
 	}
 	apiServer, err := api.New(ctx, api.Config{
-		Pool: db.Pool, Play: svc, Archive: arc, Users: auth.NewUsers(db.Pool), SignIn: signIn,
+		Play: svc, Archive: arc, Users: auth.NewUsers(db.Pool), SignIn: signIn,
 		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: sessions,
-		Hub: hub, Feed: watcher, BaseURL: cfg.BaseURL, DevMail: devMailbox(cfg, db), Log: log,
+		Hub: hub, Feed: feedStats(watcher), BaseURL: cfg.BaseURL, DevMail: devMailbox(cfg, db), Log: log,
 		PerUser: perUser, PerAddress: perAddress, LoopbackUnlimited: true,
 	})
 	if err != nil {
@@ -296,4 +296,13 @@ func (f liveFeed) Follow(ctx context.Context, gameID, user string, after int) (<
 		}
 	}()
 	return out, func() { cancel(); sub.Close() }, nil
+}
+
+// feedStats adapts the feed watcher's statistics to what the API's health
+// check reports (api imports nothing of the log).
+func feedStats(w *events.Watcher) func() api.FeedStats {
+	return func() api.FeedStats {
+		st := w.Stats()
+		return api.FeedStats{LastPoll: st.LastPoll, Interval: st.Interval, Lag: st.Lag, Delivered: st.Delivered}
+	}
 }
