@@ -127,7 +127,7 @@ func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		render(w, http.StatusServiceUnavailable, page{Title: "Try again", Text: "courrier could not save this just now; try again in a minute."})
 		return
 	}
-	render(w, http.StatusOK, page{Title: "Done", Text: done})
+	render(w, http.StatusOK, page{Title: "Done", Text: done + " Your mail settings (" + s.cfg.BaseURL + "/settings, once signed in) show it and turn it back on."})
 }
 
 func (s *Service) devList(w http.ResponseWriter, r *http.Request, dev *DevMailbox) {

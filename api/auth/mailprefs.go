@@ -192,9 +192,16 @@ func (p *MailPreferences) Set(ctx context.Context, user, game, kind string, on b
 // games); a game's own settings outlive any change for all games.
 func (p *MailPreferences) Change(ctx context.Context, user string, changes []MailChange) error {
 	var problems []string
+	seen := map[string]bool{}
+	problem := func(text string) {
+		if !seen[text] {
+			seen[text] = true
+			problems = append(problems, text)
+		}
+	}
 	for _, c := range changes {
 		if err := checkKind(c); err != nil {
-			problems = append(problems, err.Error())
+			problem(err.Error())
 		}
 	}
 	known, err := p.knownGames(ctx, user, changes)
@@ -203,11 +210,11 @@ func (p *MailPreferences) Change(ctx context.Context, user string, changes []Mai
 	}
 	for _, c := range changes {
 		if c.Game != "" && !known[c.Game] {
-			problems = append(problems, fmt.Sprintf("game %q is not one of your games", c.Game))
+			problem(fmt.Sprintf("game %q is not one of your games", c.Game))
 		}
 	}
 	if len(problems) > 0 {
-		return &MailError{Problems: slices.Compact(problems)}
+		return &MailError{Problems: problems}
 	}
 	return p.apply(ctx, user, changes)
 }
