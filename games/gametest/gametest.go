@@ -111,6 +111,9 @@ func playOne(t *testing.T, cfg Config, seed games.Seed, st *Stats) bool {
 				t.Errorf("nobody may act but the game is not finished after %d moves", move)
 				return false
 			}
+			if !CheckBoards(t, eng, s, seats) {
+				return false
+			}
 			break
 		}
 		if res.Finished {
@@ -178,7 +181,10 @@ func playOne(t *testing.T, cfg Config, seed games.Seed, st *Stats) bool {
 		}
 		log = append(log, out...)
 		st.Moves++
-		if !CheckBoards(t, eng, s, seats) {
+		// One seat's board (or the spectator's), in turn, at every fourth
+		// move: a board costs about as much as a move. Every seat's at the
+		// end.
+		if move%4 == 3 && !CheckBoard(t, eng, s, games.Seat((move/4)%(seats+1)-1)) {
 			return false
 		}
 		if cfg.Check != nil {
@@ -365,35 +371,45 @@ func views(t testing.TB, eng games.Engine, s games.State, seats int) []string {
 	return out
 }
 
-// CheckBoards builds the board of every seat's view of s, and the
-// spectator's, and checks that each names only seated players and that
-// the game's catalog says every text of it with exactly its arguments
-// (games.Board.Check). A game that draws no board passes.
+// CheckBoards checks the board of every seat's view of s, and the
+// spectator's, with CheckBoard.
 func CheckBoards(t testing.TB, eng games.Engine, s games.State, seats int) bool {
 	t.Helper()
-	words := eng.Words()
 	for seat := games.Spectator; seat < games.Seat(seats); seat++ {
-		view, err := eng.View(s, seat)
-		if err != nil {
-			t.Errorf("view for seat %d: %v", seat, err)
+		if !CheckBoard(t, eng, s, seat) {
 			return false
 		}
-		b, err := eng.Board(view)
-		if errors.Is(err, games.ErrNoBoard) && words == nil {
-			return true
-		}
-		if err != nil {
-			t.Errorf("the board of seat %d: %v", seat, err)
-			return false
-		}
-		if err := b.Check(words); err != nil {
-			t.Errorf("the board of seat %d: %v\nview: %s", seat, err, view)
-			return false
-		}
-		if b.Viewer != seat && (seat != games.Spectator || b.Viewer != games.Spectator) {
-			t.Errorf("the board of seat %d says it is seat %d's", seat, b.Viewer)
-			return false
-		}
+	}
+	return true
+}
+
+// CheckBoard builds the board of seat's view of s and checks that it says
+// it is seat's, names only seated players and that the game's catalog says
+// every text of it with exactly its arguments (games.Board.Check). A game
+// that draws no board passes.
+func CheckBoard(t testing.TB, eng games.Engine, s games.State, seat games.Seat) bool {
+	t.Helper()
+	words := eng.Words()
+	view, err := eng.View(s, seat)
+	if err != nil {
+		t.Errorf("view for seat %d: %v", seat, err)
+		return false
+	}
+	b, err := eng.Board(view)
+	if errors.Is(err, games.ErrNoBoard) && words == nil {
+		return true
+	}
+	if err != nil {
+		t.Errorf("the board of seat %d: %v", seat, err)
+		return false
+	}
+	if err := b.Check(words); err != nil {
+		t.Errorf("the board of seat %d: %v\nview: %s", seat, err, view)
+		return false
+	}
+	if b.Viewer != seat {
+		t.Errorf("the board of seat %d says it is seat %d's", seat, b.Viewer)
+		return false
 	}
 	return true
 }
