@@ -98,7 +98,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	if reg == nil {
 		reg = catalog.Registry()
 	}
-	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late)}
+	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late), play.WithAccounts(auth.NewInvitees())}
 	if o.seeds != nil {
 		popts = append(popts, play.WithSeeds(o.seeds))
 	}

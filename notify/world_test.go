@@ -154,7 +154,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 
 	late := &lateJobs{}
 	n := byte(0)
-	svc := play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithJobs(late), play.WithSeeds(func() games.Seed {
+	svc := play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithJobs(late), play.WithAccounts(auth.NewInvitees()), play.WithSeeds(func() games.Seed {
 		n++
 		var s games.Seed
 		s[0], s[1] = seed, n
@@ -242,16 +242,8 @@ func (w *world) inviteByAPI(t *testing.T, creator string, invitees ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var invite []string
-	for _, a := range invitees {
-		u, err := w.users.Ensure(ctx, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		invite = append(invite, u.ID)
-	}
 	if _, err := w.play.CreateGame(ctx, play.Actor{User: c.ID, Channel: play.ChannelAPI},
-		play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
+		play.GameRequest{Kind: "coyote", Name: "Ana", Invite: invitees}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -59,7 +59,7 @@ func startGame(t *testing.T, svc *play.Service, kind string, n int) (string, *pl
 func catalogService(t *testing.T) (*play.Service, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.New(t)
-	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog())), pool
+	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithAccounts(testAccounts{})), pool
 }
 
 // In a four-player Coup challenge window, all three answers sent against

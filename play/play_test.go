@@ -36,7 +36,7 @@ func newServiceB(t testing.TB, extra ...games.Engine) (*play.Service, *pgxpool.P
 	t.Helper()
 	pool := pgtest.New(t)
 	reg := games.NewRegistry(append([]games.Engine{games.Adapt(pile{})}, extra...)...)
-	return play.New(pool, reg, play.WithLogger(quietLog())), pool
+	return play.New(pool, reg, play.WithLogger(quietLog()), play.WithAccounts(testAccounts{})), pool
 }
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -77,7 +77,7 @@ func newSite(t *testing.T, baseURL string) *site {
 	lj := &loginJobs{last: map[string]int64{}}
 	users := auth.NewUsers(pool)
 	h, err := web.New(web.Config{
-		Play: play.New(pool, catalog.Registry(), play.WithLogger(log)), Users: users, Links: auth.NewLinks(pool, time.Now),
+		Play: play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithAccounts(auth.NewInvitees())), Users: users, Links: auth.NewLinks(pool, time.Now),
 		Sessions: sessions, LoginKey: loginKey, CSRFKey: csrfKey, Jobs: lj, BaseURL: baseURL, Log: log,
 	})
 	if err != nil {

@@ -56,7 +56,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	}()
 	late := &lateJobs{}
 	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake),
-		play.WithSeedBox(box), play.WithJobs(late))
+		play.WithSeedBox(box), play.WithJobs(late), play.WithAccounts(auth.NewInvitees()))
 	if n, err := svc.SealClearSeeds(ctx); err != nil {
 		return err
 	} else if n > 0 {
