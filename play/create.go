@@ -145,7 +145,7 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 		if strings.TrimSpace(a) == "" {
 			continue
 		}
-		addr, err := s.checkAddress(a)
+		addr, err := s.checkAddress("an invitee's address", a)
 		if err != nil {
 			return spec, err
 		}
@@ -155,7 +155,7 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 		}
 	}
 	if strings.TrimSpace(req.Referee) != "" {
-		if spec.referee, err = s.checkAddress(req.Referee); err != nil {
+		if spec.referee, err = s.checkAddress("the referee's address", req.Referee); err != nil {
 			return spec, err
 		}
 		if seen[strings.ToLower(spec.referee)] {
@@ -198,14 +198,15 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 	return spec, nil
 }
 
-// checkAddress normalizes an invitee's or a referee's address.
-func (s *Service) checkAddress(address string) (string, error) {
+// checkAddress normalizes an invitee's or a referee's address; what says
+// which, in a refusal.
+func (s *Service) checkAddress(what, address string) (string, error) {
 	if s.accounts == nil {
 		return "", refuse(CodeInvalid, "this server cannot invite anyone by address: create the game without invitees and share its link")
 	}
 	addr, err := s.accounts.CheckAddress(address)
 	if err != nil {
-		return "", &Error{Code: CodeInvalid, Message: err.Error(), Err: err}
+		return "", &Error{Code: CodeInvalid, Message: what + ": " + err.Error(), Err: err}
 	}
 	return addr, nil
 }
