@@ -237,15 +237,22 @@ func (w *testWriter) Write(p []byte) (int, error) {
 // the invitees by mail.
 func (w *world) inviteByAPI(t *testing.T, creator string, invitees ...string) {
 	t.Helper()
+	if err := w.createByAPI(t, creator, invitees...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// createByAPI is inviteByAPI that returns play's refusal.
+func (w *world) createByAPI(t *testing.T, creator string, invitees ...string) error {
+	t.Helper()
 	ctx := context.Background()
 	c, err := w.users.Ensure(ctx, creator)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.play.CreateGame(ctx, play.Actor{User: c.ID, Channel: play.ChannelAPI},
-		play.GameRequest{Kind: "coyote", Name: "Ana", Invite: invitees}); err != nil {
-		t.Fatal(err)
-	}
+	_, err = w.play.CreateGame(ctx, play.Actor{User: c.ID, Channel: play.ChannelAPI},
+		play.GameRequest{Kind: "coyote", Name: "Ana", Invite: invitees})
+	return err
 }
 
 func (w *world) send(from, to, raw string) error {

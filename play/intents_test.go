@@ -299,6 +299,8 @@ func TestWriteRunsMovesAndReplyVerbs(t *testing.T) {
 	if _, err := svc.Write(ctx, other, text(1-first, tbl.Version, "take 1")); !errors.As(err, new(*play.StaleError)) {
 		t.Fatalf("a stale move: %v", err)
 	}
+	keyed := other
+	keyed.IdempotencyKey = "mail:<refused@players.test>"
 	refusals := []struct {
 		name  string
 		actor play.Actor
@@ -308,6 +310,8 @@ func TestWriteRunsMovesAndReplyVerbs(t *testing.T) {
 	}{
 		{"no version", other, text(1-first, -1, "take 1"), play.CodeInvalid, true},
 		{"nothing written", other, text(1-first, w.Version, "", " "), play.CodeInvalid, true},
+		{"nothing written, with a mail's key", keyed, text(1-first, w.Version), play.CodeInvalid, true},
+		{"a bad absence, with a mail's key", keyed, text(1-first, w.Version, "away soon"), play.CodeInvalid, true},
 		{"a dispute without a version", other, text(1-first, w.Version, "dispute soon"), play.CodeInvalid, true},
 		{"another player's seat", mover, text(1-first, w.Version, "take 1"), play.CodeForbidden, false},
 		{"an absence already over", other, text(1-first, w.Version, "back"), play.CodeConflict, true},

@@ -317,7 +317,7 @@ func TestLobbyRefusals(t *testing.T) {
 	if _, err := svc.Create(ctx, ana, "pile", games.Options{"size": "huge"}, "Ana"); !isRule(err, "options") {
 		t.Fatalf("bad option: %v", err)
 	}
-	if _, err := svc.Create(ctx, ana, "chess", nil, "Ana"); !isRule(err, "game") {
+	if _, err := svc.Create(ctx, ana, "chess", nil, "Ana"); !isCode(err, play.CodeInvalid) {
 		t.Fatalf("unknown game: %v", err)
 	}
 }

@@ -118,7 +118,9 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 	lines := cleanLines(text.Lines)
 	w := Written{Lines: lines}
 	reply, isReply, err := parseReply(lines)
-	req := request{gameID: text.GameID, retry: true}
+	// A text refused before any command still reserves its idempotency
+	// key (rolled back with the refusal): it needs a hash of its own.
+	req := request{gameID: text.GameID, retry: true, hash: commandHash("write", text.GameID, strconv.Itoa(text.Expected), strings.Join(lines, "\n"))}
 	var decide command
 	var v viewer
 	switch {
@@ -157,7 +159,9 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 		if seat == games.Spectator {
 			seat = t.SeatOf(actor.User)
 		} else if actor.User == "" || t.UserAt(seat) != actor.User {
-			return refuse(CodeForbidden, "you do not play seat %d of game %s: only its player can write for it", seat, t.ID)
+			// Said without the game's id or the seat: the writer may be a
+			// stranger who holds a reply address.
+			return refuse(CodeForbidden, "this was written for another player's seat: only that player can act with it")
 		}
 		err := decide(c)
 		if err != nil && seat != games.Spectator && len(c.staged) == 0 {
