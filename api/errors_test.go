@@ -131,8 +131,8 @@ func TestErrorsAreClearAndWriteNothing(t *testing.T) {
 		{"an illegal move", http.MethodPost, movePath, mover, map[string]any{"move": "assassinate 9", "expected_version": v.Version}, nil, 422, "illegal_move", ""},
 		{"a number beyond the list", http.MethodPost, movePath, mover, map[string]any{"move": "99", "expected_version": v.Version}, nil, 400, "malformed", "99"},
 		{"an unknown game kind", http.MethodPost, "/v1/games", mover, map[string]any{"game": "chess"}, nil, 400, "malformed", "chess"},
-		{"a bad invitee", http.MethodPost, "/v1/games", mover, map[string]any{"game": "coup", "seats": []string{"me", "not an address"}}, nil, 400, "malformed", "seats"},
-		{"a bad deadline", http.MethodPost, "/v1/games", mover, map[string]any{"game": "coup", "deadlines": map[string]string{"turn": "soon"}}, nil, 400, "malformed", "deadlines.turn"},
+		{"a bad invitee", http.MethodPost, "/v1/games", mover, map[string]any{"game": "coup", "seats": []string{"me", "not an address"}}, nil, 400, "malformed", "invitee's address"},
+		{"a bad deadline", http.MethodPost, "/v1/games", mover, map[string]any{"game": "coup", "deadlines": map[string]string{"turn": "soon"}}, nil, 400, "malformed", "turn deadline"},
 		{"a day that is no weekday", http.MethodPost, "/v1/games", mover, map[string]any{"game": "coup", "deadlines": map[string]any{"weekdays": []string{"someday"}}}, nil, 400, "malformed", "someday"},
 	}
 	for _, tc := range cases {

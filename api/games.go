@@ -2,13 +2,9 @@ package api
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play"
@@ -165,128 +161,69 @@ type requestInfo struct{ id, addr string }
 type requestInfoKey struct{}
 
 // CreateGame creates a game; "me" in seats is the caller, an address an
-// invitee.
+// invitee. play checks the rest, as for every door.
 func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (CreateGameResponseObject, error) {
 	b := req.Body
-	deadlines, err := checkDeadlines(b.Deadlines)
-	if err != nil {
-		return nil, err
-	}
 	me, err := s.me(ctx, userOf(ctx))
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.cfg.Play.Registry().Get(b.Game); err != nil {
-		return nil, fail(http.StatusBadRequest, codeMalformed, fmt.Sprintf("there is no game %q: GET /v1/catalog lists them (%s)",
-			b.Game, strings.Join(s.cfg.Play.Registry().IDs(), ", ")))
-	}
-	spec := play.NewGame{Kind: b.Game, Name: me.Name, Deadlines: deadlines}
-	if b.Deadlines != nil && b.Deadlines.Weekdays != nil {
-		spec.Weekdays = *b.Deadlines.Weekdays
+	spec := play.GameRequest{Kind: b.Game, Name: me.Name}
+	if d := b.Deadlines; d != nil {
+		spec.Deadlines = map[string]string{}
+		if d.Turn != nil {
+			spec.Deadlines["turn"] = *d.Turn
+		}
+		if d.Window != nil {
+			spec.Deadlines["window"] = *d.Window
+		}
+		if d.Weekdays != nil {
+			spec.Weekdays = *d.Weekdays
+		}
 	}
 	if b.Name != nil && strings.TrimSpace(*b.Name) != "" {
 		spec.Name = strings.TrimSpace(*b.Name)
 	}
 	if b.Options != nil {
-		spec.Options = games.Options(*b.Options)
+		spec.Options = *b.Options
 	}
 	if b.Seats != nil {
 		plays := false
 		for _, seat := range *b.Seats {
-			if strings.EqualFold(strings.TrimSpace(seat), "me") {
-				if plays {
-					return nil, fail(http.StatusBadRequest, codeMalformed, `"me" is in seats twice`)
-				}
-				plays = true
+			if !strings.EqualFold(strings.TrimSpace(seat), "me") {
+				spec.Invite = append(spec.Invite, seat)
 				continue
 			}
-			u, err := s.cfg.Users.Ensure(ctx, seat)
-			if err != nil {
-				if unavailable(err) {
-					return nil, err
-				}
-				return nil, fail(http.StatusBadRequest, codeMalformed, "seats: "+err.Error()+` (write "me" for yourself, or an invitee's email address)`)
+			if plays {
+				return nil, fail(http.StatusBadRequest, codeMalformed, `"me" is in seats twice`)
 			}
-			if u.ID == me.Id {
-				return nil, fail(http.StatusBadRequest, codeMalformed, `seats: write "me" for your own seat, not your address`)
-			}
-			if slices.Contains(spec.Invite, u.ID) {
-				return nil, fail(http.StatusBadRequest, codeMalformed, "seats: "+seat+" is invited twice")
-			}
-			spec.Invite = append(spec.Invite, u.ID)
+			plays = true
 		}
 		if !plays {
 			spec.Name = ""
 		}
 	}
-	if b.Referee != nil && strings.TrimSpace(*b.Referee) != "" {
-		u, err := s.cfg.Users.Ensure(ctx, *b.Referee)
-		if err != nil {
-			if unavailable(err) {
-				return nil, err
-			}
-			return nil, fail(http.StatusBadRequest, codeMalformed, "referee: "+err.Error())
-		}
-		spec.Referee = u.ID
+	if b.Referee != nil {
+		spec.Referee = *b.Referee
 	}
 	out, err := s.cfg.Play.CreateGame(ctx, actor(ctx, ""), spec)
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.gameAfter(ctx, out)
-	if err != nil {
-		return nil, err
-	}
-	return CreateGame201JSONResponse(g), nil
+	return CreateGame201JSONResponse(s.gameAfter(out)), nil
 }
 
-// checkDeadlines reads the deadlines a game is created with ("72h", "3d").
-// They are checked now and applied once the time feature lands.
-func checkDeadlines(d *Deadlines) (play.Deadlines, error) {
-	if d == nil {
-		return nil, nil
+// gameAfter is a game's summary for the caller after a command, as the
+// command projected it.
+func (s *Server) gameAfter(out play.Outcome) Game {
+	res := Game{Id: out.GameID, Version: out.Version}
+	if out.Game != nil && out.View != nil {
+		res = s.game(*out.Game, out.View.Seat)
 	}
-	out := play.Deadlines{}
-	for name, v := range map[string]*string{"turn": d.Turn, "window": d.Window} {
-		if v == nil {
-			continue
-		}
-		dur, err := parseDuration(*v)
-		if err != nil {
-			return nil, fail(http.StatusBadRequest, codeMalformed, fmt.Sprintf("deadlines.%s: %q is not a duration like \"72h\" or \"3d\"", name, *v))
-		}
-		out[name] = dur
-	}
-	return out, nil
-}
-
-// parseDuration reads a Go duration or a number of days ("3d").
-func parseDuration(s string) (time.Duration, error) {
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(days)
-		if err != nil || n <= 0 {
-			return 0, errors.New("not a number of days")
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err == nil && d <= 0 {
-		err = errors.New("not positive")
-	}
-	return d, err
-}
-
-// gameAfter reads a game's summary for the caller after a command.
-func (s *Server) gameAfter(ctx context.Context, out play.Outcome) (Game, error) {
-	g, v, err := s.cfg.Play.GameAndViewFor(ctx, out.GameID, userOf(ctx))
-	if err != nil {
-		return Game{}, err
-	}
-	res := s.game(g, v.Seat)
 	if out.Head != "" {
 		res.Head = &out.Head
 	}
-	return res, nil
+	return res
 }
 
 // JoinGame takes a seat in an open game.
@@ -303,10 +240,7 @@ func (s *Server) JoinGame(ctx context.Context, req JoinGameRequestObject) (JoinG
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.gameAfter(ctx, out)
-	if err != nil {
-		return nil, err
-	}
+	g := s.gameAfter(out)
 	return JoinGame200JSONResponse(g), nil
 }
 
@@ -316,10 +250,7 @@ func (s *Server) StartGame(ctx context.Context, req StartGameRequestObject) (Sta
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.gameAfter(ctx, out)
-	if err != nil {
-		return nil, err
-	}
+	g := s.gameAfter(out)
 	return StartGame200JSONResponse(g), nil
 }
 
@@ -329,27 +260,21 @@ func (s *Server) ResignGame(ctx context.Context, req ResignGameRequestObject) (R
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.gameAfter(ctx, out)
-	if err != nil {
-		return nil, err
-	}
+	g := s.gameAfter(out)
 	return ResignGame200JSONResponse(g), nil
 }
 
 // GoAway declares the caller away from a game: their deadlines wait.
 func (s *Server) GoAway(ctx context.Context, req GoAwayRequestObject) (GoAwayResponseObject, error) {
-	d, err := parseDuration(strings.TrimSpace(req.Body.For))
+	d, err := play.ParseDuration(req.Body.For)
 	if err != nil {
-		return nil, fail(http.StatusBadRequest, codeMalformed, fmt.Sprintf("for: %q is not a duration like \"3d\" or \"36h\"", req.Body.For))
+		return nil, err
 	}
 	out, err := s.cfg.Play.AwayFor(ctx, actor(ctx, ""), req.GameId, d)
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.gameAfter(ctx, out)
-	if err != nil {
-		return nil, err
-	}
+	g := s.gameAfter(out)
 	return GoAway200JSONResponse(g), nil
 }
 
@@ -359,10 +284,7 @@ func (s *Server) ComeBack(ctx context.Context, req ComeBackRequestObject) (ComeB
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.gameAfter(ctx, out)
-	if err != nil {
-		return nil, err
-	}
+	g := s.gameAfter(out)
 	return ComeBack200JSONResponse(g), nil
 }
 
@@ -372,10 +294,7 @@ func (s *Server) ClaimGame(ctx context.Context, req ClaimGameRequestObject) (Cla
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.gameAfter(ctx, out)
-	if err != nil {
-		return nil, err
-	}
+	g := s.gameAfter(out)
 	return ClaimGame200JSONResponse(g), nil
 }
 
@@ -392,9 +311,6 @@ func (s *Server) ReplaceSeat(ctx context.Context, req ReplaceSeatRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.gameAfter(ctx, out)
-	if err != nil {
-		return nil, err
-	}
+	g := s.gameAfter(out)
 	return ReplaceSeat200JSONResponse(g), nil
 }

@@ -101,7 +101,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 		reg = catalog.Registry()
 	}
 	box := play.NewEphemeralSeedBox()
-	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late), play.WithSeedBox(box)}
+	popts := []play.Option{play.WithLogger(log), play.WithWake(watcher.Wake), play.WithJobs(late), play.WithSeedBox(box), play.WithAccounts(auth.NewInvitees())}
 	if o.seeds != nil {
 		popts = append(popts, play.WithSeeds(o.seeds))
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play"
@@ -25,6 +25,11 @@ func (s *Server) seatView(ctx context.Context, gameID string) (SeatView, error) 
 	if v.Seat == games.Spectator && g.Status != projections.StatusOpen {
 		return SeatView{}, fail(http.StatusForbidden, codeForbidden, "this is not your game: only its players can see it")
 	}
+	return s.seatViewOf(g, v), nil
+}
+
+// seatViewOf is the answer of a seat's view of a game.
+func (s *Server) seatViewOf(g projections.Game, v projections.SeatView) SeatView {
 	if v.View == nil {
 		v.View = json.RawMessage("null") // not started: no view yet
 	}
@@ -44,7 +49,7 @@ func (s *Server) seatView(ctx context.Context, gameID string) (SeatView, error) 
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 func nonNil(s []string) []string {
@@ -66,27 +71,18 @@ func (s *Server) GetSeatView(ctx context.Context, req GetSeatViewRequestObject) 
 // PlayMove plays a move (or several lines, in turn) against the version
 // the player saw.
 func (s *Server) PlayMove(ctx context.Context, req PlayMoveRequestObject) (PlayMoveResponseObject, error) {
-	var lines []string
-	for l := range strings.SplitSeq(req.Body.Move, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
-		return nil, fail(http.StatusBadRequest, codeMalformed, "move is empty: write a move in the game's notation, or a number of legal_compact")
-	}
 	key := ""
 	if req.Params.IdempotencyKey != nil {
 		key = *req.Params.IdempotencyKey
 	}
-	out, err := s.cfg.Play.Move(ctx, actor(ctx, key), req.GameId, req.Body.ExpectedVersion, lines)
+	out, err := s.cfg.Play.Move(ctx, actor(ctx, key), req.GameId, req.Body.ExpectedVersion, []string{req.Body.Move})
 	if err != nil {
 		return nil, err
 	}
-	view, err := s.seatView(ctx, req.GameId)
-	if err != nil {
-		return nil, err
+	if out.Game == nil || out.View == nil {
+		return nil, fmt.Errorf("move in game %s: play projected no view for the mover", req.GameId)
 	}
+	view := s.seatViewOf(*out.Game, *out.View)
 	if !out.Replay {
 		s.metrics.move(view.Game.Game)
 	}

@@ -2,10 +2,8 @@ package notify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/riverqueue/river"
 
@@ -68,31 +66,4 @@ func (w *disputeWorker) Work(ctx context.Context, job *river.Job[jobs.DisputeNot
 	}
 	m.Data = NoticeData{Subject: subject, Paragraphs: paras}
 	return done(s.send(ctx, outgoing{Mail: m, userID: user, gameID: a.GameID}))
-}
-
-// dispute handles "dispute 12 the shuffle cannot be right" in a reply about
-// a game: the version disputed, then the reason (the rest of the line and
-// the lines after it).
-func (s *Service) dispute(ctx context.Context, h handled, in Incoming, b play.Brief, actor play.Actor, rest string, more []string) (handled, error) {
-	num, reason, _ := strings.Cut(strings.TrimSpace(rest), " ")
-	sent := []string{strings.TrimSpace("dispute " + rest)}
-	v, err := strconv.Atoi(strings.TrimPrefix(num, "v"))
-	if err != nil {
-		return s.refuse(ctx, h, in, b, sent, `write the version you dispute and why, as "dispute 12 the deal gave me two copies of the same card"`, "")
-	}
-	reason = strings.TrimSpace(strings.Join(append([]string{reason}, more...), " "))
-	out, err := s.play.DisputeMove(ctx, actor, b.GameID, v, reason)
-	if err != nil {
-		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return s.refuse(ctx, h, in, b, sent, pe.Message, "")
-		}
-		return h, err
-	}
-	return s.notice(h, fmt.Sprintf("disputed version %d of game %s", v, b.GameID), b.GameID, NoticeData{
-		Subject: fmt.Sprintf("[courrier] %s %s: your dispute of version %d", b.Name, b.GameID, v),
-		Paragraphs: []string{
-			fmt.Sprintf("Your dispute of version %d is recorded at version %d of the game's log.", v, out.Version),
-			"The other players and the referee are told; the referee's ruling will be recorded too, and nothing recorded is ever rewritten.",
-		},
-	})
 }

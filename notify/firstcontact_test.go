@@ -198,8 +198,13 @@ func TestNeverInviteMeAgain(t *testing.T) {
 	if !strings.Contains(refused.Subject, "no game was created") || !strings.Contains(refused.Text, "shy@players.test") {
 		t.Fatalf("inviting someone who refuses invitations: %q\n%s", refused.Subject, refused.Text)
 	}
-	// One made over the API goes on, and their invitation is not sent.
-	w.inviteByAPI(t, "other@players.test", "shy@players.test", "keen@players.test")
+	// Every door refuses it alike (play does), and a game without them
+	// goes on.
+	if err := w.createByAPI(t, "other@players.test", "shy@players.test", "keen@players.test"); err == nil ||
+		!strings.Contains(err.Error(), "shy@players.test asked courrier to send them no invitations") {
+		t.Fatalf("inviting someone who refuses invitations over the API: %v", err)
+	}
+	w.inviteByAPI(t, "other@players.test", "keen@players.test", "eager@players.test")
 	w.waitKind("keen@players.test", "invitation", 1)
 	w.mailQueueDone()
 	if got := ofKind(w.mailTo("shy@players.test"), "invitation"); len(got) != 1 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/play"
 )
@@ -182,46 +183,58 @@ func mailAuth(id identity, in Incoming) string {
 	return out
 }
 
-// move plays the moves of a reply to a prompt.
+// move runs a reply to a prompt, moves or a reply verb, for the seat and
+// against the version its reply address names: play decides it on the
+// game folded once, and says what a refusal needs.
 func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, actor play.Actor) (handled, error) {
-	b, err := s.play.Brief(ctx, tok.Game, games.Seat(tok.Seat))
-	if err != nil {
-		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return s.refuse(ctx, h, in, play.Brief{}, nil, pe.Message, "")
-		}
-		return h, err
-	}
-	if actor.User == "" || actor.User != b.User {
-		// Say nothing of the game to someone who is not its player.
-		return s.refuse(ctx, h, in, play.Brief{GameID: b.GameID}, nil,
-			"this reply address belongs to another player: moves are taken only from the address the prompt was sent to", "")
-	}
 	lines := MoveLines(in.Text)
-	if len(lines) == 0 {
-		return s.refuse(ctx, h, in, b, nil, "your reply has no move: write it above the quoted mail, as listed or by its number", "")
-	}
-	if verb, rest, _ := strings.Cut(strings.ToLower(lines[0]), " "); verb == "away" || (verb == "back" && rest == "") {
-		return s.absence(ctx, h, in, b, actor, verb, strings.TrimSpace(rest))
-	}
-	if verb, rest, _ := strings.Cut(lines[0], " "); strings.EqualFold(verb, "dispute") {
-		return s.dispute(ctx, h, in, b, actor, rest, lines[1:])
-	}
-	if strings.EqualFold(lines[0], "claim") {
-		if _, err := s.play.Claim(ctx, actor, tok.Game); err != nil {
-			if pe, ok := errors.AsType[*play.Error](err); ok {
-				return s.refuse(ctx, h, in, b, lines, pe.Message, "")
-			}
-			return h, err
+	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
+	if err != nil {
+		b := play.Brief{GameID: tok.Game} // say nothing of the game to someone who is not its player
+		if w.Seen != nil {
+			b = *w.Seen
 		}
+		if pe, ok := errors.AsType[*play.Error](err); ok && pe.Code == play.CodeNotFound {
+			b = play.Brief{}
+		}
+		return s.refuseMove(ctx, h, in, b, lines, err)
+	}
+	name := tok.Game
+	if w.Game != nil {
+		if eng, err := catalog.Registry().Get(w.Game.Kind); err == nil {
+			name = eng.Info().Name + " " + tok.Game
+		}
+	}
+	var said []string
+	switch w.Reply.Verb {
+	case "":
+		h.outcome = movedOutcome(len(w.Lines), tok.Game, w.Outcome)
+		return h, nil
+	case play.VerbClaim:
 		h.outcome = "claimed game " + tok.Game
 		return h, nil // the game-over mail says the rest
+	case play.VerbBack:
+		said = []string{"Welcome back: your deadlines in this game run again.", "The other players are told."}
+	case play.VerbAway:
+		var loc *time.Location
+		if u, uerr := s.users.ByID(ctx, actor.User); uerr == nil {
+			loc = u.Location()
+		}
+		said = []string{fmt.Sprintf("Your deadlines in this game wait until %s, or until you write back.", readableTime(w.Until, loc)), "The other players are told."}
+	case play.VerbDispute:
+		return s.notice(h, fmt.Sprintf("disputed version %d of game %s", w.Reply.Version, tok.Game), tok.Game, NoticeData{
+			Subject: fmt.Sprintf("[courrier] %s: your dispute of version %d", name, w.Reply.Version),
+			Paragraphs: []string{
+				fmt.Sprintf("Your dispute of version %d is recorded at version %d of the game's log.", w.Reply.Version, w.Version),
+				"The other players and the referee are told; the referee's ruling will be recorded too, and nothing recorded is ever rewritten.",
+			},
+		})
+	case play.VerbResign:
+		said = []string{fmt.Sprintf("You resigned from game %s (now at version %d). Receipt: %s", tok.Game, w.Version, w.Head)}
 	}
-	out, err := s.play.Move(ctx, actor, tok.Game, tok.Version, lines)
-	if err == nil {
-		h.outcome = movedOutcome(len(lines), tok.Game, out)
-		return h, nil
-	}
-	return s.refuseMove(ctx, h, in, b, lines, err)
+	return s.notice(h, w.Reply.Verb+" in game "+tok.Game, tok.Game, NoticeData{
+		Subject: "[courrier] " + name + ": " + w.Reply.Verb, Paragraphs: said,
+	})
 }
 
 // movedOutcome says what a reply of n move lines played in game: every
@@ -309,36 +322,4 @@ func (s *Service) notice(h handled, outcome, gameID string, d NoticeData) (handl
 	}
 	h.answers = append(h.answers, jobs.Answer{Mail: KindNotice, GameID: gameID, Data: data})
 	return h, nil
-}
-
-// absence handles "away 3d" and "back" in a reply about a game: the
-// player's deadlines there wait, or run again.
-func (s *Service) absence(ctx context.Context, h handled, in Incoming, b play.Brief, actor play.Actor, verb, arg string) (handled, error) {
-	var err error
-	var said string
-	if verb == "back" {
-		_, err = s.play.BackNow(ctx, actor, b.GameID)
-		said = "Welcome back: your deadlines in this game run again."
-	} else {
-		d, perr := play.ParseAbsence(arg)
-		if perr != nil {
-			return s.refuse(ctx, h, in, b, []string{"away " + arg}, `write how long you will be away, as "away 3d" or "away 36h"`, "")
-		}
-		_, err = s.play.AwayFor(ctx, actor, b.GameID, d)
-		var loc *time.Location
-		if u, uerr := s.users.ByID(ctx, actor.User); uerr == nil {
-			loc = u.Location()
-		}
-		said = fmt.Sprintf("Your deadlines in this game wait until %s, or until you write back.", readableTime(s.cfg.Now().Add(d), loc))
-	}
-	if err != nil {
-		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return s.refuse(ctx, h, in, b, []string{verb + " " + arg}, pe.Message, "")
-		}
-		return h, err
-	}
-	return s.notice(h, verb+" in game "+b.GameID, b.GameID, NoticeData{
-		Subject:    "[courrier] " + b.Name + " " + b.GameID + ": " + verb,
-		Paragraphs: []string{said, "The other players are told."},
-	})
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
@@ -24,7 +23,10 @@ func (s *Service) helpText() []string {
 		"  new <game> with <address> <address> …",
 		"      creates a game and invites those people; you take the first",
 		"      seat under your name. The game starts when all have joined.",
-		"      Add \"as <name>\" to choose your player name.",
+		"      Add \"turn 3d\" or \"window 1d12h\" to set the time for a turn",
+		"      or a window (at least an hour; 72h and 24h when not said),",
+		"      \"referee <address>\" to name a referee who does not play,",
+		"      and, last, \"as <name>\" to choose your player name.",
 		"  games",
 		"      lists your games and whose turn it is.",
 		"  resign <game id>",
@@ -35,7 +37,9 @@ func (s *Service) helpText() []string {
 		"      this list.",
 		"",
 		"To join a game you were invited to, reply to the invitation with",
-		"\"join <name>\". To move, reply to the prompt with your move.",
+		"\"join <name>\". To move, reply to the prompt with your move. A reply",
+		"may also say \"away 3d\" (your deadlines wait), \"back\", \"claim\"",
+		"(when everyone else left), \"dispute <version> <why>\" or \"resign\".",
 		"",
 		"Games:",
 	}
@@ -86,7 +90,9 @@ func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.
 	}
 }
 
-// newGame creates a game and invites the addresses named.
+// newGame creates a game and invites the addresses named: "new <game>
+// with <address> … [turn <duration>] [window <duration>] [referee
+// <address>] [as <name>]". play checks all of it, as for every door.
 func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor play.Actor, words []string, inboundID int64, id identity) (handled, error) {
 	fail := func(problem string) (handled, error) {
 		return s.notice(h, "new game refused: "+problem, "", NoticeData{
@@ -96,33 +102,43 @@ func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor pla
 	if len(words) == 0 {
 		return fail("Say which game: for example \"new coyote with ana@example.org bob@example.org\".")
 	}
-	kind := strings.ToLower(words[0])
-	if _, err := catalog.Registry().Get(kind); err != nil {
+	req := play.GameRequest{Kind: strings.ToLower(words[0]), Name: suggestName(in.From.Address, in.From.Name), Deadlines: map[string]string{}}
+	if _, err := catalog.Registry().Get(req.Kind); err != nil {
 		return fail(fmt.Sprintf("There is no game %q here.", words[0]))
 	}
-	var invitees []string
-	name := suggestName(in.From.Address, in.From.Name)
 	for i := 1; i < len(words); i++ {
 		w := strings.Trim(words[i], ",;<>")
-		switch {
-		case strings.EqualFold(w, "with") || strings.EqualFold(w, "and") || w == "":
-		case strings.EqualFold(w, "as"):
-			name = strings.Join(words[i+1:], " ")
-			i = len(words)
-		case strings.Contains(w, "@"):
-			addr, err := auth.NormalizeEmail(w)
-			if err != nil {
-				return fail(fmt.Sprintf("%q is not an email address.", w))
+		next := func() string {
+			if i+1 < len(words) {
+				i++
+				return strings.Trim(words[i], ",;<>")
 			}
-			if !slices.ContainsFunc(invitees, func(a string) bool { return strings.EqualFold(a, addr) }) && !strings.EqualFold(addr, in.From.Address) {
-				invitees = append(invitees, addr)
+			return ""
+		}
+		switch lw := strings.ToLower(w); {
+		case lw == "with" || lw == "and" || w == "":
+		case lw == "as":
+			req.Name = strings.Join(words[i+1:], " ")
+			i = len(words)
+		case lw == "turn" || lw == "window":
+			if req.Deadlines[lw] = next(); req.Deadlines[lw] == "" {
+				return fail(fmt.Sprintf("Write how long a %s lasts after %q: \"%s 3d\".", lw, lw, lw))
+			}
+		case lw == "referee":
+			if req.Referee = next(); req.Referee == "" {
+				return fail("Write the referee's email address after \"referee\".")
+			}
+		case strings.Contains(w, "@"):
+			// The sender takes the first seat: naming themselves adds nothing.
+			if !strings.EqualFold(w, in.From.Address) {
+				req.Invite = append(req.Invite, w)
 			}
 		default:
 			return fail(fmt.Sprintf("I did not understand %q: name the players by their email addresses.", w))
 		}
 	}
-	if len(invitees) == 0 {
-		return fail("Name the people you play with by their email addresses: \"new " + kind + " with ana@example.org\".")
+	if len(req.Invite) == 0 {
+		return fail("Name the people you play with by their email addresses: \"new " + req.Kind + " with ana@example.org\".")
 	}
 	creator, err := s.users.Ensure(ctx, in.From.Address)
 	if err != nil {
@@ -133,25 +149,10 @@ func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor pla
 	if ok, err := s.mayWriteToOthers(ctx, creator, id); err != nil {
 		return h, err
 	} else if !ok {
-		return s.askConfirmation(ctx, h, inboundID, creator, "create a game and invite "+strings.Join(invitees, ", "))
+		return s.askConfirmation(ctx, h, inboundID, creator, "create a game and invite "+strings.Join(req.Invite, ", "))
 	}
 	actor.User = creator.ID
-	ids := make([]string, 0, len(invitees))
-	for _, addr := range invitees {
-		u, err := s.users.Ensure(ctx, addr)
-		if err != nil {
-			return h, err
-		}
-		on, err := s.wants(ctx, u.ID, "", KindInvitation)
-		if err != nil {
-			return h, err
-		}
-		if !on {
-			return fail(fmt.Sprintf("%s asked courrier to send them no invitations: invite someone else.", addr))
-		}
-		ids = append(ids, u.ID)
-	}
-	out, err := s.play.CreateGame(ctx, actor, play.NewGame{Kind: kind, Name: name, Invite: ids})
+	out, err := s.play.CreateGame(ctx, actor, req)
 	if err != nil {
 		if pe, ok := errors.AsType[*play.Error](err); ok {
 			return fail(pe.Message)
@@ -162,12 +163,12 @@ func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor pla
 		return h, err
 	}
 	h.gameID = out.GameID
-	eng, _ := catalog.Registry().Get(kind) // known above
+	eng, _ := catalog.Registry().Get(req.Kind) // known above
 	return s.notice(h, "created game "+out.GameID, out.GameID, NoticeData{
 		Subject: fmt.Sprintf("[courrier] %s %s: game created", eng.Info().Name, out.GameID),
 		Paragraphs: []string{
-			fmt.Sprintf("You created game %s of %s and play in it as %s.", out.GameID, eng.Info().Name, name),
-			fmt.Sprintf("Invitations went to %s. The game starts when everyone has joined; you will get your first prompt then.", strings.Join(invitees, ", ")),
+			fmt.Sprintf("You created game %s of %s and play in it as %s.", out.GameID, eng.Info().Name, req.Name),
+			fmt.Sprintf("Invitations went to %s. The game starts when everyone has joined; you will get your first prompt then.", strings.Join(req.Invite, ", ")),
 		},
 	})
 }

@@ -170,12 +170,7 @@ func TestRelayDownThenUpDeliversEveryMailOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var invite []string
-	for _, a := range players[1:] {
-		u, _ := w.users.Ensure(ctx, a)
-		invite = append(invite, u.ID)
-	}
-	if _, err := w.play.CreateGame(ctx, play.Actor{User: creator.ID, Channel: play.ChannelAPI}, play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
+	if _, err := w.play.CreateGame(ctx, play.Actor{User: creator.ID, Channel: play.ChannelAPI}, play.GameRequest{Kind: "coyote", Name: "Ana", Invite: players[1:]}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(time.Second) // several failed attempts

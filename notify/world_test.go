@@ -156,7 +156,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 	late := &lateJobs{}
 	n := byte(0)
 	box := play.NewEphemeralSeedBox()
-	svc := play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithJobs(late), play.WithSeedBox(box), play.WithSeeds(func() games.Seed {
+	svc := play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithJobs(late), play.WithSeedBox(box), play.WithAccounts(auth.NewInvitees()), play.WithSeeds(func() games.Seed {
 		n++
 		var s games.Seed
 		s[0], s[1] = seed, n
@@ -241,23 +241,22 @@ func (w *testWriter) Write(p []byte) (int, error) {
 // the invitees by mail.
 func (w *world) inviteByAPI(t *testing.T, creator string, invitees ...string) {
 	t.Helper()
+	if err := w.createByAPI(t, creator, invitees...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// createByAPI is inviteByAPI that returns play's refusal.
+func (w *world) createByAPI(t *testing.T, creator string, invitees ...string) error {
+	t.Helper()
 	ctx := context.Background()
 	c, err := w.users.Ensure(ctx, creator)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var invite []string
-	for _, a := range invitees {
-		u, err := w.users.Ensure(ctx, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		invite = append(invite, u.ID)
-	}
-	if _, err := w.play.CreateGame(ctx, play.Actor{User: c.ID, Channel: play.ChannelAPI},
-		play.NewGame{Kind: "coyote", Name: "Ana", Invite: invite}); err != nil {
-		t.Fatal(err)
-	}
+	_, err = w.play.CreateGame(ctx, play.Actor{User: c.ID, Channel: play.ChannelAPI},
+		play.GameRequest{Kind: "coyote", Name: "Ana", Invite: invitees})
+	return err
 }
 
 func (w *world) send(from, to, raw string) error {

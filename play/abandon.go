@@ -90,8 +90,13 @@ func (t *Table) Result() games.Result {
 // Claim ends a game for the last player still in it, when every other seat
 // resigned or was abandoned: the claimer wins.
 func (s *Service) Claim(ctx context.Context, actor Actor, gameID string) (Outcome, error) {
-	req := request{gameID: gameID, retry: true, hash: commandHash("claim", gameID)}
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+	req := replyRequest(gameID, Reply{Verb: VerbClaim})
+	return s.exec(ctx, actor, req, claimCmd(actor))
+}
+
+// claimCmd is the decision of Claim.
+func claimCmd(actor Actor) command {
+	return func(c *cmdCtx) error {
 		t := c.table
 		seat, err := playerSeat(t, actor.User)
 		if err != nil {
@@ -118,5 +123,5 @@ func (s *Service) Claim(ctx context.Context, actor Actor, gameID string) (Outcom
 			Summary: players[seat] + " claims the game: every other player resigned or left"}
 		c.reveal = true
 		return c.stage(TypeEnded, Ended{Result: res, Seed: t.seed.String()}, "")
-	})
+	}
 }

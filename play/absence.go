@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/courrier-games/courrier/games"
@@ -102,8 +100,13 @@ func (t *Table) applyAbsence(typ string, data []byte, at time.Time) error {
 // running until they are back (at most the game's bound in all, 14 days
 // by default). The others see until when.
 func (s *Service) AwayFor(ctx context.Context, actor Actor, gameID string, d time.Duration) (Outcome, error) {
-	req := request{gameID: gameID, retry: true, hash: commandHash("away", gameID, d.String())}
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+	req := replyRequest(gameID, Reply{Verb: VerbAway, For: d})
+	return s.exec(ctx, actor, req, awayCmd(actor, d))
+}
+
+// awayCmd is the decision of AwayFor.
+func awayCmd(actor Actor, d time.Duration) command {
+	return func(c *cmdCtx) error {
 		t := c.table
 		seat, err := playerSeat(t, actor.User)
 		if err != nil {
@@ -126,13 +129,18 @@ func (s *Service) AwayFor(ctx context.Context, actor Actor, gameID string, d tim
 		// seat's pending entries keep their identities.
 		c.retimed = &seat
 		return c.stage(TypeAway, Away{Seat: seat, Until: c.now.Add(d).UTC()}, "")
-	})
+	}
 }
 
 // BackNow ends the actor's absence from a game: their deadlines run again.
 func (s *Service) BackNow(ctx context.Context, actor Actor, gameID string) (Outcome, error) {
-	req := request{gameID: gameID, retry: true, hash: commandHash("back", gameID)}
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+	req := replyRequest(gameID, Reply{Verb: VerbBack})
+	return s.exec(ctx, actor, req, backCmd(actor))
+}
+
+// backCmd is the decision of BackNow.
+func backCmd(actor Actor) command {
+	return func(c *cmdCtx) error {
 		t := c.table
 		seat, err := playerSeat(t, actor.User)
 		if err != nil {
@@ -143,7 +151,7 @@ func (s *Service) BackNow(ctx context.Context, actor Actor, gameID string) (Outc
 		}
 		c.retimed = &seat
 		return c.stage(TypeBack, Back{Seat: seat}, "")
-	})
+	}
 }
 
 // decode reads an event's data.
@@ -152,30 +160,4 @@ func decode(typ string, data []byte, v any) error {
 		return fmt.Errorf("decode %s: %w", typ, err)
 	}
 	return nil
-}
-
-// maxAbsenceDays bounds the days ParseAbsence reads (a game's own bound,
-// 14 days by default, is checked when the absence is declared); past
-// about 106,000 days a duration would overflow.
-const maxAbsenceDays = 3650
-
-// ParseAbsence reads how long someone will be away, as a reply or the web's
-// move box says it: "3d", "36h", "90m".
-func ParseAbsence(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(days)
-		if err != nil || n <= 0 {
-			return 0, fmt.Errorf("%q is not a number of days", s)
-		}
-		if n > maxAbsenceDays {
-			return 0, fmt.Errorf("%q is too long an absence: courrier reads at most %d days (and a game allows 14 unless its creator chose more)", s, maxAbsenceDays)
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%q is not a duration", s)
-	}
-	return d, nil
 }

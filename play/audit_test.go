@@ -594,17 +594,17 @@ func TestRefereeHoldsNoSeat(t *testing.T) {
 
 	creator := play.Actor{User: "u-creator", Channel: play.ChannelAPI}
 	ref := play.Actor{User: "u-ref", Channel: play.ChannelAPI}
-	if _, err := svc.CreateGame(ctx, creator, play.NewGame{Kind: "coup", Name: "Ana", Invite: []string{"u-ref", "u-bob"}, Referee: "u-ref"}); !isCode(err, play.CodeInvalid) {
+	if _, err := svc.CreateGame(ctx, creator, play.GameRequest{Kind: "coup", Name: "Ana", Invite: []string{"ref@players.test", "bob@players.test"}, Referee: "ref@players.test"}); !isCode(err, play.CodeInvalid) {
 		t.Fatalf("a referee invited to a seat: %v", err)
 	}
-	g, err := svc.CreateGame(ctx, creator, play.NewGame{Kind: "coup", Name: "Ana", Referee: "u-ref"})
+	g, err := svc.CreateGame(ctx, creator, play.GameRequest{Kind: "coup", Name: "Ana", Referee: "ref@players.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := svc.Join(ctx, ref, g.GameID, "Ref"); !isCode(err, play.CodeConflict) {
 		t.Fatalf("the referee joins: %v", err)
 	}
-	watcher, err := svc.CreateGame(ctx, creator, play.NewGame{Kind: "coup"})
+	watcher, err := svc.CreateGame(ctx, creator, play.GameRequest{Kind: "coup"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,17 +63,9 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 		return Brief{}, err
 	}
 	last := recorded[len(recorded)-1]
-	b := Brief{
-		GameID: gameID, Kind: t.Kind, Name: t.Engine.Info().Name, Version: t.Version,
-		Started: t.Started, Ended: t.Ended, Commitment: t.Commitment, Creator: t.Creator, Invited: t.Invited, Joined: t.Joined,
-		Seat: seat,
-	}
-	if !t.Started {
-		return b, nil
-	}
-	b.Players = t.Engine.Players(t.State)
-	if res := t.Result(); res.Finished {
-		b.Result = &res
+	b, err := t.brief(seat)
+	if err != nil {
+		return Brief{}, err
 	}
 	if t.Ended {
 		var en Ended
@@ -84,9 +76,41 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 			}
 		}
 	}
+	if !t.Started {
+		return b, nil
+	}
+	after := 0
+	for _, e := range slices.Backward(recorded) {
+		if seat != games.Spectator && actorSeat(e.Meta) == seat {
+			after = e.Version
+			break
+		}
+	}
+	after = max(after, t.Version-maxSince)
+	if b.Since, err = s.historyAs(gameID, t.viewerOf(b.User), recorded, after); err != nil {
+		return Brief{}, err
+	}
+	return b, nil
+}
+
+// brief is the brief of seat on the table as it is, without what happened
+// since (Since) and without the revealed seed: what a refusal needs.
+func (t *Table) brief(seat games.Seat) (Brief, error) {
+	b := Brief{
+		GameID: t.ID, Kind: t.Kind, Name: t.Engine.Info().Name, Version: t.Version,
+		Started: t.Started, Ended: t.Ended, Commitment: t.Commitment, Creator: t.Creator, Invited: t.Invited, Joined: t.Joined,
+		Seat: seat,
+	}
+	if !t.Started {
+		return b, nil
+	}
+	b.Players = t.Engine.Players(t.State)
+	if res := t.Result(); res.Finished {
+		b.Result = &res
+	}
 	if seat != games.Spectator {
 		if int(seat) >= len(b.Players) {
-			return Brief{}, fmt.Errorf("game %s has no seat %d", gameID, seat)
+			return Brief{}, fmt.Errorf("game %s has no seat %d", t.ID, seat)
 		}
 		b.Player, b.User = b.Players[seat], t.UserAt(seat)
 	}
@@ -94,6 +118,7 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 	if seat != games.Spectator && slices.Contains(t.Resigned, seat) && !t.Ended {
 		viewer = games.Spectator
 	}
+	var err error
 	if b.View, err = t.Engine.View(t.State, viewer); err != nil {
 		return Brief{}, err
 	}
@@ -108,17 +133,6 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 				b.Deadline = &at
 			}
 		}
-	}
-	after := 0
-	for _, e := range slices.Backward(recorded) {
-		if seat != games.Spectator && actorSeat(e.Meta) == seat {
-			after = e.Version
-			break
-		}
-	}
-	after = max(after, t.Version-maxSince)
-	if b.Since, err = s.history(gameID, b.User, recorded, after); err != nil {
-		return Brief{}, err
 	}
 	return b, nil
 }

@@ -60,7 +60,7 @@ func startGame(t *testing.T, svc *play.Service, kind string, n int) (string, *pl
 func catalogService(t *testing.T) (*play.Service, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.New(t)
-	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithSeedBox(testSeeds)), pool
+	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithSeedBox(testSeeds), play.WithAccounts(testAccounts{})), pool
 }
 
 // testSeeds seals the seeds of the test services, so that archiveOf's

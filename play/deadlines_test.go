@@ -186,8 +186,8 @@ func entryOf(t *play.Table, id games.PendingID) (games.Pending, bool) {
 func TestDeadlinesByKind(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := mailService(t)
-	out, err := svc.CreateGame(ctx, ana, play.NewGame{Kind: "coup", Name: "Ana",
-		Deadlines: play.Deadlines{"turn": 48 * time.Hour, "block": 2 * time.Hour}})
+	out, err := svc.CreateGame(ctx, ana, play.GameRequest{Kind: "coup", Name: "Ana",
+		Deadlines: map[string]string{"turn": "2d", "block": "2h"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,8 +216,8 @@ func TestDeadlinesByKind(t *testing.T) {
 			t.Errorf("entry %v: %v after its opening, want %v", p.ID(), got, want)
 		}
 	}
-	for _, bad := range []time.Duration{time.Second, 400 * 24 * time.Hour} {
-		if _, err := svc.CreateGame(ctx, ana, play.NewGame{Kind: "coup", Name: "Ana", Deadlines: play.Deadlines{"turn": bad}}); err == nil {
+	for _, bad := range []string{"1s", "59m", "400d", "61d", "soon"} {
+		if _, err := svc.CreateGame(ctx, ana, play.GameRequest{Kind: "coup", Name: "Ana", Deadlines: map[string]string{"turn": bad}}); err == nil {
 			t.Errorf("a deadline of %v was accepted", bad)
 		}
 	}

@@ -121,8 +121,13 @@ func (t *Table) FullReveal(user string) bool {
 // (running or over), for reason.
 func (s *Service) DisputeMove(ctx context.Context, actor Actor, gameID string, move int, reason string) (Outcome, error) {
 	reason = strings.TrimSpace(reason)
-	req := request{gameID: gameID, retry: true, hash: commandHash("dispute", gameID, strconv.Itoa(move), reason)}
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+	req := replyRequest(gameID, Reply{Verb: VerbDispute, Version: move, Reason: reason})
+	return s.exec(ctx, actor, req, disputeCmd(actor, move, reason))
+}
+
+// disputeCmd is the decision of DisputeMove.
+func disputeCmd(actor Actor, move int, reason string) command {
+	return func(c *cmdCtx) error {
 		t := c.table
 		if !t.Started {
 			return refuse(CodeConflict, "game %s has not started: there is no move to dispute", t.ID)
@@ -144,7 +149,7 @@ func (s *Service) DisputeMove(ctx context.Context, actor Actor, gameID string, m
 		}
 		c.disputed = true
 		return c.stage(TypeDisputed, Disputed{Seat: seat, Move: move, Reason: reason}, "")
-	})
+	}
 }
 
 // RuleDispute records the referee's ruling on the dispute recorded at

@@ -29,7 +29,7 @@ func mailService(t *testing.T) (*play.Service, *pgxpool.Pool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithJobs(client), play.WithSeedBox(testSeeds)), pool
+	return play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithJobs(client), play.WithSeedBox(testSeeds), play.WithAccounts(testAccounts{})), pool
 }
 
 // job is an inserted job's kind, arguments and when it is due.
@@ -85,7 +85,7 @@ func kinds(js []job) []string {
 func TestInvitationsAndAutoStartQueueTheirMail(t *testing.T) {
 	ctx := context.Background()
 	svc, pool := mailService(t)
-	out, err := svc.CreateGame(ctx, ana, play.NewGame{Kind: "coyote", Name: "Ana", Invite: []string{"u-bob", "u-eve"}})
+	out, err := svc.CreateGame(ctx, ana, play.GameRequest{Kind: "coyote", Name: "Ana", Invite: []string{"bob@players.test", "eve@players.test"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,6 +85,13 @@ type Outcome struct {
 	// revealed at the end, that the log was rewritten; while the game runs
 	// it says nothing of what the player may not see.
 	Head string `json:"head,omitempty"`
+	// Game and View are the game's row and the actor's seat view (the
+	// public view for an actor without a seat, none before the start) as
+	// the command projected them: what an answer to the actor shows,
+	// without reading them again. Set for every command of a signed-in
+	// actor except a replayed creation.
+	Game *projections.Game     `json:"-"`
+	View *projections.SeatView `json:"-"`
 }
 
 // Service runs commands against the event store.
@@ -99,6 +106,8 @@ type Service struct {
 	digest maphash.Seed
 	seeds  *SeedBox
 	jobs   JobInserter
+	// accounts finds a new game's invitees (WithAccounts).
+	accounts Accounts
 }
 
 // Option configures a Service.
@@ -231,6 +240,10 @@ type request struct {
 	// hash identifies the command for its idempotency key: the same key
 	// with another command is refused.
 	hash []byte
+	// prepare, when set, runs in the command's transaction before the
+	// decision (a new game's accounts): what it writes commits or rolls
+	// back with the command.
+	prepare func(ctx context.Context, tx pgx.Tx) error
 }
 
 // exec runs cmd on a game in one transaction, retrying on a version
@@ -313,7 +326,30 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		if err != nil {
 			return out, err
 		}
-		return s.sealReplayed(ctx, tx, t, secret, out)
+		if out, err = s.sealReplayed(ctx, tx, t, secret, out); err != nil || req.create {
+			return out, err
+		}
+		// The answer shows the game as it is now: what was read folds into
+		// the table, as for a command.
+		putBack = false
+		if t == nil {
+			t = &Table{ID: req.gameID}
+		}
+		if len(recorded) > 0 {
+			t.projected = nil
+		}
+		if err := t.applyRecorded(s.reg, recorded); err != nil {
+			return Outcome{}, err
+		}
+		if t.Version > 0 {
+			putBack = true
+			g, views, err := t.Project()
+			if err != nil {
+				return Outcome{}, err
+			}
+			out.Game, out.View = viewOf(g, views, actor.User)
+		}
+		return out, nil
 	}
 	if t == nil {
 		t = &Table{ID: req.gameID}
@@ -335,6 +371,11 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	}
 	if t.Version == 0 && !req.create {
 		return Outcome{}, refuse(CodeNotFound, "there is no game %q", req.gameID)
+	}
+	if req.prepare != nil {
+		if err := req.prepare(ctx, tx); err != nil {
+			return Outcome{}, err
+		}
 	}
 	from := t.Version
 	before := slices.Clone(t.Pending)
@@ -375,6 +416,9 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		if err != nil {
 			return Outcome{}, err
 		}
+		if actor.User != "" {
+			out.Game, out.View = viewOf(g, views, actor.User)
+		}
 		views, written = s.changedViews(t, views)
 		if err := projections.QueueSave(b, g, views); err != nil {
 			return Outcome{}, err
@@ -404,6 +448,9 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 			t.CreatedAt = rec[0].RecordedAt
 		}
 		t.UpdatedAt = rec[len(rec)-1].RecordedAt
+		if out.Game != nil {
+			out.Game.CreatedAt, out.Game.UpdatedAt = t.CreatedAt, t.UpdatedAt
+		}
 		if t.projected == nil {
 			t.projected = map[games.Seat]uint64{}
 		}
@@ -411,10 +458,40 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		s.wake()
 	}
 	putBack = true
+	if len(c.staged) == 0 && actor.User != "" {
+		g, views, err := t.Project()
+		if err != nil {
+			return Outcome{}, err
+		}
+		out.Game, out.View = viewOf(g, views, actor.User)
+	}
 	if len(c.staged) > 0 {
 		s.log.InfoContext(ctx, "command", "game", req.gameID, "from", from, "to", out.Version, "channel", actor.Channel, "request_id", actor.RequestID)
 	}
 	return out, nil
+}
+
+// viewOf picks user's view among a game's projected views, as the
+// projections read it back (projections.GetGameForUser): the seat user
+// plays once the game started, else the public view; none before the start.
+func viewOf(g projections.Game, views []projections.SeatView, user string) (*projections.Game, *projections.SeatView) {
+	seat := games.Spectator
+	if g.Status != projections.StatusOpen && user != "" {
+		for _, p := range g.Players {
+			if p.User == user {
+				seat = games.Seat(p.Seat)
+				break
+			}
+		}
+	}
+	v := projections.SeatView{GameID: g.ID, Seat: seat, Version: g.Version}
+	for _, sv := range views {
+		if sv.Seat == seat {
+			v = sv
+			break
+		}
+	}
+	return &g, &v
 }
 
 // changedViews keeps the views whose content differs from what the table
@@ -509,101 +586,6 @@ func queueLoadSeed(b *pgx.Batch, id string, out *storedSeed) {
 			out.found = true
 		}
 		return rows.Err()
-	})
-}
-
-// Create makes a new game of kind with options; when name is not empty the
-// creator also takes a place under that name.
-func (s *Service) Create(ctx context.Context, actor Actor, kind string, opts games.Options, name string) (Outcome, error) {
-	return s.CreateGame(ctx, actor, NewGame{Kind: kind, Options: opts, Name: name})
-}
-
-// NewGame describes a game to create.
-type NewGame struct {
-	Kind    string
-	Options games.Options
-	// Name is the creator's player name; empty: the creator does not play.
-	Name string
-	// Invite lists the users (opaque ids) invited to take a seat. Each gets
-	// an invitation; the game starts by itself when all have joined.
-	Invite []string
-	// Deadlines overrides the default deadlines (DefaultTurnDeadline,
-	// DefaultWindowDeadline) by kind: "turn", "window" or a kind of the game.
-	Deadlines Deadlines
-	// Weekdays, when set, are the only days (UTC) on which deadlines run.
-	Weekdays []string
-	// Referee, when set, is the user who rules on disputes (else the
-	// creator).
-	Referee string
-}
-
-// CreateGame makes a new game as spec says.
-func (s *Service) CreateGame(ctx context.Context, actor Actor, spec NewGame) (Outcome, error) {
-	eng, err := s.reg.Get(spec.Kind)
-	if err != nil {
-		return Outcome{}, err
-	}
-	full, err := eng.Options(spec.Options)
-	if err != nil {
-		return Outcome{}, err
-	}
-	if actor.User == "" {
-		return Outcome{}, refuse(CodeForbidden, "only a signed-in user can create a game")
-	}
-	info := eng.Info()
-	invite := slices.Compact(slices.Sorted(slices.Values(spec.Invite)))
-	if slices.Contains(invite, actor.User) {
-		return Outcome{}, refuse(CodeInvalid, "you cannot invite yourself: you take a seat by giving your name")
-	}
-	seats := len(invite)
-	if spec.Name != "" {
-		seats++
-	}
-	if seats > info.MaxSeats {
-		return Outcome{}, refuse(CodeInvalid, "%s is for at most %d players; this game would seat %d", info.Name, info.MaxSeats, seats)
-	}
-	if len(invite) > 0 && seats < info.MinSeats {
-		return Outcome{}, refuse(CodeInvalid, "%s needs at least %d players; this game would seat %d", info.Name, info.MinSeats, seats)
-	}
-	if spec.Referee != "" && (spec.Referee == actor.User && spec.Name != "" || slices.Contains(invite, spec.Referee)) {
-		return Outcome{}, refuse(CodeInvalid, "a referee holds no seat: name someone who does not play, or play without a referee")
-	}
-	deadlines, err := spec.Deadlines.withDefaults()
-	if err != nil {
-		return Outcome{}, err
-	}
-	weekdays, err := ParseWeekdays(spec.Weekdays)
-	if err != nil {
-		return Outcome{}, err
-	}
-	var days []string
-	for _, d := range weekdays {
-		days = append(days, strings.ToLower(d.String()[:3]))
-	}
-	id := newID()
-	seed := s.seed()
-	req := request{gameID: id, create: true, hash: commandHash("create", spec.Kind, optionsText(full), spec.Name, strings.Join(invite, ","), deadlinesText(deadlines), strings.Join(days, ","), spec.Referee)}
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
-		c.newSeed = &seed
-		c.table.seed = &seed
-		created := Created{
-			Kind: spec.Kind, Options: full, Rules: info.Rules, Shuffle: games.ShuffleAlgorithm,
-			Commitment: seed.Commitment(), Creator: actor.User, Deadlines: deadlines.encode(), Weekdays: days,
-			Referee: spec.Referee,
-		}
-		if err := c.stage(TypeCreated, created, ""); err != nil {
-			return err
-		}
-		if spec.Name != "" {
-			if err := join(c, actor, spec.Name); err != nil {
-				return err
-			}
-		}
-		if len(invite) > 0 {
-			c.invited = invite
-			return c.stage(TypeInvited, Invited{Users: invite}, "")
-		}
-		return nil
 	})
 }
 
@@ -732,23 +714,45 @@ func startGame(c *cmdCtx) error {
 // it are played and Outcome.Refused says which line was not.
 func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected int, lines []string) (Outcome, error) {
 	moves := cleanLines(lines)
-	if len(moves) == 0 {
-		return Outcome{}, refuse(CodeInvalid, "there is no move in your message")
-	}
-	if err := checkMoveSize(moves); err != nil {
+	if err := checkMoves(moves, expected); err != nil {
 		return Outcome{}, err
 	}
-	if expected < AnyVersion {
-		return Outcome{}, refuse(CodeInvalid, "the expected version %d is not a version", expected)
+	var v viewer
+	out, err := s.exec(ctx, actor, moveRequest(gameID, expected, moves), moveCmd(actor, expected, moves, &v))
+	return out, s.staleOr(ctx, actor, gameID, expected, v, err)
+}
+
+// checkMoves checks cleaned move lines and the version they were written
+// against.
+func checkMoves(moves []string, expected int) error {
+	if len(moves) == 0 {
+		return refuse(CodeInvalid, "there is no move: write one in the game's notation, or the number of a listed choice")
 	}
-	req := request{gameID: gameID, retry: true, hash: commandHash("move", gameID, strconv.Itoa(expected), strings.Join(moves, "\n"))}
-	out, err := s.exec(ctx, actor, req, func(c *cmdCtx) error {
+	if err := checkMoveSize(moves); err != nil {
+		return err
+	}
+	if expected < AnyVersion {
+		return refuse(CodeInvalid, "the expected version %d is not a version", expected)
+	}
+	return nil
+}
+
+// moveRequest is the request of a move.
+func moveRequest(gameID string, expected int, moves []string) request {
+	return request{gameID: gameID, retry: true, hash: commandHash("move", gameID, strconv.Itoa(expected), strings.Join(moves, "\n"))}
+}
+
+// moveCmd is the decision of a move. When the move is stale it notes in v
+// how the actor's seat reads the game, for the changes the refusal tells.
+func moveCmd(actor Actor, expected int, moves []string, v *viewer) command {
+	return func(c *cmdCtx) error {
 		t := c.table
 		seat, err := playerSeat(t, actor.User)
 		if err != nil {
 			return err
 		}
 		if expected != AnyVersion && expected != t.Version && (expected > t.Version || !t.openSince(seat, expected)) {
+			*v = t.viewerOf(actor.User)
 			return &StaleError{GameID: t.ID, Expected: expected, Current: t.Version}
 		}
 		seatNo := int(seat)
@@ -781,12 +785,17 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 			}
 		}
 		return nil
-	})
+	}
+}
+
+// staleOr turns a stale move's error into its *StaleError with what
+// changed since; any other error is returned as it is.
+func (s *Service) staleOr(ctx context.Context, actor Actor, gameID string, expected int, v viewer, err error) error {
 	var stale *StaleError
 	if errors.As(err, &stale) || (expected != AnyVersion && errors.Is(err, events.ErrVersionConflict)) {
-		return out, s.stale(ctx, actor, gameID, expected)
+		return s.stale(ctx, actor, gameID, expected, v)
 	}
-	return out, err
+	return err
 }
 
 // decide decides one move line of seat on the table and stages its events.
@@ -803,17 +812,24 @@ func (c *cmdCtx) decide(seat games.Seat, line string) error {
 }
 
 // stale builds the *StaleError of a move against an old version, with what
-// changed since as the actor's seat may see it: one read of the stream.
-func (s *Service) stale(ctx context.Context, actor Actor, gameID string, expected int) error {
+// changed since as the actor's seat may see it: one read of the stream,
+// folded once when the command noted how the actor reads the game at the
+// version read (twice otherwise, to learn it).
+func (s *Service) stale(ctx context.Context, actor Actor, gameID string, expected int, v viewer) error {
 	recorded, err := s.readGame(ctx, gameID)
 	if err != nil {
 		return err
 	}
-	changes, err := s.history(gameID, actor.User, recorded, max(expected, 0))
+	current := recorded[len(recorded)-1].Version
+	var changes []Change
+	if v.version == current {
+		changes, err = s.historyAs(gameID, v, recorded, max(expected, 0))
+	} else {
+		changes, err = s.history(gameID, actor.User, recorded, max(expected, 0))
+	}
 	if err != nil {
 		return err
 	}
-	current := recorded[len(recorded)-1].Version
 	return &StaleError{GameID: gameID, Expected: expected, Current: current, Changes: changes}
 }
 
@@ -888,8 +904,13 @@ func playable(t *Table) error {
 // Resign takes user out of a running game; the game decides what that means
 // for the others.
 func (s *Service) Resign(ctx context.Context, actor Actor, gameID string) (Outcome, error) {
-	req := request{gameID: gameID, retry: true, hash: commandHash("resign", gameID)}
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+	req := replyRequest(gameID, Reply{Verb: VerbResign})
+	return s.exec(ctx, actor, req, resignCmd(actor))
+}
+
+// resignCmd is the decision of Resign.
+func resignCmd(actor Actor) command {
+	return func(c *cmdCtx) error {
 		t := c.table
 		seat, err := playerSeat(t, actor.User)
 		if err != nil {
@@ -910,7 +931,7 @@ func (s *Service) Resign(ctx context.Context, actor Actor, gameID string) (Outco
 			return err
 		}
 		return c.stageGame(evs, "resign")
-	})
+	}
 }
 
 // Timeout applies, as a system command, the default move of the pending

@@ -36,7 +36,7 @@ func newServiceB(t testing.TB, extra ...games.Engine) (*play.Service, *pgxpool.P
 	t.Helper()
 	pool := pgtest.New(t)
 	reg := games.NewRegistry(append([]games.Engine{games.Adapt(pile{})}, extra...)...)
-	return play.New(pool, reg, play.WithLogger(quietLog()), play.WithSeedBox(testSeeds)), pool
+	return play.New(pool, reg, play.WithLogger(quietLog()), play.WithSeedBox(testSeeds), play.WithAccounts(testAccounts{})), pool
 }
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -317,7 +317,7 @@ func TestLobbyRefusals(t *testing.T) {
 	if _, err := svc.Create(ctx, ana, "pile", games.Options{"size": "huge"}, "Ana"); !isRule(err, "options") {
 		t.Fatalf("bad option: %v", err)
 	}
-	if _, err := svc.Create(ctx, ana, "chess", nil, "Ana"); !isRule(err, "game") {
+	if _, err := svc.Create(ctx, ana, "chess", nil, "Ana"); !isCode(err, play.CodeInvalid) {
 		t.Fatalf("unknown game: %v", err)
 	}
 }

@@ -71,6 +71,25 @@ func (s *Service) History(ctx context.Context, gameID, user string, after int) (
 	return s.history(gameID, user, recorded, after)
 }
 
+// viewer is how a user reads a game's history: with the seat they play
+// (games.Spectator for none, and for a player who resigned from a game
+// still running: the hand they gave back is no longer theirs to see), from
+// the version at which they took the seat over; at the table's version.
+type viewer struct {
+	seat    games.Seat
+	took    int
+	version int // 0: not known
+}
+
+// viewerOf is how user reads the table's history.
+func (t *Table) viewerOf(user string) viewer {
+	seat := t.SeatOf(user)
+	if slices.Contains(t.Resigned, seat) && !t.Ended {
+		seat = games.Spectator
+	}
+	return viewer{seat: seat, took: t.replacedAt[user], version: t.Version}
+}
+
 // history folds the whole stream and redacts and describes each event after
 // version after on the state before it. The stream is folded twice: once
 // whole to know the reader's seat (seated by the game's own setup events,
@@ -81,22 +100,21 @@ func (s *Service) history(gameID, user string, recorded []events.Recorded, after
 	if err != nil {
 		return nil, err
 	}
-	seat := full.SeatOf(user)
-	if slices.Contains(full.Resigned, seat) && !full.Ended {
-		// A player who left reads the game as a spectator until it ends:
-		// the hand they gave back is no longer theirs to see.
-		seat = games.Spectator
-	}
-	took := full.replacedAt[user] // a player who took over a seat sees it from then on
+	return s.historyAs(gameID, full.viewerOf(user), recorded, after)
+}
+
+// historyAs redacts and describes each event after version after as v
+// reads it, folding the stream once.
+func (s *Service) historyAs(gameID string, v viewer, recorded []events.Recorded, after int) ([]Change, error) {
 	t := &Table{ID: gameID}
 	out := make([]Change, 0, len(recorded))
 	for _, e := range recorded {
 		if e.Version > after {
-			viewer := seat
-			if e.Version < took {
-				viewer = games.Spectator
+			seat := v.seat
+			if e.Version < v.took {
+				seat = games.Spectator // a player who took over a seat sees it from then on
 			}
-			c, err := t.change(e, viewer)
+			c, err := t.change(e, seat)
 			if err != nil {
 				return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 			}

@@ -22,7 +22,7 @@ func TestNobodyWhoSawMoreTakesASeat(t *testing.T) {
 		want    string
 	}{
 		{name: "the creator without a seat is the referee by default", refused: func(creator, _ string) string { return creator }, want: "referee"},
-		{name: "the named referee", referee: "u-ref", refused: func(_, _ string) string { return "u-ref" }, want: "referee"},
+		{name: "the named referee", referee: "ref@players.test", refused: func(_, _ string) string { return "u-ref" }, want: "referee"},
 		{name: "a player whose seat was handed on", refused: func(_, former string) string { return former }, want: "handed to someone else"},
 	}
 	for _, tt := range tests {
@@ -33,7 +33,7 @@ func TestNobodyWhoSawMoreTakesASeat(t *testing.T) {
 			worker := play.NewDeadlineWorker(svc, clock.Now)
 			creator := play.Actor{User: "u-creator", Channel: play.ChannelAPI}
 			players := []play.Actor{{User: "u-ana", Channel: play.ChannelAPI}, {User: "u-bo", Channel: play.ChannelAPI}}
-			g, err := svc.CreateGame(ctx, creator, play.NewGame{Kind: "coup", Invite: []string{"u-ana", "u-bo"}, Referee: tt.referee})
+			g, err := svc.CreateGame(ctx, creator, play.GameRequest{Kind: "coup", Invite: []string{"ana@players.test", "bo@players.test"}, Referee: tt.referee})
 			if err != nil {
 				t.Fatal(err)
 			}

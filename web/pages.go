@@ -217,6 +217,14 @@ type newGamePage struct {
 	Form    url.Values
 }
 
+// Weekdays are the days the form offers for deadlines to run on.
+func (newGamePage) Weekdays() []string {
+	return []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
+}
+
+// DayPicked reports whether the form ticked day.
+func (p newGamePage) DayPicked(day string) bool { return slices.Contains(p.Form["weekday"], day) }
+
 // Picked reports whether the form chose game id (the first game when the
 // form is new).
 func (p newGamePage) Picked(id string) bool {
@@ -256,12 +264,12 @@ func (h *Handler) catalog() []catalogGame {
 }
 
 // createGame creates a game from the form: its kind, options, whether the
-// creator plays, the invitees and the deadlines.
+// creator plays, the invitees, the referee, the deadlines and the weekdays
+// they run on; play checks it all, as for every door.
 func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
 	}
-	ctx := r.Context()
 	_ = r.ParseForm() // checkCSRF parsed it already
 	page := newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: r.PostForm}
 	again := func(msg string) {
@@ -274,7 +282,8 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		again("Pick a game.")
 		return
 	}
-	spec := play.NewGame{Kind: kind, Options: games.Options{}, Deadlines: play.Deadlines{}}
+	spec := play.GameRequest{Kind: kind, Options: map[string]string{}, Deadlines: map[string]string{},
+		Referee: r.PostFormValue("referee"), Weekdays: r.PostForm["weekday"]}
 	for _, o := range eng.Info().Options {
 		if v := r.PostFormValue("opt-" + kind + "-" + o.Name); v != "" {
 			spec.Options[o.Name] = v
@@ -288,32 +297,10 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for _, kindName := range []string{"turn", "window"} {
-		if v := strings.TrimSpace(r.PostFormValue("deadline-" + kindName)); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < time.Hour {
-				again(fmt.Sprintf("The %s deadline %q is not a duration of an hour or more (write 72h, 24h, …).", kindName, v))
-				return
-			}
-			spec.Deadlines[kindName] = d
-		}
+		spec.Deadlines[kindName] = r.PostFormValue("deadline-" + kindName)
 	}
-	for _, email := range strings.FieldsFunc(r.PostFormValue("invite"), func(c rune) bool { return c == ',' || c == ';' || c == '\n' || c == '\r' || c == ' ' }) {
-		u, err := h.cfg.Users.Ensure(ctx, email)
-		if err != nil {
-			if unavailable(err) {
-				h.failErr(w, r, err)
-				return
-			}
-			again(fmt.Sprintf("%q: %v", email, err))
-			return
-		}
-		if u.ID == userOf(r) {
-			again("Invite others: you take a seat with “I play”.")
-			return
-		}
-		spec.Invite = append(spec.Invite, u.ID)
-	}
-	out, err := h.cfg.Play.CreateGame(ctx, h.actor(r), spec)
+	spec.Invite = strings.FieldsFunc(r.PostFormValue("invite"), func(c rune) bool { return c == ',' || c == ';' || c == '\n' || c == '\r' || c == ' ' })
+	out, err := h.cfg.Play.CreateGame(r.Context(), h.actor(r), spec)
 	if err != nil {
 		if re, ok := games.AsRuleError(err); ok {
 			again(re.Reason)
@@ -524,8 +511,9 @@ func (h *Handler) command(w http.ResponseWriter, r *http.Request, run func(ctx c
 	seeOther(w, r, "/games/"+id)
 }
 
-// move plays a move: a button's legal move, or what the player typed (any
-// line the email channel accepts, or the number of a listed choice).
+// move runs what the player sent: a button's legal move, or what they typed
+// (moves or a reply verb, as a reply by mail says them, or the number of a
+// listed choice), against the version the page showed.
 func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
@@ -534,21 +522,9 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	text := r.PostFormValue("move")
 	expected, err := strconv.Atoi(r.PostFormValue("version"))
 	if err != nil {
-		expected = play.AnyVersion
+		expected = -1 // play refuses a text without the version it was written against
 	}
-	if handled, err := h.replyCommand(r, id, text); handled {
-		if err == nil {
-			seeOther(w, r, "/games/"+id)
-			return
-		}
-		if pe, ok := errors.AsType[*play.Error](err); ok {
-			h.showGame(w, r, http.StatusBadRequest, gamePageData{Typed: text, Problem: pe.Message})
-			return
-		}
-		h.failErr(w, r, err)
-		return
-	}
-	_, err = h.cfg.Play.Move(r.Context(), h.actor(r), id, expected, strings.Split(text, "\n"))
+	_, err = h.cfg.Play.Write(r.Context(), h.actor(r), play.Text{GameID: id, Seat: games.Spectator, Expected: expected, Lines: []string{text}})
 	if err == nil {
 		seeOther(w, r, "/games/"+id)
 		return
@@ -782,41 +758,4 @@ func (h *Handler) live(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-}
-
-// replyCommand runs what a reply by email may say besides moves: "away 3d",
-// "back", "claim" and "dispute 12 <why>". It reports whether text was one.
-func (h *Handler) replyCommand(r *http.Request, gameID, text string) (bool, error) {
-	ctx, actor := r.Context(), h.actor(r)
-	verb, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
-	rest = strings.TrimSpace(rest)
-	var err error
-	switch strings.ToLower(verb) {
-	case "away":
-		d, perr := play.ParseAbsence(rest)
-		if perr != nil {
-			return true, &play.Error{Code: play.CodeInvalid, Message: `write how long you will be away, as "away 3d" or "away 36h"`}
-		}
-		_, err = h.cfg.Play.AwayFor(ctx, actor, gameID, d)
-	case "back":
-		if rest != "" {
-			return false, nil
-		}
-		_, err = h.cfg.Play.BackNow(ctx, actor, gameID)
-	case "claim":
-		if rest != "" {
-			return false, nil
-		}
-		_, err = h.cfg.Play.Claim(ctx, actor, gameID)
-	case "dispute":
-		num, reason, _ := strings.Cut(rest, " ")
-		v, perr := strconv.Atoi(strings.TrimPrefix(num, "v"))
-		if perr != nil {
-			return true, &play.Error{Code: play.CodeInvalid, Message: `write the version you dispute and why, as "dispute 12 the deal gave me two copies of the same card"`}
-		}
-		_, err = h.cfg.Play.DisputeMove(ctx, actor, gameID, v, reason)
-	default:
-		return false, nil
-	}
-	return true, err
 }

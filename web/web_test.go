@@ -82,7 +82,7 @@ func newSite(t *testing.T, baseURL string) *site {
 	}
 	box := play.NewEphemeralSeedBox()
 	h, err := web.New(web.Config{
-		Play:    play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box)),
+		Play:    play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box), play.WithAccounts(auth.NewInvitees())),
 		Archive: play.NewArchive(pool, catalog.Registry(), box), Users: users, Sessions: sessions, SignIn: signIn,
 		CSRFKey: csrfKey, BaseURL: baseURL, Log: log,
 	})

@@ -34,7 +34,7 @@ func newTable(t *testing.T, kind string, opts ...live.Option) *table {
 	pool := pgtest.New(t)
 	log := slog.New(slog.DiscardHandler)
 	w := events.NewWatcher(pool, events.WithIntervals(5*time.Millisecond, 50*time.Millisecond), events.WithWatcherLogger(log))
-	svc := play.New(pool, catalog.Registry(), play.WithWake(w.Wake), play.WithLogger(log))
+	svc := play.New(pool, catalog.Registry(), play.WithWake(w.Wake), play.WithLogger(log), play.WithAccounts(auth.NewInvitees()))
 	hub := live.NewHub(w, svc, log, opts...)
 	runCtx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
@@ -50,7 +50,7 @@ func newTable(t *testing.T, kind string, opts ...live.Option) *table {
 		}
 		tb.users = append(tb.users, u.ID)
 	}
-	out, err := svc.CreateGame(ctx, play.Actor{User: tb.users[0]}, play.NewGame{Kind: kind, Name: "P0", Invite: tb.users[1:]})
+	out, err := svc.CreateGame(ctx, play.Actor{User: tb.users[0]}, play.GameRequest{Kind: kind, Name: "P0", Invite: []string{"p1@players.test", "p2@players.test"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	}()
 	late := &lateJobs{}
 	svc := play.New(db.Pool, catalog.Registry(), play.WithLogger(log), play.WithWake(watcher.Wake),
-		play.WithSeedBox(box), play.WithJobs(late))
+		play.WithSeedBox(box), play.WithJobs(late), play.WithAccounts(auth.NewInvitees()))
 	arc := play.NewArchive(db.Pool, catalog.Registry(), box)
 	if n, err := play.NewUpkeep(db.Pool, catalog.Registry(), box).SealClearSeeds(ctx); err != nil {
 		return err
