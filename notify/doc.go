@@ -1,5 +1,8 @@
-// Package notify is courrier's email: prompts, reminders and receipts out
-// through an SMTP relay (or the dev mailbox), and moves in by reply through
-// an SMTP server. Today it holds the outbound relay client; the rest arrives
-// with the email issue (DESIGN.md, "Email").
+// Package notify is courrier's mail door. Out: the prompts, reminders,
+// receipts, invitations and results that play's jobs ask for, written from
+// templates and delivered through an SMTP relay (or kept in the dev
+// mailbox). In: an SMTP server that takes replies to the addresses courrier
+// signed and commands sent to its own address, reads each mail (package
+// notify/incoming), checks who sent it, and calls play or api/auth, as the
+// API and the pages do, then answers by mail.
 package notify

