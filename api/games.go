@@ -266,7 +266,7 @@ func (s *Server) ResignGame(ctx context.Context, req ResignGameRequestObject) (R
 
 // GoAway declares the caller away from a game: their deadlines wait.
 func (s *Server) GoAway(ctx context.Context, req GoAwayRequestObject) (GoAwayResponseObject, error) {
-	d, err := play.ParseDuration(req.Body.For)
+	d, err := play.ParseAbsence(req.Body.For)
 	if err != nil {
 		return nil, err
 	}

@@ -103,9 +103,6 @@ func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor pla
 		return fail("Say which game: for example \"new coyote with ana@example.org bob@example.org\".")
 	}
 	req := play.GameRequest{Kind: strings.ToLower(words[0]), Name: suggestName(in.From.Address, in.From.Name), Deadlines: map[string]string{}}
-	if _, err := catalog.Registry().Get(req.Kind); err != nil {
-		return fail(fmt.Sprintf("There is no game %q here.", words[0]))
-	}
 	for i := 1; i < len(words); i++ {
 		w := strings.Trim(words[i], ",;<>")
 		next := func() string {
@@ -129,10 +126,7 @@ func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor pla
 				return fail("Write the referee's email address after \"referee\".")
 			}
 		case strings.Contains(w, "@"):
-			// The sender takes the first seat: naming themselves adds nothing.
-			if !strings.EqualFold(w, in.From.Address) {
-				req.Invite = append(req.Invite, w)
-			}
+			req.Invite = append(req.Invite, w)
 		default:
 			return fail(fmt.Sprintf("I did not understand %q: name the players by their email addresses.", w))
 		}

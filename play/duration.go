@@ -21,7 +21,7 @@ const maxDurationDays = 3650
 // (CodeInvalid) a person can read.
 func ParseDuration(s string) (time.Duration, error) {
 	text := strings.ToLower(strings.Join(strings.Fields(s), ""))
-	bad := refuse(CodeInvalid, "%q is not a duration: write it as 3d, 36h, 90m or 1d12h", strings.TrimSpace(s))
+	bad := refuse(CodeInvalid, "%q is not a duration: write it as 3d, 36h or 1d12h", strings.TrimSpace(s))
 	if text == "" {
 		return 0, bad
 	}

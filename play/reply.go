@@ -44,9 +44,9 @@ func parseReply(lines []string) (Reply, bool, error) {
 	rest = strings.TrimSpace(rest)
 	switch verb {
 	case VerbAway:
-		d, err := ParseDuration(rest)
+		d, err := ParseAbsence(rest)
 		if err != nil {
-			return Reply{Verb: verb}, true, refuse(CodeInvalid, `write how long you will be away, as "away 3d" or "away 36h" (%v)`, err)
+			return Reply{Verb: verb}, true, err
 		}
 		return Reply{Verb: verb, For: d}, true, nil
 	case VerbBack, VerbClaim, VerbResign:
@@ -62,6 +62,17 @@ func parseReply(lines []string) (Reply, bool, error) {
 		return Reply{Verb: verb, Version: v, Reason: reason}, true, nil
 	}
 	return Reply{}, false, nil
+}
+
+// ParseAbsence reads how long a player will be away ("3d", "36h",
+// "1d12h"), for every door: a written "away 3d" and the API's absence
+// get the same refusal.
+func ParseAbsence(s string) (time.Duration, error) {
+	d, err := ParseDuration(s)
+	if err != nil {
+		return 0, refuse(CodeInvalid, "say how long you will be away, as 3d or 36h (%v)", err)
+	}
+	return d, nil
 }
 
 // replyRequest is the request of a reply verb on a game: the same whether
@@ -92,6 +103,10 @@ type Text struct {
 	// Lines is the text as written; Write cleans it.
 	Lines []string
 }
+
+// NoVersion is the Expected of a text that came without the version its
+// writer saw (a form sent without it): Write refuses it, saying so.
+const NoVersion = -1
 
 // Written is what Write did.
 type Written struct {
@@ -127,7 +142,7 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 	case len(lines) == 0:
 		decide = refusal(refuse(CodeInvalid, "what you wrote has no move: write one as listed, or its number"))
 	case text.Expected < 0:
-		decide = refusal(refuse(CodeInvalid, "say which version of the game you saw (%d is not one): the game's page and every prompt give it", text.Expected))
+		decide = refusal(refuse(CodeInvalid, "say which version of the game you saw: the game's page and every prompt give it"))
 	case err != nil:
 		decide = refusal(err)
 	case !isReply:

@@ -277,16 +277,14 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusBadRequest, "new", page)
 	}
 	kind := r.PostFormValue("game")
-	eng, err := h.cfg.Play.Registry().Get(kind)
-	if err != nil {
-		again("Pick a game.")
-		return
-	}
 	spec := play.GameRequest{Kind: kind, Options: map[string]string{}, Deadlines: map[string]string{},
 		Referee: r.PostFormValue("referee"), Weekdays: r.PostForm["weekday"]}
-	for _, o := range eng.Info().Options {
-		if v := r.PostFormValue("opt-" + kind + "-" + o.Name); v != "" {
-			spec.Options[o.Name] = v
+	// The form names each option after its game; play refuses a game it
+	// does not know, in the words every door gives.
+	prefix := "opt-" + kind + "-"
+	for name, values := range r.PostForm {
+		if opt, ok := strings.CutPrefix(name, prefix); ok && len(values) > 0 && values[0] != "" {
+			spec.Options[opt] = values[0]
 		}
 	}
 	if r.PostFormValue("play") != "" {
@@ -522,7 +520,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	text := r.PostFormValue("move")
 	expected, err := strconv.Atoi(r.PostFormValue("version"))
 	if err != nil {
-		expected = -1 // play refuses a text without the version it was written against
+		expected = play.NoVersion // play refuses a text without the version it was written against
 	}
 	_, err = h.cfg.Play.Write(r.Context(), h.actor(r), play.Text{GameID: id, Seat: games.Spectator, Expected: expected, Lines: []string{text}})
 	if err == nil {
@@ -531,7 +529,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	}
 	d := gamePageData{Typed: text}
 	if stale, ok := errors.AsType[*play.StaleError](err); ok {
-		d.Problem = fmt.Sprintf("The game moved on while you were choosing (you saw version %d; it is at version %d), so nothing was played. Look at the board again.", stale.Expected, stale.Current)
+		d.Problem = stale.Error() + " (nothing was played)"
 		h.showGame(w, r, http.StatusConflict, d)
 		return
 	}
