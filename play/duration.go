@@ -16,7 +16,7 @@ const MinDuration = time.Hour
 const maxDurationDays = 3650
 
 // ParseDuration reads a duration as every door writes it: a number of
-// days, a Go duration of hours and minutes, or both ("3d", "36h", "90m",
+// days, a Go duration of hours and minutes, or both ("3d", "36h", "2h30m",
 // "1d12h", "2d 6h"). It is at least MinDuration. Its error is a *Error
 // (CodeInvalid) a person can read.
 func ParseDuration(s string) (time.Duration, error) {
