@@ -12,6 +12,7 @@ import (
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/incoming"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -139,7 +140,7 @@ func (s *Service) confirmPending(ctx context.Context, ins JobInserter, id int64,
 }
 
 // confirmReply handles a reply to a confirmation request.
-func (s *Service) confirmReply(ctx context.Context, h handled, in Incoming, tok Token, user auth.User) (handled, error) {
+func (s *Service) confirmReply(ctx context.Context, h handled, in incoming.Message, tok Token, user auth.User) (handled, error) {
 	id, err := strconv.ParseInt(tok.Game, 36, 64)
 	if err != nil || user.ID == "" {
 		return s.refuse(ctx, h, in, play.Brief{}, nil, "this reply address is not one courrier gave out", "")

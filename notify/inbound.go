@@ -16,6 +16,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/incoming"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -99,7 +100,7 @@ func (w *inboundWorker) Work(ctx context.Context, job *river.Job[jobs.Inbound]) 
 // what a retry may cure (the database); everything about the mail itself
 // is an outcome.
 func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
-	in, err := ReadIncoming(ctx, r.Raw, r.MailFrom, s.cfg.LookupTXT)
+	in, err := incoming.Read(ctx, r.Raw, r.MailFrom, s.cfg.LookupTXT)
 	if err != nil {
 		return handled{outcome: "ignored: unreadable: " + err.Error()}, nil
 	}
@@ -175,7 +176,7 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 // mailAuth is what is kept of a mail's authentication: what checking its
 // identity found, courrier's own DKIM result, then the
 // Authentication-Results the receiving servers added, as received.
-func mailAuth(id identity, in Incoming) string {
+func mailAuth(id identity, in incoming.Message) string {
 	out := id.checked + "; dkim=" + in.DKIM
 	if in.AuthResults != "" {
 		out += "\n" + in.AuthResults
@@ -186,8 +187,8 @@ func mailAuth(id identity, in Incoming) string {
 // move runs a reply to a prompt, moves or a reply verb, for the seat and
 // against the version its reply address names: play decides it on the
 // game folded once, and says what a refusal needs.
-func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, actor play.Actor) (handled, error) {
-	lines := MoveLines(in.Text)
+func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
+	lines := incoming.MoveLines(in.Text)
 	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
 	if err != nil {
 		b := play.Brief{GameID: tok.Game} // say nothing of the game to someone who is not its player
@@ -252,7 +253,7 @@ func movedOutcome(n int, game string, out play.Outcome) string {
 
 // refuseMove answers a move that was not played: stale, illegal or
 // malformed.
-func (s *Service) refuseMove(ctx context.Context, h handled, in Incoming, b play.Brief, lines []string, err error) (handled, error) {
+func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, err error) (handled, error) {
 	if stale, ok := errors.AsType[*play.StaleError](err); ok {
 		problem := fmt.Sprintf("the game moved on: your reply answered version %d, and the game is now at version %d.", stale.Expected, stale.Current)
 		var what []string
@@ -278,7 +279,7 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in Incoming, b play
 // refuse answers a mail that changed nothing, at most once per sender per
 // game per hour (a loop between two machines stops there). b names the
 // game when the sender may know it; lines are what they sent.
-func (s *Service) refuse(ctx context.Context, h handled, in Incoming, b play.Brief, lines []string, problem, rule string) (handled, error) {
+func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, problem, rule string) (handled, error) {
 	h.outcome, h.gameID = "not played: "+problem, b.GameID
 	var n int
 	if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)

@@ -70,7 +70,7 @@ func (s *Service) NewInboundServer(jobs JobInserter) *InboundServer {
 	// EHLO says LIMITS RCPTMAX=maxRecipients, and Rcpt takes as many.
 	srv.MaxRecipients = maxRecipients
 	// 8BITMIME is always offered; SMTPUTF8 (RFC 6531) too: addresses and
-	// header fields in UTF-8 are stored as they come, and ReadIncoming
+	// header fields in UTF-8 are stored as they come, and incoming.Read
 	// reads them.
 	srv.EnableSMTPUTF8 = true
 	srv.ReadTimeout = 2 * time.Minute

@@ -18,6 +18,7 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/mailtext"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -99,7 +100,7 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
 	data := PromptData{
-		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: ViewText(b.View),
+		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: mailtext.View(b.View),
 		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
