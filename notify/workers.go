@@ -316,10 +316,10 @@ type answerWorker struct {
 // Work sends the answer.
 func (w *answerWorker) Work(ctx context.Context, job *river.Job[jobs.Answer]) error {
 	s, a := w.s, job.Args
-	var sender, messageID, userID string
-	err := s.pool.QueryRow(ctx, `select coalesce(sender, ''), message_id from inbound_mail where id = $1`, a.InboundID).Scan(&sender, &messageID)
+	var userID string
+	sender, messageID, err := s.store.Sender(ctx, a.InboundID)
 	if err != nil {
-		return fmt.Errorf("read inbound mail %d: %w", a.InboundID, err)
+		return err
 	}
 	if sender == "" {
 		return nil
