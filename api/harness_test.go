@@ -34,6 +34,7 @@ import (
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/mailstore"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/web"
 )
@@ -112,7 +113,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 		t.Fatal(err)
 	}
 	users := auth.NewUsers(pool)
-	mail, err := notify.New(pool, svc, users, notify.Config{MailDomain: "courrier.test", BaseURL: "http://courrier.test", Signer: signer, LoginKey: loginKey, Archive: arc}, log)
+	mail, err := notify.New(mailstore.New(pool), svc, users, notify.Config{MailDomain: "courrier.test", BaseURL: "http://courrier.test", Signer: signer, LoginKey: loginKey, Archive: arc}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev := notify.NewDevMailbox(pool)
+	dev := notify.NewDevMailbox(mailstore.New(pool))
 	srv, err := api.New(ctx, api.Config{
 		Play: svc, Archive: arc, Users: users, SignIn: signIn, APITokens: auth.NewAPITokens(pool, o.now),
 		Sessions: sessions, Hub: hub, Feed: feedStats(watcher), BaseURL: "http://courrier.test",

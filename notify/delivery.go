@@ -68,8 +68,7 @@ func (s *Service) HandleError(ctx context.Context, job *rivertype.JobRow, err er
 	if !de.Permanent {
 		why = fmt.Sprintf("undelivered after %d attempts", job.Attempt)
 	}
-	if _, err := s.pool.Exec(context.WithoutCancel(ctx), `update mail_log set failed_at = now(), last_error = $2 where message_id = $1`,
-		de.MessageID, why+": "+de.Err.Error()); err != nil {
+	if err := s.store.MarkFailed(context.WithoutCancel(ctx), de.MessageID, why+": "+de.Err.Error()); err != nil {
 		s.log.ErrorContext(ctx, "record a failed mail", "message_id", de.MessageID, "err", err)
 	}
 	s.log.ErrorContext(ctx, "mail failed for good", "message_id", de.MessageID, "kind", de.Kind, "why", why, "err", de.Err, "job_id", job.ID)
@@ -94,13 +93,19 @@ func mailboxGone(err error) bool {
 // mailbox is gone, and courrier writes there no more (sign-in links
 // aside) until its owner signs in or writes to courrier.
 func (s *Service) suppress(ctx context.Context, messageID string) {
-	tag, err := s.pool.Exec(ctx, `update users set bounced_at = now()
-		where id = (select user_id from mail_log where message_id = $1) and bounced_at is null`, messageID)
+	user, err := s.store.Recipient(ctx, messageID)
+	if err != nil || user == "" {
+		if err != nil {
+			s.log.ErrorContext(ctx, "mark a bounced address", "message_id", messageID, "err", err)
+		}
+		return
+	}
+	marked, err := s.users.MarkBounced(ctx, user)
 	if err != nil {
 		s.log.ErrorContext(ctx, "mark a bounced address", "message_id", messageID, "err", err)
 		return
 	}
-	if tag.RowsAffected() > 0 {
+	if marked {
 		s.log.WarnContext(ctx, "the address bounced: no more mail to it until its owner signs in or writes", "message_id", messageID)
 	}
 }

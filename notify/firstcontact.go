@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
 
 	"github.com/courrier-games/courrier/api/auth"
-	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/incoming"
+	"github.com/courrier-games/courrier/notify/mailstore"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -52,17 +49,10 @@ func (s *Service) mayWriteToOthers(ctx context.Context, user auth.User, id ident
 // user to confirm their address, and answers with a confirmation request
 // (sent within the first-contact budgets).
 func (s *Service) askConfirmation(ctx context.Context, h handled, inboundID int64, user auth.User, what string) (handled, error) {
-	var id int64
 	expires := s.cfg.Now().Add(s.cfg.ConfirmTTL)
-	err := s.pool.QueryRow(ctx, `with kept as (
-			insert into pending_commands (user_id, inbound_id, expires_at) values ($1, $2, $3)
-			on conflict (inbound_id) do nothing
-			returning id
-		)
-		select id from kept union all select id from pending_commands where inbound_id = $2
-		limit 1`, user.ID, inboundID, expires).Scan(&id)
+	id, err := s.store.KeepPending(ctx, user.ID, inboundID, expires)
 	if err != nil {
-		return h, fmt.Errorf("keep the command of inbound mail %d: %w", inboundID, err)
+		return h, err
 	}
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenConfirm, Game: strconv.FormatInt(id, 36), Seat: -1, Expires: expires})
 	h, err = s.notice(h, fmt.Sprintf("waits for %s to confirm their address (pending command %d)", user.Email, id), "", NoticeData{
@@ -86,66 +76,23 @@ func (s *Service) askConfirmation(ctx context.Context, h handled, inboundID int6
 // theirs still waiting, each by reading its mail again. It returns how many
 // it ran; a command already run runs no more.
 func (s *Service) confirmPending(ctx context.Context, ins JobInserter, id int64, user string) (int, error) {
-	ran := 0
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var owner string
-		var expires time.Time
-		var done *time.Time
-		err := tx.QueryRow(ctx, `select user_id, expires_at, done_at from pending_commands where id = $1 for update`, id).
-			Scan(&owner, &expires, &done)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errConfirmExpired // kept a week at most
-		}
-		if err != nil {
-			return fmt.Errorf("read pending command %d: %w", id, err)
-		}
-		if user != "" && user != owner {
-			return errConfirmOther
-		}
-		if done == nil && !expires.After(s.cfg.Now()) {
-			return errConfirmExpired
-		}
-		if _, err := tx.Exec(ctx, `update users set confirmed_at = coalesce(confirmed_at, now()) where id = $1`, owner); err != nil {
-			return fmt.Errorf("confirm account %s: %w", owner, err)
-		}
-		rows, err := tx.Query(ctx, `update pending_commands p set done_at = now(), outcome = 'confirmed'
-			where user_id = $1 and done_at is null and expires_at > $2
-			returning inbound_id`, owner, s.cfg.Now())
-		if err != nil {
-			return fmt.Errorf("run the pending commands of %s: %w", owner, err)
-		}
-		inbound, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-		if err != nil {
-			return fmt.Errorf("run the pending commands of %s: %w", owner, err)
-		}
-		for _, in := range inbound {
-			// The mail is read again as received, to a local address that
-			// routes it to the lobby: its answers get Message-IDs of their own.
-			var again int64
-			if err := tx.QueryRow(ctx, `insert into inbound_mail (message_id, rcpt, mail_from, remote_addr, raw)
-				select message_id, 'confirmed-' || id || '@' || $2, mail_from, remote_addr, raw from inbound_mail where id = $1
-				returning id`, in, s.cfg.MailDomain).Scan(&again); err != nil {
-				return fmt.Errorf("read inbound mail %d again: %w", in, err)
-			}
-			if _, err := ins.InsertTx(ctx, tx, jobs.Inbound{ID: again}, nil); err != nil {
-				return fmt.Errorf("queue inbound mail %d again: %w", in, err)
-			}
-			ran++
-		}
-		_, err = tx.Exec(ctx, `delete from pending_commands where expires_at < $1`, s.cfg.Now().Add(-7*24*time.Hour))
-		return err
-	})
-	return ran, err
+	n, err := s.store.ConfirmPending(ctx, ins, id, user, s.cfg.Now(), s.cfg.MailDomain)
+	switch {
+	case errors.Is(err, mailstore.ErrPendingExpired):
+		return 0, errConfirmExpired
+	case errors.Is(err, mailstore.ErrPendingOther):
+		return 0, errConfirmOther
+	}
+	return n, err
 }
 
 // confirmReply handles a reply to a confirmation request.
-func (s *Service) confirmReply(ctx context.Context, h handled, in Incoming, tok Token, user auth.User) (handled, error) {
+func (s *Service) confirmReply(ctx context.Context, h handled, in incoming.Message, tok Token, user auth.User) (handled, error) {
 	id, err := strconv.ParseInt(tok.Game, 36, 64)
 	if err != nil || user.ID == "" {
 		return s.refuse(ctx, h, in, play.Brief{}, nil, "this reply address is not one courrier gave out", "")
 	}
-	ins := river.ClientFromContext[pgx.Tx](ctx)
-	n, err := s.confirmPending(ctx, ins, id, user.ID)
+	n, err := s.confirmPending(ctx, mailstore.InserterFrom(ctx), id, user.ID)
 	switch {
 	case errors.Is(err, errConfirmExpired), errors.Is(err, errConfirmOther):
 		return s.refuse(ctx, h, in, play.Brief{}, nil, err.Error(), "")
@@ -171,41 +118,14 @@ func (s *Service) allowFirstContact(ctx context.Context, address, userID, messag
 			return false, "the address's owner turned all mail off, or it bounced", nil
 		}
 	}
-	allowed, why := false, ""
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock(hashtext('courrier first contact'))`); err != nil {
-			return fmt.Errorf("lock the first-contact budget: %w", err)
-		}
-		var seen bool
-		if err := tx.QueryRow(ctx, `select exists (select 1 from first_contact_mail where message_id = $1)`, messageID).Scan(&seen); err != nil {
-			return fmt.Errorf("read the first-contact budget: %w", err)
-		}
-		if seen {
-			allowed = true
-			return nil
-		}
-		now := s.cfg.Now()
-		var toAddress, inHour int
-		if err := tx.QueryRow(ctx, `select
-				count(*) filter (where lower(recipient) = lower($1) and sent_at > $2),
-				count(*) filter (where sent_at > $3)
-			from first_contact_mail where sent_at > $2`, address, now.Add(-24*time.Hour), now.Add(-time.Hour)).Scan(&toAddress, &inHour); err != nil {
-			return fmt.Errorf("read the first-contact budget: %w", err)
-		}
-		switch {
-		case toAddress >= s.cfg.FirstContactPerAddress:
-			why = fmt.Sprintf("%s already got %d mail from courrier today without having confirmed it", address, toAddress)
-			return nil
-		case inHour >= s.cfg.FirstContactPerHour:
-			why = fmt.Sprintf("the hour's budget of mail to unconfirmed addresses (%d) is spent", s.cfg.FirstContactPerHour)
-			return nil
-		}
-		if _, err := tx.Exec(ctx, `insert into first_contact_mail (message_id, recipient, sent_at) values ($1, $2, $3)`, messageID, address, now); err != nil {
-			return fmt.Errorf("count first-contact mail: %w", err)
-		}
-		allowed = true
-		_, err := tx.Exec(ctx, `delete from first_contact_mail where sent_at < $1`, now.Add(-48*time.Hour))
-		return err
-	})
-	return allowed, why, err
+	v, err := s.store.AllowFirstContact(ctx, messageID, address, s.cfg.Now(), s.cfg.FirstContactPerAddress, s.cfg.FirstContactPerHour)
+	switch {
+	case err != nil:
+		return false, "", err
+	case v.Allowed:
+		return true, "", nil
+	case v.ToAddress >= s.cfg.FirstContactPerAddress:
+		return false, fmt.Sprintf("%s already got %d mail from courrier today without having confirmed it", address, v.ToAddress), nil
+	}
+	return false, fmt.Sprintf("the hour's budget of mail to unconfirmed addresses (%d) is spent", s.cfg.FirstContactPerHour), nil
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/emersion/go-msgauth/authres"
 	"golang.org/x/net/idna"
+
+	"github.com/courrier-games/courrier/notify/incoming"
 )
 
 // Whose mail is this? The From header names the player; before courrier
@@ -21,7 +23,7 @@ import (
 //     SRS1) stands for the address it encodes; its hash cannot be checked
 //     here (the forwarder's secret), which costs nothing: an envelope is
 //     as easily forged as a From. The null sender <> is a bounce, ignored
-//     before this check (Incoming.Automatic).
+//     before this check (incoming.Message.Automatic).
 //   - The Authentication-Results header of the trusted relay (the topmost
 //     one whose authserv-id is Config.AuthservID): a dmarc=fail there,
 //     or a DMARC result about another From domain than the one courrier
@@ -55,7 +57,7 @@ type identity struct {
 // The Authentication-Results are read only when relayed is set: the mail
 // was handed over by a trusted relay (COURRIER_SMTP_TRUSTED), the server
 // that added them. From anyone else they are the sender's own words.
-func (s *Service) checkIdentity(envelope string, in Incoming, relayed bool) identity {
+func (s *Service) checkIdentity(envelope string, in incoming.Message, relayed bool) identity {
 	from := in.From.Address
 	var id identity
 	same, how := sameMailbox(envelope, from)

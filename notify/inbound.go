@@ -9,13 +9,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/incoming"
+	"github.com/courrier-games/courrier/notify/mailstore"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -27,16 +28,7 @@ type inboundWorker struct {
 }
 
 // inboundRow is a stored inbound mail.
-type inboundRow struct {
-	ID        int64
-	Rcpt      string
-	MailFrom  string
-	Raw       []byte
-	MessageID string
-	Processed bool
-	// RemoteAddr is the address of the server that handed the mail over.
-	RemoteAddr string
-}
+type inboundRow = mailstore.Inbound
 
 // handled is what processing one mail decided: its outcome in words, and
 // the answers to send (none for ignored mail).
@@ -53,53 +45,43 @@ type handled struct {
 // move's idempotency key is the mail's Message-ID) and answers once.
 func (w *inboundWorker) Work(ctx context.Context, job *river.Job[jobs.Inbound]) error {
 	s := w.s
-	var r inboundRow
-	var processedAt *time.Time
-	err := s.pool.QueryRow(ctx, `select id, rcpt, mail_from, raw, message_id, processed_at, coalesce(remote_addr, '') from inbound_mail where id = $1`, job.Args.ID).
-		Scan(&r.ID, &r.Rcpt, &r.MailFrom, &r.Raw, &r.MessageID, &processedAt, &r.RemoteAddr)
-	if errors.Is(err, pgx.ErrNoRows) {
+	r, err := s.store.Inbound(ctx, job.Args.ID)
+	if errors.Is(err, mailstore.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("read inbound mail %d: %w", job.Args.ID, err)
+		return err
 	}
-	if processedAt != nil {
+	if r.Processed {
 		return nil
 	}
 	h, err := s.handle(ctx, r)
 	if err != nil {
 		return err
 	}
-	client := river.ClientFromContext[pgx.Tx](ctx)
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		outcome := h.outcome
-		if h.refused {
-			outcome = "refused: " + outcome
-		}
-		tag, err := tx.Exec(ctx, `update inbound_mail set processed_at = now(), outcome = $2, sender = nullif($3, ''), game_id = nullif($4, '')
-			where id = $1 and processed_at is null`, r.ID, outcome, h.sender, h.gameID)
-		if err != nil {
-			return fmt.Errorf("record inbound mail %d: %w", r.ID, err)
-		}
-		if tag.RowsAffected() == 0 {
-			return nil
-		}
-		for i, a := range h.answers {
-			a.InboundID, a.Seq = r.ID, i+1
-			if _, err := client.InsertTx(ctx, tx, a, nil); err != nil {
-				return fmt.Errorf("queue the answer to inbound mail %d: %w", r.ID, err)
-			}
-		}
+	p := mailstore.Processed{Outcome: h.outcome, Sender: h.sender, GameID: h.gameID}
+	if h.refused {
+		p.Outcome = "refused: " + p.Outcome
+	}
+	for i, a := range h.answers {
+		a.InboundID, a.Seq = r.ID, i+1
+		p.Answers = append(p.Answers, a)
+	}
+	done, err := s.store.FinishInbound(ctx, mailstore.InserterFrom(ctx), r.ID, p)
+	if err != nil {
+		return err
+	}
+	if done {
 		s.log.InfoContext(ctx, "inbound mail", "inbound_id", r.ID, "outcome", h.outcome, "answers", len(h.answers), "job_id", job.ID)
-		return nil
-	})
+	}
+	return nil
 }
 
 // handle decides what an inbound mail does. It returns an error only for
 // what a retry may cure (the database); everything about the mail itself
 // is an outcome.
 func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
-	in, err := ReadIncoming(ctx, r.Raw, r.MailFrom, s.cfg.LookupTXT)
+	in, err := incoming.Read(ctx, r.Raw, r.MailFrom, s.cfg.LookupTXT)
 	if err != nil {
 		return handled{outcome: "ignored: unreadable: " + err.Error()}, nil
 	}
@@ -111,10 +93,9 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	}
 	h := handled{sender: in.From.Address}
 	if s.cfg.RepliesPerHour > 0 {
-		var recent int
-		if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)
-			and received_at > now() - interval '1 hour'`, in.From.Address).Scan(&recent); err != nil {
-			return h, fmt.Errorf("count recent mail: %w", err)
+		recent, err := s.store.RecentFrom(ctx, in.From.Address)
+		if err != nil {
+			return h, err
 		}
 		if recent >= s.cfg.RepliesPerHour {
 			h.outcome = fmt.Sprintf("ignored: %s sent %d mails in the last hour", in.From.Address, recent)
@@ -134,8 +115,8 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 		return s.refuse(ctx, h, in, play.Brief{}, nil, id.problem, "")
 	}
 	// Mail from an address that bounced says its mailbox works again.
-	if _, err := s.pool.Exec(ctx, `update users set bounced_at = null where id = $1 and bounced_at is not null`, user.ID); err != nil {
-		return h, fmt.Errorf("clear the bounce of %s: %w", user.ID, err)
+	if err := s.users.ClearBounce(ctx, user.ID); err != nil {
+		return h, err
 	}
 	actor := play.Actor{
 		User: user.ID, Channel: play.ChannelEmail, RequestID: "mail-" + strconv.FormatInt(r.ID, 10),
@@ -175,7 +156,7 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 // mailAuth is what is kept of a mail's authentication: what checking its
 // identity found, courrier's own DKIM result, then the
 // Authentication-Results the receiving servers added, as received.
-func mailAuth(id identity, in Incoming) string {
+func mailAuth(id identity, in incoming.Message) string {
 	out := id.checked + "; dkim=" + in.DKIM
 	if in.AuthResults != "" {
 		out += "\n" + in.AuthResults
@@ -186,8 +167,8 @@ func mailAuth(id identity, in Incoming) string {
 // move runs a reply to a prompt, moves or a reply verb, for the seat and
 // against the version its reply address names: play decides it on the
 // game folded once, and says what a refusal needs.
-func (s *Service) move(ctx context.Context, h handled, in Incoming, tok Token, actor play.Actor) (handled, error) {
-	lines := MoveLines(in.Text)
+func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
+	lines := incoming.MoveLines(in.Text)
 	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
 	if err != nil {
 		b := play.Brief{GameID: tok.Game} // say nothing of the game to someone who is not its player
@@ -252,7 +233,7 @@ func movedOutcome(n int, game string, out play.Outcome) string {
 
 // refuseMove answers a move that was not played: stale, illegal or
 // malformed.
-func (s *Service) refuseMove(ctx context.Context, h handled, in Incoming, b play.Brief, lines []string, err error) (handled, error) {
+func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, err error) (handled, error) {
 	if stale, ok := errors.AsType[*play.StaleError](err); ok {
 		problem := fmt.Sprintf("the game moved on: your reply answered version %d, and the game is now at version %d.", stale.Expected, stale.Current)
 		var what []string
@@ -278,13 +259,11 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in Incoming, b play
 // refuse answers a mail that changed nothing, at most once per sender per
 // game per hour (a loop between two machines stops there). b names the
 // game when the sender may know it; lines are what they sent.
-func (s *Service) refuse(ctx context.Context, h handled, in Incoming, b play.Brief, lines []string, problem, rule string) (handled, error) {
+func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, problem, rule string) (handled, error) {
 	h.outcome, h.gameID = "not played: "+problem, b.GameID
-	var n int
-	if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)
-		and coalesce(game_id, '') = $2 and outcome like 'refused: %' and processed_at > now() - interval '1 hour'`,
-		in.From.Address, b.GameID).Scan(&n); err != nil {
-		return h, fmt.Errorf("count recent refusals: %w", err)
+	n, err := s.store.RecentRefusals(ctx, in.From.Address, b.GameID)
+	if err != nil {
+		return h, err
 	}
 	if n > 0 {
 		h.outcome += " (not answered: a refusal was sent within the hour)"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/notify/incoming"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/projections"
 )
@@ -55,8 +56,8 @@ func (s *Service) helpText() []string {
 }
 
 // lobby runs a command sent to the service address.
-func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.Actor, inboundID int64, id identity) (handled, error) {
-	lines := MoveLines(in.Text)
+func (s *Service) lobby(ctx context.Context, h handled, in incoming.Message, actor play.Actor, inboundID int64, id identity) (handled, error) {
+	lines := incoming.MoveLines(in.Text)
 	cmd := ""
 	if len(lines) > 0 {
 		cmd = lines[0]
@@ -93,7 +94,7 @@ func (s *Service) lobby(ctx context.Context, h handled, in Incoming, actor play.
 // newGame creates a game and invites the addresses named: "new <game>
 // with <address> … [turn <duration>] [window <duration>] [referee
 // <address>] [as <name>]". play checks all of it, as for every door.
-func (s *Service) newGame(ctx context.Context, h handled, in Incoming, actor play.Actor, words []string, inboundID int64, id identity) (handled, error) {
+func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, actor play.Actor, words []string, inboundID int64, id identity) (handled, error) {
 	fail := func(problem string) (handled, error) {
 		return s.notice(h, "new game refused: "+problem, "", NoticeData{
 			Subject: "[courrier] no game was created", Paragraphs: []string{problem}, Lines: s.helpText(),
@@ -259,7 +260,7 @@ func (s *Service) resign(ctx context.Context, h handled, actor play.Actor, words
 
 // join answers a reply to an invitation: "join <name>" (or "join", which
 // takes a name from the sender's).
-func (s *Service) join(ctx context.Context, h handled, in Incoming, tok Token, actor play.Actor) (handled, error) {
+func (s *Service) join(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
 	h.gameID = tok.Game
 	b, err := s.play.Brief(ctx, tok.Game, games.Spectator)
 	if err != nil {
@@ -269,7 +270,7 @@ func (s *Service) join(ctx context.Context, h handled, in Incoming, tok Token, a
 		return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, nil,
 			"this invitation was sent to another address: only the invited person can join with it", "")
 	}
-	lines := MoveLines(in.Text)
+	lines := incoming.MoveLines(in.Text)
 	name := ""
 	if len(lines) > 0 {
 		w := strings.Fields(lines[0])

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/mailstore"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -212,10 +212,10 @@ func TestRelayRefusalIsRecordedAndNotRetried(t *testing.T) {
 	ctx := context.Background()
 	w.inviteByAPI(t, players[0], players[1:3]...)
 	w.waitKind(players[2], "invitation", 1)
-	var failed []notify.LoggedMail
+	var failed []mailstore.LoggedMail
 	var err error
 	for range 100 {
-		if failed, err = notify.MailLog(ctx, w.pool, notify.MailLogFilter{Failed: true}); err != nil {
+		if failed, err = mailstore.New(w.pool).MailLog(ctx, mailstore.MailLogFilter{Failed: true}); err != nil {
 			t.Fatal(err)
 		}
 		if len(failed) > 0 {
@@ -238,10 +238,10 @@ func TestRelayRefusalIsRecordedAndNotRetried(t *testing.T) {
 	if attempts != 1 || state != "cancelled" {
 		t.Fatalf("the refused mail: %d attempts, job %s; want 1 attempt, cancelled", attempts, state)
 	}
-	if n, err := notify.FailedMailCount(ctx, w.pool); err != nil || n != 1 {
+	if n, err := mailstore.New(w.pool).FailedMailCount(ctx); err != nil || n != 1 {
 		t.Fatalf("failed count %d, %v", n, err)
 	}
-	if all, _ := notify.MailLog(ctx, w.pool, notify.MailLogFilter{To: players[2]}); len(all) != 1 || all[0].Status() != "sent" {
+	if all, _ := mailstore.New(w.pool).MailLog(ctx, mailstore.MailLogFilter{To: players[2]}); len(all) != 1 || all[0].Status() != "sent" {
 		t.Fatalf("the other player's invitation: %+v", all)
 	}
 	// The mailbox does not exist: courrier writes there no more until its
@@ -294,12 +294,12 @@ func TestMailWhoseJobEndedIsListedAsFailed(t *testing.T) {
 		if _, err := w.pool.Exec(ctx, tc.jobSQL, job); err != nil {
 			t.Fatal(err)
 		}
-		all, err := notify.MailLog(ctx, w.pool, notify.MailLogFilter{To: players[1]})
+		all, err := mailstore.New(w.pool).MailLog(ctx, mailstore.MailLogFilter{To: players[1]})
 		if err != nil {
 			t.Fatal(err)
 		}
-		failed, _ := notify.MailLog(ctx, w.pool, notify.MailLogFilter{Failed: true})
-		n, _ := notify.FailedMailCount(ctx, w.pool)
+		failed, _ := mailstore.New(w.pool).MailLog(ctx, mailstore.MailLogFilter{Failed: true})
+		n, _ := mailstore.New(w.pool).FailedMailCount(ctx)
 		if len(all) != 1 || all[0].Status() != tc.status || !strings.Contains(all[0].LastError, tc.says) ||
 			(len(failed) == 1) != (tc.status == "failed") || (n == 1) != (tc.status == "failed") {
 			t.Errorf("%s: listed %+v (status %q), %d failed, count %d; want %s saying %q", tc.jobSQL, all, all[0].Status(), len(failed), n, tc.status, tc.says)

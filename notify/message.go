@@ -24,6 +24,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/notify/mailtext"
 )
 
 // Mail is one message to render.
@@ -92,7 +93,7 @@ type PromptData struct {
 	Game    GameRef
 	Player  string
 	Version int
-	View    string   // the seat's view as text (see ViewText)
+	View    string   // the seat's view as text (see mailtext.View)
 	Since   []string // what happened since the player last acted, a sentence each
 	ToDo    []string // what the seat may do now, "bid or call Coyote (CY-12)"
 	Choices []string // the moves, numbered 1..n in the mail
@@ -619,7 +620,7 @@ func msgHello(name string) string {
 func msgWrap(s string) string {
 	var out []string
 	for l := range strings.SplitSeq(s, "\n") {
-		out = append(out, viewFill("", "", strings.Fields(l), "")...)
+		out = append(out, mailtext.Fill("", "", strings.Fields(l), "")...)
 	}
 	return strings.Join(out, "\n")
 }
@@ -628,7 +629,7 @@ func msgWrap(s string) string {
 func msgBullets(items []string) string {
 	var out []string
 	for _, it := range items {
-		out = append(out, viewFill("- ", "  ", strings.Fields(it), "")...)
+		out = append(out, mailtext.Fill("- ", "  ", strings.Fields(it), "")...)
 	}
 	return strings.Join(out, "\n")
 }
@@ -639,7 +640,7 @@ func msgNumbered(items []string) string {
 	var out []string
 	for i, it := range items {
 		first := fmt.Sprintf("  %*d. ", w, i+1)
-		out = append(out, viewFill(first, strings.Repeat(" ", len(first)), strings.Fields(it), "")...)
+		out = append(out, mailtext.Fill(first, strings.Repeat(" ", len(first)), strings.Fields(it), "")...)
 	}
 	return strings.Join(out, "\n")
 }

@@ -17,6 +17,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/mailtext"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden mails in testdata/")
@@ -48,7 +49,7 @@ func msgMail(kind string, data any) notify.Mail {
 // msgSamples are one mail of each kind, as the goldens hold them.
 func msgSamples() []notify.Mail {
 	prompt := msgMail(notify.KindPrompt, notify.PromptData{
-		Game: msgGame, Player: "Bob", Version: 12, View: notify.ViewText([]byte(msgView)),
+		Game: msgGame, Player: "Bob", Version: 12, View: mailtext.View([]byte(msgView)),
 		Since: []string{
 			"Ana bid 3.",
 			"Cleo called Coyote: the sum was 21, not under 3, so Cleo takes a coyote and a new round begins.",

@@ -12,6 +12,7 @@ import (
 	gosmtp "github.com/emersion/go-smtp"
 
 	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/mailstore"
 )
 
 // utf8Relay is a real SMTP server on loopback that offers SMTPUTF8 or not
@@ -114,7 +115,7 @@ func TestUTF8PlayerAddressesThroughTheRelay(t *testing.T) {
 			for {
 				settled := 0
 				for _, a := range []string{zoe, idn} {
-					if logged, err := notify.MailLog(ctx, w.pool, notify.MailLogFilter{To: a}); err != nil {
+					if logged, err := mailstore.New(w.pool).MailLog(ctx, mailstore.MailLogFilter{To: a}); err != nil {
 						t.Fatal(err)
 					} else if len(logged) == 1 && logged[0].Status() != "trying" {
 						settled++
@@ -128,7 +129,7 @@ func TestUTF8PlayerAddressesThroughTheRelay(t *testing.T) {
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
-			zoeLog, _ := notify.MailLog(ctx, w.pool, notify.MailLogFilter{To: zoe})
+			zoeLog, _ := mailstore.New(w.pool).MailLog(ctx, mailstore.MailLogFilter{To: zoe})
 			if tt.smtputf8 {
 				got := r.to(zoe)
 				if len(got) != 1 || !got[0].utf8 || !strings.Contains(got[0].raw, "To: <"+zoe+">") || zoeLog[0].Status() != "sent" {

@@ -3,18 +3,17 @@ package notify
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/mail"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/play"
+
+	"github.com/courrier-games/courrier/notify/mailstore"
 )
 
 // Transport delivers ready messages: the SMTP relay (*Relay) or the dev
@@ -66,16 +65,16 @@ type Config struct {
 	// ConfirmTTL is how long a mail command waits for its sender to
 	// confirm their address (default 24 hours).
 	ConfirmTTL time.Duration
-	// Archive writes the record attached to the game-over mail (default:
-	// one on pool, which needs no seed key: the record of an ended game
-	// holds the revealed seed).
+	// Archive writes the record attached to the game-over mail (required;
+	// it needs no seed key: the record of an ended game holds the revealed
+	// seed).
 	Archive *play.Archive
 }
 
 // Service is courrier's email: it renders and sends the mail the game's
 // events call for, and plays the moves that replies carry.
 type Service struct {
-	pool   *pgxpool.Pool
+	store  *mailstore.Store
 	play   *play.Service
 	users  *auth.Users
 	prefs  *auth.MailPreferences
@@ -85,7 +84,7 @@ type Service struct {
 }
 
 // New returns the mail service.
-func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, log *slog.Logger) (*Service, error) {
+func New(store *mailstore.Store, svc *play.Service, users *auth.Users, cfg Config, log *slog.Logger) (*Service, error) {
 	if cfg.MailDomain == "" {
 		return nil, errors.New("notify: the mail domain is not set")
 	}
@@ -93,7 +92,7 @@ func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, l
 		return nil, errors.New("notify: no reply-token signer")
 	}
 	if cfg.Transport == nil {
-		cfg.Transport = NewDevMailbox(pool)
+		cfg.Transport = NewDevMailbox(store)
 	}
 	if cfg.ReplyTTL == 0 {
 		cfg.ReplyTTL = 30 * 24 * time.Hour
@@ -102,7 +101,7 @@ func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, l
 		cfg.Now = time.Now
 	}
 	if cfg.Archive == nil {
-		cfg.Archive = play.NewArchive(pool, svc.Registry(), nil)
+		return nil, errors.New("notify: no archive for the game-over record")
 	}
 	switch cfg.AuthservID = strings.TrimSpace(cfg.AuthservID); {
 	case cfg.AuthservID == "":
@@ -131,7 +130,7 @@ func New(pool *pgxpool.Pool, svc *play.Service, users *auth.Users, cfg Config, l
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{pool: pool, play: svc, users: users, prefs: auth.NewMailPreferences(pool, nil), render: r, cfg: cfg, log: log}, nil
+	return &Service{store: store, play: svc, users: users, prefs: users.MailPreferences(nil), render: r, cfg: cfg, log: log}, nil
 }
 
 // ServiceAddress is the address of the lobby by mail (new games, lists,
@@ -171,12 +170,11 @@ var errSkipped = errors.New("mail skipped")
 // not sent again (a retried job), and a player who turned the game's mail
 // off gets none of its kind.
 func (s *Service) send(ctx context.Context, o outgoing) error {
-	var sentAt *time.Time
-	err := s.pool.QueryRow(ctx, `select sent_at from mail_log where message_id = $1`, o.MessageID).Scan(&sentAt)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("read the mail log: %w", err)
+	sent, err := s.store.Sent(ctx, o.MessageID)
+	if err != nil {
+		return err
 	}
-	if sentAt != nil {
+	if sent {
 		return errSkipped
 	}
 	if o.userID != "" && o.Kind != KindLogin && !o.answer {
@@ -210,38 +208,28 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.pool.Exec(ctx, `insert into mail_log (message_id, kind, game_id, user_id, recipient, subject, attempts, job_id)
-		values ($1, $2, nullif($3, ''), nullif($4, ''), $5, $6, 1, nullif($7, 0))
-		on conflict (message_id) do update set attempts = mail_log.attempts + 1, job_id = coalesce(excluded.job_id, mail_log.job_id)`,
-		o.MessageID, o.Kind, o.gameID, o.userID, o.To.Address, subject, jobID(ctx)); err != nil {
-		return fmt.Errorf("log mail %s: %w", o.MessageID, err)
+	if err := s.store.BeginAttempt(ctx, mailstore.Attempt{
+		MessageID: o.MessageID, Kind: o.Kind, GameID: o.gameID, UserID: o.userID,
+		Recipient: o.To.Address, Subject: subject, JobID: jobID(ctx),
+	}); err != nil {
+		return err
 	}
 	if err := s.cfg.Transport.Send(ctx, s.ServiceAddress().Address, []string{o.To.Address}, raw); err != nil {
-		_, _ = s.pool.Exec(context.WithoutCancel(ctx), `update mail_log set last_error = $2 where message_id = $1`, o.MessageID, err.Error())
+		_ = s.store.AttemptFailed(context.WithoutCancel(ctx), o.MessageID, err.Error())
 		return deliveryError(o, err)
 	}
 	// The relay took the mail: its record must not be abandoned because the
 	// job's time ran out meanwhile (the job would send it again).
 	done, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if _, err := s.pool.Exec(done, `update mail_log set sent_at = now(), last_error = null, failed_at = null, skipped = null where message_id = $1`, o.MessageID); err != nil {
-		return fmt.Errorf("log mail %s as sent: %w", o.MessageID, err)
-	}
-	return nil
+	return s.store.MarkSent(done, o.MessageID)
 }
 
 // skip records in the mail log that a mail whose sending had begun (a
 // crash, a relay that refused it for now) is not sent after all, and why:
 // it no longer applies. A mail never begun leaves no line.
 func (s *Service) skip(ctx context.Context, messageID, why string) error {
-	// An attempt cut off by a crash left no error: the relay may have taken
-	// that mail before the crash, and the log says so.
-	if _, err := s.pool.Exec(ctx, `update mail_log set skipped = $2 || case when last_error is null
-		then ' (an attempt was cut off by a crash: the relay may have taken it)' else '' end
-		where message_id = $1 and sent_at is null`, messageID, why); err != nil {
-		return fmt.Errorf("log mail %s as skipped: %w", messageID, err)
-	}
-	return nil
+	return s.store.MarkSkipped(ctx, messageID, why)
 }
 
 // wants reports whether user gets mail of kind about game: api/auth's

@@ -15,11 +15,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
-	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
-	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/mailstore"
 )
 
 // Inbound limits.
@@ -34,10 +31,9 @@ const (
 	maxLineBytes = MaxInboundBytes + 64<<10
 )
 
-// JobInserter inserts a job in a transaction; a River client is one.
-type JobInserter interface {
-	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-}
+// JobInserter inserts a job in a transaction; a River client is one. Its
+// transaction is the mail store's (pgx), so the type is the store's.
+type JobInserter = mailstore.JobInserter
 
 // InboundServer is courrier's SMTP server: it accepts mail for reply
 // addresses it signed and for the service address, stores each message
@@ -70,7 +66,7 @@ func (s *Service) NewInboundServer(jobs JobInserter) *InboundServer {
 	// EHLO says LIMITS RCPTMAX=maxRecipients, and Rcpt takes as many.
 	srv.MaxRecipients = maxRecipients
 	// 8BITMIME is always offered; SMTPUTF8 (RFC 6531) too: addresses and
-	// header fields in UTF-8 are stored as they come, and ReadIncoming
+	// header fields in UTF-8 are stored as they come, and incoming.Read
 	// reads them.
 	srv.EnableSMTPUTF8 = true
 	srv.ReadTimeout = 2 * time.Minute
@@ -284,21 +280,8 @@ func (ss *inboundSession) Data(r io.Reader) error {
 	rcpt, aside := target(ss.rcpts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = pgx.BeginFunc(ctx, ss.in.s.pool, func(tx pgx.Tx) error {
-		var rowID int64
-		err := tx.QueryRow(ctx, `insert into inbound_mail (message_id, rcpt, mail_from, remote_addr, raw)
-			values ($1, $2, $3, nullif($4, ''), $5) on conflict (message_id, rcpt) do nothing returning id`,
-			id, rcpt, ss.from, ss.remote, raw).Scan(&rowID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil // the same mail again: accepted, processed once
-		}
-		if err != nil {
-			return fmt.Errorf("store inbound mail: %w", err)
-		}
-		if _, err := ss.in.jobs.InsertTx(ctx, tx, jobs.Inbound{ID: rowID}, nil); err != nil {
-			return fmt.Errorf("queue inbound mail: %w", err)
-		}
-		return nil
+	_, err = ss.in.s.store.StoreInbound(ctx, ss.in.jobs, mailstore.Inbound{
+		MessageID: id, Rcpt: rcpt, MailFrom: ss.from, RemoteAddr: ss.remote, Raw: raw,
 	})
 	if err != nil {
 		ss.in.log.Error("inbound mail not stored", "err", err, "remote_addr", ss.remote)

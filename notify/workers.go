@@ -18,6 +18,7 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/mailtext"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -99,7 +100,7 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
 	data := PromptData{
-		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: ViewText(b.View),
+		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: mailtext.View(b.View),
 		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
@@ -315,10 +316,10 @@ type answerWorker struct {
 // Work sends the answer.
 func (w *answerWorker) Work(ctx context.Context, job *river.Job[jobs.Answer]) error {
 	s, a := w.s, job.Args
-	var sender, messageID, userID string
-	err := s.pool.QueryRow(ctx, `select coalesce(sender, ''), message_id from inbound_mail where id = $1`, a.InboundID).Scan(&sender, &messageID)
+	var userID string
+	sender, messageID, err := s.store.Sender(ctx, a.InboundID)
 	if err != nil {
-		return fmt.Errorf("read inbound mail %d: %w", a.InboundID, err)
+		return err
 	}
 	if sender == "" {
 		return nil

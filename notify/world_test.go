@@ -27,6 +27,7 @@ import (
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/mailstore"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -180,7 +181,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 	for _, c := range configure {
 		c(&cfg)
 	}
-	mail, err := notify.New(pool, svc, users, cfg, log)
+	mail, err := notify.New(mailstore.New(pool), svc, users, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

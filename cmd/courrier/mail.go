@@ -25,6 +25,7 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/mailstore"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -182,7 +183,7 @@ func mailCmd(ctx context.Context, name string, args []string, stdout io.Writer, 
 		}
 		return listDevMailbox(ctx, stdout, db, to)
 	}
-	m, err := notify.NewDevMailbox(db.Pool).Get(ctx, id)
+	m, err := notify.NewDevMailbox(mailstore.New(db.Pool)).Get(ctx, id)
 	if errors.Is(err, notify.ErrNoMail) {
 		return fmt.Errorf("there is no message %d in the dev mailbox (courrier mail list shows them)", id)
 	}
@@ -197,7 +198,7 @@ func mailCmd(ctx context.Context, name string, args []string, stdout io.Writer, 
 // listDevMailbox prints the dev mailbox, newest first, and a warning when
 // mail failed for good.
 func listDevMailbox(ctx context.Context, stdout io.Writer, db *database, to string) error {
-	list, err := notify.NewDevMailbox(db.Pool).List(ctx, to, 100)
+	list, err := notify.NewDevMailbox(mailstore.New(db.Pool)).List(ctx, to, 100)
 	if err != nil {
 		return err
 	}
@@ -220,7 +221,7 @@ func listDevMailbox(ctx context.Context, stdout io.Writer, db *database, to stri
 // was made, to whom, what, and its delivery (sent; trying, with the
 // attempts and the relay's last answer; failed, with why).
 func listMailLog(ctx context.Context, stdout io.Writer, db *database, to string, failed bool) error {
-	list, err := notify.MailLog(ctx, db.Pool, notify.MailLogFilter{To: to, Failed: failed})
+	list, err := mailstore.New(db.Pool).MailLog(ctx, mailstore.MailLogFilter{To: to, Failed: failed})
 	if err != nil {
 		return err
 	}
@@ -256,7 +257,7 @@ func listMailLog(ctx context.Context, stdout io.Writer, db *database, to string,
 
 // warnFailed tells the operator how many mails failed for good.
 func warnFailed(ctx context.Context, stdout io.Writer, db *database) error {
-	n, err := notify.FailedMailCount(ctx, db.Pool)
+	n, err := mailstore.New(db.Pool).FailedMailCount(ctx)
 	if err != nil || n == 0 {
 		return err
 	}
@@ -283,7 +284,7 @@ func mailService(cfg config, db *database, svc *play.Service, arc *play.Archive,
 	if err != nil {
 		return nil, err
 	}
-	return notify.New(db.Pool, svc, auth.NewUsers(db.Pool), notify.Config{
+	return notify.New(mailstore.New(db.Pool), svc, auth.NewUsers(db.Pool), notify.Config{
 		MailDomain: cfg.MailDomain, AuthservID: cfg.AuthservID, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer, LoginKey: loginKey,
 		Inbound: inbound, RepliesPerHour: hourly, FirstContactPerHour: firstHourly, FirstContactPerAddress: firstDaily,
 		Archive: arc,
@@ -296,7 +297,7 @@ func devMailbox(cfg config, db *database) api.DevMailbox {
 	if cfg.SMTPRelay != "" {
 		return nil
 	}
-	return devMailAPI{notify.NewDevMailbox(db.Pool)}
+	return devMailAPI{notify.NewDevMailbox(mailstore.New(db.Pool))}
 }
 
 // devMailAPI is notify's dev mailbox as the API lists it: api imports

@@ -1,14 +1,14 @@
-package notify_test
+package mailtext_test
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/mailtext"
 )
 
-func TestViewText(t *testing.T) {
+func TestView(t *testing.T) {
 	for _, tc := range []struct {
 		name, view, want string
 	}{
@@ -82,7 +82,7 @@ pile size: 20`,
 		{"non-ASCII", `{"joueuse":"Zoë","mains":["♠","♥"]}`, "joueuse: Zoë\nmains: ♠, ♥"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := notify.ViewText([]byte(tc.view))
+			got := mailtext.View([]byte(tc.view))
 			if got != tc.want {
 				t.Errorf("ViewText(%s)\n got:\n%s\nwant:\n%s", tc.view, got, tc.want)
 			}
@@ -91,7 +91,7 @@ pile size: 20`,
 					t.Errorf("a line of %d characters: %q", utf8.RuneCountInString(l), l)
 				}
 			}
-			if again := notify.ViewText([]byte(tc.view)); again != got {
+			if again := mailtext.View([]byte(tc.view)); again != got {
 				t.Errorf("a second rendering differs:\n%s", again)
 			}
 		})

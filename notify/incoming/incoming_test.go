@@ -1,4 +1,4 @@
-package notify_test
+package incoming_test
 
 import (
 	"bytes"
@@ -19,11 +19,11 @@ import (
 
 	"github.com/emersion/go-msgauth/dkim"
 
-	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/incoming"
 )
 
 // incomingRead reads a fixture of testdata/incoming.
-func incomingRead(t *testing.T, name, envelope string) notify.Incoming {
+func incomingRead(t *testing.T, name, envelope string) incoming.Message {
 	t.Helper()
 	raw, err := fs.ReadFile(os.DirFS(filepath.Join("testdata", "incoming")), name)
 	if err != nil {
@@ -33,9 +33,9 @@ func incomingRead(t *testing.T, name, envelope string) notify.Incoming {
 }
 
 // incomingParse reads raw with no DNS (every key lookup fails as absent).
-func incomingParse(t *testing.T, raw []byte, envelope string) notify.Incoming {
+func incomingParse(t *testing.T, raw []byte, envelope string) incoming.Message {
 	t.Helper()
-	in, err := notify.ReadIncoming(context.Background(), raw, envelope, incomingNoDNS)
+	in, err := incoming.Read(context.Background(), raw, envelope, incomingNoDNS)
 	if err != nil {
 		t.Fatalf("ReadIncoming: %v", err)
 	}
@@ -56,7 +56,7 @@ func incomingMail(extra, body string) []byte {
 }
 
 // incomingPrompt is courrier's prompt as the fixtures quote it.
-const incomingPrompt = notify.ReplyMarker + `
+const incomingPrompt = incoming.ReplyMarker + `
 
 Ana, it is your turn in Coyote g7k2 (version 12).
 
@@ -126,7 +126,7 @@ func TestReadIncomingMailPrograms(t *testing.T) {
 			if in.Text != tc.text {
 				t.Errorf("Text = %q, want %q", in.Text, tc.text)
 			}
-			if got := notify.MoveLines(in.Text); !slices.Equal(got, tc.moves) {
+			if got := incoming.MoveLines(in.Text); !slices.Equal(got, tc.moves) {
 				t.Errorf("MoveLines = %q, want %q", got, tc.moves)
 			}
 			if in.Automatic != "" {
@@ -161,7 +161,7 @@ func TestReplyTextTrimming(t *testing.T) {
 		{"marker lower-cased", "bid 5\n\n" + strings.ToLower(incomingPrompt), "bid 5", []string{"bid 5"}},
 		{"marker without hashes", "bid 5\nReply above this line\n1. bid 5\n2. coyote", "bid 5", []string{"bid 5"}},
 		{"marker inside a line", "bid 5\n*## REPLY ABOVE THIS LINE ##*\n1. bid 5", "bid 5", []string{"bid 5"}},
-		{"quoted twice", "2\n>> " + notify.ReplyMarker + "\n>> 1. bid 5", "2", []string{"2"}},
+		{"quoted twice", "2\n>> " + incoming.ReplyMarker + "\n>> 1. bid 5", "2", []string{"2"}},
 		{"no quote at all", "new coyote bob@example.org cleo@example.org\n\nSee you there", "new coyote bob@example.org cleo@example.org\n\nSee you there", []string{"new coyote bob@example.org cleo@example.org"}},
 		{"several move lines", "bid 5\npass\n\nthanks\n\n" + gmail, "bid 5\npass\n\nthanks", []string{"bid 5", "pass"}},
 		{"case kept", "Bid Five, Please\n\n" + gmail, "Bid Five, Please", []string{"Bid Five, Please"}},
@@ -190,7 +190,7 @@ func TestReplyTextTrimming(t *testing.T) {
 			if in.Text != tc.text {
 				t.Errorf("Text = %q, want %q", in.Text, tc.text)
 			}
-			if got := notify.MoveLines(in.Text); !slices.Equal(got, tc.moves) {
+			if got := incoming.MoveLines(in.Text); !slices.Equal(got, tc.moves) {
 				t.Errorf("MoveLines = %q, want %q", got, tc.moves)
 			}
 		})
@@ -207,7 +207,7 @@ func TestMoveLines(t *testing.T) {
 		{"bid 5\r\ncoyote\r\n\r\nlater", []string{"bid 5", "coyote"}},
 		{"\u00a0\nbid\u00a05", []string{"bid 5"}},
 	} {
-		if got := notify.MoveLines(tc.text); !slices.Equal(got, tc.want) {
+		if got := incoming.MoveLines(tc.text); !slices.Equal(got, tc.want) {
 			t.Errorf("MoveLines(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
@@ -249,7 +249,7 @@ func TestReadIncomingHeaders(t *testing.T) {
 	if in.From != nil {
 		t.Errorf("no From: %+v", in.From)
 	}
-	if _, err := notify.ReadIncoming(context.Background(), []byte(" bad\r\nheader\r\n\r\n"), "x@example.org", incomingNoDNS); err == nil {
+	if _, err := incoming.Read(context.Background(), []byte(" bad\r\nheader\r\n\r\n"), "x@example.org", incomingNoDNS); err == nil {
 		t.Error("an unreadable header was read")
 	}
 }
@@ -356,9 +356,9 @@ func TestReadIncomingDKIM(t *testing.T) {
 		}
 		return out.Bytes()
 	}
-	read := func(raw []byte, lookup func(context.Context, string) ([]string, error)) notify.Incoming {
+	read := func(raw []byte, lookup func(context.Context, string) ([]string, error)) incoming.Message {
 		t.Helper()
-		in, err := notify.ReadIncoming(context.Background(), raw, "ana@example.org", lookup)
+		in, err := incoming.Read(context.Background(), raw, "ana@example.org", lookup)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,7 +390,7 @@ func TestReadIncomingDKIM(t *testing.T) {
 	// A nil lookup uses the system resolver, here cut off by the context.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	in, err := notify.ReadIncoming(ctx, signed, "ana@example.org", nil)
+	in, err := incoming.Read(ctx, signed, "ana@example.org", nil)
 	if err != nil || !strings.HasPrefix(in.DKIM, "temperror d=example.org: ") {
 		t.Errorf("system resolver, cancelled: DKIM %q, err %v", in.DKIM, err)
 	}

@@ -1,4 +1,8 @@
-package notify
+// Package mailtext writes the text of a seat's view for a mail: the JSON
+// view laid out as "key: value" lines wrapped at about 72 characters (View),
+// and the line filling the mails share (Fill). Each game's own Board.Tell
+// is to replace View (issue 32).
+package mailtext
 
 import (
 	"bytes"
@@ -11,61 +15,61 @@ import (
 	"unicode/utf8"
 )
 
-// viewWidth is the line length ViewText aims at; a single word longer than
+// lineWidth is the line length View aims at; a single word longer than
 // that (a hash, a URL) stays whole.
-const viewWidth = 72
+const lineWidth = 72
 
-// ViewText renders a seat's view, arbitrary JSON, as plain text for a mail:
+// View renders a seat's view, arbitrary JSON, as plain text for a mail:
 // one "key: value" line per field, in the JSON's own order, keys made
 // readable ("pile_size" becomes "pile size"), nested objects indented two
 // spaces, arrays of scalars on one line joined by ", ", arrays of objects as
 // "- " items with their fields on one line ("name: Ana, coyotes: 1"), and
 // empty, false and null fields left out. Long lines are wrapped at about 72
 // characters. A view that is not JSON is returned as it is, trimmed.
-func ViewText(view json.RawMessage) string {
-	n, err := viewParse(view)
+func View(view json.RawMessage) string {
+	n, err := parse(view)
 	if err != nil {
 		return strings.TrimSpace(string(view))
 	}
 	var lines []string
 	switch {
 	case n.isEmpty():
-	case n.kind == viewObject:
-		lines = viewObjectLines(n, "")
-	case n.kind == viewArray:
-		lines = viewArrayLines(n, "", "")
+	case n.kind == jsonObject:
+		lines = objectLines(n, "")
+	case n.kind == jsonArray:
+		lines = arrayLines(n, "", "")
 	default:
-		lines = viewFill("", "", strings.Fields(n.scalar()), "")
+		lines = Fill("", "", strings.Fields(n.scalar()), "")
 	}
 	return strings.Join(lines, "\n")
 }
 
-// viewKind is the JSON type of a viewNode.
-type viewKind int
+// jsonKind is the JSON type of a node.
+type jsonKind int
 
 const (
-	viewNull viewKind = iota
-	viewBool
-	viewNumber
-	viewString
-	viewArray
-	viewObject
+	jsonNull jsonKind = iota
+	jsonBool
+	jsonNumber
+	jsonString
+	jsonArray
+	jsonObject
 )
 
-// viewNode is one decoded JSON value; objects keep their keys in order.
-type viewNode struct {
-	kind  viewKind
+// node is one decoded JSON value; objects keep their keys in order.
+type node struct {
+	kind  jsonKind
 	text  string // a number's text, a string
 	truth bool
-	keys  []string    // an object's keys
-	elems []*viewNode // an object's values, an array's elements
+	keys  []string // an object's keys
+	elems []*node  // an object's values, an array's elements
 }
 
-// viewParse decodes one JSON value, keeping the order of object keys.
-func viewParse(raw []byte) (*viewNode, error) {
+// parse decodes one JSON value, keeping the order of object keys.
+func parse(raw []byte) (*node, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	n, err := viewParseNode(dec)
+	n, err := parseNode(dec)
 	if err != nil {
 		return nil, err
 	}
@@ -75,27 +79,27 @@ func viewParse(raw []byte) (*viewNode, error) {
 	return n, nil
 }
 
-func viewParseNode(dec *json.Decoder) (*viewNode, error) {
+func parseNode(dec *json.Decoder) (*node, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case nil:
-		return &viewNode{kind: viewNull}, nil
+		return &node{kind: jsonNull}, nil
 	case bool:
-		return &viewNode{kind: viewBool, truth: t}, nil
+		return &node{kind: jsonBool, truth: t}, nil
 	case json.Number:
-		return &viewNode{kind: viewNumber, text: t.String()}, nil
+		return &node{kind: jsonNumber, text: t.String()}, nil
 	case string:
-		return &viewNode{kind: viewString, text: t}, nil
+		return &node{kind: jsonString, text: t}, nil
 	case json.Delim:
-		n := &viewNode{kind: viewArray}
+		n := &node{kind: jsonArray}
 		if t == '{' {
-			n.kind = viewObject
+			n.kind = jsonObject
 		}
 		for dec.More() {
-			if n.kind == viewObject {
+			if n.kind == jsonObject {
 				key, err := dec.Token()
 				if err != nil {
 					return nil, err
@@ -106,7 +110,7 @@ func viewParseNode(dec *json.Decoder) (*viewNode, error) {
 				}
 				n.keys = append(n.keys, k)
 			}
-			e, err := viewParseNode(dec)
+			e, err := parseNode(dec)
 			if err != nil {
 				return nil, err
 			}
@@ -122,34 +126,34 @@ func viewParseNode(dec *json.Decoder) (*viewNode, error) {
 
 // isEmpty reports whether a field holding n is left out: null, false, a
 // blank string, an empty array, an object with no field to show.
-func (n *viewNode) isEmpty() bool {
+func (n *node) isEmpty() bool {
 	switch n.kind {
-	case viewNull:
+	case jsonNull:
 		return true
-	case viewBool:
+	case jsonBool:
 		return !n.truth
-	case viewString:
+	case jsonString:
 		return strings.TrimSpace(n.text) == ""
-	case viewArray:
+	case jsonArray:
 		return len(n.elems) == 0
-	case viewObject:
-		return !slices.ContainsFunc(n.elems, func(e *viewNode) bool { return !e.isEmpty() })
+	case jsonObject:
+		return !slices.ContainsFunc(n.elems, func(e *node) bool { return !e.isEmpty() })
 	}
 	return false
 }
 
 // scalar is the text of a scalar; inside an array, where position counts,
 // null and a blank string show as "-" and false as "no".
-func (n *viewNode) scalar() string {
+func (n *node) scalar() string {
 	switch n.kind {
-	case viewBool:
+	case jsonBool:
 		if n.truth {
 			return "yes"
 		}
 		return "no"
-	case viewNumber:
+	case jsonNumber:
 		return n.text
-	case viewString:
+	case jsonString:
 		if s := strings.Join(strings.Fields(n.text), " "); s != "" {
 			return s
 		}
@@ -157,49 +161,49 @@ func (n *viewNode) scalar() string {
 	return "-"
 }
 
-func (n *viewNode) isScalar() bool { return n.kind != viewArray && n.kind != viewObject }
+func (n *node) isScalar() bool { return n.kind != jsonArray && n.kind != jsonObject }
 
 // allScalars reports whether an array holds only scalars.
-func (n *viewNode) allScalars() bool {
-	return !slices.ContainsFunc(n.elems, func(e *viewNode) bool { return !e.isScalar() })
+func (n *node) allScalars() bool {
+	return !slices.ContainsFunc(n.elems, func(e *node) bool { return !e.isScalar() })
 }
 
-// viewObjectLines renders an object's fields at indent, one or more lines each.
-func viewObjectLines(n *viewNode, indent string) []string {
+// objectLines renders an object's fields at indent, one or more lines each.
+func objectLines(n *node, indent string) []string {
 	var lines []string
 	for i, k := range n.keys {
 		v := n.elems[i]
 		if v.isEmpty() {
 			continue
 		}
-		key := viewKey(k)
+		key := readableKey(k)
 		switch {
-		case v.kind == viewObject:
+		case v.kind == jsonObject:
 			lines = append(lines, indent+key+":")
-			lines = append(lines, viewObjectLines(v, indent+"  ")...)
-		case v.kind == viewArray:
-			lines = append(lines, viewArrayLines(v, indent, key+": ")...)
-		case v.kind == viewString && strings.Contains(strings.TrimSpace(v.text), "\n"):
+			lines = append(lines, objectLines(v, indent+"  ")...)
+		case v.kind == jsonArray:
+			lines = append(lines, arrayLines(v, indent, key+": ")...)
+		case v.kind == jsonString && strings.Contains(strings.TrimSpace(v.text), "\n"):
 			lines = append(lines, indent+key+":")
 			for l := range strings.SplitSeq(strings.TrimSpace(v.text), "\n") {
-				lines = append(lines, viewFill(indent+"  ", indent+"  ", strings.Fields(l), "")...)
+				lines = append(lines, Fill(indent+"  ", indent+"  ", strings.Fields(l), "")...)
 			}
 		default:
-			lines = append(lines, viewFill(indent+key+": ", indent+"  ", strings.Fields(v.scalar()), "")...)
+			lines = append(lines, Fill(indent+key+": ", indent+"  ", strings.Fields(v.scalar()), "")...)
 		}
 	}
 	return lines
 }
 
-// viewArrayLines renders an array at indent after label ("key: ", or "" at the
+// arrayLines renders an array at indent after label ("key: ", or "" at the
 // top): scalars on the label's line, anything else as "- " items below it.
-func viewArrayLines(n *viewNode, indent, label string) []string {
+func arrayLines(n *node, indent, label string) []string {
 	if n.allScalars() {
 		items := make([]string, len(n.elems))
 		for i, e := range n.elems {
 			items[i] = e.scalar()
 		}
-		return viewFill(indent+label, indent+"  ", items, ",")
+		return Fill(indent+label, indent+"  ", items, ",")
 	}
 	var lines []string
 	if label != "" {
@@ -207,20 +211,20 @@ func viewArrayLines(n *viewNode, indent, label string) []string {
 		indent += "  "
 	}
 	for _, e := range n.elems {
-		lines = append(lines, viewFill(indent+"- ", indent+"  ", viewItemAtoms(e), ",")...)
+		lines = append(lines, Fill(indent+"- ", indent+"  ", itemAtoms(e), ",")...)
 	}
 	return lines
 }
 
-// viewItemAtoms are the comma-separated pieces of one "- " item.
-func viewItemAtoms(n *viewNode) []string {
+// itemAtoms are the comma-separated pieces of one "- " item.
+func itemAtoms(n *node) []string {
 	var atoms []string
 	switch n.kind {
-	case viewObject:
-		atoms = viewFieldAtoms(n)
-	case viewArray:
+	case jsonObject:
+		atoms = fieldAtoms(n)
+	case jsonArray:
 		for _, e := range n.elems {
-			atoms = append(atoms, viewCompact(e))
+			atoms = append(atoms, compact(e))
 		}
 	default:
 		atoms = []string{n.scalar()}
@@ -231,45 +235,45 @@ func viewItemAtoms(n *viewNode) []string {
 	return atoms
 }
 
-// viewFieldAtoms are an object's non-empty fields as "key: value" pieces.
-func viewFieldAtoms(n *viewNode) []string {
+// fieldAtoms are an object's non-empty fields as "key: value" pieces.
+func fieldAtoms(n *node) []string {
 	var atoms []string
 	for i, k := range n.keys {
 		if v := n.elems[i]; !v.isEmpty() {
-			atoms = append(atoms, viewKey(k)+": "+viewCompact(v))
+			atoms = append(atoms, readableKey(k)+": "+compact(v))
 		}
 	}
 	return atoms
 }
 
-// viewCompact renders a value on one line: an object of one field as that
+// compact renders a value on one line: an object of one field as that
 // field's value ({"value": 5} is "5"), of more as "(a: 1, b: 2)", an array
 // as "[1, 2]".
-func viewCompact(n *viewNode) string {
+func compact(n *node) string {
 	switch n.kind {
-	case viewObject:
-		atoms := viewFieldAtoms(n)
+	case jsonObject:
+		atoms := fieldAtoms(n)
 		if len(atoms) == 1 {
 			for i, v := range n.elems {
 				if !v.isEmpty() && v.isScalar() {
-					return viewCompact(n.elems[i])
+					return compact(n.elems[i])
 				}
 			}
 		}
 		return "(" + strings.Join(atoms, ", ") + ")"
-	case viewArray:
+	case jsonArray:
 		items := make([]string, len(n.elems))
 		for i, e := range n.elems {
-			items[i] = viewCompact(e)
+			items[i] = compact(e)
 		}
 		return "[" + strings.Join(items, ", ") + "]"
 	}
 	return n.scalar()
 }
 
-// viewKey makes a JSON key readable: "pile_size", "pile-size" and
+// readableKey makes a JSON key readable: "pile_size", "pile-size" and
 // "pileSize" all become "pile size".
-func viewKey(k string) string {
+func readableKey(k string) string {
 	var b strings.Builder
 	rs := []rune(k)
 	for i, r := range rs {
@@ -292,10 +296,10 @@ func viewKey(k string) string {
 	return k
 }
 
-// viewFill lays atoms out in lines of about viewWidth characters: the first
+// Fill lays atoms out in lines of about lineWidth (72) characters: the first
 // line starts with first, the others with cont; punct (say ",") follows
 // every atom but the last, and a space separates them.
-func viewFill(first, cont string, atoms []string, punct string) []string {
+func Fill(first, cont string, atoms []string, punct string) []string {
 	var lines []string
 	var cur strings.Builder
 	cur.WriteString(first)
@@ -305,7 +309,7 @@ func viewFill(first, cont string, atoms []string, punct string) []string {
 			a += punct
 		}
 		n := utf8.RuneCountInString(a)
-		if !empty && width+1+n > viewWidth {
+		if !empty && width+1+n > lineWidth {
 			lines = append(lines, cur.String())
 			cur.Reset()
 			cur.WriteString(cont)

@@ -1,4 +1,10 @@
-package notify
+// Package incoming reads the mail people send to courrier: the MIME
+// structure, charsets, HTML-only replies rendered as text, the reply cut
+// from the quoted mail and signatures under it, the DKIM signatures, and
+// whether a machine sent it (auto-replies, bounces, mailing lists). It
+// knows nothing of games, tokens or the database: notify hands it the raw
+// message and acts on the Message it returns.
+package incoming
 
 import (
 	"bytes"
@@ -67,8 +73,14 @@ import (
 //     lone "Word: value" line at the end it takes for a stray mail header
 //     ("a: 3", "To: Paris"), stays.
 
-// Incoming is an inbound message as courrier reads it.
-type Incoming struct {
+// ReplyMarker is the first line of every mail a person may answer (a prompt,
+// a refusal, an invitation, a lobby answer): what they write above it is
+// their reply, and everything from it down is the quoted mail, which Read
+// cuts off even when a mail program quotes without ">".
+const ReplyMarker = "## Reply above this line ##"
+
+// Message is an inbound message as courrier reads it.
+type Message struct {
 	From       *mail.Address // the From header; nil when absent or unparsable
 	Subject    string
 	MessageID  string   // without angle brackets; "" when absent
@@ -91,8 +103,8 @@ type Incoming struct {
 	DKIM string
 }
 
-// incMaxDKIM bounds the DKIM signatures verified (each costs a DNS query).
-const incMaxDKIM = 5
+// maxDKIM bounds the DKIM signatures verified (each costs a DNS query).
+const maxDKIM = 5
 
 // The text handed to the reply library is bounded: its patterns backtrack,
 // in time cubic in the text's length (4 KB of "x wrote on x wrote on …"
@@ -100,41 +112,41 @@ const incMaxDKIM = 5
 // four-digit number. Bounded so, it takes a few milliseconds at worst. A
 // longer reply is trimmed by this file's rules alone.
 const (
-	incMaxLibraryLines    = 60
-	incMaxLibraryBytes    = 1 << 10
-	incMaxLibraryLineSize = 200
-	incMaxLibraryAnchors  = 12
+	maxLibraryLines    = 60
+	maxLibraryBytes    = 1 << 10
+	maxLibraryLineSize = 200
+	maxLibraryAnchors  = 12
 )
 
-// incAnchorRe finds where the library's costly patterns start from.
-var incAnchorRe = regexp.MustCompile(`(?i)\d{4}|\bwrote\b|\bschrieb\b`)
+// anchorRe finds where the library's costly patterns start from.
+var anchorRe = regexp.MustCompile(`(?i)\d{4}|\bwrote\b|\bschrieb\b`)
 
-// ReadIncoming reads raw (bounded by the caller) sent with envelope sender
+// Read reads raw (bounded by the caller) sent with envelope sender
 // envelopeFrom ("" for the null sender <>). lookupTXT resolves DKIM keys
 // (nil: net.DefaultResolver's LookupTXT with ctx). It fails only when the
 // header cannot be read, or the body has no readable part at all.
-func ReadIncoming(ctx context.Context, raw []byte, envelopeFrom string, lookupTXT func(ctx context.Context, domain string) ([]string, error)) (Incoming, error) {
+func Read(ctx context.Context, raw []byte, envelopeFrom string, lookupTXT func(ctx context.Context, domain string) ([]string, error)) (Message, error) {
 	mr, err := msgmail.CreateReader(bytes.NewReader(raw))
 	if mr == nil && gomessage.IsUnknownEncoding(err) {
 		// A transfer encoding nobody knows ("Content-Transfer-Encoding: 0"):
 		// read the body as it is.
-		mr, err = msgmail.CreateReader(bytes.NewReader(incDropEncoding(raw)))
+		mr, err = msgmail.CreateReader(bytes.NewReader(dropEncoding(raw)))
 	}
-	if err != nil && !incUnknown(err) {
-		return Incoming{}, fmt.Errorf("read the mail header: %w", err)
+	if err != nil && !unknownCoding(err) {
+		return Message{}, fmt.Errorf("read the mail header: %w", err)
 	}
 	if mr == nil {
-		return Incoming{}, fmt.Errorf("read the mail header: %w", err)
+		return Message{}, fmt.Errorf("read the mail header: %w", err)
 	}
 	defer func() { _ = mr.Close() }()
 	h := mr.Header
 	subject, _ := h.Subject() // undecodable: the raw value
-	ids := incMsgIDs(h.Get("Message-Id"))
-	replyTo := incMsgIDs(h.Get("In-Reply-To"))
-	in := Incoming{
-		From:        incFrom(h.Get("From")),
+	ids := msgIDs(h.Get("Message-Id"))
+	replyTo := msgIDs(h.Get("In-Reply-To"))
+	in := Message{
+		From:        parseFrom(h.Get("From")),
 		Subject:     strings.TrimSpace(subject),
-		References:  incMsgIDs(h.Get("References")),
+		References:  msgIDs(h.Get("References")),
 		AuthResults: strings.Join(h.Values("Authentication-Results"), "\n"),
 	}
 	if len(ids) > 0 {
@@ -143,16 +155,16 @@ func ReadIncoming(ctx context.Context, raw []byte, envelopeFrom string, lookupTX
 	if len(replyTo) > 0 {
 		in.InReplyTo = replyTo[0]
 	}
-	body, err := incReadBody(mr)
+	body, err := readParts(mr)
 	if err != nil {
 		return in, fmt.Errorf("read the mail body: %w", err)
 	}
-	in.Automatic = incAutomatic(h, envelopeFrom, in, body.report)
-	in.Text = incReplyText(body.plain)
+	in.Automatic = automatic(h, envelopeFrom, in, body.report)
+	in.Text = replyText(body.plain)
 	if in.Text == "" && body.html != "" {
-		in.Text = incReplyText(incHTMLText(body.html))
+		in.Text = replyText(htmlText(body.html))
 	}
-	in.DKIM = incDKIM(ctx, raw, lookupTXT)
+	in.DKIM = checkDKIM(ctx, raw, lookupTXT)
 	return in, nil
 }
 
@@ -161,7 +173,7 @@ func ReadIncoming(ctx context.Context, raw []byte, envelopeFrom string, lookupTX
 // after it; at most 20 lines.
 func MoveLines(text string) []string {
 	var out []string
-	for l := range strings.SplitSeq(incNormalize(text), "\n") {
+	for l := range strings.SplitSeq(normalize(text), "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" {
 			if len(out) > 0 {
@@ -177,15 +189,15 @@ func MoveLines(text string) []string {
 	return out
 }
 
-// incUnknown reports an unknown charset or transfer encoding, which leaves
+// unknownCoding reports an unknown charset or transfer encoding, which leaves
 // the text readable as it came.
-func incUnknown(err error) bool {
+func unknownCoding(err error) bool {
 	return gomessage.IsUnknownCharset(err) || gomessage.IsUnknownEncoding(err)
 }
 
-// incDropEncoding removes the Content-Transfer-Encoding fields of a
+// dropEncoding removes the Content-Transfer-Encoding fields of a
 // message's top-level header.
-func incDropEncoding(raw []byte) []byte {
+func dropEncoding(raw []byte) []byte {
 	end := bytes.Index(raw, []byte("\n\n"))
 	if i := bytes.Index(raw, []byte("\r\n\r\n")); i >= 0 && (end < 0 || i < end) {
 		end = i
@@ -208,15 +220,15 @@ func incDropEncoding(raw []byte) []byte {
 	return out.Bytes()
 }
 
-// incAngleRe finds <message-id> tokens.
-var incAngleRe = regexp.MustCompile(`<([^<>\s]+)>`)
+// angleRe finds <message-id> tokens.
+var angleRe = regexp.MustCompile(`<([^<>\s]+)>`)
 
-// incMsgIDs returns the message identifiers of a Message-ID, In-Reply-To
+// msgIDs returns the message identifiers of a Message-ID, In-Reply-To
 // or References value, without angle brackets; leniently: bare words when
 // no angle brackets are found.
-func incMsgIDs(v string) []string {
+func msgIDs(v string) []string {
 	var out []string
-	for _, m := range incAngleRe.FindAllStringSubmatch(v, -1) {
+	for _, m := range angleRe.FindAllStringSubmatch(v, -1) {
 		out = append(out, m[1])
 	}
 	if len(out) == 0 && strings.TrimSpace(v) != "" {
@@ -225,12 +237,12 @@ func incMsgIDs(v string) []string {
 	return out
 }
 
-// incAddrRe finds an angle address in a From value the parser refused.
-var incAddrRe = regexp.MustCompile(`^(.*?)<([^<>\s@]+@[^<>\s@]+)>`)
+// addrRe finds an angle address in a From value the parser refused.
+var addrRe = regexp.MustCompile(`^(.*?)<([^<>\s@]+@[^<>\s@]+)>`)
 
-// incFrom parses a From value: the first address, its name decoded; an
+// parseFrom parses a From value: the first address, its name decoded; an
 // unquoted name with a comma ("Dupont, Jean <j@x>") is taken as is.
-func incFrom(v string) *mail.Address {
+func parseFrom(v string) *mail.Address {
 	if strings.TrimSpace(v) == "" {
 		return nil
 	}
@@ -241,7 +253,7 @@ func incFrom(v string) *mail.Address {
 	if l, err := p.ParseList(v); err == nil && len(l) > 0 {
 		return l[0]
 	}
-	m := incAddrRe.FindStringSubmatch(v)
+	m := addrRe.FindStringSubmatch(v)
 	if m == nil {
 		return nil
 	}
@@ -257,23 +269,23 @@ func incFrom(v string) *mail.Address {
 	return a
 }
 
-// incBody is what the parts of a message hold for courrier.
-type incBody struct {
+// parts is what the parts of a message hold for courrier.
+type parts struct {
 	plain  string // the first text/plain part that is no attachment
 	html   string // the first such text/html part
 	report string // the media type of a delivery or disposition report part
 }
 
-// incReadBody reads the parts of a message.
-func incReadBody(mr *msgmail.Reader) (incBody, error) {
-	var b incBody
+// readParts reads the parts of a message.
+func readParts(mr *msgmail.Reader) (parts, error) {
+	var b parts
 	havePlain, haveHTML := false, false
 	for {
 		p, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			return b, nil
 		}
-		if err != nil && !incUnknown(err) {
+		if err != nil && !unknownCoding(err) {
 			if havePlain || haveHTML {
 				return b, nil // a broken end: the text came before it
 			}
@@ -283,7 +295,7 @@ func incReadBody(mr *msgmail.Reader) (incBody, error) {
 		if t == "" {
 			t = "text/plain"
 		}
-		if incReportPart(t) {
+		if isReport(t) {
 			if b.report == "" {
 				b.report = t
 			}
@@ -300,7 +312,7 @@ func incReadBody(mr *msgmail.Reader) (incBody, error) {
 		if rerr != nil && len(data) == 0 {
 			continue
 		}
-		s := incDecoded(data, params["charset"])
+		s := decodeText(data, params["charset"])
 		if t == "text/plain" {
 			b.plain, havePlain = s, true
 		} else {
@@ -309,9 +321,9 @@ func incReadBody(mr *msgmail.Reader) (incBody, error) {
 	}
 }
 
-// incReportPart reports the media types of delivery, disposition and
+// isReport reports the media types of delivery, disposition and
 // abuse reports.
-func incReportPart(t string) bool {
+func isReport(t string) bool {
 	switch t {
 	case "message/delivery-status", "message/global-delivery-status",
 		"message/disposition-notification", "message/global-disposition-notification",
@@ -322,10 +334,10 @@ func incReportPart(t string) bool {
 	}
 }
 
-// incDecoded returns a part's text as valid UTF-8. go-message decoded a
+// decodeText returns a part's text as valid UTF-8. go-message decoded a
 // known charset already; undeclared, unknown or mislabelled 8-bit text is
 // taken for windows-1252, the usual culprit.
-func incDecoded(data []byte, declared string) string {
+func decodeText(data []byte, declared string) string {
 	if utf8.Valid(data) {
 		return string(data)
 	}
@@ -341,8 +353,8 @@ func incDecoded(data []byte, declared string) string {
 	return strings.ToValidUTF8(string(data), "\uFFFD")
 }
 
-// incAutomatic says why a message was sent by a machine, or "".
-func incAutomatic(h msgmail.Header, envelopeFrom string, in Incoming, reportPart string) string {
+// automatic says why a message was sent by a machine, or "".
+func automatic(h msgmail.Header, envelopeFrom string, in Message, reportPart string) string {
 	if strings.Trim(strings.TrimSpace(envelopeFrom), "<>") == "" {
 		return "null sender"
 	}
@@ -428,7 +440,7 @@ func incAutomatic(h msgmail.Header, envelopeFrom string, in Incoming, reportPart
 	// Backup signs: a subject in an autoresponder's words counts only with
 	// Outlook's suppression request (which Outlook also sends on a person's
 	// mail) or without any In-Reply-To (which a person's reply has).
-	if p := incAutoSubject(in.Subject); p != "" {
+	if p := autoSubject(in.Subject); p != "" {
 		ars := strings.ToLower(h.Get("X-Auto-Response-Suppress"))
 		switch {
 		case strings.Contains(ars, "all") || strings.Contains(ars, "oof") || strings.Contains(ars, "autoreply"):
@@ -440,9 +452,9 @@ func incAutomatic(h msgmail.Header, envelopeFrom string, in Incoming, reportPart
 	return ""
 }
 
-// incAutoSubject returns the autoresponder's prefix a subject starts with
+// autoSubject returns the autoresponder's prefix a subject starts with
 // (lower-cased), or "".
-func incAutoSubject(subject string) string {
+func autoSubject(subject string) string {
 	s := strings.ToLower(strings.TrimSpace(subject))
 	for _, p := range []string{
 		"out of office", "out of the office", "out-of-office", "ooo:", "automatic reply", "automatic response",
@@ -463,13 +475,13 @@ func incAutoSubject(subject string) string {
 	return ""
 }
 
-// incDKIM verifies the message's DKIM signatures.
-func incDKIM(ctx context.Context, raw []byte, lookupTXT func(ctx context.Context, domain string) ([]string, error)) string {
+// checkDKIM verifies the message's DKIM signatures.
+func checkDKIM(ctx context.Context, raw []byte, lookupTXT func(ctx context.Context, domain string) ([]string, error)) string {
 	if lookupTXT == nil {
 		lookupTXT = net.DefaultResolver.LookupTXT
 	}
 	opts := &dkim.VerifyOptions{
-		MaxVerifications: incMaxDKIM,
+		MaxVerifications: maxDKIM,
 		LookupTXT: func(domain string) ([]string, error) {
 			txt, err := lookupTXT(ctx, domain)
 			if err == nil {
@@ -486,7 +498,7 @@ func incDKIM(ctx context.Context, raw []byte, lookupTXT func(ctx context.Context
 	}
 	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), opts)
 	if err != nil && !errors.Is(err, dkim.ErrTooManySignatures) {
-		return "fail: " + incDKIMReason(err)
+		return "fail: " + dkimReason(err)
 	}
 	if len(vs) == 0 {
 		return "none"
@@ -501,64 +513,64 @@ func incDKIM(ctx context.Context, raw []byte, lookupTXT func(ctx context.Context
 		case v.Err == nil:
 			out = append(out, "pass d="+d)
 		case dkim.IsTempFail(v.Err):
-			out = append(out, "temperror d="+d+": "+incDKIMReason(v.Err))
+			out = append(out, "temperror d="+d+": "+dkimReason(v.Err))
 		default:
-			out = append(out, "fail d="+d+": "+incDKIMReason(v.Err))
+			out = append(out, "fail d="+d+": "+dkimReason(v.Err))
 		}
 	}
 	if err != nil {
-		out = append(out, fmt.Sprintf("more than %d signatures: the rest not verified", incMaxDKIM))
+		out = append(out, fmt.Sprintf("more than %d signatures: the rest not verified", maxDKIM))
 	}
 	return strings.Join(out, "; ")
 }
 
-// incDKIMReason is a DKIM error without the library's prefix.
-func incDKIMReason(err error) string {
+// dkimReason is a DKIM error without the library's prefix.
+func dkimReason(err error) string {
 	return strings.TrimPrefix(err.Error(), "dkim: ")
 }
 
 // ---- Text: trimming a reply ----
 
-// incSpaces normalises line ends and the spaces mail programs insert.
-var incSpaces = strings.NewReplacer(
+// spaces normalises line ends and the spaces mail programs insert.
+var spaces = strings.NewReplacer(
 	"\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n",
 	"\u00a0", " ", "\u202f", " ", "\u2007", " ", "\u2009", " ",
 	"\u200b", "", "\ufeff", "", "\u2060", "", "\u00ad", "",
 )
 
-// incNormalize normalises line ends and spaces, and trims each line's end.
-func incNormalize(s string) string {
-	lines := strings.Split(incSpaces.Replace(s), "\n")
+// normalize normalises line ends and spaces, and trims each line's end.
+func normalize(s string) string {
+	lines := strings.Split(spaces.Replace(s), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	return strings.Join(lines, "\n")
 }
 
-// incReplyText returns what a person wrote in a text body: above the quote,
+// replyText returns what a person wrote in a text body: above the quote,
 // or, when nothing is above it, below the leading quote (bottom-posting).
-func incReplyText(body string) string {
+func replyText(body string) string {
 	if strings.TrimSpace(body) == "" {
 		return ""
 	}
-	lines := incStripPGP(strings.Split(incNormalize(body), "\n"))
-	end := incQuoteStart(lines, 0)
+	lines := stripPGP(strings.Split(normalize(body), "\n"))
+	end := quoteStart(lines, 0)
 	start := 0
-	if incBlank(lines[:end]) && end < len(lines) {
-		start = incSkipQuoted(lines, end)
-		end = incQuoteStart(lines, start)
+	if allBlank(lines[:end]) && end < len(lines) {
+		start = skipQuoted(lines, end)
+		end = quoteStart(lines, start)
 	}
 	top := lines[start:end]
 	if end < len(lines) {
-		top = incDropAttribution(top)
+		top = dropAttribution(top)
 	}
-	top = incTrimBlank(incCutSignature(top))
-	top = incTrimBlank(incWithLibrary(top))
+	top = trimBlank(cutSignature(top))
+	top = trimBlank(withLibrary(top))
 	return strings.TrimSpace(strings.Join(top, "\n"))
 }
 
-// incBlank reports whether lines hold no text.
-func incBlank(lines []string) bool {
+// allBlank reports whether lines hold no text.
+func allBlank(lines []string) bool {
 	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {
 			return false
@@ -567,8 +579,8 @@ func incBlank(lines []string) bool {
 	return true
 }
 
-// incTrimBlank drops leading and trailing blank lines.
-func incTrimBlank(lines []string) []string {
+// trimBlank drops leading and trailing blank lines.
+func trimBlank(lines []string) []string {
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
 		lines = lines[1:]
 	}
@@ -578,8 +590,8 @@ func incTrimBlank(lines []string) []string {
 	return lines
 }
 
-// incStripPGP removes the armour of a clear-signed message.
-func incStripPGP(lines []string) []string {
+// stripPGP removes the armour of a clear-signed message.
+func stripPGP(lines []string) []string {
 	out := make([]string, 0, len(lines))
 	signed := false
 	for i := 0; i < len(lines); i++ {
@@ -607,12 +619,12 @@ func incStripPGP(lines []string) []string {
 }
 
 var (
-	// incQuoteLineRe is a line quoted with ">".
-	incQuoteLineRe = regexp.MustCompile(`^\s*>`)
-	// incMarkerRe is ReplyMarker however a mail program rendered it.
-	incMarkerRe = incMarkerRegexp()
-	// incSeparatorRe are the lines mail programs put above a quoted mail.
-	incSeparatorRe = regexp.MustCompile(`(?i)^\s*[>*]*\s*(?:` +
+	// quoteLineRe is a line quoted with ">".
+	quoteLineRe = regexp.MustCompile(`^\s*>`)
+	// markerRe is ReplyMarker however a mail program rendered it.
+	markerRe = markerRegexp()
+	// separatorRe are the lines mail programs put above a quoted mail.
+	separatorRe = regexp.MustCompile(`(?i)^\s*[>*]*\s*(?:` +
 		`[-=]{2,}\s*(?:original message|message d['’]origine|ursprüngliche nachricht|originalnachricht|mensaje original|` +
 		`messaggio originale|oorspronkelijk bericht|oorspronkelijke bericht|mensagem original|ursprungligt meddelande|` +
 		`opprinnelig melding|oprindelig meddelelse|forwarded message|message transféré|weitergeleitete nachricht|` +
@@ -621,9 +633,9 @@ var (
 		`inicio del mensaje reenviado|comienzo del mensaje reenviado|inizio messaggio inoltrato|begin doorgestuurd bericht|` +
 		`início da mensagem reencaminhada)\s*:` +
 		`|_{10,})\s*$`)
-	// incDatedHeaderRe are quote headers that open with a date: English,
+	// datedHeaderRe are quote headers that open with a date: English,
 	// French, German, Spanish, Italian, Dutch, Portuguese, Nordic, Polish.
-	incDatedHeaderRe = regexp.MustCompile(`(?i)^\s*(?:` +
+	datedHeaderRe = regexp.MustCompile(`(?i)^\s*(?:` +
 		`(?:on|at)\s.{4,300}\b(?:wrote|writes|said)` +
 		`|le\s.{4,300}\ba\s+écrit` +
 		`|am\s.{4,300}\b(?:schrieb\b.{0,300}|geschrieben)` +
@@ -634,25 +646,25 @@ var (
 		`|den\s.{4,300}\bskrev\b.{0,300}` +
 		`|(?:dnia|w\s+dniu)\s.{4,300}\bnapisał(?:\(a\))?` +
 		`)\s*:\s*$`)
-	// incAddressHeaderRe are quote headers naming the sender's address:
+	// addressHeaderRe are quote headers naming the sender's address:
 	// "Ana <a@x> wrote:", "courrier <p@x> schrieb am Mo., 23. Nov.:",
 	// "23 Nov 2026 10:00 courrier <p@x>:" (FairEmail).
-	incAddressHeaderRe = regexp.MustCompile(`(?i)^(?:` +
+	addressHeaderRe = regexp.MustCompile(`(?i)^(?:` +
 		`.{0,200}(?:<[^<>\s@]+@[^<>\s]+>|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\)?\s*(?:wrote|writes|a\s+écrit|schrieb|escribió|ha\s+scritto|escreveu|schreef|skrev|napisał(?:\(a\))?|kirjoitti)` +
 		`|.{1,200}\b(?:schrieb\s+am|wrote\s+on)\s.{4,200}` +
 		`|\s*\d.{0,100}<[^<>\s@]+@[^<>\s]+>` +
 		`)\s*:\s*$`)
-	// incWroteRe is a header with neither date nor address ("Ana wrote:"),
+	// wroteRe is a header with neither date nor address ("Ana wrote:"),
 	// a quote header only when a quote follows.
-	incWroteRe = regexp.MustCompile(`(?i)^.{1,120}\b(?:wrote|writes|a\s+écrit|schrieb|escribió|ha\s+scritto|escreveu|schreef|skrev)\s*:\s*$`)
-	// incDigitRe finds a digit: every dated header has one.
-	incDigitRe = regexp.MustCompile(`\d`)
-	// incDateishRe finds a date or a time.
-	incDateishRe = regexp.MustCompile(`\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b`)
-	// incOpenerRe are the words a dated quote header opens with.
-	incOpenerRe = regexp.MustCompile(`(?i)^\s*(?:on|at|le|am|el|en|il|op|em|no\s+dia|den|dnia|w\s+dniu)\s`)
-	// incSignatureRe are the lines mail programs add under what a person wrote.
-	incSignatureRe = regexp.MustCompile(`(?i)^\s*(?:` +
+	wroteRe = regexp.MustCompile(`(?i)^.{1,120}\b(?:wrote|writes|a\s+écrit|schrieb|escribió|ha\s+scritto|escreveu|schreef|skrev)\s*:\s*$`)
+	// digitRe finds a digit: every dated header has one.
+	digitRe = regexp.MustCompile(`\d`)
+	// dateishRe finds a date or a time.
+	dateishRe = regexp.MustCompile(`\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b`)
+	// openerRe are the words a dated quote header opens with.
+	openerRe = regexp.MustCompile(`(?i)^\s*(?:on|at|le|am|el|en|il|op|em|no\s+dia|den|dnia|w\s+dniu)\s`)
+	// signatureRe are the lines mail programs add under what a person wrote.
+	signatureRe = regexp.MustCompile(`(?i)^\s*(?:` +
 		`sent from my \S.{0,60}` +
 		`|sent from (?:mail|outlook|yahoo mail|aol|gmail|proton ?mail|samsung|windows mail|bluemail|spark|edison mail|the \S+ app)\b.{0,60}` +
 		`|sent (?:with|via|using) (?:proton ?mail|tuta(?:nota)?|spark|bluemail|blackberry|samsung|superhuman|airmail|fastmail|fairemail)\b.{0,60}` +
@@ -672,10 +684,10 @@ var (
 		`)$`)
 )
 
-// incMarkerRegexp matches ReplyMarker's words between "#"s anywhere in a
+// markerRegexp matches ReplyMarker's words between "#"s anywhere in a
 // line, or alone on a line whatever decorates them (quote signs, "#" a
 // program dropped or escaped), in any case.
-func incMarkerRegexp() *regexp.Regexp {
+func markerRegexp() *regexp.Regexp {
 	words := strings.Fields(strings.Trim(ReplyMarker, "# "))
 	for i, w := range words {
 		words[i] = regexp.QuoteMeta(w)
@@ -684,36 +696,36 @@ func incMarkerRegexp() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)#+\s*` + core + `\s*#+|^[\s>|*_#\\-]*` + core + `[\s*_#\\-]*$`)
 }
 
-// incIsQuoteLine reports a ">" line or the marker.
-func incIsQuoteLine(l string) bool {
-	return incQuoteLineRe.MatchString(l) || incMarkerRe.MatchString(l)
+// isQuoteLine reports a ">" line or the marker.
+func isQuoteLine(l string) bool {
+	return quoteLineRe.MatchString(l) || markerRe.MatchString(l)
 }
 
-// incQuoteStart returns the index of the first line from which on lines
+// quoteStart returns the index of the first line from which on lines
 // are quoted mail: a ">" line, the marker, a separator, a quote header or
 // an Outlook header block; len(lines) when there is none.
-func incQuoteStart(lines []string, from int) int {
+func quoteStart(lines []string, from int) int {
 	for i := from; i < len(lines); i++ {
 		l := lines[i]
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if incIsQuoteLine(l) || incSeparatorRe.MatchString(l) || incHeaderLen(lines, i) > 0 || incOutlookBlock(lines, i) {
+		if isQuoteLine(l) || separatorRe.MatchString(l) || headerLen(lines, i) > 0 || outlookBlock(lines, i) {
 			return i
 		}
 	}
 	return len(lines)
 }
 
-// incSkipQuoted returns the index of the first line from i that is neither
+// skipQuoted returns the index of the first line from i that is neither
 // blank, nor quoted, nor a quote header.
-func incSkipQuoted(lines []string, i int) int {
+func skipQuoted(lines []string, i int) int {
 	for i < len(lines) {
 		switch {
-		case strings.TrimSpace(lines[i]) == "" || incIsQuoteLine(lines[i]):
+		case strings.TrimSpace(lines[i]) == "" || isQuoteLine(lines[i]):
 			i++
-		case incHeaderLen(lines, i) > 0:
-			i += incHeaderLen(lines, i)
+		case headerLen(lines, i) > 0:
+			i += headerLen(lines, i)
 		default:
 			return i
 		}
@@ -721,40 +733,40 @@ func incSkipQuoted(lines []string, i int) int {
 	return i
 }
 
-// incHeaderLen returns the number of lines (up to 3: Gmail wraps long
+// headerLen returns the number of lines (up to 3: Gmail wraps long
 // ones, even inside the address) of the quote header at lines[i], or 0.
 // Every header ends with a colon, which is tested before any pattern.
-func incHeaderLen(lines []string, i int) int {
+func headerLen(lines []string, i int) int {
 	first := strings.TrimSpace(lines[i])
 	if first == "" {
 		return 0
 	}
-	if incAddressHeader(first) || (incColon(first) && incQuoteFollows(lines, i+1) && incWroteRe.MatchString(first)) {
+	if addressHeader(first) || (endsColon(first) && quoteFollows(lines, i+1) && wroteRe.MatchString(first)) {
 		return 1
 	}
-	n := incDatedLen(lines, i)
+	n := datedLen(lines, i)
 	for k := i + 1; k < i+n; k++ {
-		if incDatedLen(lines, k) > 0 || incAddressHeader(strings.TrimSpace(lines[k])) {
+		if datedLen(lines, k) > 0 || addressHeader(strings.TrimSpace(lines[k])) {
 			return 0 // the header starts below
 		}
 	}
 	return n
 }
 
-// incColon reports whether a line ends with a colon.
-func incColon(l string) bool {
+// endsColon reports whether a line ends with a colon.
+func endsColon(l string) bool {
 	return strings.HasSuffix(l, ":") || strings.HasSuffix(l, "：")
 }
 
-// incAddressHeader reports a one-line quote header naming an address.
-func incAddressHeader(l string) bool {
-	return incColon(l) && strings.Contains(l, "@") && incAddressHeaderRe.MatchString(l)
+// addressHeader reports a one-line quote header naming an address.
+func addressHeader(l string) bool {
+	return endsColon(l) && strings.Contains(l, "@") && addressHeaderRe.MatchString(l)
 }
 
-// incDatedLen returns the number of lines (up to 3) that joined from
+// datedLen returns the number of lines (up to 3) that joined from
 // lines[i] make a dated quote header, or 0.
-func incDatedLen(lines []string, i int) int {
-	if !incOpenerRe.MatchString(lines[i]) {
+func datedLen(lines []string, i int) int {
+	if !openerRe.MatchString(lines[i]) {
 		return 0
 	}
 	joined := ""
@@ -764,18 +776,18 @@ func incDatedLen(lines []string, i int) int {
 			return 0
 		}
 		joined = strings.TrimSpace(joined + " " + l)
-		if incColon(l) && incDatedHeaderRe.MatchString(joined) && incDigitRe.MatchString(joined) {
+		if endsColon(l) && datedHeaderRe.MatchString(joined) && digitRe.MatchString(joined) {
 			return n
 		}
 	}
 	return 0
 }
 
-// incQuoteFollows reports whether the next non-blank line from i is quoted.
-func incQuoteFollows(lines []string, i int) bool {
+// quoteFollows reports whether the next non-blank line from i is quoted.
+func quoteFollows(lines []string, i int) bool {
 	for ; i < len(lines); i++ {
 		if strings.TrimSpace(lines[i]) != "" {
-			return incIsQuoteLine(lines[i])
+			return isQuoteLine(lines[i])
 		}
 	}
 	return false
@@ -783,57 +795,57 @@ func incQuoteFollows(lines []string, i int) bool {
 
 // The kinds of the fields of a quoted mail's header block.
 const (
-	incNoField = iota
-	incSenderField
-	incOtherField
+	noField = iota
+	senderField
+	otherField
 )
 
-// incFieldKind classifies a header block's key, in the languages Outlook
+// fieldKind classifies a header block's key, in the languages Outlook
 // writes it in.
-func incFieldKind(key string) int {
+func fieldKind(key string) int {
 	switch strings.ToLower(strings.Join(strings.Fields(key), " ")) {
 	case "from", "de", "von", "da", "van", "från", "fra", "od", "expéditeur", "remitente", "absender":
-		return incSenderField
+		return senderField
 	case "sent", "date", "envoyé", "envoyé le", "gesendet", "datum", "enviado", "enviado el", "enviada em", "enviada",
 		"fecha", "inviato", "data", "verzonden", "skickat", "sendt", "wysłano",
 		"to", "à", "a", "an", "para", "aan", "till", "til", "do", "destinataire",
 		"cc", "cci", "bcc", "kopie", "subject", "objet", "betreff", "asunto", "oggetto", "onderwerp", "ämne", "emne",
 		"temat", "assunto", "reply-to", "répondre à", "antwort an", "responder a", "rispondi a",
 		"importance", "priorité", "wichtigkeit", "importancia", "priorità":
-		return incOtherField
+		return otherField
 	default:
-		return incNoField
+		return noField
 	}
 }
 
-// incOutlookBlock reports whether an Outlook header block ("From: … Sent:
+// outlookBlock reports whether an Outlook header block ("From: … Sent:
 // … To: … Subject: …", in any of its languages) starts at lines[i]: a
 // sender field followed by at least two more fields, with an address or a
 // date among them.
-func incOutlookBlock(lines []string, i int) bool {
-	key, value, ok := incField(lines[i])
-	if !ok || incFieldKind(key) != incSenderField || value == "" {
+func outlookBlock(lines []string, i int) bool {
+	key, value, ok := splitField(lines[i])
+	if !ok || fieldKind(key) != senderField || value == "" {
 		return false
 	}
-	fields, evidence := 0, strings.Contains(value, "@") || incDateishRe.MatchString(value)
+	fields, evidence := 0, strings.Contains(value, "@") || dateishRe.MatchString(value)
 	for j := i + 1; j < len(lines) && j <= i+8; j++ {
 		if strings.TrimSpace(lines[j]) == "" {
 			continue
 		}
-		key, value, ok := incField(lines[j])
-		if !ok || incFieldKind(key) != incOtherField {
+		key, value, ok := splitField(lines[j])
+		if !ok || fieldKind(key) != otherField {
 			break
 		}
 		fields++
-		evidence = evidence || strings.Contains(value, "@") || incDateishRe.MatchString(value)
+		evidence = evidence || strings.Contains(value, "@") || dateishRe.MatchString(value)
 	}
 	return fields >= 2 && evidence
 }
 
-// incField splits a "Key: value" line of a quoted mail's header, bold or
+// splitField splits a "Key: value" line of a quoted mail's header, bold or
 // not ("*From:* …", "De : …"): a key of up to 25 letters, spaces,
 // apostrophes and hyphens.
-func incField(l string) (key, value string, ok bool) {
+func splitField(l string) (key, value string, ok bool) {
 	k, v, found := strings.Cut(l, ":")
 	if !found || len(k) > 60 {
 		return "", "", false
@@ -853,49 +865,49 @@ func incField(l string) (key, value string, ok bool) {
 	return key, strings.TrimSpace(strings.Trim(strings.TrimSpace(v), "*")), true
 }
 
-// incDropAttribution drops the last line above a quote when it introduces
+// dropAttribution drops the last line above a quote when it introduces
 // it: it ends with a colon and names an address or a date, in whatever
 // language ("Op 23 nov. 2026 heeft courrier <p@x> het volgende
 // geschreven:", "在 2026年11月23日 10:00，courrier <p@x> 写道：").
-func incDropAttribution(lines []string) []string {
-	lines = incTrimBlank(lines)
+func dropAttribution(lines []string) []string {
+	lines = trimBlank(lines)
 	if len(lines) == 0 {
 		return lines
 	}
 	last := strings.TrimSpace(lines[len(lines)-1])
-	if incColon(last) && (strings.Contains(last, "@") || incDateishRe.MatchString(last)) {
+	if endsColon(last) && (strings.Contains(last, "@") || dateishRe.MatchString(last)) {
 		return lines[:len(lines)-1]
 	}
 	return lines
 }
 
-// incIsSignature reports a signature delimiter or a mail program's line.
-func incIsSignature(l string) bool {
-	return strings.TrimRight(l, " \t") == "--" || incSignatureRe.MatchString(l)
+// isSignature reports a signature delimiter or a mail program's line.
+func isSignature(l string) bool {
+	return strings.TrimRight(l, " \t") == "--" || signatureRe.MatchString(l)
 }
 
-// incCutSignature cuts at the first signature line.
-func incCutSignature(lines []string) []string {
+// cutSignature cuts at the first signature line.
+func cutSignature(lines []string) []string {
 	for i, l := range lines {
-		if incIsSignature(l) {
+		if isSignature(l) {
 			return lines[:i]
 		}
 	}
 	return lines
 }
 
-// incWithLibrary runs the reply library over what is left, and takes only
+// withLibrary runs the reply library over what is left, and takes only
 // the end it finds: it may drop lines from within the person's text (a
 // line it takes for a signature or a stray header), which stay, and a
 // "Word: value" line it drops from the end ("a: 3") stays too.
-func incWithLibrary(lines []string) (out []string) {
+func withLibrary(lines []string) (out []string) {
 	joined := strings.Join(lines, "\n")
-	if len(lines) == 0 || len(lines) > incMaxLibraryLines || len(joined) > incMaxLibraryBytes ||
-		len(incAnchorRe.FindAllStringIndex(joined, incMaxLibraryAnchors+1)) > incMaxLibraryAnchors {
+	if len(lines) == 0 || len(lines) > maxLibraryLines || len(joined) > maxLibraryBytes ||
+		len(anchorRe.FindAllStringIndex(joined, maxLibraryAnchors+1)) > maxLibraryAnchors {
 		return lines
 	}
 	for _, l := range lines {
-		if len(l) > incMaxLibraryLineSize {
+		if len(l) > maxLibraryLineSize {
 			return lines
 		}
 	}
@@ -904,12 +916,12 @@ func incWithLibrary(lines []string) (out []string) {
 			out = lines // the library's slicing failed: keep ours
 		}
 	}()
-	return incReconcile(lines, replytrim.FromText(joined))
+	return reconcile(lines, replytrim.FromText(joined))
 }
 
-// incReconcile maps the library's output back onto lines (see
-// incWithLibrary).
-func incReconcile(lines []string, trimmed string) []string {
+// reconcile maps the library's output back onto lines (see
+// withLibrary).
+func reconcile(lines []string, trimmed string) []string {
 	last, j := -1, 0
 	var kept []string
 	for l := range strings.SplitSeq(trimmed, "\n") {
@@ -937,7 +949,7 @@ func incReconcile(lines []string, trimmed string) []string {
 			continue
 		}
 		e := k
-		for e < len(tail) && incRestorable(tail[e]) {
+		for e < len(tail) && restorable(tail[e]) {
 			e++
 		}
 		if e == k || e-k >= 3 {
@@ -949,32 +961,32 @@ func incReconcile(lines []string, trimmed string) []string {
 	return out
 }
 
-// incRestorable reports a "Word: value" line that is no quote header nor
+// restorable reports a "Word: value" line that is no quote header nor
 // signature.
-func incRestorable(l string) bool {
+func restorable(l string) bool {
 	t := strings.TrimSpace(l)
-	_, _, field := incField(t)
-	dated := incColon(t) && incDatedHeaderRe.MatchString(t) && incDigitRe.MatchString(t)
-	return field && !dated && !incIsSignature(t) && !incAddressHeader(t)
+	_, _, field := splitField(t)
+	dated := endsColon(t) && datedHeaderRe.MatchString(t) && digitRe.MatchString(t)
+	return field && !dated && !isSignature(t) && !addressHeader(t)
 }
 
 // ---- HTML: rendering an HTML-only reply to text ----
 
-// incHTMLText renders an HTML body to text: block elements on their own
+// htmlText renders an HTML body to text: block elements on their own
 // lines, quotes as ">" lines, signatures dropped.
-func incHTMLText(src string) string {
+func htmlText(src string) string {
 	doc, err := html.Parse(strings.NewReader(src))
 	if err != nil {
 		return ""
 	}
-	var w incHTMLWriter
+	var w htmlWriter
 	w.walk(doc)
 	w.endLine(false)
 	return strings.Join(w.out, "\n")
 }
 
-// incHTMLWriter accumulates the lines of a rendered HTML body.
-type incHTMLWriter struct {
+// htmlWriter accumulates the lines of a rendered HTML body.
+type htmlWriter struct {
 	out   []string
 	cur   strings.Builder
 	curQ  bool // the current line is quoted
@@ -985,10 +997,10 @@ type incHTMLWriter struct {
 	lists []int // item counters of the open lists; -1 for bullets
 }
 
-func (w *incHTMLWriter) quoted() bool { return w.quote > 0 || w.rest }
+func (w *htmlWriter) quoted() bool { return w.quote > 0 || w.rest }
 
 // endLine ends the current line; an empty one only when forced (<br>).
-func (w *incHTMLWriter) endLine(force bool) {
+func (w *htmlWriter) endLine(force bool) {
 	if w.cur.Len() == 0 && !force {
 		return
 	}
@@ -1006,7 +1018,7 @@ func (w *incHTMLWriter) endLine(force bool) {
 }
 
 // blankLine ends the paragraph with one blank line.
-func (w *incHTMLWriter) blankLine() {
+func (w *htmlWriter) blankLine() {
 	w.endLine(false)
 	if n := len(w.out); n > 0 && strings.Trim(w.out[n-1], "> ") != "" {
 		w.endLine(true)
@@ -1014,7 +1026,7 @@ func (w *incHTMLWriter) blankLine() {
 }
 
 // put writes s to the current line.
-func (w *incHTMLWriter) put(s string) {
+func (w *htmlWriter) put(s string) {
 	if s == "" {
 		return
 	}
@@ -1038,7 +1050,7 @@ func (w *incHTMLWriter) put(s string) {
 }
 
 // text writes a text node, its white space collapsed outside <pre>.
-func (w *incHTMLWriter) text(s string) {
+func (w *htmlWriter) text(s string) {
 	if w.pre > 0 {
 		for i, l := range strings.Split(s, "\n") {
 			if i > 0 {
@@ -1067,8 +1079,8 @@ func (w *incHTMLWriter) text(s string) {
 	w.put(b.String())
 }
 
-// incAttr returns an element's attribute, lower-cased.
-func incAttr(n *html.Node, key string) string {
+// attr returns an element's attribute, lower-cased.
+func attr(n *html.Node, key string) string {
 	for _, a := range n.Attr {
 		if a.Key == key {
 			return strings.ToLower(a.Val)
@@ -1077,8 +1089,8 @@ func incAttr(n *html.Node, key string) string {
 	return ""
 }
 
-// incBlockElement reports the elements that stand on their own lines.
-func incBlockElement(a atom.Atom) bool {
+// blockElement reports the elements that stand on their own lines.
+func blockElement(a atom.Atom) bool {
 	switch a {
 	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Center, atom.Dd, atom.Div, atom.Dl, atom.Dt,
 		atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer, atom.Form, atom.H1, atom.H2, atom.H3, atom.H4,
@@ -1090,9 +1102,9 @@ func incBlockElement(a atom.Atom) bool {
 	}
 }
 
-// incUnseenElement reports the elements whose content a reader does not
+// unseenElement reports the elements whose content a reader does not
 // see.
-func incUnseenElement(a atom.Atom) bool {
+func unseenElement(a atom.Atom) bool {
 	switch a {
 	case atom.Script, atom.Style, atom.Head, atom.Title, atom.Template, atom.Noscript, atom.Svg, atom.Math,
 		atom.Object, atom.Iframe, atom.Img:
@@ -1102,13 +1114,13 @@ func incUnseenElement(a atom.Atom) bool {
 	}
 }
 
-// incContainsAny reports whether s contains one of subs.
-func incContainsAny(s string, subs ...string) bool {
+// containsAny reports whether s contains one of subs.
+func containsAny(s string, subs ...string) bool {
 	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(s, sub) })
 }
 
 // walk renders n and its descendants.
-func (w *incHTMLWriter) walk(n *html.Node) {
+func (w *htmlWriter) walk(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
 		w.text(n.Data)
@@ -1120,21 +1132,21 @@ func (w *incHTMLWriter) walk(n *html.Node) {
 	default:
 		return
 	}
-	if incUnseenElement(n.DataAtom) {
+	if unseenElement(n.DataAtom) {
 		return
 	}
-	names := incAttr(n, "class") + " " + incAttr(n, "id")
-	style := strings.Join(strings.Fields(incAttr(n, "style")), "")
-	if incContainsAny(style, "display:none", "mso-hide:all") || strings.Contains(names, "signature") {
+	names := attr(n, "class") + " " + attr(n, "id")
+	style := strings.Join(strings.Fields(attr(n, "style")), "")
+	if containsAny(style, "display:none", "mso-hide:all") || strings.Contains(names, "signature") {
 		return
 	}
-	if incContainsAny(names, "divrplyfwdmsg", "outlookmessageheader", "appendonsend", "reference-message-container") ||
-		incContainsAny(style, "border-top:solid#e1e1e1", "border-top:solid#b5c4df") {
+	if containsAny(names, "divrplyfwdmsg", "outlookmessageheader", "appendonsend", "reference-message-container") ||
+		containsAny(style, "border-top:solid#e1e1e1", "border-top:solid#b5c4df") {
 		w.endLine(false)
 		w.rest = true
 	}
 	quoting := n.DataAtom == atom.Blockquote ||
-		incContainsAny(names, "gmail_quote", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote", "zmail_extra")
+		containsAny(names, "gmail_quote", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote", "zmail_extra")
 	if quoting {
 		w.endLine(false)
 		w.quote++
@@ -1155,7 +1167,7 @@ func (w *incHTMLWriter) walk(n *html.Node) {
 		start := -1
 		if n.DataAtom == atom.Ol {
 			start = 1
-			if s, err := strconv.Atoi(incAttr(n, "start")); err == nil && s >= 0 {
+			if s, err := strconv.Atoi(attr(n, "start")); err == nil && s >= 0 {
 				start = s
 			}
 		}
@@ -1179,12 +1191,12 @@ func (w *incHTMLWriter) walk(n *html.Node) {
 	case atom.P:
 		w.block(n)
 		// Outlook's paragraphs are its lines; others are paragraphs.
-		cls := incAttr(n, "class")
-		if !strings.Contains(cls, "mso") && !incContainsAny(style, "margin:0", "margin-bottom:0", "margin-block-end:0") {
+		cls := attr(n, "class")
+		if !strings.Contains(cls, "mso") && !containsAny(style, "margin:0", "margin-bottom:0", "margin-block-end:0") {
 			w.blankLine()
 		}
 	default:
-		if incBlockElement(n.DataAtom) {
+		if blockElement(n.DataAtom) {
 			w.block(n)
 		} else {
 			w.children(n)
@@ -1197,14 +1209,14 @@ func (w *incHTMLWriter) walk(n *html.Node) {
 }
 
 // block renders a block element on its own lines.
-func (w *incHTMLWriter) block(n *html.Node) {
+func (w *htmlWriter) block(n *html.Node) {
 	w.endLine(false)
 	w.children(n)
 	w.endLine(false)
 }
 
 // children renders n's children.
-func (w *incHTMLWriter) children(n *html.Node) {
+func (w *htmlWriter) children(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		w.walk(c)
 	}
