@@ -29,6 +29,7 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/notify/mailstore"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -72,8 +73,11 @@ func newIntentWorld(t *testing.T) *intentWorld {
 		t.Fatal(err)
 	}
 	users := auth.NewUsers(e.pool)
-	mail, err := notify.New(e.pool, e.play, users, notify.Config{
+	// Its own archive: this side only reads mail in; the env's workers
+	// write the mail out.
+	mail, err := notify.New(mailstore.New(e.pool), e.play, users, notify.Config{
 		MailDomain: "courrier.test", BaseURL: "http://courrier.test", Signer: signer, LoginKey: loginKey,
+		Archive:   play.NewArchive(e.pool, e.play.Registry(), nil),
 		LookupTXT: func(context.Context, string) ([]string, error) { return nil, errors.New("no DNS in tests") },
 	}, log)
 	if err != nil {
