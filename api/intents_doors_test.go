@@ -125,7 +125,7 @@ func (w *intentWorld) person(t *testing.T, label, name string) *intentPlayer {
 	p.id, p.token = u.ID, tok
 	jar, _ := cookiejar.New(nil) // never fails without options
 	base, _ := url.Parse(w.web)  // a test server's URL
-	jar.SetCookies(base, []*http.Cookie{{Name: "courrier_session", Value: tok, Path: "/"}})
+	jar.SetCookies(base, []*http.Cookie{{Name: "courrier_session", Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode}}) //nolint:gosec // G124: the test server speaks plain HTTP, where a Secure cookie would not be sent
 	p.browser = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return p
 }
@@ -216,7 +216,7 @@ func staleVersions(s string) string {
 // its CSRF token, then posts.
 func (w *intentWorld) form(t *testing.T, p *intentPlayer, path string, form url.Values) (status int, location, page string) {
 	t.Helper()
-	get := func(method, path string, body io.Reader) (*http.Response, string) {
+	get := func(method, path string, body io.Reader) (status int, location, page string) {
 		req, err := http.NewRequestWithContext(t.Context(), method, w.web+path, body)
 		if err != nil {
 			t.Fatal(err)
@@ -233,16 +233,15 @@ func (w *intentWorld) form(t *testing.T, p *intentPlayer, path string, form url.
 		if err != nil {
 			t.Fatal(err)
 		}
-		return resp, string(b)
+		return resp.StatusCode, resp.Header.Get("Location"), string(b)
 	}
-	_, newPage := get(http.MethodGet, "/games/new", nil)
+	_, _, newPage := get(http.MethodGet, "/games/new", nil)
 	m := formCSRFRe.FindStringSubmatch(newPage)
 	if m == nil {
 		t.Fatalf("the new-game page has no form for %s:\n%s", p.email, newPage)
 	}
 	form.Set("csrf", m[1])
-	resp, body := get(http.MethodPost, path, strings.NewReader(form.Encode()))
-	return resp.StatusCode, resp.Header.Get("Location"), body
+	return get(http.MethodPost, path, strings.NewReader(form.Encode()))
 }
 
 func webAnswer(status int, page string) intentAnswer {
