@@ -123,8 +123,8 @@ func (w *intentWorld) person(t *testing.T, label, name string) *intentPlayer {
 		t.Fatal(err)
 	}
 	p.id, p.token = u.ID, tok
-	jar, _ := cookiejar.New(nil) // never fails without options
-	base, _ := url.Parse(w.web)  // a test server's URL
+	jar, _ := cookiejar.New(nil)                                                                                                            // never fails without options
+	base, _ := url.Parse(w.web)                                                                                                             // a test server's URL
 	jar.SetCookies(base, []*http.Cookie{{Name: "courrier_session", Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode}}) //nolint:gosec // G124: the test server speaks plain HTTP, where a Secure cookie would not be sent
 	p.browser = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return p
