@@ -300,14 +300,7 @@ func (s *Server) ClaimGame(ctx context.Context, req ClaimGameRequestObject) (Cla
 
 // ReplaceSeat hands an abandoned seat to another player (the creator only).
 func (s *Server) ReplaceSeat(ctx context.Context, req ReplaceSeatRequestObject) (ReplaceSeatResponseObject, error) {
-	u, err := s.cfg.Users.Ensure(ctx, req.Body.Email)
-	if err != nil {
-		if unavailable(err) {
-			return nil, err
-		}
-		return nil, fail(http.StatusBadRequest, codeMalformed, "email: "+err.Error())
-	}
-	out, err := s.cfg.Play.Replace(ctx, actor(ctx, ""), req.GameId, games.Seat(req.Body.Seat), u.ID)
+	out, err := s.cfg.Play.HandOver(ctx, actor(ctx, ""), req.GameId, games.Seat(req.Body.Seat), req.Body.Email)
 	if err != nil {
 		return nil, err
 	}

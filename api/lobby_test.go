@@ -227,6 +227,15 @@ func TestLobby(t *testing.T) {
 	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/replace", ana, map[string]any{"seat": 1, "email": "zed@players.test"}); r.status != http.StatusConflict || !strings.Contains(string(r.body), "not abandoned") {
 		t.Fatalf("a seat still played was handed over: %d %s", r.status, r.body)
 	}
+	// The new player's account is made in the hand-over's transaction: a
+	// refused hand-over leaves none.
+	var zed int
+	if err := e.pool.QueryRow(t.Context(), `select count(*) from users where email = 'zed@players.test'`).Scan(&zed); err != nil || zed != 0 {
+		t.Fatalf("refused hand-overs left %d account(s) for the address they named (%v)", zed, err)
+	}
+	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/replace", ana, map[string]any{"seat": 1, "email": "not an address"}); r.status != http.StatusBadRequest || !strings.Contains(string(r.body), "the new player's address") {
+		t.Fatalf("a hand-over to a bad address: %d %s", r.status, r.body)
+	}
 
 	// A claim while the other still plays is refused.
 	if r := e.call(http.MethodPost, "/v1/games/"+invited.ID+"/claim", ana, nil); r.status != http.StatusConflict || !strings.Contains(string(r.body), "still play") {

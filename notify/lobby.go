@@ -26,6 +26,8 @@ func (s *Service) helpText() []string {
 		"      seat under your name. The game starts when all have joined.",
 		"      Add \"turn 3d\" or \"window 1d12h\" to set the time for a turn",
 		"      or a window (at least an hour; 72h and 24h when not said),",
+		"      \"weekdays mon,tue,wed,thu,fri\" for the only days deadlines run,",
+		"      <option>=<value> for a game's option (as its rules page lists),",
 		"      \"referee <address>\" to name a referee who does not play,",
 		"      and, last, \"as <name>\" to choose your player name.",
 		"  games",
@@ -92,8 +94,9 @@ func (s *Service) lobby(ctx context.Context, h handled, in incoming.Message, act
 }
 
 // newGame creates a game and invites the addresses named: "new <game>
-// with <address> … [turn <duration>] [window <duration>] [referee
-// <address>] [as <name>]". play checks all of it, as for every door.
+// with <address> … [turn <duration>] [window <duration>] [weekdays
+// <days>] [<option>=<value> …] [referee <address>] [as <name>]". play
+// checks all of it, as for every door.
 func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, actor play.Actor, words []string, inboundID int64, id identity) (handled, error) {
 	fail := func(problem string) (handled, error) {
 		return s.notice(h, "new game refused: "+problem, "", NoticeData{
@@ -122,6 +125,18 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 			if req.Deadlines[lw] = next(); req.Deadlines[lw] == "" {
 				return fail(fmt.Sprintf("Write how long a %s lasts after %q: \"%s 3d\".", lw, lw, lw))
 			}
+		case lw == "weekdays":
+			days := next()
+			if days == "" {
+				return fail("Write the days after \"weekdays\": \"weekdays mon,tue,wed,thu,fri\".")
+			}
+			req.Weekdays = append(req.Weekdays, strings.FieldsFunc(days, func(c rune) bool { return c == ',' })...)
+		case strings.Contains(w, "=") && !strings.Contains(w, "@"):
+			name, value, _ := strings.Cut(w, "=")
+			if req.Options == nil {
+				req.Options = map[string]string{}
+			}
+			req.Options[strings.TrimSpace(name)] = strings.TrimSpace(value)
 		case lw == "referee":
 			if req.Referee = next(); req.Referee == "" {
 				return fail("Write the referee's email address after \"referee\".")

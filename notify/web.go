@@ -105,7 +105,7 @@ func (s *Service) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 	}
 	render(w, http.StatusOK, page{
 		Title: "Stop the mail of game " + game,
-		Text:  "You will get no more prompts, receipts or reminders about game " + game + " by mail. The game goes on: you can still play it from the web or the API, and moves due at a deadline are made for you.",
+		Text:  "You will get no more mail about game " + game + ": no prompts, reminders, receipts, results or disputes (the Mail settings page turns any of them back on). The game goes on: you can still play it from the web or the API, and moves due at a deadline are made for you.",
 		Form:  "Stop this game's mail",
 	})
 }

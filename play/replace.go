@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/courrier-games/courrier/games"
 )
 
@@ -58,7 +60,38 @@ func (t *Table) applyReplaced(data []byte, version int) error {
 // can be handed one.
 func (s *Service) Replace(ctx context.Context, actor Actor, gameID string, seat games.Seat, user string) (Outcome, error) {
 	req := request{gameID: gameID, retry: true, hash: commandHash("replace", gameID, fmt.Sprint(seat), user)}
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+	return s.exec(ctx, actor, req, replaceCmd(actor, seat, func() string { return user }))
+}
+
+// HandOver is Replace for a person named by address, as the API names
+// them: their account is found, or made, in the command's transaction, so
+// a refused hand-over leaves no account behind.
+func (s *Service) HandOver(ctx context.Context, actor Actor, gameID string, seat games.Seat, address string) (Outcome, error) {
+	addr, err := s.checkAddress("the new player's address", address)
+	if err != nil {
+		return Outcome{}, err
+	}
+	var user string
+	req := request{gameID: gameID, retry: true, hash: commandHash("hand over", gameID, fmt.Sprint(seat), addr)}
+	req.prepare = func(ctx context.Context, tx pgx.Tx) error {
+		u, no, err := s.accounts.Invitee(ctx, tx, addr)
+		if err != nil {
+			return fmt.Errorf("find the account of the new player: %w", err)
+		}
+		if no {
+			return refuse(CodeForbidden, "%s asked courrier to send them no invitations: hand the seat to someone else", addr)
+		}
+		user = u
+		return nil
+	}
+	return s.exec(ctx, actor, req, replaceCmd(actor, seat, func() string { return user }))
+}
+
+// replaceCmd hands seat to the user userOf names (known once the command's
+// transaction has found their account).
+func replaceCmd(actor Actor, seat games.Seat, userOf func() string) command {
+	return func(c *cmdCtx) error {
+		user := userOf()
 		t := c.table
 		if err := playable(t); err != nil {
 			return err
@@ -80,7 +113,7 @@ func (s *Service) Replace(ctx context.Context, actor Actor, gameID string, seat 
 		}
 		c.retimed, c.prompt = &seat, &seat
 		return c.stage(TypeReplaced, Replaced{Seat: seat, User: user}, "")
-	})
+	}
 }
 
 // saw refuses a seat to user when they may have seen what a seat may not:
