@@ -87,6 +87,18 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 	return done(s.sendPrompt(ctx, b, KindPrompt, a.Version, a.Seat, "prompt"))
 }
 
+// tableText tells a seat's table in words: the game's own board, built
+// from the seat's view only and told in the game's catalog (games.Board);
+// a game without a board falls back to the view's fields as text.
+func (s *Service) tableText(kind string, view json.RawMessage) string {
+	if eng, err := s.play.Registry().Get(kind); err == nil {
+		if board, err := eng.Board(view); err == nil {
+			return strings.Join(board.Tell(eng.Words()), "\n")
+		}
+	}
+	return mailtext.View(view)
+}
+
 // sendPrompt mails seat its view, what happened since it last acted and
 // its numbered moves, with a reply address bound to the brief's version:
 // a prompt, or a reminder (the same, said again before the deadline).
@@ -100,7 +112,7 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
 	data := PromptData{
-		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: mailtext.View(b.View),
+		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: s.tableText(b.Kind, b.View),
 		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
