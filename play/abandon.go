@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // The lifecycle events of timeouts, abandoned seats and claims.
 const (
-	TypeTimedOut  = "game.timed_out"
+	TypeTimedOut  = archive.TypeTimedOut
 	TypeAbandoned = "game.abandoned"
 )
 

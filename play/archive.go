@@ -85,11 +85,12 @@ func (f *tableFold) Disputes() []archive.Dispute {
 	if f.t.Disputes == nil {
 		return nil
 	}
-	out := make([]archive.Dispute, len(f.t.Disputes))
-	for i, d := range f.t.Disputes {
-		out[i] = archive.Dispute{Version: d.Version, Move: d.Move, Seat: d.Seat, By: d.By, Reason: d.Reason, At: d.At}
-		if r := d.Ruling; r != nil {
-			out[i].Ruling = &archive.Ruling{Version: r.Version, Decision: r.Decision, Text: r.Text, At: r.At}
+	// A copy: the walk must not reach into the table's own rulings.
+	out := slices.Clone(f.t.Disputes)
+	for i, d := range out {
+		if d.Ruling != nil {
+			r := *d.Ruling
+			out[i].Ruling = &r
 		}
 	}
 	return out

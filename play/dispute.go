@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // Disputes: a player flags an event of the game they doubt; the flag is an
@@ -45,24 +46,12 @@ type Ruled struct {
 }
 
 // Dispute is a dispute as folded: who flagged which version and why, and
-// the ruling when there is one.
-type Dispute struct {
-	Version int        `json:"version"` // the version of the dispute event
-	Move    int        `json:"move"`    // the version disputed
-	Seat    games.Seat `json:"seat"`
-	By      string     `json:"by"` // the disputing player's name
-	Reason  string     `json:"reason"`
-	At      time.Time  `json:"at"`
-	Ruling  *Ruling    `json:"ruling,omitempty"`
-}
+// the ruling when there is one (the archive's type: one shape for the
+// command side, the audit and the API).
+type Dispute = archive.Dispute
 
 // Ruling is a referee's decision on a dispute.
-type Ruling struct {
-	Version  int       `json:"version"`
-	Decision string    `json:"decision"`
-	Text     string    `json:"text"`
-	At       time.Time `json:"at"`
-}
+type Ruling = archive.Ruling
 
 // maxDisputeText bounds a dispute's reason and a ruling's text (runes).
 const maxDisputeText = 1000

@@ -29,6 +29,7 @@ import (
 
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/projections"
 )
 
@@ -45,7 +46,7 @@ const (
 	ChannelEmail  = "email"
 	ChannelCLI    = "cli"
 	ChannelWeb    = "web"
-	ChannelSystem = "system"
+	ChannelSystem = archive.ChannelSystem
 )
 
 // Actor is who sends a command and how. The user, seat, channel, request

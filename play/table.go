@@ -9,18 +9,19 @@ import (
 
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/projections"
 )
 
 // Lifecycle event types, written by the command side around a game's own
 // events. A game's own events are stored as "<kind>.<type>".
 const (
-	TypeCreated  = "game.created"
+	TypeCreated  = archive.TypeCreated
 	TypeJoined   = "game.joined"
 	TypeInvited  = "game.invited"
-	TypeStarted  = "game.started"
-	TypeResigned = "game.resigned"
-	TypeEnded    = "game.ended"
+	TypeStarted  = archive.TypeStarted
+	TypeResigned = archive.TypeResigned
+	TypeEnded    = archive.TypeEnded
 )
 
 // Created is the data of the first event of every game.

@@ -202,7 +202,7 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 	e := rec[0]
 	meta := decodeMeta(e.Meta)
 	switch kind := a.f.Game().Kind; {
-	case e.Type == typeCreated:
+	case e.Type == TypeCreated:
 		if err := a.fold(e); err != nil {
 			return 0, err
 		}
@@ -210,7 +210,7 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 			a.problem(e.Version, "the seed does not match the commitment published at creation (sha256 %s, published %s)", a.seed.Commitment(), g.Commitment)
 		}
 		return 1, nil
-	case e.Type == typeStarted:
+	case e.Type == TypeStarted:
 		if err := a.fold(e); err != nil {
 			return 0, err
 		}
@@ -224,7 +224,7 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 			return 0, fmt.Errorf("the setup cannot be re-run: %w", err)
 		}
 		return 1 + a.compare(rec[1:], want, "", nil, "the setup (seating, shuffles, deal)"), nil
-	case e.Type == typeResigned:
+	case e.Type == TypeResigned:
 		if err := a.fold(e); err != nil {
 			return 0, err
 		}
@@ -245,13 +245,13 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 		n := a.compareOrApply(rec[1:], want, "resign", &seatNo, "the resignation")
 		a.finishMove(mv, e.Version+n)
 		return 1 + n, nil
-	case e.Type == typeEnded:
+	case e.Type == TypeEnded:
 		a.checkEnd(e)
 		return 1, a.fold(e)
 	case strings.HasPrefix(e.Type, kind+".") && kind != "":
 		return a.gameMove(rec, meta)
 	default:
-		if g := a.f.Game(); e.Type == typeTimedOut && g.Started {
+		if g := a.f.Game(); e.Type == TypeTimedOut && g.Started {
 			var to timedOut
 			if err := json.Unmarshal(e.Data, &to); err == nil {
 				id := games.PendingID{Seat: to.Seat, Kind: to.Kind, Since: to.Since}
@@ -279,7 +279,7 @@ func (a *auditor) gameMove(rec []events.Recorded, meta events.Meta) (int, error)
 	if !slices.ContainsFunc(g.Pending, func(p games.Pending) bool { return p.Seat == seat }) {
 		a.problem(e.Version, "seat %d moved %q but had nothing to decide", seat, meta.Move)
 	}
-	if meta.Channel == channelSystem {
+	if meta.Channel == ChannelSystem {
 		cur.Channel = "timeout default"
 		if !slices.ContainsFunc(g.Pending, func(p games.Pending) bool { return p.Seat == seat && p.Default == meta.Move }) {
 			a.problem(e.Version, "the move %q played for seat %d at a deadline is not the default of its pending entry", meta.Move, seat)

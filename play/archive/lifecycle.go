@@ -8,18 +8,17 @@ import (
 	"github.com/courrier-games/courrier/games"
 )
 
-// What the walks read of play's lifecycle events, as play writes them
-// (play.TypeCreated, play.Ended, …). A stored event's type and data are the
-// log's format, fixed for ever, so naming them here again cannot drift
-// without breaking every stored game: play's audit tests and this package's
-// own (which write their games with play's names) would fail first.
+// The lifecycle events' types that play writes and the walks read (play's
+// TypeCreated, … are these), and the meta's channel of a default played at
+// a deadline. A stored event's type is the log's format, fixed for ever.
 const (
-	typeCreated   = "game.created"
-	typeStarted   = "game.started"
-	typeResigned  = "game.resigned"
-	typeEnded     = "game.ended"
-	typeTimedOut  = "game.timed_out"
-	channelSystem = "system" // the meta's channel of a default played at a deadline
+	// TypeCreated is the type of a game's first event.
+	TypeCreated   = "game.created"
+	TypeStarted   = "game.started"
+	TypeResigned  = "game.resigned"
+	TypeEnded     = "game.ended"
+	TypeTimedOut  = "game.timed_out"
+	ChannelSystem = "system" // the meta's channel of a default played at a deadline
 )
 
 // resigned is the data of a game.resigned event.
@@ -43,7 +42,7 @@ type timedOut struct {
 // revealedSeed is the seed an Ended event of rec reveals, if any.
 func revealedSeed(rec []events.Recorded) *games.Seed {
 	for _, e := range rec {
-		if e.Type != typeEnded {
+		if e.Type != TypeEnded {
 			continue
 		}
 		var en ended
