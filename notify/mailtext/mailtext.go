@@ -1,7 +1,7 @@
 // Package mailtext writes the text of a seat's view for a mail: the JSON
 // view laid out as "key: value" lines wrapped at about 72 characters (View),
-// and the line filling the mails share (Fill). Each game's own Board.Tell
-// is to replace View (issue 32).
+// and the line filling the mails share (Fill). A prompt tells the table
+// through the game's own Board.Tell; View serves a game without a board.
 package mailtext
 
 import (

@@ -84,7 +84,7 @@ pile size: 20`,
 		t.Run(tc.name, func(t *testing.T) {
 			got := mailtext.View([]byte(tc.view))
 			if got != tc.want {
-				t.Errorf("ViewText(%s)\n got:\n%s\nwant:\n%s", tc.view, got, tc.want)
+				t.Errorf("View(%s)\n got:\n%s\nwant:\n%s", tc.view, got, tc.want)
 			}
 			for l := range strings.SplitSeq(got, "\n") {
 				if utf8.RuneCountInString(l) > 76 {
