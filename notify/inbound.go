@@ -38,6 +38,9 @@ type handled struct {
 	sender  string
 	gameID  string
 	refused bool // answered with a refusal
+	// unverified is set when the mail failed the identity check: its From
+	// may be forged, so it is answered once an hour at most.
+	unverified bool
 }
 
 // Work processes the mail once: the outcome and the answers are written in
@@ -92,26 +95,25 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 		return handled{outcome: "ignored: no From address"}, nil
 	}
 	h := handled{sender: in.From.Address}
+	// Every command acts in the From's name (a move, a join, a lobby
+	// command): its envelope and the trusted relay must agree.
+	id := s.checkIdentity(r.MailFrom, in, s.cfg.Inbound.Trusted.Contains(r.RemoteAddr))
 	if s.cfg.RepliesPerHour > 0 {
-		recent, err := s.store.RecentFrom(ctx, in.From.Address)
+		recent, until, err := s.store.RecentFrom(ctx, in.From.Address, s.cfg.RepliesPerHour)
 		if err != nil {
 			return h, err
 		}
 		if recent >= s.cfg.RepliesPerHour {
-			h.outcome = fmt.Sprintf("ignored: %s sent %d mails in the last hour", in.From.Address, recent)
-			return h, nil
+			return s.overHourly(ctx, h, id, recent, until)
 		}
 	}
 	user, err := s.users.ByEmail(ctx, in.From.Address)
 	if err != nil && !errors.Is(err, auth.ErrNoUser) {
 		return h, err
 	}
-
-	// Every command acts in the From's name (a move, a join, a lobby
-	// command): its envelope and the trusted relay must agree.
-	id := s.checkIdentity(r.MailFrom, in, s.cfg.Inbound.Trusted.Contains(r.RemoteAddr))
 	if id.problem != "" {
 		// Say nothing of the game: the sender is not known to be its player.
+		h.unverified = true
 		return s.refuse(ctx, h, in, play.Brief{}, nil, id.problem, "")
 	}
 	// Mail from an address that bounced says its mailbox works again.
@@ -256,20 +258,29 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message
 	return h, err
 }
 
-// refuse answers a mail that changed nothing, at most once per sender per
-// game per hour (a loop between two machines stops there). b names the
-// game when the sender may know it; lines are what they sent.
+// refuse answers a mail that changed nothing, at most RefusalsPerHour
+// times per sender per game per hour (a loop between two machines stops
+// there), the last of them saying so and until when. b names the game
+// when the sender may know it; lines are what they sent.
 func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, problem, rule string) (handled, error) {
 	h.outcome, h.gameID = "not played: "+problem, b.GameID
-	n, err := s.store.RecentRefusals(ctx, in.From.Address, b.GameID)
+	limit := s.cfg.RefusalsPerHour
+	if h.unverified {
+		limit = 1
+	}
+	n, until, err := s.store.RecentRefusals(ctx, in.From.Address, b.GameID)
 	if err != nil {
 		return h, err
 	}
-	if n > 0 {
-		h.outcome += " (not answered: a refusal was sent within the hour)"
+	if limit > 0 && n >= limit {
+		h.outcome += fmt.Sprintf(" (not answered: %d refusals were sent within the hour, the last saying so)", n)
 		return h, nil
 	}
 	h.refused = true
+	if limit > 0 && n == limit-1 {
+		// The last refusal of the hour says so, and until when.
+		problem, rule = msgBecause(problem, rule)+" "+refusalLimitWords(limit, b.GameID != "", until), ""
+	}
 	d := RefusalData{Player: b.Player, Sent: lines, Problem: problem, Rule: rule, Version: b.Version}
 	if b.Kind != "" {
 		d.Game = s.gameRef(b)
@@ -290,6 +301,31 @@ func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b 
 	a.Data = data
 	h.answers = append(h.answers, a)
 	return h, nil
+}
+
+// overHourly sets aside a mail from a sender who sent RepliesPerHour
+// mails within the hour (recent), unread until until. The sender is told
+// once an hour at most, and only when the mail passed the identity check
+// (whose sender is who it says: a forged From gets no mail from courrier
+// for it); the answer goes out within the first-contact budgets like any
+// answer to an address not confirmed.
+func (s *Service) overHourly(ctx context.Context, h handled, id identity, recent int, until time.Time) (handled, error) {
+	what := fmt.Sprintf("hourly: %s sent %d mails in the last hour; read again from %s", h.sender, recent, until.UTC().Format(time.RFC3339))
+	if id.problem != "" {
+		h.outcome = mailstore.OverLimit + what + " (not answered: its sender is not known to be " + h.sender + ")"
+		return h, nil
+	}
+	told, err := s.store.RecentlyTold(ctx, h.sender, "hourly")
+	if err != nil {
+		return h, err
+	}
+	if told > 0 {
+		h.outcome = mailstore.OverLimit + what + " (not answered: told within the hour)"
+		return h, nil
+	}
+	h, err = s.notice(h, what, "", hourlyLimitNotice(recent, until))
+	h.outcome = mailstore.OverLimitTold + h.outcome
+	return h, err
 }
 
 // notice answers a lobby command.

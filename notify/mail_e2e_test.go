@@ -148,20 +148,6 @@ func TestBadRepliesChangeNothing(t *testing.T) {
 	})
 }
 
-func TestRefusalsAreAnsweredOnceAnHour(t *testing.T) {
-	w := newWorld(t, 3)
-	who, prompt := startByMail(t, w, players[:3])
-	for i := range 3 {
-		w.mustSend(who, prompt.ReplyTo, reply(who, prompt, fmt.Sprintf("nonsense %d", i), "gmail"))
-		w.inboundDone()
-	}
-	w.waitKind(who, "refusal", 1)
-	time.Sleep(500 * time.Millisecond)
-	if n := len(ofKind(w.mailTo(who), "refusal")); n != 1 {
-		t.Fatalf("%d refusals for three bad replies within the hour", n)
-	}
-}
-
 func TestRelayDownThenUpDeliversEveryMailOnce(t *testing.T) {
 	w := newWorld(t, 4)
 	w.relay.setDown(true)

@@ -40,9 +40,14 @@ type Config struct {
 	// LookupTXT resolves DKIM keys (default: the system resolver).
 	LookupTXT func(ctx context.Context, domain string) ([]string, error)
 	// RepliesPerHour bounds the mail one sender (its From address) may send
-	// courrier in an hour (COURRIER_MAIL_HOURLY_LIMIT, default 60; negative:
-	// no limit); beyond it mail is stored and ignored, unanswered.
+	// courrier in an hour (COURRIER_MAIL_HOURLY_LIMIT, default
+	// DefaultMailsPerHour; negative: no limit); beyond it mail is stored
+	// and set aside unread, and the sender told so once an hour.
 	RepliesPerHour int
+	// RefusalsPerHour bounds the refusals (answers to mail that changed
+	// nothing) one sender gets about one game in an hour (default
+	// DefaultRefusalsPerHour; negative: no limit); the last says so.
+	RefusalsPerHour int
 	// Inbound bounds what the SMTP server takes, and from whom
 	// (COURRIER_SMTP_TRUSTED and the SMTP limits).
 	Inbound InboundLimits
@@ -110,7 +115,10 @@ func New(store *mailstore.Store, svc *play.Service, users *auth.Users, cfg Confi
 		cfg.AuthservID = AuthservIDOff
 	}
 	if cfg.RepliesPerHour == 0 {
-		cfg.RepliesPerHour = 60
+		cfg.RepliesPerHour = DefaultMailsPerHour
+	}
+	if cfg.RefusalsPerHour == 0 {
+		cfg.RefusalsPerHour = DefaultRefusalsPerHour
 	}
 	cfg.Inbound = cfg.Inbound.withDefaults()
 	if cfg.FirstContactPerHour == 0 {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/emersion/go-smtp"
 
@@ -69,13 +71,16 @@ func (s *Service) NewInboundServer(jobs JobInserter) *InboundServer {
 	// header fields in UTF-8 are stored as they come, and incoming.Read
 	// reads them.
 	srv.EnableSMTPUTF8 = true
-	srv.ReadTimeout = 2 * time.Minute
+	// The read timeout bounds a command's wait and a whole message's:
+	// go-smtp sets the deadline as it reads the DATA command, and Data
+	// answers a message that has not ended by then (dataError).
+	srv.ReadTimeout = limits.ReadTimeout
 	srv.WriteTimeout = 2 * time.Minute
 	srv.ErrorLog = slogAdapter{s.log}
 	in.srv = srv
 	s.log.Info("inbound SMTP limits", "trusted_relays", limits.Trusted.String(),
 		"connections_a_minute", limitText(limits.ConnectionsPerMinute), "mails_a_minute_per_sender", limitText(limits.MailsPerSender),
-		"mails_a_minute_per_reply_address", limitText(limits.MailsPerReplyAddress))
+		"mails_a_minute_per_reply_address", limitText(limits.MailsPerReplyAddress), "read_timeout", limits.ReadTimeout)
 	return in
 }
 
@@ -116,10 +121,12 @@ func (in *InboundServer) NewSession(c *smtp.Conn) (smtp.Session, error) {
 	trusted := in.limits.Trusted.Contains(remote)
 	if !trusted {
 		in.mu.Lock()
-		ok := in.conns.take(remote, in.now())
+		now := in.now()
+		ok := in.conns.take(remote, now)
+		until := in.conns.until(remote, now)
 		in.mu.Unlock()
 		if !ok {
-			return nil, &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "too many connections from your address; try again in a minute"}
+			return nil, connectionLimitReply(in.limits.ConnectionsPerMinute, remote, until)
 		}
 	}
 	return &inboundSession{in: in, remote: remote}, nil
@@ -175,16 +182,17 @@ func (ss *inboundSession) release() {
 }
 
 // count counts one mail for key against w; false when w's limit is
-// reached.
-func (ss *inboundSession) count(w *window, key string) bool {
+// reached, with when it may be counted again.
+func (ss *inboundSession) count(w *window, key string) (bool, time.Time) {
 	ss.in.mu.Lock()
 	now := ss.in.now()
 	ok := w.take(key, now)
+	until := w.until(key, now)
 	ss.in.mu.Unlock()
 	if ok {
 		ss.counted = append(ss.counted, counted{w: w, key: key, at: now})
 	}
-	return ok
+	return ok, until
 }
 
 // Mail records the envelope sender ("" for the null sender), within its
@@ -193,10 +201,13 @@ func (ss *inboundSession) Mail(from string, _ *smtp.MailOptions) error {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.release() // a MAIL without RSET starts a new transaction
+	if !utf8.ValidString(from) || strings.ContainsFunc(from, unicode.IsControl) {
+		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 1, 7},
+			Message: "the sender address holds a control character or bytes that are not UTF-8"}
+	}
 	ss.from, ss.rcpts = from, nil
-	if !ss.count(ss.in.senders, "<"+strings.ToLower(from)+">") {
-		return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1},
-			Message: fmt.Sprintf("courrier takes %d mails a minute from one sender, and had them from <%s>; try again later", ss.in.limits.MailsPerSender, from)}
+	if ok, until := ss.count(ss.in.senders, "<"+strings.ToLower(from)+">"); !ok {
+		return senderLimitReply(ss.in.limits.MailsPerSender, from, until)
 	}
 	return nil
 }
@@ -238,9 +249,10 @@ func (ss *inboundSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 			return nil // named twice: one recipient
 		}
 	}
-	if plus && !ss.count(ss.in.replies, strings.ToLower(to)) {
-		return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1},
-			Message: fmt.Sprintf("courrier takes %d mails a minute at one reply address, and had them at this one; try again later", ss.in.limits.MailsPerReplyAddress)}
+	if plus {
+		if ok, until := ss.count(ss.in.replies, strings.ToLower(to)); !ok {
+			return replyLimitReply(ss.in.limits.MailsPerReplyAddress, until)
+		}
 	}
 	ss.rcpts = append(ss.rcpts, to)
 	return nil
@@ -270,11 +282,7 @@ func (ss *inboundSession) Data(r io.Reader) error {
 	}
 	raw, err := io.ReadAll(r)
 	if err != nil {
-		if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
-			return &smtp.SMTPError{Code: se.Code, EnhancedCode: se.EnhancedCode,
-				Message: fmt.Sprintf("your mail is larger than courrier takes (%d KB): send your move as plain text, without attachments", MaxInboundBytes>>10)}
-		}
-		return err
+		return dataError(err, ss.in.limits.ReadTimeout)
 	}
 	id := messageIDOf(raw)
 	rcpt, aside := target(ss.rcpts)
@@ -294,12 +302,32 @@ func (ss *inboundSession) Data(r io.Reader) error {
 	return nil
 }
 
+// dataError is the answer to a message whose reading failed: too large,
+// a line too long, or no end within the read timeout (the connection is
+// then closed). A client gone has no answer to read.
+func dataError(err error, timeout time.Duration) error {
+	if errors.Is(err, smtp.ErrDataTooLarge) {
+		return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4},
+			Message: fmt.Sprintf("your mail is larger than courrier takes (%d KB): send your move as plain text, without attachments", MaxInboundBytes>>10)}
+	}
+	if errors.Is(err, smtp.ErrTooLongLine) {
+		return &smtp.SMTPError{Code: 500, EnhancedCode: smtp.EnhancedCode{5, 5, 6},
+			Message: fmt.Sprintf("a line of your mail is longer than courrier takes (%d KB)", maxLineBytes>>10)}
+	}
+	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+		return dataTimeoutReply(timeout)
+	}
+	return fmt.Errorf("read the message: %w", err)
+}
+
 // messageIDOf returns the message's Message-ID without brackets, or one
 // made from its content when it has none (the same bytes twice are then
 // one mail).
 func messageIDOf(raw []byte) string {
 	hdr, _ := readHeader(raw)
-	if id := strings.Trim(strings.TrimSpace(hdr.Get("Message-Id")), "<>"); id != "" {
+	// A Message-ID is stored as text: one that is not UTF-8, or holds a
+	// control character (NUL), is replaced like a missing one.
+	if id := strings.Trim(strings.TrimSpace(hdr.Get("Message-Id")), "<>"); id != "" && utf8.ValidString(id) && !strings.ContainsFunc(id, unicode.IsControl) {
 		return id
 	}
 	sum := sha256.Sum256(raw)

@@ -6,9 +6,12 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/emersion/go-smtp"
 )
 
 // Inbound limits: what courrier's SMTP server takes from whom. A stranger
@@ -18,8 +21,22 @@ import (
 // mail through them is limited per envelope sender and per reply address,
 // which bound any one sender whoever relays it.
 
-// Default inbound limits (InboundLimits' zero values).
+// Default inbound limits (InboundLimits' and Config's zero values). A
+// brisk game between friends meets none of them: in a whole Coupage game
+// of four players answering within seconds (TestBriskCoupageMeetsNoLimit)
+// a player sends about 60 mails, two or three of them in the busiest
+// minute, to a reply address each.
 const (
+	// DefaultMailsPerHour bounds the mails read from one From address in
+	// an hour (Config.RepliesPerHour): four such games' worth.
+	DefaultMailsPerHour = 240
+	// DefaultRefusalsPerHour bounds the refusals one sender gets about one
+	// game in an hour (Config.RefusalsPerHour): enough for every slip of a
+	// game, few enough that two mail programs answering each other stop.
+	DefaultRefusalsPerHour = 10
+	// DefaultReadTimeout bounds the wait for a command, and for a whole
+	// message from DATA to its end (InboundLimits.ReadTimeout).
+	DefaultReadTimeout = 2 * time.Minute
 	// DefaultConnectionsPerMinute bounds the connections one address that
 	// is not a trusted relay may open in a minute.
 	DefaultConnectionsPerMinute = 30
@@ -54,6 +71,10 @@ type InboundLimits struct {
 	// MailsPerReplyAddress bounds the mails to one reply address (m+…,
 	// i+…, c+…) in a minute (default 60).
 	MailsPerReplyAddress int
+	// ReadTimeout bounds the wait for a client's next command and for a
+	// whole message, from DATA to its final dot (default 2 minutes); past
+	// it the client is told 421 and the connection closed.
+	ReadTimeout time.Duration
 }
 
 // withDefaults fills the zero limits with their defaults.
@@ -70,7 +91,97 @@ func (l InboundLimits) withDefaults() InboundLimits {
 	if l.MailsPerReplyAddress == 0 {
 		l.MailsPerReplyAddress = DefaultMailsPerReplyAddress
 	}
+	if l.ReadTimeout <= 0 {
+		l.ReadTimeout = DefaultReadTimeout
+	}
 	return l
+}
+
+// What a limit says, in one place: every limit, when met, says which it
+// is and until when, once (an SMTP reply to the sending server, or one
+// mail to a sender whose mail passed the identity check).
+
+// clockText is a time of day in UTC for a limit's answer, rounded up to
+// the second (a minute's limits) or to the minute (an hour's), so that it
+// is never early.
+func clockText(t time.Time, to time.Duration) string {
+	t = t.UTC()
+	if r := t.Truncate(to); !r.Equal(t) {
+		t = r.Add(to)
+	}
+	if to >= time.Minute {
+		return t.Format("15:04 UTC")
+	}
+	return t.Format("15:04:05 UTC")
+}
+
+// connectionLimitReply answers a connection past the connection limit.
+func connectionLimitReply(limit int, remote string, until time.Time) *smtp.SMTPError {
+	return &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: fmt.Sprintf(
+		"courrier takes %d connections a minute from one address, and had them from %s; connect again from %s",
+		limit, remote, clockText(until, time.Second))}
+}
+
+// senderLimitReply answers a MAIL past the sender's limit.
+func senderLimitReply(limit int, from string, until time.Time) *smtp.SMTPError {
+	return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1}, Message: fmt.Sprintf(
+		"courrier takes %d mails a minute from one sender, and had them from <%s>; send again from %s",
+		limit, from, clockText(until, time.Second))}
+}
+
+// replyLimitReply answers a RCPT past the reply address's limit.
+func replyLimitReply(limit int, until time.Time) *smtp.SMTPError {
+	return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1}, Message: fmt.Sprintf(
+		"courrier takes %d mails a minute at one reply address, and had them at this one; send again from %s",
+		limit, clockText(until, time.Second))}
+}
+
+// dataTimeoutReply answers a message whose end did not come in time: the
+// connection is closed after it (see sequenceConn).
+func dataTimeoutReply(timeout time.Duration) *smtp.SMTPError {
+	return &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 4, 2}, Message: fmt.Sprintf(
+		"courrier waits %s for a whole message, and this one did not end (a line with a single dot); closing the connection", timeout)}
+}
+
+// refusalLimitWords ends the last refusal a sender gets within the hour
+// (about a game, when inGame).
+func refusalLimitWords(limit int, inGame bool, until time.Time) string {
+	where := "mail of yours"
+	if inGame {
+		where = "mail of yours about this game"
+	}
+	return fmt.Sprintf("This is the %s %s that courrier could not play in the last hour, and it answers no more than %d: "+
+		"until %s it does not answer such mail (so that two mail programs answering each other stop). "+
+		"Moves it can play are still played, and their prompts still sent.",
+		ordinal(limit), where, limit, clockText(until, time.Minute))
+}
+
+// hourlyLimitNotice tells a sender that their mail is set aside unread.
+func hourlyLimitNotice(sent int, until time.Time) NoticeData {
+	at := clockText(until, time.Minute)
+	return NoticeData{
+		Subject: "[courrier] your mail is read again from " + at,
+		Paragraphs: []string{
+			fmt.Sprintf("You have sent %d mails to courrier in the last hour, as many as it reads from one address in an hour; mail from you is read again from %s.", sent, at),
+			"This mail and the ones you send before then are not read: nothing in them is played. After " + at + ", send your moves again in reply to the latest mail about each game.",
+			"courrier tells you this once an hour at most.",
+		},
+	}
+}
+
+// ordinal is n in words as an ordinal: "1st", "2nd", "10th".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // TrustedRelays is a set of addresses that relay mail to courrier: this
@@ -242,6 +353,16 @@ func (w *window) take(key string, now time.Time) bool {
 	return true
 }
 
+// until is when key, refused by take at now, may be counted again: when
+// the oldest of its events within the minute leaves it.
+func (w *window) until(key string, now time.Time) time.Time {
+	v := w.seen[key]
+	if len(v) == 0 {
+		return now
+	}
+	return v[0].Add(time.Minute)
+}
+
 // release uncounts the event take counted for key at at: a transaction
 // that ended without a message (a verification probe, RSET) costs
 // nothing.
@@ -272,8 +393,14 @@ var outOfSequence = []struct{ from, to []byte }{
 	{[]byte("502 5.5.1 Please introduce yourself first.\r\n"), []byte("503 5.5.1 Send EHLO first\r\n")},
 }
 
-// Write implements net.Conn.
+// Write implements net.Conn. A 421 reply closes the connection once
+// written, as it says (RFC 5321, section 3.8): go-smtp would read on.
 func (c sequenceConn) Write(p []byte) (int, error) {
+	if bytes.HasPrefix(p, []byte("421 ")) {
+		n, err := c.Conn.Write(p)
+		_ = c.Conn.Close()
+		return n, err
+	}
 	for _, r := range outOfSequence {
 		if bytes.Equal(p, r.from) {
 			if _, err := c.Conn.Write(r.to); err != nil {

@@ -124,6 +124,9 @@ type world struct {
 	now     func() time.Time
 	signer  *notify.Signer
 	jobs    *river.Client[pgx.Tx]
+	// onSend, when set, runs before each mail a player sends (a test's
+	// clock moves on as a player takes a few seconds to answer).
+	onSend func()
 }
 
 type lateJobs struct{ c *river.Client[pgx.Tx] }
@@ -261,6 +264,9 @@ func (w *world) createByAPI(t *testing.T, creator string, invitees ...string) er
 }
 
 func (w *world) send(from, to, raw string) error {
+	if w.onSend != nil {
+		w.onSend()
+	}
 	return smtp.SendMail(w.inbound, nil, from, []string{to}, []byte(strings.ReplaceAll(raw, "\n", "\r\n")))
 }
 

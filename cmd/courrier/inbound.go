@@ -4,18 +4,26 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/courrier-games/courrier/notify"
 )
 
 // inboundLimits reads the inbound SMTP settings (COURRIER_SMTP_TRUSTED,
 // COURRIER_SMTP_CONNECTION_LIMIT, COURRIER_SMTP_SENDER_LIMIT,
-// COURRIER_SMTP_REPLY_LIMIT) and COURRIER_MAIL_HOURLY_LIMIT, in the form
-// notify.Config takes them: 0 for a default, negative for no limit.
+// COURRIER_SMTP_REPLY_LIMIT, COURRIER_SMTP_READ_TIMEOUT) and
+// COURRIER_MAIL_HOURLY_LIMIT, in the form notify.Config takes them: 0 for
+// a default, negative for no limit.
 func (c config) inboundLimits() (limits notify.InboundLimits, hourly int, err error) {
 	limits.Trusted, err = notify.ParseTrustedRelays(c.SMTPTrusted)
 	if err != nil {
 		return limits, 0, usageError{msg: fmt.Sprintf("smtp-trusted %q: %v", c.SMTPTrusted, err)}
+	}
+	if v := strings.TrimSpace(c.SMTPTimeout); v != "" {
+		limits.ReadTimeout, err = time.ParseDuration(v)
+		if err != nil || limits.ReadTimeout < time.Second {
+			return limits, 0, usageError{msg: fmt.Sprintf("smtp-read-timeout %q: give a duration of at least a second, such as 2m or 30s", c.SMTPTimeout)}
+		}
 	}
 	for _, l := range []struct {
 		flag, value string
@@ -31,6 +39,12 @@ func (c config) inboundLimits() (limits notify.InboundLimits, hourly int, err er
 		}
 	}
 	return limits, hourly, nil
+}
+
+// refusalsPerHour reads COURRIER_MAIL_REFUSAL_LIMIT as notify.Config
+// takes it.
+func (c config) refusalsPerHour() (int, error) {
+	return countLimit("mail-refusal-limit", c.MailRefuse)
 }
 
 // countLimit reads a limit that counts: empty, the default (0); "off", no

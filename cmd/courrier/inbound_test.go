@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 // The inbound SMTP settings are read from the environment, flags over
@@ -47,6 +48,40 @@ func TestInboundLimitSettings(t *testing.T) {
 				l.MailsPerReplyAddress != c.replies || hour != c.hour {
 				t.Fatalf("trusted %q, %d connections, %d per sender, %d per reply address, %d an hour", got,
 					l.ConnectionsPerMinute, l.MailsPerSender, l.MailsPerReplyAddress, hour)
+			}
+		})
+	}
+}
+
+// The read timeout and the refusal limit: a duration of a second at least,
+// and a count, off or the default.
+func TestReadTimeoutAndRefusalLimitSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		timeout  time.Duration
+		refusals int
+		refused  bool
+	}{
+		{"defaults", nil, 2 * time.Minute, 0, false},
+		{"set", map[string]string{"COURRIER_SMTP_READ_TIMEOUT": "30s", "COURRIER_MAIL_REFUSAL_LIMIT": "4"}, 30 * time.Second, 4, false},
+		{"no refusal limit", map[string]string{"COURRIER_MAIL_REFUSAL_LIMIT": "off"}, 2 * time.Minute, -1, false},
+		{"too short a timeout", map[string]string{"COURRIER_SMTP_READ_TIMEOUT": "10ms"}, 0, 0, true},
+		{"not a duration", map[string]string{"COURRIER_SMTP_READ_TIMEOUT": "soon"}, 0, 0, true},
+		{"not a count", map[string]string{"COURRIER_MAIL_REFUSAL_LIMIT": "few"}, 0, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := loadConfig("serve", nil, func(k string) string { return tc.env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, _, err := cfg.inboundLimits()
+			n, rerr := cfg.refusalsPerHour()
+			if got := err != nil || rerr != nil; got != tc.refused {
+				t.Fatalf("errors %v, %v; want an error: %v", err, rerr, tc.refused)
+			}
+			if !tc.refused && (l.ReadTimeout != tc.timeout || n != tc.refusals) {
+				t.Fatalf("read timeout %v, refusal limit %d", l.ReadTimeout, n)
 			}
 		})
 	}

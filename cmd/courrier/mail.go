@@ -284,9 +284,13 @@ func mailService(cfg config, db *database, svc *play.Service, arc *play.Archive,
 	if err != nil {
 		return nil, err
 	}
+	refusals, err := cfg.refusalsPerHour()
+	if err != nil {
+		return nil, err
+	}
 	return notify.New(mailstore.New(db.Pool), svc, auth.NewUsers(db.Pool), notify.Config{
 		MailDomain: cfg.MailDomain, AuthservID: cfg.AuthservID, BaseURL: cfg.BaseURL, Transport: transport, Signer: signer, LoginKey: loginKey,
-		Inbound: inbound, RepliesPerHour: hourly, FirstContactPerHour: firstHourly, FirstContactPerAddress: firstDaily,
+		Inbound: inbound, RepliesPerHour: hourly, RefusalsPerHour: refusals, FirstContactPerHour: firstHourly, FirstContactPerAddress: firstDaily,
 		Archive: arc,
 	}, log)
 }

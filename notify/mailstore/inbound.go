@@ -106,25 +106,49 @@ func (s *Store) Sender(ctx context.Context, id int64) (sender, messageID string,
 	return sender, messageID, nil
 }
 
-// RecentFrom counts the mails processed from sender (in any case) received
-// within the last hour.
-func (s *Store) RecentFrom(ctx context.Context, sender string) (int, error) {
-	var n int
-	if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)
-		and received_at > now() - interval '1 hour'`, sender).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count recent mail: %w", err)
+// OverLimit begins the outcome of a mail set aside because its sender
+// was over a limit; OverLimitTold, of the one that told them so. Such
+// mail counts against no limit.
+const (
+	OverLimit     = "over limit: "
+	OverLimitTold = "over limit, told: "
+)
+
+// RecentFrom counts the mails processed from sender received within the
+// last hour, but those set aside over a limit (OverLimit, OverLimitTold).
+// When there are at least limit, until is when there will be fewer (the
+// limit-th newest leaves the hour).
+func (s *Store) RecentFrom(ctx context.Context, sender string, limit int) (n int, until time.Time, err error) {
+	if err := s.pool.QueryRow(ctx, `select count(*), coalesce((select received_at from inbound_mail
+			where lower(sender) = lower($1) and received_at > now() - interval '1 hour' and coalesce(outcome, '') not like 'over limit%'
+			order by received_at desc offset $2 limit 1), now()) + interval '1 hour'
+		from inbound_mail where lower(sender) = lower($1) and received_at > now() - interval '1 hour'
+		and coalesce(outcome, '') not like 'over limit%'`, sender, max(limit-1, 0)).Scan(&n, &until); err != nil {
+		return 0, time.Time{}, fmt.Errorf("count recent mail: %w", err)
 	}
-	return n, nil
+	return n, until, nil
 }
 
 // RecentRefusals counts the mails from sender about game gameID ("" for
-// none) refused within the last hour.
-func (s *Store) RecentRefusals(ctx context.Context, sender, gameID string) (int, error) {
+// none) refused within the last hour; until is when the oldest of them
+// leaves the hour (an hour from now when there is none).
+func (s *Store) RecentRefusals(ctx context.Context, sender, gameID string) (n int, until time.Time, err error) {
+	if err := s.pool.QueryRow(ctx, `select count(*), coalesce(min(processed_at), now()) + interval '1 hour'
+		from inbound_mail where lower(sender) = lower($1)
+		and coalesce(game_id, '') = $2 and outcome like 'refused: %' and processed_at > now() - interval '1 hour'`,
+		sender, gameID).Scan(&n, &until); err != nil {
+		return 0, time.Time{}, fmt.Errorf("count recent refusals: %w", err)
+	}
+	return n, until, nil
+}
+
+// RecentlyTold counts the mails from sender processed within the last hour
+// whose outcome begins with OverLimitTold and then what.
+func (s *Store) RecentlyTold(ctx context.Context, sender, what string) (int, error) {
 	var n int
 	if err := s.pool.QueryRow(ctx, `select count(*) from inbound_mail where lower(sender) = lower($1)
-		and coalesce(game_id, '') = $2 and outcome like 'refused: %' and processed_at > now() - interval '1 hour'`,
-		sender, gameID).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count recent refusals: %w", err)
+		and starts_with(outcome, $2) and processed_at > now() - interval '1 hour'`, sender, OverLimitTold+what).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count recent limit answers: %w", err)
 	}
 	return n, nil
 }
