@@ -77,7 +77,7 @@ func TestBriskCoupageMeetsNoLimit(t *testing.T) {
 	if most*2 > notify.DefaultMailsPerHour {
 		t.Errorf("a player sent %d mails in one game: the hourly limit of %d leaves less than twice that", most, notify.DefaultMailsPerHour)
 	}
-	t.Logf("coupage game %s: %d replies; mails per player %v; %v on the players' clock", game, moves, per, clock.now().Sub(time.Now()).Round(time.Second))
+	t.Logf("coupage game %s: %d replies; mails per player %v; %v on the players' clock", game, moves, per, time.Until(clock.now()).Round(time.Second))
 }
 
 // limitClock is a fixed time for the SMTP limits' answers.

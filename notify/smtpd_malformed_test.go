@@ -114,7 +114,7 @@ func TestMalformedMessagesAreAnswered(t *testing.T) {
 		// Not an end (RFC 5321, section 4.1.1.4: bare LFs are no line
 		// end for the marker), so the message never ends.
 		{"an end marker in bare LFs", "Subject: x\n\nbid 3\n.\n", 421, ""},
-		{"a DATA that never ends", "Subject: x\r\n\r\nbid 3, and then noth", 421, ""},
+		{"a DATA that never ends", "Subject: x\r\n\r\nbid 3, and then the sender stops", 421, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := dialSession(t.Context(), w.inbound)

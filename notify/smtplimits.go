@@ -398,7 +398,7 @@ var outOfSequence = []struct{ from, to []byte }{
 func (c sequenceConn) Write(p []byte) (int, error) {
 	if bytes.HasPrefix(p, []byte("421 ")) {
 		n, err := c.Conn.Write(p)
-		_ = c.Conn.Close()
+		_ = c.Close()
 		return n, err
 	}
 	for _, r := range outOfSequence {
