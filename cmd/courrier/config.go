@@ -59,7 +59,7 @@ func (c *config) settings() []setting {
 		{"COURRIER_SMTP_CONNECTION_LIMIT", "", "inbound SMTP connections a minute per address that is not a trusted relay (past it: 421, try later); empty: 30; off: no limit", &c.SMTPConns},
 		{"COURRIER_SMTP_SENDER_LIMIT", "", "mails a minute courrier takes from one envelope sender (MAIL FROM), relayed or not (past it: 450, try later); empty: 60; off: no limit", &c.SMTPSenders},
 		{"COURRIER_SMTP_REPLY_LIMIT", "", "mails a minute courrier takes at one reply address (past it: 450, try later); empty: 60; off: no limit", &c.SMTPReplies},
-		{"COURRIER_MAIL_HOURLY_LIMIT", "", "mails an hour processed from one sender (its From address); past it mail is stored and set aside unread, and the sender told once an hour until when; empty: 240; off: no limit", &c.MailHourly},
+		{"COURRIER_MAIL_HOURLY_LIMIT", "", "mails an hour processed from one sender (its From address); past it mail is stored and set aside unread, and the sender told once an hour until when; empty: 600; off: no limit", &c.MailHourly},
 		{"COURRIER_MAIL_REFUSAL_LIMIT", "", "refusals an hour one sender gets about one game (answers to mail that changed nothing); the last says so and until when; empty: 10; off: no limit", &c.MailRefuse},
 		{"COURRIER_SMTP_READ_TIMEOUT", "2m", "how long the inbound SMTP server waits for a command, and for a whole message from DATA to its end; past it: 421 and the connection is closed", &c.SMTPTimeout},
 		{"COURRIER_FIRST_CONTACT_PER_HOUR", "100", "mails an hour, all addresses together, to addresses whose owner has not confirmed them (confirmation requests, answers to strangers); past it such mail is not sent", &c.FirstHourly},
