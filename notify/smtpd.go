@@ -100,7 +100,7 @@ func (a slogAdapter) Println(v ...any)               { a.log.Warn(fmt.Sprint(v..
 
 // Serve accepts connections on l until Close.
 func (in *InboundServer) Serve(l net.Listener) error {
-	err := in.srv.Serve(sequenceListener{l})
+	err := in.srv.Serve(sequenceListener{Listener: l, timeout: in.limits.ReadTimeout})
 	if errors.Is(err, smtp.ErrServerClosed) {
 		return nil
 	}

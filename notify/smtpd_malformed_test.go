@@ -156,6 +156,29 @@ func TestMalformedMessagesAreAnswered(t *testing.T) {
 			}
 		})
 	}
+	// CHUNKING's BDAT: a chunk shorter than it said, and then nothing.
+	t.Run("a BDAT chunk that never ends", func(t *testing.T) {
+		s, err := dialSession(t.Context(), w.inbound)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.close()
+		for _, line := range []string{"EHLO mx.players.test", "MAIL FROM:<ana@players.test>", "RCPT TO:<play@" + domain + ">"} {
+			if code, msg, err := s.cmd(line); err != nil || code != 250 {
+				t.Fatalf("%s: %d %s %v", line, code, msg, err)
+			}
+		}
+		if _, err := s.conn.Write([]byte("BDAT 100 LAST\r\nSubject: x\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		code, msg, err := s.reply()
+		if err != nil || code != 421 || !strings.Contains(msg, "did not end") {
+			t.Fatalf("answered %d %s, %v; want 421 saying the message did not end", code, msg, err)
+		}
+		if _, _, err := s.reply(); !errors.Is(err, io.EOF) {
+			t.Fatalf("after 421 the connection is not closed: %v", err)
+		}
+	})
 	// What was taken is processed too (a NUL in it stops nothing).
 	w.inboundDone()
 }

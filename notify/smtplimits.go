@@ -385,8 +385,14 @@ func (w *window) release(key string, at time.Time) {
 // sequenceConn corrects go-smtp's answers to commands out of sequence:
 // it says 502 (not implemented) where RFC 5321 (section 4.2.4 and
 // 4.3.2) expects 503 (bad sequence of commands), such as DATA after every
-// RCPT was refused. go-smtp writes each reply line in one Write.
-type sequenceConn struct{ net.Conn }
+// RCPT was refused. It answers a BDAT chunk that did not come within the
+// read timeout as Data answers such a DATA, and closes the connection
+// after a 421, as the reply says (RFC 5321, section 3.8): go-smtp would
+// read on. go-smtp writes each reply line in one Write.
+type sequenceConn struct {
+	net.Conn
+	timeout time.Duration // the server's read timeout
+}
 
 // outOfSequence are go-smtp's 502 replies to commands out of sequence,
 // and what courrier says instead.
@@ -396,27 +402,35 @@ var outOfSequence = []struct{ from, to []byte }{
 	{[]byte("502 5.5.1 Please introduce yourself first.\r\n"), []byte("503 5.5.1 Send EHLO first\r\n")},
 }
 
-// Write implements net.Conn. A 421 reply closes the connection once
-// written, as it says (RFC 5321, section 3.8): go-smtp would read on.
+// chunkFailed begins go-smtp's answer to a BDAT chunk it could not read.
+var chunkFailed = []byte("554 5.0.0 Error: transaction failed: ")
+
+// Write implements net.Conn.
 func (c sequenceConn) Write(p []byte) (int, error) {
-	if bytes.HasPrefix(p, []byte("421 ")) {
-		n, err := c.Conn.Write(p)
-		_ = c.Close()
-		return n, err
+	out := p
+	if bytes.HasPrefix(p, chunkFailed) && bytes.Contains(p, []byte("i/o timeout")) {
+		r := dataTimeoutReply(c.timeout)
+		out = fmt.Appendf(nil, "%d %d.%d.%d %s\r\n", r.Code, r.EnhancedCode[0], r.EnhancedCode[1], r.EnhancedCode[2], r.Message)
 	}
 	for _, r := range outOfSequence {
 		if bytes.Equal(p, r.from) {
-			if _, err := c.Conn.Write(r.to); err != nil {
-				return 0, err
-			}
-			return len(p), nil
+			out = r.to
 		}
 	}
-	return c.Conn.Write(p)
+	if _, err := c.Conn.Write(out); err != nil {
+		return 0, err
+	}
+	if bytes.HasPrefix(out, []byte("421 ")) {
+		_ = c.Close()
+	}
+	return len(p), nil
 }
 
 // sequenceListener hands go-smtp sequenceConns.
-type sequenceListener struct{ net.Listener }
+type sequenceListener struct {
+	net.Listener
+	timeout time.Duration
+}
 
 // Accept implements net.Listener.
 func (l sequenceListener) Accept() (net.Conn, error) {
@@ -424,5 +438,5 @@ func (l sequenceListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sequenceConn{c}, nil
+	return sequenceConn{Conn: c, timeout: l.timeout}, nil
 }
