@@ -147,7 +147,7 @@ func TestEveryLimitAnswers(t *testing.T) {
 				t.Fatalf("mail 2 of 1 a minute: %d %s", code, msg)
 			}
 			return msg
-		}, []string{"courrier takes 1 mails a minute at one reply address, and had them at this one", "send again from 14:05:31 UTC"}},
+		}, []string{"courrier takes 1 mail a minute at one reply address, and had them at this one", "send again from 14:05:31 UTC"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, 32, func(c *notify.Config) { c.Inbound, c.Now = tc.limits, func() time.Time { return limitClock } })

@@ -121,22 +121,22 @@ func clockText(t time.Time, to time.Duration) string {
 // connectionLimitReply answers a connection past the connection limit.
 func connectionLimitReply(limit int, remote string, until time.Time) *smtp.SMTPError {
 	return &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: fmt.Sprintf(
-		"courrier takes %d connections a minute from one address, and had them from %s; connect again from %s",
-		limit, remote, clockText(until, time.Second))}
+		"courrier takes %s a minute from one address, and had them from %s; connect again from %s",
+		howMany(limit, "connection"), remote, clockText(until, time.Second))}
 }
 
 // senderLimitReply answers a MAIL past the sender's limit.
 func senderLimitReply(limit int, from string, until time.Time) *smtp.SMTPError {
 	return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1}, Message: fmt.Sprintf(
-		"courrier takes %d mails a minute from one sender, and had them from <%s>; send again from %s",
-		limit, from, clockText(until, time.Second))}
+		"courrier takes %s a minute from one sender, and had them from <%s>; send again from %s",
+		howMany(limit, "mail"), from, clockText(until, time.Second))}
 }
 
 // replyLimitReply answers a RCPT past the reply address's limit.
 func replyLimitReply(limit int, until time.Time) *smtp.SMTPError {
 	return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1}, Message: fmt.Sprintf(
-		"courrier takes %d mails a minute at one reply address, and had them at this one; send again from %s",
-		limit, clockText(until, time.Second))}
+		"courrier takes %s a minute at one reply address, and had them at this one; send again from %s",
+		howMany(limit, "mail"), clockText(until, time.Second))}
 }
 
 // dataTimeoutReply answers a message whose end did not come in time: the
@@ -165,11 +165,19 @@ func hourlyLimitNotice(sent int, until time.Time) NoticeData {
 	return NoticeData{
 		Subject: "[courrier] your mail is read again from " + at,
 		Paragraphs: []string{
-			fmt.Sprintf("You have sent %d mails to courrier in the last hour, as many as it reads from one address in an hour; mail from you is read again from %s.", sent, at),
+			fmt.Sprintf("You have sent %s to courrier in the last hour, as many as it reads from one address in an hour; mail from you is read again from %s.", howMany(sent, "mail"), at),
 			"This mail and the ones you send before then are not read: nothing in them is played. After " + at + ", send your moves again in reply to the latest mail about each game.",
 			"courrier tells you this once an hour at most.",
 		},
 	}
+}
+
+// howMany is n things: "1 mail", "60 mails".
+func howMany(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 // ordinal is n in words as an ordinal: "1st", "2nd", "10th".
