@@ -149,14 +149,13 @@ func dataTimeoutReply(timeout time.Duration) *smtp.SMTPError {
 // refusalLimitWords ends the last refusal a sender gets within the hour
 // (about a game, when inGame).
 func refusalLimitWords(limit int, inGame bool, until time.Time) string {
-	where := "mail of yours"
+	where, still := "mail of yours", "Commands it can run still run."
 	if inGame {
-		where = "mail of yours about this game"
+		where, still = "mail of yours about this game", "Moves it can play are still played, and their prompts still sent."
 	}
 	return fmt.Sprintf("This is the %s %s that courrier could not play in the last hour, and it answers no more than %d: "+
-		"until %s it does not answer such mail (so that two mail programs answering each other stop). "+
-		"Moves it can play are still played, and their prompts still sent.",
-		ordinal(limit), where, limit, clockText(until, time.Minute))
+		"until %s it does not answer such mail (so that two mail programs answering each other stop). %s",
+		ordinal(limit), where, limit, clockText(until, time.Minute), still)
 }
 
 // hourlyLimitNotice tells a sender that their mail is set aside unread.
