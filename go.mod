@@ -89,4 +89,4 @@ require (
 
 tool github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen
 
-replace github.com/emersion/go-smtp => ./third_party/go-smtp
+replace github.com/emersion/go-smtp => ./notify/gosmtp
