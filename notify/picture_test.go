@@ -2,6 +2,7 @@ package notify_test
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/png"
 	"io"
@@ -42,7 +43,7 @@ func mimeEntity(t *testing.T, e *gomessage.Entity) mimeNode {
 	if mr := e.MultipartReader(); mr != nil {
 		for {
 			p, err := mr.NextPart()
-			if err == io.EOF {
+			if errors.Is(err, io.EOF) {
 				break
 			}
 			if err != nil {

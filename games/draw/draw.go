@@ -159,7 +159,7 @@ func (l *layout) words(x, y, w float64, s string, size float64, bold bool, colou
 func (l *layout) wrap(s string, w, size float64, bold bool) []string {
 	var lines []string
 	cur := ""
-	for _, word := range strings.Fields(s) {
+	for word := range strings.FieldsSeq(s) {
 		try := word
 		if cur != "" {
 			try = cur + " " + word

@@ -3,6 +3,7 @@ package draw_test
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"image/png"
 	"io"
@@ -83,11 +84,11 @@ func TestGolden(t *testing.T) {
 				svg := d.SVG(draw.SVG{Label: "the table"})
 				golden := filepath.Join("testdata", id+"-"+itoa(width)+".svg")
 				if *update {
-					if err := os.WriteFile(golden, svg, 0o644); err != nil {
+					if err := os.WriteFile(golden, svg, 0o600); err != nil {
 						t.Fatal(err)
 					}
 				}
-				want, err := os.ReadFile(golden)
+				want, err := os.ReadFile(golden) //nolint:gosec // G304: a file of testdata
 				if err != nil {
 					t.Fatalf("%v (go test -update writes it)", err)
 				}
@@ -170,7 +171,7 @@ func svgWords(t *testing.T, svg []byte) string {
 	var out strings.Builder
 	for {
 		tok, err := dec.Token()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
