@@ -140,6 +140,9 @@ type layout struct {
 }
 
 func (l *layout) add(s shape) int {
+	if s.kind == text {
+		s.w = l.f.width(s.str, s.size, s.bold)
+	}
 	l.out = append(l.out, s)
 	return len(l.out) - 1
 }

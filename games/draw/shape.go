@@ -23,7 +23,7 @@ const (
 	rect   kind = iota // a rectangle, rounded by r, filled and/or stroked
 	circle             // a disc of radius r centred on x, y
 	line               // a segment from x, y to x+w, y+h
-	text               // a line of text, its baseline at y
+	text               // a line of text, its baseline at y, its advance w
 )
 
 // shape is one thing painted. Colours are "#rrggbb"; empty: none.
@@ -40,8 +40,9 @@ type shape struct {
 }
 
 // The fonts: Go Regular and Go Bold, whose glyphs include the card suits
-// (♠♣♥♦) and Latin accents, parsed once. The SVG names them first and
-// falls back on the reader's sans-serif.
+// (♠♣♥♦) and Latin accents, parsed once. The SVG names Go first, falls
+// back on the reader's sans-serif and fits each text to the width Go's
+// metrics gave it (textLength).
 var (
 	fontsOnce  sync.Once
 	fontsErr   error

@@ -64,7 +64,9 @@ func (d *Drawing) SVG(a SVG) []byte {
 			if s.middle {
 				b.WriteString(` text-anchor="middle"`)
 			}
-			fmt.Fprintf(&b, ">%s</text>\n", html.EscapeString(s.str))
+			// The reader's font is rarely Go's: it is fitted to the
+			// width the layout measured, so that no word leaves its card.
+			fmt.Fprintf(&b, ` textLength="%s" lengthAdjust="spacingAndGlyphs">%s</text>`+"\n", num(s.w), html.EscapeString(s.str))
 		}
 	}
 	b.WriteString("</svg>")
