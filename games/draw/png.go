@@ -26,7 +26,7 @@ func (d *Drawing) PNG(scale float64) ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(&b, paletted(img)); err != nil {
 		return nil, fmt.Errorf("draw: encode the PNG: %w", err)
 	}
@@ -38,10 +38,20 @@ func (d *Drawing) PNG(scale float64) ([]byte, error) {
 // the anti-aliased edges between them lose a little in the others, each
 // mapped to its nearest.
 func paletted(img *image.RGBA) *image.Paletted {
+	// Runs of one colour are counted (and below, mapped) once.
 	count := map[color.RGBA]int{}
+	var run color.RGBA
+	n := 0
 	for i := 0; i+3 < len(img.Pix); i += 4 {
-		count[color.RGBA{R: img.Pix[i], G: img.Pix[i+1], B: img.Pix[i+2], A: img.Pix[i+3]}]++
+		c := color.RGBA{R: img.Pix[i], G: img.Pix[i+1], B: img.Pix[i+2], A: img.Pix[i+3]}
+		if c != run {
+			count[run] += n
+			run, n = c, 0
+		}
+		n++
 	}
+	count[run] += n
+	delete(count, color.RGBA{}) // the empty run before the first pixel, if counted
 	all := make([]color.RGBA, 0, len(count))
 	for c := range count {
 		all = append(all, c)
@@ -61,12 +71,16 @@ func paletted(img *image.RGBA) *image.Paletted {
 		}
 	}
 	out := image.NewPaletted(img.Bounds(), pal)
+	last, k := color.RGBA{R: 1}, uint8(0)
 	for i := 0; i+3 < len(img.Pix); i += 4 {
 		c := color.RGBA{R: img.Pix[i], G: img.Pix[i+1], B: img.Pix[i+2], A: img.Pix[i+3]}
-		k, ok := index[c]
-		if !ok {
-			k = uint8(pal.Index(c)) //nolint:gosec // G115: a palette of at most 256
-			index[c] = k
+		if c != last {
+			var ok bool
+			if k, ok = index[c]; !ok {
+				k = uint8(pal.Index(c)) //nolint:gosec // G115: a palette of at most 256
+				index[c] = k
+			}
+			last = c
 		}
 		out.Pix[i/4] = k
 	}
@@ -85,33 +99,36 @@ func (d *Drawing) Image(scale float64) (*image.RGBA, error) {
 	defer f.close()
 	w, h := int(math.Ceil(float64(d.Width)*scale)), int(math.Ceil(float64(d.Height)*scale))
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	p := painter{img: img, k: scale, ras: vector.NewRasterizer(w, h)}
+	p := &painter{img: img, k: scale, ras: vector.NewRasterizer(w, h)}
 	for _, s := range d.shapes {
 		switch s.kind {
 		case rect:
+			sw := s.strokeW
 			if s.fill != "" {
-				p.fill(s.fill, func() { p.roundRect(s.x, s.y, s.w, s.h, s.r, false) })
+				p.fill(s.fill, s.x, s.y, s.w, s.h, func() { p.roundRect(s.x, s.y, s.w, s.h, s.r, false) })
 			}
 			if s.stroke != "" && s.strokeW > 0 {
-				sw := s.strokeW
-				p.fill(s.stroke, func() {
+				p.fill(s.stroke, s.x-sw, s.y-sw, s.w+2*sw, s.h+2*sw, func() {
 					p.roundRect(s.x-sw/2, s.y-sw/2, s.w+sw, s.h+sw, s.r+sw/2, false)
 					p.roundRect(s.x+sw/2, s.y+sw/2, s.w-sw, s.h-sw, max(0, s.r-sw/2), true)
 				})
 			}
 		case circle:
+			sw, r := s.strokeW, s.r
 			if s.fill != "" {
-				p.fill(s.fill, func() { p.roundRect(s.x-s.r, s.y-s.r, 2*s.r, 2*s.r, s.r, false) })
+				p.fill(s.fill, s.x-r, s.y-r, 2*r, 2*r, func() { p.roundRect(s.x-r, s.y-r, 2*r, 2*r, r, false) })
 			}
 			if s.stroke != "" && s.strokeW > 0 {
-				sw, r := s.strokeW, s.r
-				p.fill(s.stroke, func() {
+				p.fill(s.stroke, s.x-r-sw, s.y-r-sw, 2*(r+sw), 2*(r+sw), func() {
 					p.roundRect(s.x-r-sw/2, s.y-r-sw/2, 2*r+sw, 2*r+sw, r+sw/2, false)
 					p.roundRect(s.x-r+sw/2, s.y-r+sw/2, 2*r-sw, 2*r-sw, r-sw/2, true)
 				})
 			}
 		case line:
-			p.fill(s.stroke, func() { p.segment(s.x, s.y, s.x+s.w, s.y+s.h, s.strokeW) })
+			sw := s.strokeW
+			p.fill(s.stroke, min(s.x, s.x+s.w)-sw, min(s.y, s.y+s.h)-sw, math.Abs(s.w)+2*sw, math.Abs(s.h)+2*sw, func() {
+				p.segment(s.x, s.y, s.x+s.w, s.y+s.h, sw)
+			})
 		case text:
 			face, err := f.face(s.size*scale, s.bold)
 			if err != nil {
@@ -134,22 +151,32 @@ type painter struct {
 	img *image.RGBA
 	k   float64
 	ras *vector.Rasterizer
+	off image.Point // the pixel the rasteriser's origin is on
 }
 
-// fill fills what path adds to the rasteriser with colour c; a path drawn
-// the other way round cuts a hole (a stroke is a ring).
-func (p painter) fill(c string, path func()) {
-	b := p.img.Bounds()
-	p.ras.Reset(b.Dx(), b.Dy())
+// fill fills what path adds to the rasteriser with colour c, inside the
+// box x, y, w, h (drawing units) that holds it: only that box is
+// rasterised. A path drawn the other way round cuts a hole (a stroke is a
+// ring).
+func (p *painter) fill(c string, x, y, w, h float64, path func()) {
+	box := image.Rect(int(math.Floor(x*p.k))-1, int(math.Floor(y*p.k))-1,
+		int(math.Ceil((x+w)*p.k))+1, int(math.Ceil((y+h)*p.k))+1).Intersect(p.img.Bounds())
+	if box.Empty() {
+		return
+	}
+	p.off = box.Min
+	p.ras.Reset(box.Dx(), box.Dy())
 	path()
-	p.ras.Draw(p.img, b, image.NewUniform(hex(c)), image.Point{})
+	p.ras.Draw(p.img, box, image.NewUniform(hex(c)), image.Point{})
 }
 
-func (p painter) pt(x, y float64) (float32, float32) { return float32(x * p.k), float32(y * p.k) }
+func (p *painter) pt(x, y float64) (float32, float32) {
+	return float32(x*p.k) - float32(p.off.X), float32(y*p.k) - float32(p.off.Y)
+}
 
 // roundRect adds a rectangle with corners of radius r, clockwise or
 // (reverse) anticlockwise.
-func (p painter) roundRect(x, y, w, h, r float64, reverse bool) {
+func (p *painter) roundRect(x, y, w, h, r float64, reverse bool) {
 	if w <= 0 || h <= 0 {
 		return
 	}
@@ -182,9 +209,9 @@ func (p painter) roundRect(x, y, w, h, r float64, reverse bool) {
 	p.ras.ClosePath()
 }
 
-func (p painter) line(a [2]float64) { p.ras.LineTo(p.pt(a[0], a[1])) }
+func (p *painter) line(a [2]float64) { p.ras.LineTo(p.pt(a[0], a[1])) }
 
-func (p painter) cube(a, b, c [2]float64) {
+func (p *painter) cube(a, b, c [2]float64) {
 	ax, ay := p.pt(a[0], a[1])
 	bx, by := p.pt(b[0], b[1])
 	cx, cy := p.pt(c[0], c[1])
@@ -193,7 +220,7 @@ func (p painter) cube(a, b, c [2]float64) {
 
 // segment adds a line of width w from (x0, y0) to (x1, y1) as a thin
 // quadrilateral.
-func (p painter) segment(x0, y0, x1, y1, w float64) {
+func (p *painter) segment(x0, y0, x1, y1, w float64) {
 	dx, dy := x1-x0, y1-y0
 	n := math.Hypot(dx, dy)
 	if n == 0 {
