@@ -249,7 +249,7 @@ func TestPlayInTheBrowser(t *testing.T) {
 	if shots == "" {
 		shots = filepath.Join(os.TempDir(), "courrier-screenshots")
 	}
-	if err := os.MkdirAll(shots, 0o750); err != nil {
+	if err := os.MkdirAll(shots, 0o750); err != nil { //nolint:gosec // G703: the tester names the folder
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
@@ -422,7 +422,7 @@ func screenshot(t *testing.T, p *person, id, kind, dir string) {
 		width := eval[int](p, `document.documentElement.scrollWidth`)
 		inner := eval[int](p, `window.innerWidth`)
 		shot := get(p, chromedp.FullScreenshot(100))
-		if err := os.WriteFile(filepath.Join(dir, kind+"-"+screen.name+".png"), shot, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, kind+"-"+screen.name+".png"), shot, 0o600); err != nil { //nolint:gosec // G703: the tester names the folder
 			t.Fatal(err)
 		}
 		if width > inner {
