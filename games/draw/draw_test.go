@@ -215,3 +215,23 @@ func BenchmarkPNG(b *testing.B) {
 		})
 	}
 }
+
+// A page's picture: laying out a mid-game board and writing its SVG, per
+// game (the web does it twice a page, wide and narrow).
+func BenchmarkSVG(b *testing.B) {
+	for _, id := range catalog.Registry().IDs() {
+		b.Run(id, func(b *testing.B) {
+			board, words := midGame(b, id, 14, 0)
+			b.ReportAllocs()
+			for b.Loop() {
+				d, err := draw.Draw(board, words, draw.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(d.SVG(draw.SVG{})) == 0 {
+					b.Fatal("no SVG")
+				}
+			}
+		})
+	}
+}
