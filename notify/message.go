@@ -56,6 +56,22 @@ type Mail struct {
 	// Attachments are files sent with the mail (a game's record with the
 	// game-over mail).
 	Attachments []Attachment
+	// Inline are pictures the HTML part shows by their cid: URL (the
+	// board drawn, in a prompt): the HTML and they go in one
+	// multipart/related part, after the complete text/plain part.
+	Inline []InlineImage
+}
+
+// InlineImage is a picture shown inside a mail's HTML part: the templates
+// place it with <img src="{{cid .CID}}" alt=...>, the alt being the
+// template's words.
+type InlineImage struct {
+	CID         string // its Content-ID without brackets: "board.v12@example.org"
+	ContentType string // "image/png"
+	// Width and Height are the size it is shown at in CSS pixels (the PNG
+	// may be denser).
+	Width, Height int
+	Data          []byte
 }
 
 // Attachment is a file attached to a mail.
@@ -221,6 +237,7 @@ type mailPage struct {
 	Subject     string // the Subject header field (in the HTML's title)
 	Unsubscribe string
 	Data        any
+	Inline      []InlineImage // the pictures the HTML part may show
 }
 
 // msgAnswerable reports whether a person may answer a mail of kind: those
@@ -261,7 +278,7 @@ func (r *Renderer) prepare(m Mail) (mailPage, error) {
 	if err := msgCheckData(m.Kind, m.Data); err != nil {
 		return mailPage{}, err
 	}
-	p := mailPage{Kind: m.Kind, Unsubscribe: m.Unsubscribe, Data: m.Data}
+	p := mailPage{Kind: m.Kind, Unsubscribe: m.Unsubscribe, Data: m.Data, Inline: m.Inline}
 	if msgAnswerable(m.Kind) {
 		p.Marker = ReplyMarker
 	}
@@ -317,18 +334,27 @@ func (r *Renderer) Render(m Mail) ([]byte, error) {
 		typ  string
 		body string
 	}{{"text/plain", msgTidy(text.String())}, {"text/html", msgTidy(html.String())}} {
-		var ph gomessage.Header
-		ph.SetContentType(part.typ, map[string]string{"charset": "utf-8"})
-		ph.Set("Content-Transfer-Encoding", "quoted-printable")
-		pw, err := w.CreatePart(ph)
-		if err != nil {
+		pw := w
+		if part.typ == "text/html" && len(m.Inline) > 0 {
+			// multipart/related: the HTML, then the pictures it shows.
+			var rh gomessage.Header
+			rh.SetContentType("multipart/related", map[string]string{"boundary": msgBoundary(m.MessageID, "related_")["boundary"], "type": "text/html"})
+			if pw, err = w.CreatePart(rh); err != nil {
+				return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+			}
+		}
+		if err := msgText(pw, part.typ, part.body); err != nil {
 			return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
 		}
-		if _, err := io.WriteString(pw, part.body); err != nil {
-			return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
-		}
-		if err := pw.Close(); err != nil {
-			return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+		if pw != w {
+			for _, img := range m.Inline {
+				if err := msgInline(pw, img); err != nil {
+					return nil, fmt.Errorf("render %s mail: picture %s: %w", m.Kind, img.CID, err)
+				}
+			}
+			if err := pw.Close(); err != nil {
+				return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
+			}
 		}
 	}
 	if err := w.Close(); err != nil {
@@ -364,6 +390,46 @@ func msgMixed(h gomessage.Header, m Mail) gomessage.Header {
 	h = h.Copy()
 	h.SetContentType("multipart/mixed", msgBoundary(m.MessageID, "mixed_"))
 	return h
+}
+
+// msgText writes a text part of type typ (quoted-printable UTF-8).
+func msgText(w *gomessage.Writer, typ, body string) error {
+	var ph gomessage.Header
+	ph.SetContentType(typ, map[string]string{"charset": "utf-8"})
+	ph.Set("Content-Transfer-Encoding", "quoted-printable")
+	pw, err := w.CreatePart(ph)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(pw, body); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+// msgInline writes one picture of a multipart/related part, named by its
+// Content-ID.
+func msgInline(w *gomessage.Writer, img InlineImage) error {
+	if !msgValidID(img.CID) {
+		return fmt.Errorf("bad Content-ID %q", img.CID)
+	}
+	ct := img.ContentType
+	if ct == "" {
+		ct = "image/png"
+	}
+	var h gomessage.Header
+	h.SetContentType(ct, nil)
+	h.Set("Content-ID", "<"+img.CID+">")
+	h.SetContentDisposition("inline", nil)
+	h.Set("Content-Transfer-Encoding", "base64")
+	pw, err := w.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	if _, err := pw.Write(img.Data); err != nil {
+		return err
+	}
+	return pw.Close()
 }
 
 // msgAttach writes one attachment part.
@@ -540,6 +606,9 @@ func msgFuncs() map[string]any {
 		"because":  msgBecause,
 		"tagged":   msgTagged,
 		"untagged": func(s string) string { return strings.TrimSpace(strings.TrimPrefix(msgTagged(s), msgTag)) },
+		// cid is the URL of an inline picture (Mail.Inline) by its
+		// Content-ID, for an <img src>.
+		"cid": func(id string) htmltemplate.URL { return htmltemplate.URL("cid:" + url.PathEscape(id)) }, //nolint:gosec // G203: a Content-ID checked by msgValidID
 		"plural": func(n int, one, many string) string {
 			if n == 1 {
 				return one

@@ -119,6 +119,7 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 		data.Deadline = readableTime(*b.Deadline, loc)
 	}
 	m.Data = data
+	m.Inline = s.boardPicture(ctx, b.Kind, b.View, "board."+m.MessageID)
 	return s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID})
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/draw"
 )
 
 // A game's board is drawn from a seat's view by the game itself: its
@@ -17,7 +18,9 @@ import (
 // view alone, so it holds nothing the seat may not see. Here the board's
 // words are said in the game's catalog and the template "board" draws any
 // game's board the same way; no code here knows a game. Every board is also
-// told in words (games.Board.Tell), for screen readers and text browsers.
+// told in words (games.Board.Tell), for screen readers and text browsers,
+// and drawn as a picture (package games/draw's SVG) above the lists, which
+// fold away under it.
 
 // board renders the board of a game of kind from seat's view (seat -1: the
 // public's).
@@ -32,6 +35,18 @@ func (h *Handler) board(kind string, seat int, view json.RawMessage) (template.H
 	}
 	words := eng.Words()
 	model := drawBoard(kind, b, words, games.Seat(seat))
+	for _, d := range []struct {
+		width int
+		class string
+		out   *template.HTML
+	}{{drawingWide, "wide", &model.Wide}, {drawingNarrow, "narrow", &model.Narrow}} {
+		pic, err := draw.Draw(b, words, draw.Options{Width: d.width})
+		if err != nil {
+			return "", "", fmt.Errorf("web: the %s board: %w", kind, err)
+		}
+		// aria-hidden: the page says the board in words next to it.
+		*d.out = template.HTML(pic.SVG(draw.SVG{Class: d.class})) //nolint:gosec // G203: package draw escapes every word it writes
+	}
 	var out bytes.Buffer
 	if err := h.pages["boards"].ExecuteTemplate(&out, "board", model); err != nil {
 		return "", "", fmt.Errorf("web: the %s board: %w", kind, err)
@@ -39,12 +54,22 @@ func (h *Handler) board(kind string, seat int, view json.RawMessage) (template.H
 	return template.HTML(out.String()), strings.Join(b.Tell(words), " "), nil //nolint:gosec // G203: html/template wrote and escaped it
 }
 
+// The widths the board is drawn at: the wide drawing for a desk (shown at
+// its size, narrower when the page is), the narrow one for a phone, where
+// the seats' places stand one under another.
+const (
+	drawingWide   = 760
+	drawingNarrow = 360
+)
+
 // The board as the template draws it: every word said, every mark decided.
 type (
 	boardModel struct {
-		Kind     string // the game's id, a class for its style
-		Sections []sectionModel
-		Words    boardWords
+		Kind string // the game's id, a class for its style
+		// Wide and Narrow are the board drawn (SVG) for a desk and a phone.
+		Wide, Narrow template.HTML
+		Sections     []sectionModel
+		Words        boardWords
 	}
 	sectionModel struct {
 		Title    string

@@ -13,7 +13,7 @@ import (
 // Every game's board renders through the one generic template, for every
 // seat and the public, at many points of a random game: each page shows the
 // board, every player's name, the viewer's own place marked, and no word is
-// missing from the game's catalog.
+// missing from the game's catalog; it is drawn (SVG) wide and narrow.
 func TestBoardOfEveryGame(t *testing.T) {
 	reg := catalog.Registry()
 	h, err := New(Config{Play: play.New(nil, reg), CSRFKey: bytes.Repeat([]byte{1}, 32)})
@@ -51,6 +51,9 @@ func TestBoardOfEveryGame(t *testing.T) {
 						html := string(page)
 						if !strings.Contains(html, `data-testid="board"`) || strings.Contains(html, "[games:") || strings.Contains(text, "[games:") || text == "" {
 							t.Fatalf("step %d, seat %d: the board is wrong:\n%s\n%s", step, seat, html, text)
+						}
+						if strings.Count(html, `<svg `) != 2 || strings.Count(html, `aria-hidden="true" font-family`) != 2 || !strings.Contains(html, `data-testid="drawing"`) {
+							t.Fatalf("step %d, seat %d: the board is not drawn wide and narrow, aria-hidden beside its words:\n%s", step, seat, html)
 						}
 						for _, name := range players {
 							if !strings.Contains(html, name) {

@@ -21,8 +21,10 @@ import (
 // the dev mailbox's page, a game is created and joined through the pages,
 // and whole games of Coyote and Coup are played by clicking legal moves;
 // a second player's open page follows live; no page shows a seat another
-// seat's hidden cards; and each of the five games' boards is captured at
-// mid-game (the folder is printed) and checked on a 360-pixel-wide screen.
+// seat's hidden cards; and each of the five games' pages is captured at
+// mid-game on a desk and a 360-pixel-wide phone (into $COURRIER_SCREENSHOTS,
+// else a folder the test prints), its board drawn and nothing scrolling
+// sideways.
 
 // chromePath finds the headless browser, or fails the test saying how to
 // get it: a browser test never passes without a browser.
@@ -243,8 +245,11 @@ func choose(pick *rand.Rand, kind string, legal []string) string {
 func TestPlayInTheBrowser(t *testing.T) {
 	chrome := chromePath(t)
 	base, _, _ := startServe(t)
-	shots := filepath.Join(os.TempDir(), "courrier-screenshots")
-	if err := os.MkdirAll(shots, 0o750); err != nil {
+	shots := os.Getenv("COURRIER_SCREENSHOTS") // where the boards' screenshots go
+	if shots == "" {
+		shots = filepath.Join(os.TempDir(), "courrier-screenshots")
+	}
+	if err := os.MkdirAll(shots, 0o750); err != nil { //nolint:gosec // G703: the tester names the folder
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
@@ -391,29 +396,44 @@ func createInBrowser(t *testing.T, players []*person, kind string) string {
 	return id
 }
 
-// screenshot saves the board of a player's page, and checks that the page
-// needs no sideways scrolling on a 360-pixel-wide phone.
+// screenshot opens a player's game page on a desk (1280 pixels wide) and
+// on a phone (360, mobile emulation), saves each whole page in dir, and
+// checks that the board's drawing (the SVG for that width) is shown and
+// that the page needs no sideways scrolling.
 func screenshot(t *testing.T, p *person, id, kind, dir string) {
 	t.Helper()
-	p.open(id, kind, nil)
-	png := get(p, chromedp.Screenshot(chromedp.CSS(`[data-testid=board]`)))
-	if err := os.WriteFile(filepath.Join(dir, kind+".png"), png, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	p.run(chromedp.EmulateViewport(360, 740), chromedp.Navigate(p.base+"/games/"+id), chromedp.WaitVisible(chromedp.CSS("#live")))
-	width := eval[int](p, `document.documentElement.scrollWidth`)
-	phone := get(p, chromedp.FullScreenshot(100))
-	if err := os.WriteFile(filepath.Join(dir, kind+"-360px.png"), phone, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if width > 360 {
-		wide := eval[string](p, `[...document.querySelectorAll("body *")].filter(e => {
-			if (e.getBoundingClientRect().right <= 361) return false;
+	for _, screen := range []struct {
+		name          string
+		width, height int64
+		svg           string
+		opts          []chromedp.EmulateViewportOption
+	}{
+		{"desktop", 1280, 900, "svg.wide", nil},
+		{"phone", 360, 740, "svg.narrow", []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}},
+	} {
+		p.run(chromedp.EmulateViewport(screen.width, screen.height, screen.opts...),
+			chromedp.Navigate(p.base+"/games/"+id), chromedp.WaitVisible(chromedp.CSS("#live")))
+		shown := eval[int](p, `(() => { const e = document.querySelector("[data-testid=drawing] `+screen.svg+`");
+			return e && getComputedStyle(e).display !== "none" ? Math.round(e.getBoundingClientRect().width) : 0; })()`)
+		hidden := eval[int](p, `[...document.querySelectorAll("[data-testid=drawing] svg")].filter(e => e.getBoundingClientRect().width > 0).length`)
+		if shown < 300 || hidden != 1 {
+			t.Fatalf("the %s page on a %s shows its %s drawing %d pixels wide, and %d drawings", kind, screen.name, screen.svg, shown, hidden)
+		}
+		width := eval[int](p, `document.documentElement.scrollWidth`)
+		inner := eval[int](p, `window.innerWidth`)
+		shot := get(p, chromedp.FullScreenshot(100))
+		if err := os.WriteFile(filepath.Join(dir, kind+"-"+screen.name+".png"), shot, 0o600); err != nil { //nolint:gosec // G703: the tester names the folder
+			t.Fatal(err)
+		}
+		if width > inner {
+			wide := eval[string](p, `[...document.querySelectorAll("body *")].filter(e => {
+			if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false;
 			for (let a = e.parentElement; a; a = a.parentElement) { if (getComputedStyle(a).overflowX !== "visible") return false; }
 			return true;
 		}).slice(0, 8).map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right)).join("; ") +
-			" | " + ["body", "main", "#live", ".board", ".scroll", "header.site", "footer.site"].map(q => { const e = document.querySelector(q); return e ? q + " " + e.scrollWidth + "/" + e.clientWidth : q + " none"; }).join("; ") + " | inner " + window.innerWidth`)
-		t.Fatalf("the %s page is %d pixels wide on a 360-pixel screen: %s", kind, width, wide)
+			" | " + ["body", "main", "#live", ".drawing", ".board", ".scroll", "header.site", "footer.site"].map(q => { const e = document.querySelector(q); return e ? q + " " + e.scrollWidth + "/" + e.clientWidth : q + " none"; }).join("; ") + " | inner " + window.innerWidth`)
+			t.Fatalf("the %s page is %d pixels wide on a %d-pixel %s: %s", kind, width, inner, screen.name, wide)
+		}
 	}
-	p.run(chromedp.EmulateViewport(1100, 900))
+	p.run(chromedp.EmulateReset(), chromedp.EmulateViewport(1100, 900))
 }

@@ -1,0 +1,237 @@
+package draw_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/games/draw"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden drawings in testdata")
+
+// midGame plays a game of id by random legal moves from a fixed seed, moves
+// moves in (fewer if it ends), and returns the board of seat's view.
+func midGame(tb testing.TB, id string, moves int, seat games.Seat) (games.Board, games.Catalog) {
+	tb.Helper()
+	eng, err := catalog.Registry().Get(id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	players := []string{"Ana", "Bob", "Cléo", "Dan", "Eve", "Fay"}[:max(eng.Info().MinSeats, min(4, eng.Info().MaxSeats))]
+	var seed games.Seed
+	seed[0] = 7
+	evs, err := eng.Setup(nil, players, seed.Rand(0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := games.Fold(eng, eng.Info().Rules, evs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pick := seed.Rand(1 << 40)
+	for step := range moves {
+		pending := eng.Pending(s)
+		if len(pending) == 0 {
+			break
+		}
+		p := pending[pick.IntN(len(pending))]
+		legal := eng.Legal(s, p.Seat)
+		out, err := eng.Decide(s, p.Seat, legal[pick.IntN(len(legal))], seed.Rand(step+1))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, e := range out {
+			if s, err = eng.Evolve(s, e); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	view, err := eng.View(s, seat)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b, err := eng.Board(view)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b, eng.Words()
+}
+
+// Each game's board at mid-game, from seat 0's view, draws to the SVG in
+// testdata (go test -update rewrites them after a deliberate change), a
+// well-formed SVG naming every player and printing every card the viewer
+// sees; its PNG decodes at the drawing's size times the scale, so both are
+// painted from the one layout.
+func TestGolden(t *testing.T) {
+	for _, id := range catalog.Registry().IDs() {
+		t.Run(id, func(t *testing.T) {
+			b, words := midGame(t, id, 14, 0)
+			for _, width := range []int{draw.DefaultWidth, 360} {
+				d, err := draw.Draw(b, words, draw.Options{Width: width})
+				if err != nil {
+					t.Fatal(err)
+				}
+				svg := d.SVG(draw.SVG{Label: "the table"})
+				golden := filepath.Join("testdata", id+"-"+itoa(width)+".svg")
+				if *update {
+					if err := os.WriteFile(golden, svg, 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden) //nolint:gosec // G304: a file of testdata
+				if err != nil {
+					t.Fatalf("%v (go test -update writes it)", err)
+				}
+				if !bytes.Equal(svg, want) {
+					t.Errorf("%s differs from the drawing (go test -update rewrites it after a deliberate change)", golden)
+				}
+				words := svgWords(t, svg)
+				for _, name := range b.Players {
+					if !strings.Contains(words, name) {
+						t.Errorf("width %d: the drawing does not name %s", width, name)
+					}
+				}
+				for _, c := range cards(b) {
+					short := c.Short
+					if short.IsZero() {
+						short = c.Name
+					}
+					if c.Face == games.Down && c.Name.IsZero() {
+						continue
+					}
+					if s := words2(t, words, short, wordsOf(id)); s != "" {
+						t.Errorf("width %d: the card %q is not printed", width, s)
+					}
+				}
+				for _, scale := range []float64{1, 2} {
+					data, err := d.PNG(scale)
+					if err != nil {
+						t.Fatal(err)
+					}
+					img, err := png.Decode(bytes.NewReader(data))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := img.Bounds().Size(); got.X != int(float64(d.Width)*scale) || got.Y != int(float64(d.Height)*scale) {
+						t.Errorf("width %d: the PNG at scale %v is %v, the drawing %dx%d", width, scale, got, d.Width, d.Height)
+					}
+				}
+			}
+		})
+	}
+}
+
+// wordsOf is the catalog of game id.
+func wordsOf(id string) games.Catalog {
+	eng, _ := catalog.Registry().Get(id)
+	return eng.Words()
+}
+
+// words2 returns the words of t when words does not hold them, else "".
+func words2(t *testing.T, words string, text games.Text, cat games.Catalog) string {
+	t.Helper()
+	s := cat.Must(text)
+	if strings.Contains(words, s) {
+		return ""
+	}
+	return s
+}
+
+// cards lists every card of b.
+func cards(b games.Board) []games.Card {
+	var out []games.Card
+	for _, s := range b.Sections {
+		for _, p := range s.Piles {
+			out = append(out, p.Cards...)
+		}
+		for _, a := range s.Areas {
+			for _, p := range a.Piles {
+				out = append(out, p.Cards...)
+			}
+		}
+	}
+	return out
+}
+
+// svgWords parses svg as XML (failing the test when it is not) and returns
+// its texts' words, one text a line.
+func svgWords(t *testing.T, svg []byte) string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var out strings.Builder
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not well-formed: %v", err)
+		}
+		if c, ok := tok.(xml.CharData); ok {
+			out.Write(c)
+			out.WriteByte(' ')
+		}
+	}
+	return out.String()
+}
+
+func itoa(n int) string {
+	if n == draw.DefaultWidth {
+		return "wide"
+	}
+	return "narrow"
+}
+
+// A mail's picture: laying out a mid-game board and painting its PNG at
+// the mail's scale, per game; the bytes per op are the PNG's size.
+func BenchmarkPNG(b *testing.B) {
+	for _, id := range catalog.Registry().IDs() {
+		b.Run(id, func(b *testing.B) {
+			board, words := midGame(b, id, 14, 0)
+			size := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				d, err := draw.Draw(board, words, draw.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				data, err := d.PNG(draw.MailScale)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(data)
+			}
+			b.ReportMetric(float64(size), "png-bytes")
+		})
+	}
+}
+
+// A page's picture: laying out a mid-game board and writing its SVG, per
+// game (the web does it twice a page, wide and narrow).
+func BenchmarkSVG(b *testing.B) {
+	for _, id := range catalog.Registry().IDs() {
+		b.Run(id, func(b *testing.B) {
+			board, words := midGame(b, id, 14, 0)
+			b.ReportAllocs()
+			for b.Loop() {
+				d, err := draw.Draw(board, words, draw.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(d.SVG(draw.SVG{})) == 0 {
+					b.Fatal("no SVG")
+				}
+			}
+		})
+	}
+}
