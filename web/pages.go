@@ -198,21 +198,33 @@ func (h *Handler) gameName(kind string) string {
 	return kind
 }
 
-// catalogGame is a game of the new-game form with its options explained.
+// catalogGame is a game of the new-game form with its options in the
+// game's words.
 type catalogGame struct {
 	ID, Name           string
 	MinSeats, MaxSeats int
 	Options            []catalogOption
 }
 
+// catalogOption is one option of the form: its label and one line saying
+// what it changes, both the game's words, and its values.
 type catalogOption struct {
-	Name, Default, Explanation string
-	Values                     []string
+	Name, Label, Description, Default, Rules string
+	Values                                   []optionValue
 }
 
+// optionValue is one value of an option, with its words (the value itself
+// when the game gives none).
+type optionValue struct {
+	Value, Label string
+}
+
+// newGamePage is the new-game form in two steps: Games to choose from, then
+// Game's own options with the players and deadlines.
 type newGamePage struct {
 	Layout
 	Games   []catalogGame
+	Game    *catalogGame
 	Message string
 	Form    url.Values
 }
@@ -225,24 +237,49 @@ func (newGamePage) Weekdays() []string {
 // DayPicked reports whether the form ticked day.
 func (p newGamePage) DayPicked(day string) bool { return slices.Contains(p.Form["weekday"], day) }
 
-// Picked reports whether the form chose game id (the first game when the
-// form is new).
-func (p newGamePage) Picked(id string) bool {
-	if g := p.Form.Get("game"); g != "" {
-		return g == id
+// Field is the form's name of option o of the chosen game.
+func (p newGamePage) Field(o catalogOption) string { return "opt-" + p.Game.ID + "-" + o.Name }
+
+// Selected reports whether value is the one the form shows for option o:
+// the one sent, or else the default.
+func (p newGamePage) Selected(o catalogOption, value string) bool {
+	if sent := p.Form.Get(p.Field(o)); sent != "" {
+		return sent == value
 	}
-	return len(p.Games) > 0 && p.Games[0].ID == id
+	return value == o.Default
 }
 
+// newGamePage asks for the game first (GET /games/new), then shows the
+// chosen game's options and the rest of the form (GET /games/new?game=id):
+// two plain pages, so that it works without JavaScript.
 func (h *Handler) newGamePage(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
 	}
-	h.render(w, r, http.StatusOK, "new", newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: url.Values{"name": {visitOf(r).User.DisplayName()}, "play": {"on"}}})
+	page := newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(),
+		Form: url.Values{"name": {visitOf(r).User.DisplayName()}, "play": {"on"}}}
+	status := http.StatusOK
+	if id := r.URL.Query().Get("game"); id != "" {
+		page.pick(id)
+		if page.Game == nil {
+			status, page.Message = http.StatusNotFound, "There is no game "+strconv.Quote(id)+": choose one of these."
+		}
+	}
+	h.render(w, r, status, "new", page)
 }
 
-// catalog lists the games with their options, each explained by its rules
-// page's options table.
+// pick chooses game id of the catalog, if it is one, and titles the page
+// after it.
+func (p *newGamePage) pick(id string) {
+	for i := range p.Games {
+		if p.Games[i].ID == id {
+			p.Game = &p.Games[i]
+			p.Title = "New game of " + p.Game.Name
+		}
+	}
+}
+
+// catalog lists the games with their options, in each game's own words.
 func (h *Handler) catalog() []catalogGame {
 	reg := h.cfg.Play.Registry()
 	var out []catalogGame
@@ -251,12 +288,18 @@ func (h *Handler) catalog() []catalogGame {
 		if err != nil {
 			continue
 		}
-		info := eng.Info()
-		page, _ := catalog.RulesPage(id) // every game of the registry has one
-		explained := optionExplanations(page)
+		info, words := eng.Info(), eng.Words()
 		g := catalogGame{ID: id, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats}
 		for _, o := range info.Options {
-			g.Options = append(g.Options, catalogOption{Name: o.Name, Default: o.Default, Values: o.Values, Explanation: explained[o.Name]})
+			opt := catalogOption{Name: o.Name, Label: words.Must(o.Label), Description: words.Must(o.Description), Default: o.Default, Rules: o.Rules}
+			for i, v := range o.Values {
+				label := v
+				if i < len(o.ValueLabels) {
+					label = words.Must(o.ValueLabels[i])
+				}
+				opt.Values = append(opt.Values, optionValue{Value: v, Label: label})
+			}
+			g.Options = append(g.Options, opt)
 		}
 		out = append(out, g)
 	}
@@ -272,11 +315,12 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = r.ParseForm() // checkCSRF parsed it already
 	page := newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: r.PostForm}
+	kind := r.PostFormValue("game")
+	page.pick(kind)
 	again := func(msg string) {
 		page.Message = msg
 		h.render(w, r, http.StatusBadRequest, "new", page)
 	}
-	kind := r.PostFormValue("game")
 	spec := play.GameRequest{Kind: kind, Options: map[string]string{}, Deadlines: map[string]string{},
 		Referee: r.PostFormValue("referee"), Weekdays: r.PostForm["weekday"]}
 	// The form names each option after its game; play refuses a game it

@@ -192,25 +192,3 @@ func anchor(s string) string {
 	return b.String()
 }
 
-// optionExplanations reads a rules page's options table: for each option
-// (its first column), the last column (what it changes).
-func optionExplanations(page string) map[string]string {
-	out := map[string]string{}
-	in := false
-	for l := range strings.SplitSeq(page, "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "## ") {
-			in = strings.Contains(strings.ToLower(t), "option")
-			continue
-		}
-		if !in || !strings.HasPrefix(t, "| `") {
-			continue
-		}
-		cells := strings.Split(strings.Trim(t, "|"), "|")
-		if len(cells) < 2 {
-			continue
-		}
-		out[plain(cells[0])] = plain(cells[len(cells)-1])
-	}
-	return out
-}

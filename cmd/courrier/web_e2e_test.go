@@ -367,8 +367,10 @@ func createInBrowser(t *testing.T, players []*person, kind string) string {
 	creator.run(
 		chromedp.Navigate(creator.base+"/games/new"),
 		chromedp.Click(chromedp.CSS("#game-"+kind)),
+		chromedp.Click(chromedp.CSS(`form[data-testid=choose-game] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS("#invite")),
 		chromedp.SetValue(chromedp.CSS("#invite"), strings.Join(invite, "\n")),
-		chromedp.Click(chromedp.CSS(`form[action="/games/new"] button[type=submit]`)),
+		chromedp.Click(chromedp.CSS(`form[data-testid=new-game] button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.CSS("#live")),
 	)
 	loc := get(creator, chromedp.Location())
