@@ -89,3 +89,48 @@ func TestNewGameAsksTheGameFirst(t *testing.T) {
 func escaped(s string) string {
 	return strings.NewReplacer("&", "&amp;", "'", "&#39;", `"`, "&#34;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
+
+var numberForm = regexp.MustCompile(`data-verb="([^"]+)">(?s:.*?)<input type="number" id="number-\d+" name="number" min="(-?\d+)" max="(-?\d+)"`)
+
+// A Coyote bidder is asked for a bid in a number field with its bounds, not
+// a list of every bid; a number past the bound is refused by the rules, a
+// number within it is played.
+func TestBidIsANumberField(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	var players []*browser
+	for _, n := range []string{"ana", "bob", "cleo"} {
+		p := s.browser()
+		p.signIn(n+"@example.org", n)
+		players = append(players, p)
+	}
+	players[0].get("/games/new?game=coyote")
+	id := gameURL.FindStringSubmatch(players[0].post("/games/new", url.Values{"game": {"coyote"}, "play": {"on"}, "name": {"Ana"}, "invite": {"bob@example.org\ncleo@example.org"}}))[1]
+	for _, p := range players[1:] {
+		p.get("/games/" + id)
+		p.post("/games/"+id+"/join", url.Values{"name": {""}})
+	}
+	var bidder *browser
+	var m []string
+	for _, p := range players {
+		if m = numberForm.FindStringSubmatch(p.get("/games/" + id)); m != nil {
+			bidder = p
+			break
+		}
+	}
+	if bidder == nil {
+		t.Fatalf("no player is asked for a number:\n%s", players[0].page)
+	}
+	if m[1] != "bid" || strings.Count(bidder.page, `value="bid `) > 12 || strings.Contains(bidder.page, `id="move-pick"`) {
+		t.Fatalf("the bid is not one number field (verb %q):\n%s", m[1], bidder.page)
+	}
+	before := versionRe.FindStringSubmatch(bidder.page)[1]
+	high := m[3] + "0"
+	bidder.post("/games/"+id+"/move", url.Values{"verb": {"bid"}, "number": {high}, "version": {before}})
+	if bidder.status != http.StatusUnprocessableEntity || !strings.Contains(bidder.page, "(rule CY-") {
+		t.Errorf("a bid of %s past the bound %s: %d\n%s", high, m[3], bidder.status, bidder.page)
+	}
+	after := bidder.post("/games/"+id+"/move", url.Values{"verb": {"bid"}, "number": {" " + m[2] + " "}, "version": {before}})
+	if bidder.status != http.StatusOK || versionRe.FindStringSubmatch(after)[1] == before || !strings.Contains(after, "bid "+m[2]) {
+		t.Errorf("a bid of %s: %d\n%s", m[2], bidder.status, after)
+	}
+}

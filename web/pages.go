@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -380,6 +381,7 @@ type gamePageData struct {
 	Since     []string
 	SinceFrom int
 	Legal     []string
+	Numbers   []numberMove // moves of a verb and a number, many of them: a number field each
 	Choices   []string
 	ToDo      []string // what the seat is asked to decide
 	Deadline  string
@@ -465,7 +467,8 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 	if g.Result != nil {
 		d.Ended, d.Result = true, g.Result.Summary
 	} else {
-		d.Legal, d.Choices = v.Legal, v.Choices
+		d.Legal, d.Numbers = numberMoves(v.Legal)
+		d.Choices = v.Choices
 		for _, a := range g.ToAct {
 			if a.Seat == v.Seat {
 				d.ToDo = append(d.ToDo, fmt.Sprintf("%s (rule %s)", a.Kind, a.Rule))
@@ -553,6 +556,55 @@ func (h *Handler) command(w http.ResponseWriter, r *http.Request, run func(ctx c
 	seeOther(w, r, "/games/"+id)
 }
 
+// maxListed is how many moves of one verb and a number (bid 12, bid 13 …)
+// are listed as buttons; more are one number field with its bounds.
+const maxListed = 12
+
+// numberMove is a verb whose moves take a whole number between Min and
+// Max ("bid" 5 to 250): one number field instead of a button each. Some
+// numbers between the bounds may be illegal; play refuses them by the
+// rules, as it refuses any move.
+type numberMove struct {
+	Verb     string
+	Min, Max int
+}
+
+// verbNumber is a move of a verb (one word or more) and a whole number.
+var verbNumber = regexp.MustCompile(`^(\S.*?) (-?[0-9]+)$`)
+
+// numberMoves takes out of legal each verb that comes with more than
+// maxListed numbers, as a number field; rest keeps the other moves in
+// their order. The web names no game: any game's "<verb> <n>" qualifies.
+func numberMoves(legal []string) (rest []string, nums []numberMove) {
+	count := map[string]int{}
+	for _, m := range legal {
+		if sub := verbNumber.FindStringSubmatch(m); sub != nil {
+			count[sub[1]]++
+		}
+	}
+	at := map[string]int{}
+	for _, m := range legal {
+		sub := verbNumber.FindStringSubmatch(m)
+		if sub == nil || count[sub[1]] <= maxListed {
+			rest = append(rest, m)
+			continue
+		}
+		n, err := strconv.Atoi(sub[2])
+		if err != nil { // too many digits: listed as it is
+			rest = append(rest, m)
+			continue
+		}
+		i, seen := at[sub[1]]
+		if !seen {
+			at[sub[1]] = len(nums)
+			nums = append(nums, numberMove{Verb: sub[1], Min: n, Max: n})
+			continue
+		}
+		nums[i].Min, nums[i].Max = min(nums[i].Min, n), max(nums[i].Max, n)
+	}
+	return rest, nums
+}
+
 // move runs what the player sent: a button's legal move, or what they typed
 // (moves or a reply verb, as a reply by mail says them, or the number of a
 // listed choice), against the version the page showed.
@@ -562,6 +614,10 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("id")
 	text := r.PostFormValue("move")
+	if verb := r.PostFormValue("verb"); verb != "" {
+		// A number field: the verb and the number typed, as one move.
+		text = verb + " " + strings.TrimSpace(r.PostFormValue("number"))
+	}
 	expected, err := strconv.Atoi(r.PostFormValue("version"))
 	if err != nil {
 		expected = play.NoVersion // play refuses a text without the version it was written against

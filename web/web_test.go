@@ -563,9 +563,17 @@ func boardLabels(t *testing.T) map[string]bool {
 	reg := catalog.Registry()
 	for _, id := range reg.IDs() {
 		eng, _ := reg.Get(id)
+		options := map[string]bool{} // the options' words are no board's
+		for _, o := range eng.Info().Options {
+			for _, t := range append([]games.Text{o.Label, o.Description}, o.ValueLabels...) {
+				options[t.Key], options[t.Key+games.PluralOne], options[t.Key+games.PluralOther] = true, true, true
+			}
+		}
 		for _, words := range []games.Catalog{eng.Words(), games.BoardWords} {
-			for _, pattern := range words {
-				text += " " + pattern
+			for key, pattern := range words {
+				if !options[key] {
+					text += " " + pattern
+				}
 			}
 		}
 	}
