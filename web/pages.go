@@ -660,7 +660,18 @@ type historyPage struct {
 	Prev, Next, Ended  int
 	Started, Finished  bool
 	Referee, HasReveal bool
+	// The list of versions is paged: From to To of Latest, with the first
+	// versions of the pages before and after (0: none).
+	From, To, EarlierFrom, EarlierTo, LaterFrom int
 }
+
+// historyPageSize is how many versions the history lists on a page.
+const historyPageSize = 50
+
+// pageOf returns the first version of the page of the history that holds
+// version: pages start at 1, 51, 101 … whatever happens later, so that a
+// link to one stays right as the game goes on.
+func pageOf(version int) int { return (version-1)/historyPageSize*historyPageSize + 1 }
 
 type historyLine struct {
 	Version int
@@ -685,21 +696,36 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
 	version, _ := strconv.Atoi(r.URL.Query().Get("version"))
-	steps, err := h.cfg.Archive.Replay(ctx, id, userOf(r), 0)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	latest := len(steps)
-	if version <= 0 || version > latest {
-		version = latest
-	}
-	st := steps[version-1]
+	from, _ := strconv.Atoi(r.URL.Query().Get("from"))
 	g, err := h.cfg.Play.GameFor(ctx, id)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
+	latest := g.Version
+	if latest < 1 {
+		h.fail(w, r, http.StatusNotFound, "Game "+id+" has no history yet.")
+		return
+	}
+	if version <= 0 || version > latest {
+		version = latest
+	}
+	if from <= 0 || from > latest {
+		from = version
+	}
+	from = pageOf(from)
+	to := min(from+historyPageSize-1, latest)
+	// The steps up to the last one shown, not the whole game's.
+	steps, err := h.cfg.Archive.Replay(ctx, id, userOf(r), max(version, to))
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if len(steps) < to || len(steps) < version {
+		h.failErr(w, r, fmt.Errorf("the history of %s: %d steps, not %d", id, len(steps), max(version, to)))
+		return
+	}
+	st := steps[version-1]
 	names := make([]string, len(g.Players))
 	for i, p := range g.Players {
 		names[i] = p.Name
@@ -710,7 +736,13 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	}
 	page := historyPage{Layout: h.layout(r, "History of "+h.gameName(g.Kind)+" "+id), ID: id, Name: h.gameName(g.Kind),
 		Version: version, Latest: latest, Text: st.Text, At: readable(st.At, visitOf(r).User.Location()),
-		Prev: version - 1, Finished: g.Status == projections.StatusFinished}
+		Prev: version - 1, Finished: g.Status == projections.StatusFinished, From: from, To: to}
+	if from > 1 {
+		page.EarlierFrom, page.EarlierTo = from-historyPageSize, from-1
+	}
+	if to < latest {
+		page.LaterFrom = to + 1
+	}
 	if version < latest {
 		page.Next = version + 1
 	}
@@ -736,7 +768,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 			page.Reveal = append(page.Reveal, revealBoard{Seat: i, Name: name, Board: b, Text: text})
 		}
 	}
-	for _, s := range steps {
+	for _, s := range steps[from-1 : to] {
 		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text, Current: s.Version == version})
 	}
 	h.render(w, r, http.StatusOK, "history", page)

@@ -191,4 +191,3 @@ func anchor(s string) string {
 	}
 	return b.String()
 }
-
