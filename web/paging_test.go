@@ -93,10 +93,10 @@ func TestHistoryPagesByFifty(t *testing.T) {
 		t.Fatalf("the history at version %d: %d\n%s", latest, ana.status, page)
 	}
 	tests := []struct {
-		query         string
-		list          []int
+		query          string
+		list           []int
 		earlier, later string
-		current       string
+		current        string
 	}{
 		{"", versions(101, latest), "from=51", "", "Version " + strconv.Itoa(latest) + " of"},
 		{"?version=5", versions(1, 50), "", "from=51", "Version 5 of"},
