@@ -134,3 +134,35 @@ func TestBidIsANumberField(t *testing.T) {
 		t.Errorf("a bid of %s: %d\n%s", m[2], bidder.status, after)
 	}
 }
+
+var iconLink = regexp.MustCompile(`<link rel="icon" href="([^"]+)" type="image/svg\+xml">`)
+
+// Every page links the site's icon, and /favicon.ico, where browsers look
+// by default, is an icon, not a "no such page".
+func TestFavicon(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	b := s.browser()
+	page := b.get("/")
+	m := iconLink.FindStringSubmatch(page)
+	if m == nil || !strings.Contains(page, `<link rel="icon" href="/favicon.ico"`) {
+		t.Fatalf("the page links no icon:\n%s", page)
+	}
+	for _, tt := range []struct {
+		path, contentType, starts string
+	}{
+		{"/favicon.ico", "image/x-icon", "\x00\x00\x01\x00"},
+		{strings.ReplaceAll(m[1], "&amp;", "&"), "image/svg+xml", "<svg"},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.url+tt.path, nil) // a test URL
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := make([]byte, 8)
+		n, _ := resp.Body.Read(body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), tt.contentType) || !strings.HasPrefix(string(body[:n]), tt.starts[:min(len(tt.starts), n)]) || n < 4 {
+			t.Errorf("%s: %d %s %q", tt.path, resp.StatusCode, resp.Header.Get("Content-Type"), body[:n])
+		}
+	}
+}

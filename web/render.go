@@ -88,6 +88,20 @@ func staticFiles(next http.Handler) http.Handler {
 	})
 }
 
+// favicon serves the site's icon where browsers look for it by default,
+// cached for a day (its URL never changes).
+func favicon(w http.ResponseWriter, _ *http.Request) {
+	b, err := fs.ReadFile(files, "static/favicon.ico")
+	if err != nil {
+		http.Error(w, "no icon", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "image/x-icon")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(b) // the client went away: nothing to do
+}
+
 // block is one block of a rules page: a heading, a paragraph, a list, a
 // table or preformatted text. Text is plain: the template escapes it.
 type block struct {
