@@ -65,7 +65,7 @@ var pages = template.Must(template.New("page").Parse(`<!doctype html>
 <title>{{.Title}} · courrier</title>
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem;border-radius:4px}table{border-collapse:collapse;width:100%}
-td,th{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}button{font-size:1rem;padding:.5rem 1rem}</style>
+td,th{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top;overflow-wrap:anywhere}button{font-size:1rem;padding:.5rem 1rem}</style>
 </head><body><h1>{{.Title}}</h1>
 {{with .Text}}<p>{{.}}</p>{{end}}
 {{if .Form}}<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">{{.Form}}</button></form>{{end}}
