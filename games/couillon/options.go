@@ -28,7 +28,7 @@ func optionSpecs() []games.OptionSpec {
 
 // optionWords is the English of Couillon's options (the new-game form and
 // the API's catalog show them).
-var optionWords = games.Catalog{
+var optionWords = games.Catalog{ //nolint:gosec // G101: a game's words ("pass", "tokens"), no credentials
 	"option.following":             "Following",
 	"option.following.help":        "What a player must play to a trick.",
 	"option.following.ardennes":    "strict: follow suit, beat the highest card, trump",

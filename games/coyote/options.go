@@ -18,7 +18,7 @@ func options() []games.OptionSpec {
 
 // optionWords is the English of Coyote's options (the new-game form and the
 // API's catalog show them).
-var optionWords = games.Catalog{
+var optionWords = games.Catalog{ //nolint:gosec // G101: a game's words ("pass", "tokens"), no credentials
 	"option.deck":                  "Feathers",
 	"option.deck.help":             "Which feathers are shuffled into the pile.",
 	"option.deck.feathers-30":      "30 feathers (the current edition)",
