@@ -26,18 +26,21 @@ func (s *Server) GetCatalog(_ context.Context, _ GetCatalogRequestObject) (GetCa
 			Game: info.ID, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
 			RulesUrl: strings.TrimRight(s.cfg.BaseURL, "/") + "/rules/" + info.ID,
 		}
+		words := eng.Words()
 		for _, o := range info.Options {
-			opt := struct {
-				Default string    `json:"default"`
-				Name    string    `json:"name"`
-				Rules   *string   `json:"rules,omitempty"`
-				Values  *[]string `json:"values,omitempty"`
-			}{Default: o.Default, Name: o.Name}
+			opt := CatalogOption{Default: o.Default, Name: o.Name, Label: words.Must(o.Label), Description: words.Must(o.Description)}
 			if o.Rules != "" {
 				opt.Rules = &o.Rules
 			}
 			if o.Values != nil {
 				opt.Values = &o.Values
+			}
+			if o.ValueLabels != nil {
+				labels := make([]string, len(o.ValueLabels))
+				for i, t := range o.ValueLabels {
+					labels[i] = words.Must(t)
+				}
+				opt.ValueLabels = &labels
 			}
 			g.Options = append(g.Options, opt)
 		}

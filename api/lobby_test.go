@@ -56,8 +56,12 @@ func TestCatalogLinksToServedRulesPages(t *testing.T) {
 			MaxSeats int    `json:"max_seats"`
 			RulesURL string `json:"rules_url"`
 			Options  []struct {
-				Name    string `json:"name"`
-				Default string `json:"default"`
+				Name        string   `json:"name"`
+				Default     string   `json:"default"`
+				Label       string   `json:"label"`
+				Description string   `json:"description"`
+				Values      []string `json:"values"`
+				ValueLabels []string `json:"value_labels"`
 			} `json:"options"`
 		} `json:"items"`
 	}
@@ -68,6 +72,16 @@ func TestCatalogLinksToServedRulesPages(t *testing.T) {
 	for _, g := range cat.Items {
 		if g.MinSeats < 2 || g.MaxSeats < g.MinSeats || g.Name == "" {
 			t.Errorf("%s: seats %d–%d, name %q", g.Game, g.MinSeats, g.MaxSeats, g.Name)
+		}
+		for _, o := range g.Options {
+			// Each option has the game's words for a person (its catalog;
+			// games/catalog checks them all): a label, a line explaining it.
+			if o.Label == "" || strings.Contains(o.Label, "_") || strings.HasPrefix(o.Label, "[") || !strings.HasSuffix(o.Description, ".") {
+				t.Errorf("%s option %s: label %q, description %q", g.Game, o.Name, o.Label, o.Description)
+			}
+			if o.ValueLabels != nil && len(o.ValueLabels) != len(o.Values) {
+				t.Errorf("%s option %s: values %v labelled %v", g.Game, o.Name, o.Values, o.ValueLabels)
+			}
 		}
 		path := strings.TrimPrefix(g.RulesURL, "http://courrier.test")
 		page := e.call(http.MethodGet, path, "", nil)

@@ -17,13 +17,22 @@ const Spectator Seat = -1
 type Options map[string]string
 
 // OptionSpec describes one option of a game: its name, the values it admits
-// (nil means any value the game validates itself), its default and the rule
-// ids it changes.
+// (nil means any value the game validates itself), its default, the rule
+// ids it changes, and its words for a person.
 type OptionSpec struct {
 	Name    string   `json:"name"`
 	Values  []string `json:"values,omitempty"`
 	Default string   `json:"default"`
 	Rules   string   `json:"rules,omitempty"`
+	// Label names the option for a person ("When all four pass") and
+	// Description says in one line what it changes: texts of the game's
+	// catalog (Engine.Words), as a board's are, so that another language
+	// is one more catalog. Every option has both.
+	Label       Text `json:"label,omitzero"`
+	Description Text `json:"description,omitzero"`
+	// ValueLabels name the values for a person, one per value of Values in
+	// its order ("turn the next stock card"); nil: the values as written.
+	ValueLabels []Text `json:"value_labels,omitempty"`
 }
 
 // Info is the static description of a game.
@@ -163,4 +172,21 @@ type Rules[S any, M any, E Event] interface {
 	// Players returns the player names by seat (index = seat), as seated by
 	// Setup's events; nil before seating.
 	Players(s S) []string
+}
+
+// Check tells whether o has its words for a person: a label and a
+// description words says exactly, and a label for each value or none.
+func (o OptionSpec) Check(words Catalog) error {
+	if o.Label.IsZero() || o.Description.IsZero() {
+		return fmt.Errorf("games: option %s has no label or no description", o.Name)
+	}
+	if o.ValueLabels != nil && len(o.ValueLabels) != len(o.Values) {
+		return fmt.Errorf("games: option %s has %d values and %d value labels", o.Name, len(o.Values), len(o.ValueLabels))
+	}
+	for _, t := range append([]Text{o.Label, o.Description}, o.ValueLabels...) {
+		if err := words.Check(t); err != nil {
+			return fmt.Errorf("option %s: %w", o.Name, err)
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package games
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -38,6 +39,17 @@ func (t Text) IsZero() bool { return t.Key == "" && len(t.Args) == 0 }
 // and key+".other" (CLDR's categories), chosen by its first int argument:
 // "coins.one": "{0} coin", "coins.other": "{0} coins".
 type Catalog map[string]string
+
+// Merge returns one catalog holding the keys of all of cs (a later
+// catalog's key wins): a game's boards' words and its options' words, kept
+// in separate files, are one catalog.
+func Merge(cs ...Catalog) Catalog {
+	out := Catalog{}
+	for _, c := range cs {
+		maps.Copy(out, c)
+	}
+	return out
+}
 
 // Plural forms, appended to a key: [Catalog].
 const (

@@ -39,6 +39,13 @@ func (d *DevMailbox) List(ctx context.Context, to string, limit int) ([]DevMail,
 	return d.store.DevMails(ctx, to, limit)
 }
 
+// Page returns a page of at most limit messages, newest first, to (when
+// not empty) only: those older than message before, or newer than message
+// after, or the newest (mailstore.Store.DevMailPage).
+func (d *DevMailbox) Page(ctx context.Context, to string, before, after int64, limit int) ([]DevMail, error) {
+	return d.store.DevMailPage(ctx, to, before, after, limit)
+}
+
 // Get returns one message with its raw bytes.
 func (d *DevMailbox) Get(ctx context.Context, id int64) (DevMail, error) {
 	return d.store.DevMail(ctx, id)

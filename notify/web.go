@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 )
 
@@ -64,19 +65,21 @@ var pages = template.Must(template.New("page").Parse(`<!doctype html>
 <title>{{.Title}} · courrier</title>
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem;border-radius:4px}table{border-collapse:collapse;width:100%}
-td,th{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}button{font-size:1rem;padding:.5rem 1rem}</style>
+td,th{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top;overflow-wrap:anywhere}button{font-size:1rem;padding:.5rem 1rem}</style>
 </head><body><h1>{{.Title}}</h1>
 {{with .Text}}<p>{{.}}</p>{{end}}
 {{if .Form}}<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">{{.Form}}</button></form>{{end}}
 {{if .Mails}}<table data-testid="dev-mail"><tr><th>#</th><th>To</th><th>Subject</th><th>When</th></tr>
 {{range .Mails}}<tr><td><a href="/dev/mail/{{.ID}}">{{.ID}}</a></td><td>{{range .To}}{{.}} {{end}}</td><td><a href="/dev/mail/{{.ID}}">{{.Subject}}</a></td><td>{{.CreatedAt.Format "2006-01-02 15:04:05"}}</td></tr>
-{{end}}</table>{{else if .List}}<p>No mail yet.</p>{{end}}
+{{end}}</table>{{else if .List}}<p>No mail here.</p>{{end}}
+{{if or .Newer .Older}}<p data-testid="dev-pages">{{with .Newer}}<a href="{{.}}" rel="prev" data-testid="newer">← Newer mail</a> {{end}}{{with .Older}}<a href="{{.}}" rel="next" data-testid="older">Older mail →</a>{{end}}</p>{{end}}
 {{with .Body}}<pre data-testid="mail-text">{{.}}</pre>{{end}}
 {{with .Raw}}<details><summary>Raw message</summary><pre>{{.}}</pre></details>{{end}}
 </body></html>`))
 
 type page struct {
 	Title, Text, Form, Body, Raw string
+	Newer, Older                 string // the dev mailbox's other pages
 	List                         bool
 	Mails                        []DevMail
 }
@@ -130,13 +133,47 @@ func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request) {
 	render(w, http.StatusOK, page{Title: "Done", Text: done + " Your mail settings (" + s.cfg.BaseURL + "/settings, once signed in) show it and turn it back on."})
 }
 
+// devPageSize is how many messages a page of the dev mailbox lists.
+const devPageSize = 50
+
+// devList shows the dev mailbox a page at a time, newest first; ?before=id
+// and ?after=id page by message id, so new mail moves no page.
 func (s *Service) devList(w http.ResponseWriter, r *http.Request, dev *DevMailbox) {
-	list, err := dev.List(r.Context(), r.URL.Query().Get("to"), 200)
+	q := r.URL.Query()
+	to := q.Get("to")
+	before, _ := strconv.ParseInt(q.Get("before"), 10, 64)
+	after, _ := strconv.ParseInt(q.Get("after"), 10, 64)
+	if before > 0 {
+		after = 0
+	}
+	list, err := dev.Page(r.Context(), to, max(before, 0), max(after, 0), devPageSize+1)
 	if err != nil {
 		render(w, http.StatusServiceUnavailable, page{Title: "Dev mailbox", Text: "The database did not answer; try again."})
 		return
 	}
-	render(w, http.StatusOK, page{Title: "Dev mailbox", Text: "Every mail courrier sent while no relay is configured (COURRIER_SMTP_RELAY).", List: true, Mails: list})
+	more := len(list) > devPageSize // one more beyond the page, in the direction paged
+	if more && after > 0 {
+		list = list[1:]
+	} else if more {
+		list = list[:devPageSize]
+	}
+	p := page{Title: "Dev mailbox", Text: "Every mail courrier sent while no relay is configured (COURRIER_SMTP_RELAY).", List: true, Mails: list}
+	link := func(key string, id int64) string {
+		v := url.Values{key: {strconv.FormatInt(id, 10)}}
+		if to != "" {
+			v.Set("to", to)
+		}
+		return "/dev/mail?" + v.Encode()
+	}
+	if len(list) > 0 {
+		if before > 0 || (after > 0 && more) {
+			p.Newer = link("after", list[0].ID)
+		}
+		if after > 0 || (after == 0 && more) {
+			p.Older = link("before", list[len(list)-1].ID)
+		}
+	}
+	render(w, http.StatusOK, p)
 }
 
 func (s *Service) devJSON(w http.ResponseWriter, r *http.Request, dev *DevMailbox) {

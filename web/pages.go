@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,21 +199,33 @@ func (h *Handler) gameName(kind string) string {
 	return kind
 }
 
-// catalogGame is a game of the new-game form with its options explained.
+// catalogGame is a game of the new-game form with its options in the
+// game's words.
 type catalogGame struct {
 	ID, Name           string
 	MinSeats, MaxSeats int
 	Options            []catalogOption
 }
 
+// catalogOption is one option of the form: its label and one line saying
+// what it changes, both the game's words, and its values.
 type catalogOption struct {
-	Name, Default, Explanation string
-	Values                     []string
+	Name, Label, Description, Default, Rules string
+	Values                                   []optionValue
 }
 
+// optionValue is one value of an option, with its words (the value itself
+// when the game gives none).
+type optionValue struct {
+	Value, Label string
+}
+
+// newGamePage is the new-game form in two steps: Games to choose from, then
+// Game's own options with the players and deadlines.
 type newGamePage struct {
 	Layout
 	Games   []catalogGame
+	Game    *catalogGame
 	Message string
 	Form    url.Values
 }
@@ -225,24 +238,49 @@ func (newGamePage) Weekdays() []string {
 // DayPicked reports whether the form ticked day.
 func (p newGamePage) DayPicked(day string) bool { return slices.Contains(p.Form["weekday"], day) }
 
-// Picked reports whether the form chose game id (the first game when the
-// form is new).
-func (p newGamePage) Picked(id string) bool {
-	if g := p.Form.Get("game"); g != "" {
-		return g == id
+// Field is the form's name of option o of the chosen game.
+func (p newGamePage) Field(o catalogOption) string { return "opt-" + p.Game.ID + "-" + o.Name }
+
+// Selected reports whether value is the one the form shows for option o:
+// the one sent, or else the default.
+func (p newGamePage) Selected(o catalogOption, value string) bool {
+	if sent := p.Form.Get(p.Field(o)); sent != "" {
+		return sent == value
 	}
-	return len(p.Games) > 0 && p.Games[0].ID == id
+	return value == o.Default
 }
 
+// newGamePage asks for the game first (GET /games/new), then shows the
+// chosen game's options and the rest of the form (GET /games/new?game=id):
+// two plain pages, so that it works without JavaScript.
 func (h *Handler) newGamePage(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
 	}
-	h.render(w, r, http.StatusOK, "new", newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: url.Values{"name": {visitOf(r).User.DisplayName()}, "play": {"on"}}})
+	page := newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(),
+		Form: url.Values{"name": {visitOf(r).User.DisplayName()}, "play": {"on"}}}
+	status := http.StatusOK
+	if id := r.URL.Query().Get("game"); id != "" {
+		page.pick(id)
+		if page.Game == nil {
+			status, page.Message = http.StatusNotFound, "There is no game "+strconv.Quote(id)+": choose one of these."
+		}
+	}
+	h.render(w, r, status, "new", page)
 }
 
-// catalog lists the games with their options, each explained by its rules
-// page's options table.
+// pick chooses game id of the catalog, if it is one, and titles the page
+// after it.
+func (p *newGamePage) pick(id string) {
+	for i := range p.Games {
+		if p.Games[i].ID == id {
+			p.Game = &p.Games[i]
+			p.Title = "New game of " + p.Game.Name
+		}
+	}
+}
+
+// catalog lists the games with their options, in each game's own words.
 func (h *Handler) catalog() []catalogGame {
 	reg := h.cfg.Play.Registry()
 	var out []catalogGame
@@ -251,12 +289,18 @@ func (h *Handler) catalog() []catalogGame {
 		if err != nil {
 			continue
 		}
-		info := eng.Info()
-		page, _ := catalog.RulesPage(id) // every game of the registry has one
-		explained := optionExplanations(page)
+		info, words := eng.Info(), eng.Words()
 		g := catalogGame{ID: id, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats}
 		for _, o := range info.Options {
-			g.Options = append(g.Options, catalogOption{Name: o.Name, Default: o.Default, Values: o.Values, Explanation: explained[o.Name]})
+			opt := catalogOption{Name: o.Name, Label: words.Must(o.Label), Description: words.Must(o.Description), Default: o.Default, Rules: o.Rules}
+			for i, v := range o.Values {
+				label := v
+				if i < len(o.ValueLabels) {
+					label = words.Must(o.ValueLabels[i])
+				}
+				opt.Values = append(opt.Values, optionValue{Value: v, Label: label})
+			}
+			g.Options = append(g.Options, opt)
 		}
 		out = append(out, g)
 	}
@@ -272,11 +316,12 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = r.ParseForm() // checkCSRF parsed it already
 	page := newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: r.PostForm}
+	kind := r.PostFormValue("game")
+	page.pick(kind)
 	again := func(msg string) {
 		page.Message = msg
 		h.render(w, r, http.StatusBadRequest, "new", page)
 	}
-	kind := r.PostFormValue("game")
 	spec := play.GameRequest{Kind: kind, Options: map[string]string{}, Deadlines: map[string]string{},
 		Referee: r.PostFormValue("referee"), Weekdays: r.PostForm["weekday"]}
 	// The form names each option after its game; play refuses a game it
@@ -336,6 +381,7 @@ type gamePageData struct {
 	Since     []string
 	SinceFrom int
 	Legal     []string
+	Numbers   []numberMove // moves of a verb and a number, many of them: a number field each
 	Choices   []string
 	ToDo      []string // what the seat is asked to decide
 	Deadline  string
@@ -421,7 +467,8 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 	if g.Result != nil {
 		d.Ended, d.Result = true, g.Result.Summary
 	} else {
-		d.Legal, d.Choices = v.Legal, v.Choices
+		d.Legal, d.Numbers = numberMoves(v.Legal)
+		d.Choices = v.Choices
 		for _, a := range g.ToAct {
 			if a.Seat == v.Seat {
 				d.ToDo = append(d.ToDo, fmt.Sprintf("%s (rule %s)", a.Kind, a.Rule))
@@ -509,6 +556,55 @@ func (h *Handler) command(w http.ResponseWriter, r *http.Request, run func(ctx c
 	seeOther(w, r, "/games/"+id)
 }
 
+// maxListed is how many moves of one verb and a number (bid 12, bid 13 …)
+// are listed as buttons; more are one number field with its bounds.
+const maxListed = 12
+
+// numberMove is a verb whose moves take a whole number between Min and
+// Max ("bid" 5 to 250): one number field instead of a button each. Some
+// numbers between the bounds may be illegal; play refuses them by the
+// rules, as it refuses any move.
+type numberMove struct {
+	Verb     string
+	Min, Max int
+}
+
+// verbNumber is a move of a verb (one word or more) and a whole number.
+var verbNumber = regexp.MustCompile(`^(\S.*?) (-?[0-9]+)$`)
+
+// numberMoves takes out of legal each verb that comes with more than
+// maxListed numbers, as a number field; rest keeps the other moves in
+// their order. The web names no game: any game's "<verb> <n>" qualifies.
+func numberMoves(legal []string) (rest []string, nums []numberMove) {
+	count := map[string]int{}
+	for _, m := range legal {
+		if sub := verbNumber.FindStringSubmatch(m); sub != nil {
+			count[sub[1]]++
+		}
+	}
+	at := map[string]int{}
+	for _, m := range legal {
+		sub := verbNumber.FindStringSubmatch(m)
+		if sub == nil || count[sub[1]] <= maxListed {
+			rest = append(rest, m)
+			continue
+		}
+		n, err := strconv.Atoi(sub[2])
+		if err != nil { // too many digits: listed as it is
+			rest = append(rest, m)
+			continue
+		}
+		i, seen := at[sub[1]]
+		if !seen {
+			at[sub[1]] = len(nums)
+			nums = append(nums, numberMove{Verb: sub[1], Min: n, Max: n})
+			continue
+		}
+		nums[i].Min, nums[i].Max = min(nums[i].Min, n), max(nums[i].Max, n)
+	}
+	return rest, nums
+}
+
 // move runs what the player sent: a button's legal move, or what they typed
 // (moves or a reply verb, as a reply by mail says them, or the number of a
 // listed choice), against the version the page showed.
@@ -518,6 +614,10 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("id")
 	text := r.PostFormValue("move")
+	if verb := r.PostFormValue("verb"); verb != "" {
+		// A number field: the verb and the number typed, as one move.
+		text = verb + " " + strings.TrimSpace(r.PostFormValue("number"))
+	}
 	expected, err := strconv.Atoi(r.PostFormValue("version"))
 	if err != nil {
 		expected = play.NoVersion // play refuses a text without the version it was written against
@@ -560,7 +660,18 @@ type historyPage struct {
 	Prev, Next, Ended  int
 	Started, Finished  bool
 	Referee, HasReveal bool
+	// The list of versions is paged: From to To of Latest, with the first
+	// versions of the pages before and after (0: none).
+	From, To, EarlierFrom, EarlierTo, LaterFrom int
 }
+
+// historyPageSize is how many versions the history lists on a page.
+const historyPageSize = 50
+
+// pageOf returns the first version of the page of the history that holds
+// version: pages start at 1, 51, 101 … whatever happens later, so that a
+// link to one stays right as the game goes on.
+func pageOf(version int) int { return (version-1)/historyPageSize*historyPageSize + 1 }
 
 type historyLine struct {
 	Version int
@@ -585,21 +696,36 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
 	version, _ := strconv.Atoi(r.URL.Query().Get("version"))
-	steps, err := h.cfg.Archive.Replay(ctx, id, userOf(r), 0)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	latest := len(steps)
-	if version <= 0 || version > latest {
-		version = latest
-	}
-	st := steps[version-1]
+	from, _ := strconv.Atoi(r.URL.Query().Get("from"))
 	g, err := h.cfg.Play.GameFor(ctx, id)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
+	latest := g.Version
+	if latest < 1 {
+		h.fail(w, r, http.StatusNotFound, "Game "+id+" has no history yet.")
+		return
+	}
+	if version <= 0 || version > latest {
+		version = latest
+	}
+	if from <= 0 || from > latest {
+		from = version
+	}
+	from = pageOf(from)
+	to := min(from+historyPageSize-1, latest)
+	// The steps up to the last one shown, not the whole game's.
+	steps, err := h.cfg.Archive.Replay(ctx, id, userOf(r), max(version, to))
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if len(steps) < to || len(steps) < version {
+		h.failErr(w, r, fmt.Errorf("the history of %s: %d steps, not %d", id, len(steps), max(version, to)))
+		return
+	}
+	st := steps[version-1]
 	names := make([]string, len(g.Players))
 	for i, p := range g.Players {
 		names[i] = p.Name
@@ -610,7 +736,13 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	}
 	page := historyPage{Layout: h.layout(r, "History of "+h.gameName(g.Kind)+" "+id), ID: id, Name: h.gameName(g.Kind),
 		Version: version, Latest: latest, Text: st.Text, At: readable(st.At, visitOf(r).User.Location()),
-		Prev: version - 1, Finished: g.Status == projections.StatusFinished}
+		Prev: version - 1, Finished: g.Status == projections.StatusFinished, From: from, To: to}
+	if from > 1 {
+		page.EarlierFrom, page.EarlierTo = from-historyPageSize, from-1
+	}
+	if to < latest {
+		page.LaterFrom = to + 1
+	}
 	if version < latest {
 		page.Next = version + 1
 	}
@@ -636,7 +768,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 			page.Reveal = append(page.Reveal, revealBoard{Seat: i, Name: name, Board: b, Text: text})
 		}
 	}
-	for _, s := range steps {
+	for _, s := range steps[from-1 : to] {
 		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text, Current: s.Version == version})
 	}
 	h.render(w, r, http.StatusOK, "history", page)

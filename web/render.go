@@ -88,6 +88,20 @@ func staticFiles(next http.Handler) http.Handler {
 	})
 }
 
+// favicon serves the site's icon where browsers look for it by default,
+// cached for a day (its URL never changes).
+func favicon(w http.ResponseWriter, _ *http.Request) {
+	b, err := fs.ReadFile(files, "static/favicon.ico")
+	if err != nil {
+		http.Error(w, "no icon", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "image/x-icon")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(b) // the client went away: nothing to do
+}
+
 // block is one block of a rules page: a heading, a paragraph, a list, a
 // table or preformatted text. Text is plain: the template escapes it.
 type block struct {
@@ -190,27 +204,4 @@ func anchor(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// optionExplanations reads a rules page's options table: for each option
-// (its first column), the last column (what it changes).
-func optionExplanations(page string) map[string]string {
-	out := map[string]string{}
-	in := false
-	for l := range strings.SplitSeq(page, "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "## ") {
-			in = strings.Contains(strings.ToLower(t), "option")
-			continue
-		}
-		if !in || !strings.HasPrefix(t, "| `") {
-			continue
-		}
-		cells := strings.Split(strings.Trim(t, "|"), "|")
-		if len(cells) < 2 {
-			continue
-		}
-		out[plain(cells[0])] = plain(cells[len(cells)-1])
-	}
-	return out
 }

@@ -118,6 +118,7 @@ func (h *Handler) routes() {
 		m.Handle("POST "+pattern, h.page(h.checkCSRF(fn)))
 	}
 	m.Handle("GET /static/", h.static)
+	m.HandleFunc("GET /favicon.ico", favicon)
 	get("/{$}", h.home)
 	post("/signin", h.signIn)
 	get("/login/{secret}", h.loginPage)

@@ -199,18 +199,24 @@ func TestPagesWorkWithoutJavaScript(t *testing.T) {
 			t.Fatalf("join: %d\n%s", p.status, p.page)
 		}
 	}
-	// Whoever must act sees buttons (or a list); one press plays the move.
+	// Whoever must act sees buttons (or a list, or a number field); one
+	// press plays the move.
 	played := false
 	for _, p := range []*browser{ana, bob, cleo} {
 		page := p.get("/games/" + id)
-		b := moveButton.FindStringSubmatch(page)
-		if b == nil {
+		before := versionRe.FindStringSubmatch(page)[1]
+		form := url.Values{"version": {before}}
+		if b := moveButton.FindStringSubmatch(page); b != nil {
+			form.Set("move", b[1])
+		} else if n := numberForm.FindStringSubmatch(page); n != nil {
+			form.Set("verb", n[1])
+			form.Set("number", n[2])
+		} else {
 			continue
 		}
-		before := versionRe.FindStringSubmatch(page)[1]
-		after := p.post("/games/"+id+"/move", url.Values{"move": {b[1]}, "version": {before}})
+		after := p.post("/games/"+id+"/move", form)
 		if p.status != http.StatusOK || versionRe.FindStringSubmatch(after)[1] == before {
-			t.Fatalf("the move %q: %d\n%s", b[1], p.status, after)
+			t.Fatalf("the move %v: %d\n%s", form, p.status, after)
 		}
 		played = true
 		break
@@ -563,9 +569,17 @@ func boardLabels(t *testing.T) map[string]bool {
 	reg := catalog.Registry()
 	for _, id := range reg.IDs() {
 		eng, _ := reg.Get(id)
+		options := map[string]bool{} // the options' words are no board's
+		for _, o := range eng.Info().Options {
+			for _, t := range append([]games.Text{o.Label, o.Description}, o.ValueLabels...) {
+				options[t.Key], options[t.Key+games.PluralOne], options[t.Key+games.PluralOther] = true, true, true
+			}
+		}
 		for _, words := range []games.Catalog{eng.Words(), games.BoardWords} {
-			for _, pattern := range words {
-				text += " " + pattern
+			for key, pattern := range words {
+				if !options[key] {
+					text += " " + pattern
+				}
 			}
 		}
 	}

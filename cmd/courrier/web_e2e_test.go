@@ -152,6 +152,7 @@ type pageState struct {
 	Version int      `json:"version"`
 	Buttons []string `json:"buttons"`
 	Select  []string `json:"select"`
+	Numbers []string `json:"numbers"` // the moves of the number fields, every number of their bounds
 	ToAct   []string `json:"to_act"`
 	Over    bool     `json:"over"`
 	Text    string   `json:"text"`
@@ -164,6 +165,11 @@ const readPage = `(() => {
     version: live ? Number(live.dataset.version) : -1,
     buttons: [...document.querySelectorAll("[data-testid=legal] button")].map(b => b.value),
     select: [...document.querySelectorAll("#move-pick option")].map(o => o.value),
+    numbers: [...document.querySelectorAll("[data-testid=number-move]")].flatMap(f => {
+      const n = f.querySelector("input[type=number]"), out = [];
+      for (let i = Number(n.min); i <= Number(n.max); i++) out.push(f.dataset.verb + " " + i);
+      return out;
+    }),
     to_act: [...document.querySelectorAll(".players li.to-act")].map(li => li.textContent.replace(" (you)", "").replace("to act", "").trim()),
     over: !!document.querySelector("[data-testid=result]"),
     text: document.body.innerText,
@@ -212,6 +218,10 @@ func (p *person) play(st pageState, move string) {
 	p.t.Helper()
 	if i := slices.Index(st.Buttons, move); i >= 0 {
 		p.run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-testid=legal] li:nth-child(%d) button`, i+1))))
+	} else if slices.Contains(st.Numbers, move) {
+		verb, n := move[:strings.LastIndexByte(move, ' ')], move[strings.LastIndexByte(move, ' ')+1:]
+		form := fmt.Sprintf(`[data-testid=number-move][data-verb=%q]`, verb)
+		p.run(chromedp.SetValue(chromedp.CSS(form+" input[type=number]"), n), chromedp.Click(chromedp.CSS(form+" button")))
 	} else {
 		p.run(chromedp.SetValue(chromedp.CSS("#move-pick"), move),
 			chromedp.Click(chromedp.CSS(`[data-testid=legal-select] button`)))
@@ -313,7 +323,7 @@ func TestPlayInTheBrowser(t *testing.T) {
 				}
 				mover := byName[st.ToAct[pick.IntN(len(st.ToAct))]]
 				mst := mover.open(id, g.kind, players)
-				legal := slices.Concat(mst.Buttons, mst.Select)
+				legal := slices.Concat(mst.Buttons, mst.Select, mst.Numbers)
 				if len(legal) == 0 {
 					t.Fatalf("%s is shown to act but has no legal move:\n%s", mover.name, mst.Text)
 				}
@@ -372,8 +382,10 @@ func createInBrowser(t *testing.T, players []*person, kind string) string {
 	creator.run(
 		chromedp.Navigate(creator.base+"/games/new"),
 		chromedp.Click(chromedp.CSS("#game-"+kind)),
+		chromedp.Click(chromedp.CSS(`form[data-testid=choose-game] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS("#invite")),
 		chromedp.SetValue(chromedp.CSS("#invite"), strings.Join(invite, "\n")),
-		chromedp.Click(chromedp.CSS(`form[action="/games/new"] button[type=submit]`)),
+		chromedp.Click(chromedp.CSS(`form[data-testid=new-game] button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.CSS("#live")),
 	)
 	loc := get(creator, chromedp.Location())

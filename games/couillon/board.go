@@ -50,7 +50,7 @@ var words = func() games.Catalog {
 }()
 
 // Words is the English of Couillon's boards.
-func (Rules) Words() games.Catalog { return words }
+func (Rules) Words() games.Catalog { return allWords }
 
 // Board lays out the table from one seat's view: the deal and trump, the
 // turned-up stock cards, the trick, the seat's own hand, the players and

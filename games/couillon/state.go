@@ -209,14 +209,3 @@ func completeOptions(opts games.Options) games.Options {
 	}
 	return out
 }
-
-func optionSpecs() []games.OptionSpec {
-	return []games.OptionSpec{
-		{Name: "following", Values: []string{"ardennes", "gerver"}, Default: "ardennes", Rules: "CO-7"},
-		{Name: "all_pass", Values: []string{"next-card", "gerver"}, Default: "next-card", Rules: "CO-5"},
-		{Name: "leader", Values: []string{"left-of-dealer", "declarer"}, Default: "left-of-dealer", Rules: "CO-6"},
-		{Name: "deal_rule", Values: []string{"compare", "threshold20"}, Default: "compare", Rules: "CO-9"},
-		{Name: "lines", Values: []string{"5", "7"}, Default: "5", Rules: "CO-10"},
-		{Name: "capot", Values: []string{"off", "on"}, Default: "off", Rules: "CO-16"},
-	}
-}

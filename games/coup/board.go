@@ -53,7 +53,7 @@ var words = func() games.Catalog {
 }()
 
 // Words is the English of Coup's boards.
-func (Rules) Words() games.Catalog { return words }
+func (Rules) Words() games.Catalog { return allWords }
 
 // Board lays out the table from one seat's view: every player's coins,
 // influence and cards (face down unless the view shows them), the court

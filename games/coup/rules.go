@@ -19,18 +19,10 @@ var _ games.Rules[*State, Move, Event] = Rules{}
 
 // Info describes Coup and its options (section 4 of the rules file).
 func (Rules) Info() games.Info {
-	onOff := []string{"off", "on"}
 	return games.Info{
 		ID: "coup", Name: "Coup (Rikki Tahta)", MinSeats: 2, MaxSeats: 6,
-		Options: []games.OptionSpec{
-			{Name: "two_player_setup", Values: []string{"official", "standard"}, Default: "official", Rules: "TC-2"},
-			{Name: "inquisitor", Values: onOff, Default: "off", Rules: "TC-26"},
-			{Name: "factions", Values: onOff, Default: "off", Rules: "TC-27"},
-			{Name: "selective_coup", Values: onOff, Default: "off", Rules: "TC-28"},
-			{Name: "blocking_contessa", Values: onOff, Default: "off", Rules: "TC-29"},
-			{Name: "failed_claim_cost", Values: []string{"refund", "spent"}, Default: "refund", Rules: "TC-17"},
-		},
-		Rules: RulesVersion,
+		Options: options(),
+		Rules:   RulesVersion,
 	}
 }
 

@@ -36,7 +36,7 @@ var words = games.Catalog{
 }
 
 // Words is the English of Coupage's boards.
-func (Rules) Words() games.Catalog { return words }
+func (Rules) Words() games.Catalog { return allWords }
 
 // Board lays out the table from one seat's view: the market, the decks, the
 // seat's own hand and every player's cellar of barrels.

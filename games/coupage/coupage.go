@@ -261,11 +261,8 @@ func (Rules) Info() games.Info {
 		Name:     "Coupage",
 		MinSeats: 2,
 		MaxSeats: 4,
-		Options: []games.OptionSpec{
-			{Name: "wine_abilities", Values: []string{"on", "off"}, Default: "on", Rules: "CP-7, CP-31–CP-34"},
-			{Name: "aid_tables", Values: []string{"house"}, Default: "house", Rules: "Tables G, W, S"},
-		},
-		Rules: rulesCurrent,
+		Options:  options(),
+		Rules:    rulesCurrent,
 	}
 }
 

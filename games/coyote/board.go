@@ -30,7 +30,7 @@ var words = games.Catalog{
 }
 
 // Words is the English of Coyote's boards.
-func (Rules) Words() games.Catalog { return words }
+func (Rules) Words() games.Catalog { return allWords }
 
 // Board lays out the table from one seat's view: the round and the bid,
 // every feather the seat may see (its own face down), the coyote tokens

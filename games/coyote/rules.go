@@ -31,12 +31,8 @@ func (Rules) Info() games.Info {
 		Name:     "Coyote",
 		MinSeats: 3,
 		MaxSeats: 6,
-		Options: []games.OptionSpec{
-			{Name: OptDeck, Values: deckNames(), Default: DeckFeathers30, Rules: "CY-2, CY-3"},
-			{Name: OptElimination, Values: []string{"3", "4", "5"}, Default: "3", Rules: "CY-10"},
-			{Name: OptVariantTokens, Values: []string{"off", "on"}, Default: "off", Rules: "CY-12, CY-19"},
-		},
-		Rules: RulesVersion,
+		Options:  options(),
+		Rules:    RulesVersion,
 	}
 }
 

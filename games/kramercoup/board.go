@@ -50,7 +50,7 @@ var words = func() games.Catalog {
 }()
 
 // Words is the English of Kramer's Coup's boards.
-func (Rules) Words() games.Catalog { return words }
+func (Rules) Words() games.Catalog { return allWords }
 
 // Board lays out the table from one seat's view: the six number series, the
 // players' money and chips, the seat's own tiles and the pool.

@@ -88,11 +88,8 @@ func (e Event) EventType() string { return e.Type }
 func (Rules) Info() games.Info {
 	return games.Info{
 		ID: "kramercoup", Name: "Coup (Wolfgang Kramer, ASS 1975)", MinSeats: 2, MaxSeats: 6,
-		Options: []games.OptionSpec{{
-			Name: OptExchangeOrder, Values: []string{DiscardFirst, DrawFirst},
-			Default: DiscardFirst, Rules: "KC-11",
-		}},
-		Rules: RulesVersion,
+		Options: options(),
+		Rules:   RulesVersion,
 	}
 }
 

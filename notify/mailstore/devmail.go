@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -37,9 +38,23 @@ func (s *Store) AddDevMail(ctx context.Context, m DevMail) error {
 // DevMails returns the dev mailbox's newest messages first, at most limit,
 // to (when not empty) only, without their raw bytes.
 func (s *Store) DevMails(ctx context.Context, to string, limit int) ([]DevMail, error) {
+	return s.DevMailPage(ctx, to, 0, 0, limit)
+}
+
+// DevMailPage returns a page of the dev mailbox, newest first, at most
+// limit messages to (when not empty) only, without their raw bytes: those
+// just older than message before, or, when after is set, just newer than
+// message after; both zero: the newest. Pages hang on message ids, so new
+// mail does not move them.
+func (s *Store) DevMailPage(ctx context.Context, to string, before, after int64, limit int) ([]DevMail, error) {
+	order := "desc"
+	if after > 0 {
+		order = "asc"
+	}
 	rows, err := s.pool.Query(ctx, `select id, message_id, mail_from, rcpt, subject, created_at from dev_mail
-		where $1 = '' or lower($1) = any(select lower(r) from unnest(rcpt) r)
-		order by id desc limit $2`, to, limit)
+		where ($1 = '' or lower($1) = any(select lower(r) from unnest(rcpt) r))
+		and ($2 = 0 or id < $2) and ($3 = 0 or id > $3)
+		order by id `+order+` limit $4`, to, before, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list the dev mailbox: %w", err)
 	}
@@ -54,6 +69,9 @@ func (s *Store) DevMails(ctx context.Context, to string, limit int) ([]DevMail, 
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list the dev mailbox: %w", err)
+	}
+	if after > 0 {
+		slices.Reverse(out)
 	}
 	return out, nil
 }
