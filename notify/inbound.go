@@ -235,7 +235,7 @@ func movedOutcome(n int, game string, out play.Outcome) string {
 // malformed.
 func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, err error) (handled, error) {
 	if stale, ok := errors.AsType[*play.StaleError](err); ok {
-		problem := fmt.Sprintf("the game moved on: your reply answered version %d, and the game is now at version %d.", stale.Expected, stale.Current)
+		problem := stale.Error() + "." // play's words, the same through every door
 		var what []string
 		for _, c := range stale.Changes {
 			if c.Text != "" {
@@ -245,7 +245,7 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message
 		if len(what) > 0 {
 			problem += " Since then: " + strings.Join(what, " ")
 		}
-		return s.refuse(ctx, h, in, b, lines, problem+" Nothing was played; if your move still stands, send it again to the new prompt.", "")
+		return s.refuse(ctx, h, in, b, lines, problem+" Nothing was played.", "")
 	}
 	if re, ok := games.AsRuleError(err); ok {
 		return s.refuse(ctx, h, in, b, lines, re.Reason, re.Rule)

@@ -221,6 +221,13 @@ func TestStaleMoveSaysTheGameMovedOn(t *testing.T) {
 	if after.Version != tbl.Version+1 {
 		t.Fatalf("the stale move wrote something: version %d", after.Version)
 	}
+	// The mover sending again against the old version: not "moved on" (a
+	// new prompt will not come), but whose turn it is.
+	_, err = svc.Move(ctx, mover, id, tbl.Version, []string{"take 1"})
+	if !errors.As(err, &stale) || stale.YourTurn || strings.Contains(stale.Error(), "moved on") ||
+		!strings.Contains(stale.Error(), "it is not your turn: the game waits for "+after.Engine.Players(after.State)[1-p.Seat]) {
+		t.Fatalf("a move out of turn against an old version: %v", err)
+	}
 }
 
 // Two players' moves against one version race: exactly one is applied.

@@ -106,6 +106,13 @@ func (s *Service) history(gameID, user string, recorded []events.Recorded, after
 // historyAs redacts and describes each event after version after as v
 // reads it, folding the stream once.
 func (s *Service) historyAs(gameID string, v viewer, recorded []events.Recorded, after int) ([]Change, error) {
+	out, _, err := s.historyTable(gameID, v, recorded, after)
+	return out, err
+}
+
+// historyTable is historyAs that also returns the table folded to the
+// stream's end.
+func (s *Service) historyTable(gameID string, v viewer, recorded []events.Recorded, after int) ([]Change, *Table, error) {
 	t := &Table{ID: gameID}
 	out := make([]Change, 0, len(recorded))
 	for _, e := range recorded {
@@ -116,15 +123,15 @@ func (s *Service) historyAs(gameID string, v viewer, recorded []events.Recorded,
 			}
 			c, err := t.change(e, seat)
 			if err != nil {
-				return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
+				return nil, nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 			}
 			out = append(out, c)
 		}
 		if err := t.apply(s.reg, e, actorOf(e.Meta)); err != nil {
-			return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
+			return nil, nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 		}
 	}
-	return out, nil
+	return out, t, nil
 }
 
 // change is event e, which applies to the table as it is, as seat sees it.
