@@ -128,7 +128,7 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	local, _, _ := strings.Cut(r.Rcpt, "@")
 	kind, token, _ := strings.Cut(strings.ToLower(local), "+")
 	switch kind {
-	case TokenMove, TokenInvite, TokenConfirm:
+	case TokenMove, TokenInvite, TokenConfirm, TokenGame:
 		tok, err := s.cfg.Signer.Verify(token)
 		if err != nil || tok.Kind != kind {
 			// The SMTP server refused such an address; it expired since.
@@ -169,6 +169,11 @@ func mailAuth(id identity, in incoming.Message) string {
 // game folded once, and says what a refusal needs.
 func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
 	lines := incoming.MoveLines(in.Text)
+	if _, verb, _ := play.ParseReply(lines); tok.Kind == TokenGame && !verb {
+		// A reply to a mail that asked for no move (a receipt, the
+		// game-over mail): it shows no moves to choose from.
+		return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, noMoveHere, "")
+	}
 	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
 	if err != nil {
 		b := play.Brief{GameID: tok.Game} // say nothing of the game to someone who is not its player
@@ -217,6 +222,10 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		Subject: "[courrier] " + name + ": " + w.Reply.Verb, Paragraphs: said,
 	})
 }
+
+// noMoveHere answers a move sent in reply to a game's mail that asked for
+// none.
+const noMoveHere = "this mail takes dispute, away, back, claim and resign, not moves: send your move in reply to your latest prompt, which lists them"
 
 // movedOutcome says what a reply of n move lines played in game: every
 // line, or the lines before the one that was refused (the receipt tells

@@ -107,9 +107,12 @@ type PromptData struct {
 
 // ReceiptData confirms moves played by mail.
 type ReceiptData struct {
-	Game    GameRef
-	Player  string
-	Moves   []string
+	Game   GameRef
+	Player string
+	Moves  []string
+	// Caused is what the moves did, a sentence each, in the game's words
+	// for the mover's seat: the moves themselves and every consequence.
+	Caused  []string
 	Version int    // the game's version after the moves
 	Head    string // the receipt of the game's log after them (archive.ReceiptHead), in hex
 	// Refused says which line was not played and why, as a sentence; empty:
@@ -133,7 +136,8 @@ type GameOverData struct {
 	Game       GameRef
 	Player     string
 	Summary    string   // "Ana wins"
-	Scores     []string // "Ana: 3", one per seat
+	Since      []string // what happened since the player last acted, a sentence each
+	Scores     []string // the standings, best first: "Ana: 3", "Team 1 (Ana and Cleo): …"
 	Seed       string   // the game's secret seed, now revealed
 	Commitment string   // the sha256 of the seed, published at creation
 	Version    int
@@ -226,7 +230,8 @@ type mailPage struct {
 // msgAnswerable reports whether a person may answer a mail of kind: those
 // start with ReplyMarker.
 func msgAnswerable(kind string) bool {
-	return kind == KindPrompt || kind == KindReminder || kind == KindRefusal || kind == KindInvitation || kind == KindNotice
+	return kind == KindPrompt || kind == KindReminder || kind == KindRefusal || kind == KindInvitation || kind == KindNotice ||
+		kind == KindReceipt || kind == KindGameOver
 }
 
 // msgCheckData says what is wrong when data is not the data of kind.

@@ -65,6 +65,7 @@ func msgSamples() []notify.Mail {
 
 	receipt := msgMail(notify.KindReceipt, notify.ReceiptData{
 		Game: msgGame, Player: "Ana", Moves: []string{"bid 4"}, Version: 13, Head: msgHead,
+		Caused:  []string{"You bid 4."},
 		Refused: `line 2 "bid 3" was not played: it is no longer your turn`,
 	})
 	receipt.Unsubscribe = "https://courrier.example/u/abc123"
@@ -76,8 +77,9 @@ func msgSamples() []notify.Mail {
 	refusal.ReplyTo = "m+1a2b3c4d5e.k7m2p9q4rs.0.12.xyz@courrier.example"
 
 	over := msgMail(notify.KindGameOver, notify.GameOverData{
-		Game: msgGame, Player: "Ana", Summary: "Bob wins with one coyote", Scores: []string{"Ana: 2 coyotes", "Bob: 1 coyote"},
-		Seed: "5d41402abc4b2a76b9719d911017c592", Commitment: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+		Game: msgGame, Player: "Ana", Summary: "Bob wins with one coyote", Scores: []string{"Bob: 1 coyote", "Ana: 2 coyotes"},
+		Since: []string{"You called \"Coyote!\" against Bob's bid of 9.", "The total is 12, reaching Bob's bid of 9.", "You took a coyote token (2 of 2)."},
+		Seed:  "5d41402abc4b2a76b9719d911017c592", Commitment: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
 		Version: 57, Head: msgHead, RecordURL: "https://courrier.example/g/k7m2p9q4rs/record",
 	})
 
@@ -239,7 +241,7 @@ func TestRenderMessageHeadersAndParts(t *testing.T) {
 			text, html := parts[0].Body, parts[1].Body
 			first, _, _ := strings.Cut(text, "\n")
 			switch m.Kind {
-			case notify.KindPrompt, notify.KindRefusal, notify.KindInvitation, notify.KindNotice:
+			case notify.KindPrompt, notify.KindRefusal, notify.KindInvitation, notify.KindNotice, notify.KindReceipt, notify.KindGameOver:
 				if first != notify.ReplyMarker || !strings.Contains(html, notify.ReplyMarker) {
 					t.Errorf("the first text line is %q, want the reply marker (in the HTML too)", first)
 				}

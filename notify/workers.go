@@ -109,8 +109,7 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	}
 	to.Name = b.Player
 	m := s.seatMail(b, kind, to, version, seat, label)
-	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
-	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
+	m.ReplyTo = s.replyTo(TokenMove, b.GameID, seat, b.Version)
 	data := PromptData{
 		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: s.tableText(b.Kind, b.View),
 		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
@@ -143,6 +142,13 @@ func (w *reminderWorker) Work(ctx context.Context, job *river.Job[jobs.Reminder]
 			"the turn it reminded of was played or the game ended before it was sent")
 	}
 	return done(w.s.sendPrompt(ctx, b, KindReminder, a.Since, a.Seat, "reminder-"+a.Label))
+}
+
+// replyTo is a reply address of kind (TokenMove, TokenGame) bound to a
+// game's seat and the version its mail showed.
+func (s *Service) replyTo(kind, gameID string, seat, version int) string {
+	tok := s.cfg.Signer.Sign(Token{Kind: kind, Game: gameID, Seat: seat, Version: version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
+	return kind + "+" + tok + "@" + s.cfg.MailDomain
 }
 
 // readableTime is a deadline as a person reads it in a mail, in their
@@ -194,7 +200,20 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[jobs.Receipt]) 
 	if err != nil {
 		return done(err)
 	}
-	m.Data = ReceiptData{Game: s.gameRef(b), Player: b.Player, Moves: a.Moves, Version: a.Version, Head: a.Head, Refused: a.Refused}
+	// What the move caused, in the game's words for the mover's seat: the
+	// events it wrote (the mover's own, then every consequence).
+	changes, err := s.play.History(ctx, a.GameID, b.User, a.From)
+	if err != nil {
+		return err
+	}
+	var caused []play.Change
+	for _, c := range changes {
+		if c.Version <= a.Version {
+			caused = append(caused, c)
+		}
+	}
+	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
+	m.Data = ReceiptData{Game: s.gameRef(b), Player: b.Player, Moves: a.Moves, Caused: sinceLines(caused), Version: a.Version, Head: a.Head, Refused: a.Refused}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 
@@ -215,16 +234,15 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	if err != nil {
 		return done(err)
 	}
-	d := GameOverData{Game: s.gameRef(b), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head}
+	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, b.Version)
+	d := GameOverData{
+		Game: s.gameRef(b), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head,
+		Since: sinceLines(b.Since),
+	}
 	if b.Result != nil {
 		d.Summary = b.Result.Summary
-		for seat, score := range b.Result.Scores {
-			if seat < len(b.Players) {
-				d.Scores = append(d.Scores, fmt.Sprintf("%s: %d", b.Players[seat], score))
-			}
-		}
+		d.Scores = s.standings(b)
 	}
-	m.Data = d
 	// The game's record for everyone: `courrier verify` re-plays it.
 	var rec bytes.Buffer
 	if err := s.cfg.Archive.RecordFor(ctx, &rec, a.GameID, b.User); err != nil {
@@ -235,6 +253,44 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	m.Data = d
 	m.Attachments = []Attachment{{Name: name, ContentType: "text/plain; charset=utf-8", Data: rec.Bytes()}}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
+}
+
+// standings are the game's standings at its end, best first, a line each:
+// the board's scores (a team named with its players), else the result's
+// scores by seat.
+func (s *Service) standings(b play.Brief) []string {
+	var out []string
+	if eng, err := s.play.Registry().Get(b.Kind); err == nil {
+		if board, err := eng.Board(b.View); err == nil && len(board.Scores) > 0 {
+			say := eng.Words().Must
+			for _, sc := range board.Scores {
+				names := make([]string, 0, len(sc.Seats))
+				for _, seat := range sc.Seats {
+					names = append(names, board.Name(seat))
+				}
+				who := strings.Join(names, " and ")
+				if !sc.Name.IsZero() {
+					who = say(sc.Name) + " (" + who + ")"
+				}
+				out = append(out, who+": "+say(sc.Text))
+			}
+			return out
+		}
+	}
+	type line struct {
+		seat, score int
+	}
+	var lines []line
+	for seat, score := range b.Result.Scores {
+		if seat < len(b.Players) {
+			lines = append(lines, line{seat, score})
+		}
+	}
+	slices.SortStableFunc(lines, func(x, y line) int { return y.score - x.score })
+	for _, l := range lines {
+		out = append(out, fmt.Sprintf("%s: %d", b.Players[l.seat], l.score))
+	}
+	return out
 }
 
 // invitationWorker invites a user to take a seat: they reply "join <name>".
