@@ -2,9 +2,12 @@ package notify_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -177,6 +180,7 @@ func TestWholeGamesArePlayedByMail(t *testing.T) {
 					t.Errorf("the game-over mail to %s does not reveal the seed:\n%s", a, over[0].Text)
 				}
 				checkAttachedRecord(t, over[0])
+				checkCommitment(t, w, a, over[0])
 			}
 			// A dispute in reply to any game mail: a prompt, a receipt, the
 			// game-over mail.
@@ -316,5 +320,48 @@ func checkSealedReceipt(t *testing.T, w *world, game string, m message) {
 	}
 	if err := w.archive.CheckReceipt(t.Context(), r); err != nil {
 		t.Fatalf("the receipt mail's head is not the sealed head: %v", err)
+	}
+}
+
+// commitmentRe reads the seed's sha256 where a mail says it.
+var commitmentRe = regexp.MustCompile(`sha256 (?:is )?([0-9a-f]{64})`)
+
+// checkCommitment checks that the seed's sha256, which the game-over mail
+// says was published when the game was created, was: in the game-created
+// notice to the creator, in each invitation and in each seat's first
+// prompt, and that the revealed seed hashes to it.
+func checkCommitment(t *testing.T, w *world, addr string, over message) {
+	t.Helper()
+	text := strings.Join(strings.Fields(over.Text), " ")
+	m := regexp.MustCompile(`The seed was ([0-9a-f]+); its sha256 ([0-9a-f]{64})`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("the game-over mail reveals no seed and sha256:\n%s", over.Text)
+	}
+	seed, err := hex.DecodeString(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(seed); hex.EncodeToString(sum[:]) != m[2] {
+		t.Fatalf("the revealed seed does not hash to the commitment %s", m[2])
+	}
+	var first []message
+	for _, k := range []string{"invitation", "prompt"} {
+		if ms := ofKind(w.mailTo(addr), k); len(ms) > 0 {
+			first = append(first, ms[0])
+		}
+	}
+	for _, n := range ofKind(w.mailTo(addr), "notice") {
+		if strings.Contains(n.Subject, "game created") {
+			first = append(first, n)
+		}
+	}
+	if len(first) < 2 {
+		t.Fatalf("%s got %d of the mails that publish the commitment", addr, len(first))
+	}
+	for _, f := range first {
+		c := commitmentRe.FindStringSubmatch(strings.Join(strings.Fields(f.Text), " "))
+		if c == nil || c[1] != m[2] {
+			t.Fatalf("the %s mail to %s does not publish the seed's sha256 %s:\n%s", f.Kind, addr, m[2], f.Text)
+		}
 	}
 }

@@ -103,6 +103,9 @@ type PromptData struct {
 	// Reminder is set in a reminder (KindReminder): the same mail, said
 	// again before the deadline.
 	Reminder bool
+	// Commitment is the sha256 of the game's seed, set in a seat's first
+	// prompt; empty: not said.
+	Commitment string
 }
 
 // ReceiptData confirms moves played by mail.
@@ -156,6 +159,7 @@ type InvitationData struct {
 	InviterAddress string
 	Players        []string // who is invited or seated, by display name or "someone"
 	Name           string   // a suggested player name, for "join <name>"
+	Commitment     string   // the sha256 of the game's seed, published at creation
 }
 
 // LoginData carries a sign-in link.
@@ -524,7 +528,8 @@ func msgTidy(s string) string {
 // msgFuncs are the helpers both kinds of template use.
 func msgFuncs() map[string]any {
 	return map[string]any{
-		"prefix": msgPrefix,
+		"prefix":      msgPrefix,
+		"seedPromise": seedPromise,
 		"deadlineClause": func(d string) string {
 			if d == "" {
 				return ""

@@ -85,6 +85,7 @@ func msgSamples() []notify.Mail {
 
 	invitation := msgMail(notify.KindInvitation, notify.InvitationData{
 		Game: msgGame, Inviter: "Ana", Players: []string{"Ana", "Bob", "someone"}, Name: "Cleo",
+		Commitment: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
 	})
 	invitation.ReplyTo = "i+9z8y7x.k7m2p9q4rs@courrier.example"
 

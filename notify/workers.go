@@ -117,6 +117,10 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	if b.Deadline != nil {
 		data.Deadline = readableTime(*b.Deadline, loc)
 	}
+	if slices.ContainsFunc(b.Since, func(c play.Change) bool { return c.Type == play.TypeStarted }) {
+		// The seat's first prompt: the game started since it last acted.
+		data.Commitment = b.Commitment
+	}
 	m.Data = data
 	return s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID})
 }
@@ -149,6 +153,13 @@ func (w *reminderWorker) Work(ctx context.Context, job *river.Job[jobs.Reminder]
 func (s *Service) replyTo(kind, gameID string, seat, version int) string {
 	tok := s.cfg.Signer.Sign(Token{Kind: kind, Game: gameID, Seat: seat, Version: version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	return kind + "+" + tok + "@" + s.cfg.MailDomain
+}
+
+// seedPromise says a game's seed commitment: published from the start,
+// checked against the seed the game-over mail reveals.
+func seedPromise(commitment string) string {
+	return "The seed of this game's shuffles stays secret until it ends; its sha256 is " + commitment +
+		". The game-over mail reveals the seed, and anyone can check it against this."
 }
 
 // readableTime is a deadline as a person reads it in a mail, in their
@@ -332,7 +343,7 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 		MessageID: messageID,
 		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
 		Data: InvitationData{
-			Game: s.gameRef(b), Inviter: inviter, Players: players, Name: suggestName(to.Address, ""),
+			Game: s.gameRef(b), Inviter: inviter, Players: players, Name: suggestName(to.Address, ""), Commitment: b.Commitment,
 		},
 	}
 	if u, err := s.users.ByID(ctx, b.Creator); err == nil && u.ConfirmedAt != nil {

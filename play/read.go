@@ -292,6 +292,18 @@ func (s *Service) GameFor(ctx context.Context, gameID string) (projections.Game,
 	return projections.GetGame(ctx, s.pool, gameID)
 }
 
+// Commitment returns the sha256 of a game's seed, public from its creation
+// (game.created publishes it; game.ended reveals the seed): one query.
+func (s *Service) Commitment(ctx context.Context, gameID string) (string, error) {
+	var c string
+	err := s.pool.QueryRow(ctx, `select coalesce(data->>'seed_sha256', '') from events where stream = $1 and version = 1 and type = $2`,
+		Stream(gameID), TypeCreated).Scan(&c)
+	if err != nil {
+		return "", fmt.Errorf("read the seed commitment of game %s: %w", gameID, err)
+	}
+	return c, nil
+}
+
 // GameAndViewFor returns a game's row and user's seat view of it, in one
 // query (see projections.GetGameForUser): what an answer about a game to a
 // person needs.
