@@ -93,7 +93,7 @@ type PromptData struct {
 	Game    GameRef
 	Player  string
 	Version int
-	View    string   // the seat's view as text (see mailtext.View)
+	View    string   // the table as the seat sees it, in words (the game's board, games.Board.Tell)
 	Since   []string // what happened since the player last acted, a sentence each
 	ToDo    []string // what the seat may do now, "bid or call Coyote (CY-12)"
 	Choices []string // the moves, numbered 1..n in the mail

@@ -17,7 +17,6 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/courrier-games/courrier/notify"
-	"github.com/courrier-games/courrier/notify/mailtext"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden mails in testdata/")
@@ -28,8 +27,8 @@ var (
 		ID: "k7m2p9q4rs", Kind: "coyote", Name: "Coyote",
 		URL: "https://courrier.example/g/k7m2p9q4rs", RulesURL: "https://courrier.example/rules/coyote",
 	}
-	msgView = `{"seat":1,"deck":"classic","round":2,"players":[{"seat":0,"name":"Ana","coyotes":0,"feather":{"value":5}},` +
-		`{"seat":1,"name":"Bob","coyotes":1,"hidden":true}],"turn":1,"bid":3,"discard":[],"pile_size":20,"over":false}`
+	// msgBoard is a table told in words, as a game's board tells it.
+	msgBoard = "Whose turn: Bob.\nThe bid: 3 by Ana.\nAna: 0 coyote tokens; feather 5.\nBob (you): 1 coyote token; feather hidden from you.\nThe pile: 20 feathers."
 	msgHead = "9f2c4e1ab77d03c6e58f2b1d4a6c90e3f1b2d3c4a5e6f708192a3b4c5d6e7f80"
 )
 
@@ -49,7 +48,7 @@ func msgMail(kind string, data any) notify.Mail {
 // msgSamples are one mail of each kind, as the goldens hold them.
 func msgSamples() []notify.Mail {
 	prompt := msgMail(notify.KindPrompt, notify.PromptData{
-		Game: msgGame, Player: "Bob", Version: 12, View: mailtext.View([]byte(msgView)),
+		Game: msgGame, Player: "Bob", Version: 12, View: msgBoard,
 		Since: []string{
 			"Ana bid 3.",
 			"Cleo called Coyote: the sum was 21, not under 3, so Cleo takes a coyote and a new round begins.",

@@ -18,7 +18,6 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
-	"github.com/courrier-games/courrier/notify/mailtext"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -88,15 +87,22 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 }
 
 // tableText tells a seat's table in words: the game's own board, built
-// from the seat's view only and told in the game's catalog (games.Board);
-// a game without a board falls back to the view's fields as text.
-func (s *Service) tableText(kind string, view json.RawMessage) string {
-	if eng, err := s.play.Registry().Get(kind); err == nil {
-		if board, err := eng.Board(view); err == nil {
-			return strings.Join(board.Tell(eng.Words()), "\n")
-		}
+// from the seat's view only and told in the game's catalog (games.Board).
+// A game without a board tells none: its prompt still has what happened and
+// the moves, and a mail never carries a dump of the view.
+func (s *Service) tableText(ctx context.Context, kind string, view json.RawMessage) string {
+	eng, err := s.play.Registry().Get(kind)
+	if err != nil {
+		return ""
 	}
-	return mailtext.View(view)
+	board, err := eng.Board(view)
+	if err != nil {
+		if !errors.Is(err, games.ErrNoBoard) {
+			s.log.WarnContext(ctx, "a seat's board", "kind", kind, "err", err)
+		}
+		return ""
+	}
+	return strings.Join(board.Tell(eng.Words()), "\n")
 }
 
 // sendPrompt mails seat its view, what happened since it last acted and
@@ -111,7 +117,7 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	m := s.seatMail(b, kind, to, version, seat, label)
 	m.ReplyTo = s.replyTo(TokenMove, b.GameID, seat, b.Version)
 	data := PromptData{
-		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: s.tableText(b.Kind, b.View),
+		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: s.tableText(ctx, b.Kind, b.View),
 		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
