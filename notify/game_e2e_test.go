@@ -134,6 +134,9 @@ func playByMail(t *testing.T, w *world, kind string, addrs []string, seed uint64
 		w.mustSend(p.addr, p.m.ReplyTo, reply(p.addr, p.m, pick, styles[moves%len(styles)]))
 		moves++
 		w.inboundDone()
+		if w.afterMove != nil {
+			w.afterMove(gameIDOf(p.m.Subject))
+		}
 		if moves > 3000 {
 			t.Fatalf("the game of %s did not end after %d moves", kind, moves)
 		}

@@ -124,6 +124,9 @@ type world struct {
 	now     func() time.Time
 	signer  *notify.Signer
 	jobs    *river.Client[pgx.Tx]
+	// afterMove, when set, runs after each reply playByMail sends, with
+	// the game's id.
+	afterMove func(game string)
 }
 
 type lateJobs struct{ c *river.Client[pgx.Tx] }
