@@ -29,7 +29,7 @@ var (
 	}
 	// msgBoard is a table told in words, as a game's board tells it.
 	msgBoard = "Whose turn: Bob.\nThe bid: 3 by Ana.\nAna: 0 coyote tokens; feather 5.\nBob (you): 1 coyote token; feather hidden from you.\nThe pile: 20 feathers."
-	msgHead = "9f2c4e1ab77d03c6e58f2b1d4a6c90e3f1b2d3c4a5e6f708192a3b4c5d6e7f80"
+	msgHead  = "9f2c4e1ab77d03c6e58f2b1d4a6c90e3f1b2d3c4a5e6f708192a3b4c5d6e7f80"
 )
 
 // msgMail is a mail of kind with data, addressed as courrier addresses

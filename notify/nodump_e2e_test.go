@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -21,6 +22,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/notify"
 	"github.com/courrier-games/courrier/web"
@@ -44,9 +46,11 @@ func TestNoMailOrPageDumpsTheView(t *testing.T) {
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
 			t.Parallel()
-			// A whole game within the hour: the hourly bound of one
-			// sender's mail is not what this test is about.
-			w := newWorld(t, 3, func(c *notify.Config) { c.RepliesPerHour = 100000 })
+			// A whole game in a minute or two: the bounds of one sender's
+			// mail are not what this test is about.
+			w := newWorld(t, 3, func(c *notify.Config) {
+				c.RepliesPerHour, c.Inbound.MailsPerSender, c.Inbound.MailsPerReplyAddress = -1, -1, -1
+			})
 			site := newPages(t, w)
 			addrs := players[:tc.players]
 			keys := map[string]bool{}
@@ -76,13 +80,17 @@ func TestNoMailOrPageDumpsTheView(t *testing.T) {
 				t.Fatal(err)
 			}
 			words := map[string]bool{}
+			var said []string // the catalogs' messages, for phrases
 			addWords := func(s string) {
 				for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && r != '_' }) {
 					words[f] = true
 				}
 			}
-			for _, m := range eng.Words() {
-				addWords(m)
+			for _, c := range []games.Catalog{eng.Words(), games.BoardWords} {
+				for _, m := range c {
+					addWords(m)
+					said = append(said, strings.ToLower(m))
+				}
 			}
 			for _, a := range addrs {
 				for _, m := range ofKind(w.mailTo(a), "prompt") {
@@ -108,8 +116,9 @@ func TestNoMailOrPageDumpsTheView(t *testing.T) {
 				t.Fatalf("too little to scan: %d view fields, %d pages, %d mail parts", len(keys), len(pages), len(mails))
 			}
 			failed := 0
+			scan := newDumpScan(keys, strings.Join(said, "\n"))
 			for _, s := range append(mails, pages...) {
-				if line, field, ok := dumped(s.text, keys); ok {
+				if line, field, ok := scan.dumped(s.text); ok {
 					if failed++; failed > 5 {
 						t.Fatalf("and more")
 					}
@@ -173,33 +182,58 @@ func internalName(k string) bool {
 // jsonRe is JSON in a text: an object's first field, or a field and value.
 var jsonRe = regexp.MustCompile(`\{"\w+":|"\w+":\s*[\[{"0-9tfn-]`)
 
+// dumpScan finds the views' fields in texts (see dumped).
+type dumpScan struct {
+	// dump matches a field in a dump's form, internal an internal name
+	// anywhere; field names the field a match's text stands for.
+	dump, internal *regexp.Regexp
+	field          map[string]string
+}
+
+// newDumpScan compiles the forms of every field into two expressions. A
+// field's readable form ("face down" of face_down) that the game's words
+// say (said: its catalogs' messages) is the game's phrase, not a dump.
+func newDumpScan(keys map[string]bool, said string) *dumpScan {
+	d := &dumpScan{field: map[string]string{}}
+	var forms, internal []string
+	for k := range keys {
+		d.field[k] = k
+		forms = append(forms, regexp.QuoteMeta(k))
+		if r := strings.ReplaceAll(k, "_", " "); r != k && !strings.Contains(said, r) {
+			d.field[r] = k
+			forms = append(forms, regexp.QuoteMeta(r))
+		}
+		if internalName(k) {
+			internal = append(internal, regexp.QuoteMeta(k))
+		}
+	}
+	// Longest first: "pile size" before "pile".
+	longest := func(a, b string) int { return len(b) - len(a) }
+	slices.SortFunc(forms, longest)
+	slices.SortFunc(internal, longest)
+	d.dump = regexp.MustCompile(`^\s*(?:- )?(` + strings.Join(forms, "|") + `)\s?[:=](?:\s|$)`)
+	if len(internal) > 0 {
+		d.internal = regexp.MustCompile(`(?:^|[^\pL\pN_-])(` + strings.Join(internal, "|") + `)(?:$|[^\pL\pN_-])`)
+	}
+	return d
+}
+
 // dumped finds a view's field in text the way a dump shows it, and returns
 // the line and the field: `key:` or `key =` (also with the underscores as
 // spaces, as a dump made readable writes them) at the start of a line (an
 // item's "- " may come first); an internal name (see internalName) as it
 // is, a whole word anywhere; or JSON.
-func dumped(text string, keys map[string]bool) (string, string, bool) {
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	slices.Sort(names)
+func (d *dumpScan) dumped(text string) (string, string, bool) {
 	for line := range strings.SplitSeq(text, "\n") {
 		if jsonRe.MatchString(line) {
 			return strings.TrimSpace(line), "JSON", true
 		}
-		for _, k := range names {
-			res := []string{`^\s*(?:- )?` + regexp.QuoteMeta(k) + `\s?[:=](?:\s|$)`}
-			if r := strings.ReplaceAll(k, "_", " "); r != k {
-				res = append(res, `^\s*(?:- )?`+regexp.QuoteMeta(r)+`\s?[:=](?:\s|$)`)
+		for _, re := range []*regexp.Regexp{d.dump, d.internal} {
+			if re == nil {
+				continue
 			}
-			if internalName(k) {
-				res = append(res, `(?:^|[^\pL\pN_-])`+regexp.QuoteMeta(k)+`(?:$|[^\pL\pN_-])`)
-			}
-			for _, re := range res {
-				if regexp.MustCompile(re).MatchString(line) {
-					return strings.TrimSpace(line), k, true
-				}
+			if m := re.FindStringSubmatch(line); m != nil {
+				return strings.TrimSpace(line), d.field[m[1]], true
 			}
 		}
 	}
@@ -218,7 +252,7 @@ func mailParts(t *testing.T, m message) []scanned {
 	var out []scanned
 	for {
 		p, err := r.NextPart()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return out
 		}
 		if err != nil {
@@ -302,7 +336,7 @@ func (p *pages) gamePage(t *testing.T, address, game string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.AddCookie(&http.Cookie{Name: "courrier_session", Value: tok})
+	req.AddCookie(&http.Cookie{Name: "courrier_session", Value: tok, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +355,8 @@ func (p *pages) gamePage(t *testing.T, address, game string) string {
 // The scan itself finds a dump in each of its forms, and passes the words
 // of a board and a sentence that use the same words as fields.
 func TestDumpScanFindsDumps(t *testing.T) {
-	keys := map[string]bool{"viewer": true, "hand": true, "pile_size": true, "r": true, "winner": true, "dealScore": true, "variant_tokens": true, "c": true}
+	keys := map[string]bool{"face_down": true, "viewer": true, "hand": true, "pile_size": true, "r": true, "winner": true, "dealScore": true, "variant_tokens": true, "c": true}
+	scan := newDumpScan(keys, "face down: {0}")
 	for _, tc := range []struct {
 		text  string
 		field string // "": no dump
@@ -338,7 +373,7 @@ func TestDumpScanFindsDumps(t *testing.T) {
 		{"winner = 2", "winner"},
 		{"Your hand: the 9 of clubs, the jack of clubs.", ""},
 		{"Ana is the winner: she took the last trick.", ""},
-		{"- seat: 1, card: 9d", ""}, // no field of these views
+		{"- seat: 1, card: 9d", ""},      // no field of these views
 		{"Ana: cash: 3000, blue: 0", ""}, // a board's words, not at the line's start
 		{"The winner takes the pot; your hand is empty.", ""},
 		{"Bob (you): 1 coyote token.", ""},
@@ -348,8 +383,9 @@ func TestDumpScanFindsDumps(t *testing.T) {
 		{"variant tokens: off", "variant_tokens"},
 		{"open http://courrier.test/c/c.1.abc", ""},
 		{"c: 3", "c"},
+		{"face down: the 3 of clubs", ""}, // the board's own words
 	} {
-		_, field, ok := dumped(tc.text, keys)
+		_, field, ok := scan.dumped(tc.text)
 		if ok != (tc.field != "") || field != tc.field {
 			t.Errorf("%q: found %q (%v), want %q", tc.text, field, ok, tc.field)
 		}
