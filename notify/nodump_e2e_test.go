@@ -336,7 +336,7 @@ func (p *pages) gamePage(t *testing.T, address, game string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.AddCookie(&http.Cookie{Name: "courrier_session", Value: tok, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	req.AddCookie(&http.Cookie{Name: "courrier_session", Value: tok, Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode}) // a request's cookie: its attributes are not sent
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
