@@ -104,6 +104,13 @@ func TestNoMailOrPageDumpsTheView(t *testing.T) {
 					delete(keys, k)
 				}
 			}
+			if tc.kind == "couillon" {
+				// Couillon's standings are by team, each named with its players.
+				over := strings.ReplaceAll(ofKind(w.mailTo(addrs[0]), "game_over")[0].Text, "\r\n", "\n")
+				if !regexp.MustCompile(`Standings:\n  1\. [^\n]+ \(\w+ and \w+\): [^\n]+\n  2\. [^\n]+ \(\w+ and \w+\): `).MatchString(over) {
+					t.Errorf("the game-over mail of couillon gives no standings by team:\n%s", over)
+				}
+			}
 			var mails []scanned
 			for _, a := range addrs {
 				for _, m := range w.mailTo(a) {
