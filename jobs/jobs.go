@@ -94,6 +94,22 @@ func (DisputeNotice) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
 }
 
+// AbsenceNotice tells a seat's player that another player declared an
+// absence, or came back, at Version (a game.away or game.back event).
+type AbsenceNotice struct {
+	GameID  string `json:"game_id"`
+	Version int    `json:"version"`
+	Seat    int    `json:"seat"`
+}
+
+// Kind implements river.JobArgs.
+func (AbsenceNotice) Kind() string { return "mail.absence" }
+
+// InsertOpts puts the job on the mail queue, at its priority.
+func (AbsenceNotice) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+}
+
 // Invitation invites a user (an opaque id) to the game, as of Version.
 type Invitation struct {
 	GameID  string `json:"game_id"`

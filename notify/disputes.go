@@ -45,6 +45,7 @@ func (w *disputeWorker) Work(ctx context.Context, job *river.Job[jobs.DisputeNot
 		if m, err = s.toSeat(ctx, b, KindNotice, a.Version, a.Seat, "dispute"); err != nil {
 			return done(err)
 		}
+		m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
 	} else {
 		to, err := s.address(ctx, user)
 		if err != nil {
@@ -67,3 +68,42 @@ func (w *disputeWorker) Work(ctx context.Context, job *river.Job[jobs.DisputeNot
 	m.Data = NoticeData{Subject: subject, Paragraphs: paras}
 	return done(s.send(ctx, outgoing{Mail: m, userID: user, gameID: a.GameID}))
 }
+
+// absenceWorker tells a player that another player of their game declared
+// an absence or came back: the game may wait on them.
+type absenceWorker struct {
+	river.WorkerDefaults[jobs.AbsenceNotice]
+	s *Service
+}
+
+// Work sends the notice, in the words the recipient's seat reads the event
+// in (play.Change), with a reply address that takes the reply verbs.
+func (w *absenceWorker) Work(ctx context.Context, job *river.Job[jobs.AbsenceNotice]) error {
+	s, a := w.s, job.Args
+	b, err := s.play.Brief(ctx, a.GameID, games.Seat(a.Seat))
+	if err != nil {
+		return err
+	}
+	changes, err := s.play.History(ctx, a.GameID, b.User, a.Version-1)
+	if err != nil {
+		return err
+	}
+	if len(changes) == 0 {
+		return fmt.Errorf("game %s has no version %d", a.GameID, a.Version)
+	}
+	c := changes[0]
+	m, err := s.toSeat(ctx, b, KindNotice, a.Version, a.Seat, "absence")
+	if err != nil {
+		return done(err)
+	}
+	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
+	subject := fmt.Sprintf("[courrier] %s %s: a player is away", b.Name, b.GameID)
+	if c.Type == play.TypeBack {
+		subject = fmt.Sprintf("[courrier] %s %s: a player is back", b.Name, b.GameID)
+	}
+	m.Data = NoticeData{Subject: subject, Paragraphs: []string{c.Text, absenceVerbs}}
+	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
+}
+
+// absenceVerbs says what a reply to an absence notice takes.
+const absenceVerbs = `You may answer this mail with "away 3d" (or any length) or "back" for yourself, or "dispute 12 why" to flag a version for the referee; your moves go in reply to your prompts.`

@@ -2,9 +2,12 @@ package notify_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -131,6 +134,9 @@ func playByMail(t *testing.T, w *world, kind string, addrs []string, seed uint64
 		w.mustSend(p.addr, p.m.ReplyTo, reply(p.addr, p.m, pick, styles[moves%len(styles)]))
 		moves++
 		w.inboundDone()
+		if w.afterMove != nil {
+			w.afterMove(gameIDOf(p.m.Subject))
+		}
 		if moves > 3000 {
 			t.Fatalf("the game of %s did not end after %d moves", kind, moves)
 		}
@@ -177,13 +183,36 @@ func TestWholeGamesArePlayedByMail(t *testing.T) {
 					t.Errorf("the game-over mail to %s does not reveal the seed:\n%s", a, over[0].Text)
 				}
 				checkAttachedRecord(t, over[0])
+				checkCommitment(t, w, a, over[0])
 			}
-			disputeByMail(t, w, game, addrs)
+			// A dispute in reply to any game mail: a prompt, a receipt, the
+			// game-over mail.
+			for i, kind := range []string{"prompt", "receipt", "game_over"} {
+				mails := ofKind(w.mailTo(addrs[1]), kind)
+				if len(mails) == 0 {
+					t.Fatalf("%s got no %s mail to answer", addrs[1], kind)
+				}
+				disputeByMail(t, w, game, addrs, mails[0], 9+i)
+			}
+			moveToReceipt(t, w, game, addrs[1])
 			receipts := 0
 			for _, a := range addrs {
 				for _, m := range ofKind(w.mailTo(a), "receipt") {
 					receipts++
 					checkSealedReceipt(t, w, game, m)
+					// The receipt tells what the move did, in the game's
+					// words for the mover, and takes a dispute.
+					if !strings.Contains(strings.ReplaceAll(m.Text, "\r\n", "\n"), "What it did:\n- You ") || !strings.HasPrefix(m.ReplyTo, "g+") {
+						t.Fatalf("a receipt without what the move did, or a game reply address (%q):\n%s", m.ReplyTo, m.Text)
+					}
+				}
+				over := ofKind(w.mailTo(a), "game_over")[0]
+				over.Text = strings.ReplaceAll(over.Text, "\r\n", "\n")
+				if !strings.Contains(over.Text, "Since your last move:\n- ") || !strings.HasPrefix(over.ReplyTo, "g+") {
+					t.Fatalf("the game-over mail to %s tells nothing since their last move, or has no game reply address (%q):\n%s", a, over.ReplyTo, over.Text)
+				}
+				if tc.kind == "coyote" && !strings.Contains(over.Text, "Standings:\n  1. ") {
+					t.Fatalf("the game-over mail of coyote has no standings:\n%s", over.Text)
 				}
 			}
 			if receipts == 0 || receipts > moves {
@@ -232,33 +261,46 @@ func checkAttachedRecord(t *testing.T, m message) {
 }
 
 // disputeByMail: a player replies "dispute <version> <reason>" to one of
-// the game's mails; the dispute is an event, the player gets a notice, and
-// every other player is told.
-func disputeByMail(t *testing.T, w *world, game string, addrs []string) {
+// the game's mails (m, theirs); the dispute is an event, the player gets a
+// notice, and every other player is told.
+func disputeByMail(t *testing.T, w *world, game string, addrs []string, m message, version int) {
 	t.Helper()
-	prompts := ofKind(w.mailTo(addrs[1]), "prompt")
-	if len(prompts) == 0 {
-		t.Fatal("no prompt to answer")
-	}
 	before := w.countEvents(game)
 	others := map[string]int{}
 	for _, a := range addrs {
 		others[a] = len(ofKind(w.mailTo(a), "notice"))
 	}
-	w.mustSend(addrs[1], prompts[0].ReplyTo, reply(addrs[1], prompts[0], "dispute 9 the shuffle gave two players the same card", "gmail"))
-	w.inboundDone()
+	w.mustSend(addrs[1], m.ReplyTo, reply(addrs[1], m, fmt.Sprintf("dispute %d the shuffle gave two players the same card", version), "gmail"))
+	if out := w.inboundDone(); out != fmt.Sprintf("disputed version %d of game %s", version, game) {
+		t.Fatalf("a dispute in reply to a %s mail: %q\n%s", m.Kind, out, w.trace())
+	}
 	if got := w.countEvents(game); got != before+1 {
-		t.Fatalf("a dispute by mail wrote %d events", got-before)
+		t.Fatalf("a dispute by mail in reply to a %s mail wrote %d events", m.Kind, got-before)
 	}
 	for _, a := range addrs {
-		m := w.waitKind(a, "notice", others[a]+1)
-		want := "disputes version 9: the shuffle gave two players the same card"
+		n := w.waitKind(a, "notice", others[a]+1)
+		want := fmt.Sprintf("disputes version %d: the shuffle gave two players the same card", version)
 		if a == addrs[1] {
-			want = "Your dispute of version 9 is recorded"
+			want = fmt.Sprintf("Your dispute of version %d is recorded", version)
 		}
-		if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), want) {
-			t.Fatalf("the notice to %s does not say %q:\n%s", a, want, m.Text)
+		if !strings.Contains(strings.Join(strings.Fields(n.Text), " "), want) {
+			t.Fatalf("the notice to %s does not say %q:\n%s", a, want, n.Text)
 		}
+	}
+}
+
+// moveToReceipt: a move in reply to a receipt (which lists no moves) is
+// refused, saying where moves go, and plays nothing.
+func moveToReceipt(t *testing.T, w *world, game, addr string) {
+	t.Helper()
+	receipt := ofKind(w.mailTo(addr), "receipt")[0]
+	before := w.countEvents(game)
+	w.mustSend(addr, receipt.ReplyTo, reply(addr, receipt, "1", "gmail"))
+	if out := w.inboundDone(); !strings.Contains(out, "not moves: send your move in reply to your latest prompt") {
+		t.Fatalf("a move in reply to a receipt: %q", out)
+	}
+	if got := w.countEvents(game); got != before {
+		t.Fatalf("a move in reply to a receipt wrote %d events", got-before)
 	}
 }
 
@@ -281,5 +323,48 @@ func checkSealedReceipt(t *testing.T, w *world, game string, m message) {
 	}
 	if err := w.archive.CheckReceipt(t.Context(), r); err != nil {
 		t.Fatalf("the receipt mail's head is not the sealed head: %v", err)
+	}
+}
+
+// commitmentRe reads the seed's sha256 where a mail says it.
+var commitmentRe = regexp.MustCompile(`sha256 (?:is )?([0-9a-f]{64})`)
+
+// checkCommitment checks that the seed's sha256, which the game-over mail
+// says was published when the game was created, was: in the game-created
+// notice to the creator, in each invitation and in each seat's first
+// prompt, and that the revealed seed hashes to it.
+func checkCommitment(t *testing.T, w *world, addr string, over message) {
+	t.Helper()
+	text := strings.Join(strings.Fields(over.Text), " ")
+	m := regexp.MustCompile(`The seed was ([0-9a-f]+); its sha256 ([0-9a-f]{64})`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("the game-over mail reveals no seed and sha256:\n%s", over.Text)
+	}
+	seed, err := hex.DecodeString(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(seed); hex.EncodeToString(sum[:]) != m[2] {
+		t.Fatalf("the revealed seed does not hash to the commitment %s", m[2])
+	}
+	var first []message
+	for _, k := range []string{"invitation", "prompt"} {
+		if ms := ofKind(w.mailTo(addr), k); len(ms) > 0 {
+			first = append(first, ms[0])
+		}
+	}
+	for _, n := range ofKind(w.mailTo(addr), "notice") {
+		if strings.Contains(n.Subject, "game created") {
+			first = append(first, n)
+		}
+	}
+	if len(first) < 2 {
+		t.Fatalf("%s got %d of the mails that publish the commitment", addr, len(first))
+	}
+	for _, f := range first {
+		c := commitmentRe.FindStringSubmatch(strings.Join(strings.Fields(f.Text), " "))
+		if c == nil || c[1] != m[2] {
+			t.Fatalf("the %s mail to %s does not publish the seed's sha256 %s:\n%s", f.Kind, addr, m[2], f.Text)
+		}
 	}
 }

@@ -130,7 +130,7 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	local, _, _ := strings.Cut(r.Rcpt, "@")
 	kind, token, _ := strings.Cut(strings.ToLower(local), "+")
 	switch kind {
-	case TokenMove, TokenInvite, TokenConfirm:
+	case TokenMove, TokenInvite, TokenConfirm, TokenGame:
 		tok, err := s.cfg.Signer.Verify(token)
 		if err != nil || tok.Kind != kind {
 			// The SMTP server refused such an address; it expired since.
@@ -171,6 +171,11 @@ func mailAuth(id identity, in incoming.Message) string {
 // game folded once, and says what a refusal needs.
 func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
 	lines := incoming.MoveLines(in.Text)
+	if _, verb, _ := play.ParseReply(lines); tok.Kind == TokenGame && !verb {
+		// A reply to a mail that asked for no move (a receipt, the
+		// game-over mail): it shows no moves to choose from.
+		return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, noMoveHere, "")
+	}
 	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
 	if err != nil {
 		b := play.Brief{GameID: tok.Game} // say nothing of the game to someone who is not its player
@@ -220,6 +225,10 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 	})
 }
 
+// noMoveHere answers a move sent in reply to a game's mail that asked for
+// none.
+const noMoveHere = "this mail takes dispute, away, back, claim and resign, not moves: send your move in reply to your latest prompt, which lists them"
+
 // movedOutcome says what a reply of n move lines played in game: every
 // line, or the lines before the one that was refused (the receipt tells
 // the player the same).
@@ -237,7 +246,7 @@ func movedOutcome(n int, game string, out play.Outcome) string {
 // malformed.
 func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, err error) (handled, error) {
 	if stale, ok := errors.AsType[*play.StaleError](err); ok {
-		problem := fmt.Sprintf("the game moved on: your reply answered version %d, and the game is now at version %d.", stale.Expected, stale.Current)
+		problem := stale.Error() + "." // play's words, the same through every door
 		var what []string
 		for _, c := range stale.Changes {
 			if c.Text != "" {
@@ -247,7 +256,7 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message
 		if len(what) > 0 {
 			problem += " Since then: " + strings.Join(what, " ")
 		}
-		return s.refuse(ctx, h, in, b, lines, problem+" Nothing was played; if your move still stands, send it again to the new prompt.", "")
+		return s.refuse(ctx, h, in, b, lines, problem+" Nothing was played.", "")
 	}
 	if re, ok := games.AsRuleError(err); ok {
 		return s.refuse(ctx, h, in, b, lines, re.Reason, re.Rule)

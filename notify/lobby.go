@@ -174,11 +174,16 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 	}
 	h.gameID = out.GameID
 	eng, _ := catalog.Registry().Get(req.Kind) // known above
+	created, err := s.play.Brief(ctx, out.GameID, games.Spectator)
+	if err != nil {
+		return h, err
+	}
 	return s.notice(h, "created game "+out.GameID, out.GameID, NoticeData{
 		Subject: fmt.Sprintf("[courrier] %s %s: game created", eng.Info().Name, out.GameID),
 		Paragraphs: []string{
 			fmt.Sprintf("You created game %s of %s and play in it as %s.", out.GameID, eng.Info().Name, req.Name),
 			fmt.Sprintf("Invitations went to %s. The game starts when everyone has joined; you will get your first prompt then.", strings.Join(req.Invite, ", ")),
+			seedPromise(created.Commitment),
 		},
 	})
 }

@@ -119,17 +119,17 @@ func TestBadRepliesChangeNothing(t *testing.T) {
 		events++
 	})
 
-	t.Run("a stale reply is explained and plays nothing", func(t *testing.T) {
+	t.Run("a reply out of turn says whose turn it is and plays nothing", func(t *testing.T) {
 		// The prompt's move was played: the same address answering it again
-		// with another mail is stale.
+		// with another mail is out of turn, not "moved on".
 		w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "1", "gmail"))
 		w.inboundDone()
 		// Refusals are at most one an hour per game: the unparsable move
 		// above had one, so this one is recorded, not answered.
 		var outcome string
 		_ = w.pool.QueryRow(context.Background(), `select outcome from inbound_mail order by id desc limit 1`).Scan(&outcome)
-		if !strings.Contains(outcome, "moved on") {
-			t.Fatalf("outcome %q, want the game moved on", outcome)
+		if !strings.Contains(outcome, "it is not your turn: the game waits for ") || strings.Contains(outcome, "moved on") {
+			t.Fatalf("outcome %q, want: it is not your turn, and whose it is", outcome)
 		}
 		if n := w.countEvents(game); n != events {
 			t.Fatalf("%d events written", n-events)

@@ -109,7 +109,7 @@ type PromptData struct {
 	Game    GameRef
 	Player  string
 	Version int
-	View    string   // the seat's view as text (see mailtext.View)
+	View    string   // the table as the seat sees it, in words (the game's board, games.Board.Tell)
 	Since   []string // what happened since the player last acted, a sentence each
 	ToDo    []string // what the seat may do now, "bid or call Coyote (CY-12)"
 	Choices []string // the moves, numbered 1..n in the mail
@@ -119,13 +119,19 @@ type PromptData struct {
 	// Reminder is set in a reminder (KindReminder): the same mail, said
 	// again before the deadline.
 	Reminder bool
+	// Commitment is the sha256 of the game's seed, set in a seat's first
+	// prompt; empty: not said.
+	Commitment string
 }
 
 // ReceiptData confirms moves played by mail.
 type ReceiptData struct {
-	Game    GameRef
-	Player  string
-	Moves   []string
+	Game   GameRef
+	Player string
+	Moves  []string
+	// Caused is what the moves did, a sentence each, in the game's words
+	// for the mover's seat: the moves themselves and every consequence.
+	Caused  []string
 	Version int    // the game's version after the moves
 	Head    string // the receipt of the game's log after them (archive.ReceiptHead), in hex
 	// Refused says which line was not played and why, as a sentence; empty:
@@ -149,7 +155,8 @@ type GameOverData struct {
 	Game       GameRef
 	Player     string
 	Summary    string   // "Ana wins"
-	Scores     []string // "Ana: 3", one per seat
+	Since      []string // what happened since the player last acted, a sentence each
+	Scores     []string // the standings, best first: "Ana: 3", "Team 1 (Ana and Cleo): …"
 	Seed       string   // the game's secret seed, now revealed
 	Commitment string   // the sha256 of the seed, published at creation
 	Version    int
@@ -168,6 +175,7 @@ type InvitationData struct {
 	InviterAddress string
 	Players        []string // who is invited or seated, by display name or "someone"
 	Name           string   // a suggested player name, for "join <name>"
+	Commitment     string   // the sha256 of the game's seed, published at creation
 }
 
 // LoginData carries a sign-in link.
@@ -243,7 +251,8 @@ type mailPage struct {
 // msgAnswerable reports whether a person may answer a mail of kind: those
 // start with ReplyMarker.
 func msgAnswerable(kind string) bool {
-	return kind == KindPrompt || kind == KindReminder || kind == KindRefusal || kind == KindInvitation || kind == KindNotice
+	return kind == KindPrompt || kind == KindReminder || kind == KindRefusal || kind == KindInvitation || kind == KindNotice ||
+		kind == KindReceipt || kind == KindGameOver
 }
 
 // msgCheckData says what is wrong when data is not the data of kind.
@@ -585,7 +594,8 @@ func msgTidy(s string) string {
 // msgFuncs are the helpers both kinds of template use.
 func msgFuncs() map[string]any {
 	return map[string]any{
-		"prefix": msgPrefix,
+		"prefix":      msgPrefix,
+		"seedPromise": seedPromise,
 		"deadlineClause": func(d string) string {
 			if d == "" {
 				return ""

@@ -17,7 +17,6 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/courrier-games/courrier/notify"
-	"github.com/courrier-games/courrier/notify/mailtext"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden mails in testdata/")
@@ -28,9 +27,9 @@ var (
 		ID: "k7m2p9q4rs", Kind: "coyote", Name: "Coyote",
 		URL: "https://courrier.example/g/k7m2p9q4rs", RulesURL: "https://courrier.example/rules/coyote",
 	}
-	msgView = `{"seat":1,"deck":"classic","round":2,"players":[{"seat":0,"name":"Ana","coyotes":0,"feather":{"value":5}},` +
-		`{"seat":1,"name":"Bob","coyotes":1,"hidden":true}],"turn":1,"bid":3,"discard":[],"pile_size":20,"over":false}`
-	msgHead = "9f2c4e1ab77d03c6e58f2b1d4a6c90e3f1b2d3c4a5e6f708192a3b4c5d6e7f80"
+	// msgBoard is a table told in words, as a game's board tells it.
+	msgBoard = "Whose turn: Bob.\nThe bid: 3 by Ana.\nAna: 0 coyote tokens; feather 5.\nBob (you): 1 coyote token; feather hidden from you.\nThe pile: 20 feathers."
+	msgHead  = "9f2c4e1ab77d03c6e58f2b1d4a6c90e3f1b2d3c4a5e6f708192a3b4c5d6e7f80"
 )
 
 // msgMail is a mail of kind with data, addressed as courrier addresses
@@ -49,7 +48,7 @@ func msgMail(kind string, data any) notify.Mail {
 // msgSamples are one mail of each kind, as the goldens hold them.
 func msgSamples() []notify.Mail {
 	prompt := msgMail(notify.KindPrompt, notify.PromptData{
-		Game: msgGame, Player: "Bob", Version: 12, View: mailtext.View([]byte(msgView)),
+		Game: msgGame, Player: "Bob", Version: 12, View: msgBoard,
 		Since: []string{
 			"Ana bid 3.",
 			"Cleo called Coyote: the sum was 21, not under 3, so Cleo takes a coyote and a new round begins.",
@@ -65,6 +64,7 @@ func msgSamples() []notify.Mail {
 
 	receipt := msgMail(notify.KindReceipt, notify.ReceiptData{
 		Game: msgGame, Player: "Ana", Moves: []string{"bid 4"}, Version: 13, Head: msgHead,
+		Caused:  []string{"You bid 4."},
 		Refused: `line 2 "bid 3" was not played: it is no longer your turn`,
 	})
 	receipt.Unsubscribe = "https://courrier.example/u/abc123"
@@ -76,13 +76,15 @@ func msgSamples() []notify.Mail {
 	refusal.ReplyTo = "m+1a2b3c4d5e.k7m2p9q4rs.0.12.xyz@courrier.example"
 
 	over := msgMail(notify.KindGameOver, notify.GameOverData{
-		Game: msgGame, Player: "Ana", Summary: "Bob wins with one coyote", Scores: []string{"Ana: 2 coyotes", "Bob: 1 coyote"},
-		Seed: "5d41402abc4b2a76b9719d911017c592", Commitment: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+		Game: msgGame, Player: "Ana", Summary: "Bob wins with one coyote", Scores: []string{"Bob: 1 coyote", "Ana: 2 coyotes"},
+		Since: []string{"You called \"Coyote!\" against Bob's bid of 9.", "The total is 12, reaching Bob's bid of 9.", "You took a coyote token (2 of 2)."},
+		Seed:  "5d41402abc4b2a76b9719d911017c592", Commitment: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
 		Version: 57, Head: msgHead, RecordURL: "https://courrier.example/g/k7m2p9q4rs/record",
 	})
 
 	invitation := msgMail(notify.KindInvitation, notify.InvitationData{
 		Game: msgGame, Inviter: "Ana", Players: []string{"Ana", "Bob", "someone"}, Name: "Cleo",
+		Commitment: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
 	})
 	invitation.ReplyTo = "i+9z8y7x.k7m2p9q4rs@courrier.example"
 
@@ -239,7 +241,7 @@ func TestRenderMessageHeadersAndParts(t *testing.T) {
 			text, html := parts[0].Body, parts[1].Body
 			first, _, _ := strings.Cut(text, "\n")
 			switch m.Kind {
-			case notify.KindPrompt, notify.KindRefusal, notify.KindInvitation, notify.KindNotice:
+			case notify.KindPrompt, notify.KindRefusal, notify.KindInvitation, notify.KindNotice, notify.KindReceipt, notify.KindGameOver:
 				if first != notify.ReplyMarker || !strings.Contains(html, notify.ReplyMarker) {
 					t.Errorf("the first text line is %q, want the reply marker (in the HTML too)", first)
 				}

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify"
 )
 
 // A reminder repeats the prompt before the deadline, with the deadline and
@@ -82,6 +84,30 @@ func TestAwayAndBackByMail(t *testing.T) {
 	game := gameIDOf(prompt.Subject)
 	before := w.countEvents(game)
 	notices := len(ofKind(w.mailTo(who), "notice"))
+	var others []string
+	had := map[string]int{}
+	for _, a := range addrs {
+		if a != who {
+			others = append(others, a)
+			had[a] = len(ofKind(w.mailTo(a), "notice"))
+		}
+	}
+	// The last of the others turned notices off: they are not told.
+	quietOne := others[len(others)-1]
+	u, err := w.users.ByEmail(context.Background(), quietOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := auth.NewMailPreferences(w.pool, nil).Set(context.Background(), u.ID, "", notify.KindNotice, false); err != nil {
+		t.Fatal(err)
+	}
+	told := func(what string, n int) {
+		t.Helper()
+		m := w.waitKind(others[0], "notice", had[others[0]]+n)
+		if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), nameOf(who)+" "+what) || !strings.HasPrefix(m.ReplyTo, "g+") {
+			t.Fatalf("the notice to %s does not say %q with a game reply address (%q):\n%s", others[0], nameOf(who)+" "+what, m.ReplyTo, m.Text)
+		}
+	}
 	w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "away soon", "gmail"))
 	w.inboundDone()
 	if n := w.countEvents(game); n != before {
@@ -97,9 +123,30 @@ func TestAwayAndBackByMail(t *testing.T) {
 	if err != nil || len(hist) != 1 || !strings.Contains(hist[0].Text, "is away until") {
 		t.Fatalf("after away 2d the game says %+v (%v)", hist, err)
 	}
+	told("is away until", 1)
 	w.mustSend(who, prompt.ReplyTo, reply(who, prompt, "back", "gmail"))
 	w.inboundDone()
 	if n := w.waitKind(who, "notice", notices+2); !strings.Contains(n.Text, "run again") {
 		t.Fatalf("the answer to back:\n%s", n.Text)
+	}
+	told("is back", 2)
+	// Once every absence notice was worked, the one who turned notices
+	// off got none.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var left int
+		if err := w.pool.QueryRow(context.Background(), `select count(*) from river_job where kind = 'mail.absence' and state not in ('completed', 'cancelled', 'discarded')`).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d absence notices not worked after 20 s", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := len(ofKind(w.mailTo(quietOne), "notice")); got != had[quietOne] {
+		t.Fatalf("%s turned notices off and got %d notices", quietOne, got-had[quietOne])
 	}
 }

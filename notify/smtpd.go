@@ -232,7 +232,7 @@ func (ss *inboundSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	kind, token, plus := strings.Cut(strings.ToLower(local), "+")
 	switch {
 	case !plus && kind == "play":
-	case plus && (kind == TokenMove || kind == TokenInvite || kind == TokenConfirm):
+	case plus && tokenKind(kind):
 		tok, err := s.cfg.Signer.Verify(token)
 		if errors.Is(err, ErrExpiredToken) {
 			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},

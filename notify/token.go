@@ -19,12 +19,16 @@ const (
 	// and runs the command that waited for it; Game holds the pending
 	// command's id in base 36.
 	TokenConfirm = "c"
+	// TokenGame is a reply to a game's mail that asks for no move (a
+	// receipt, the game-over mail, a notice): it takes the reply verbs
+	// (dispute, away, back, claim, resign) for the seat, never a move.
+	TokenGame = "g"
 )
 
 // Token is what a reply address carries: signed, so that only courrier can
 // make one, and bound to a game, a seat and the version the mail showed.
 type Token struct {
-	Kind    string    // TokenMove, TokenInvite or TokenConfirm
+	Kind    string    // TokenMove, TokenInvite, TokenConfirm or TokenGame
 	Game    string    // the game id
 	Seat    int       // the seat (-1 for an invitation)
 	Version int       // the version the mail showed: a move is judged against it
@@ -100,7 +104,7 @@ func (s *Signer) Verify(token string) (Token, error) {
 	}
 	body, sum := token[:i], token[i+1:]
 	f := strings.Split(body, ".")
-	if len(f) != 6 || (f[0] != TokenMove && f[0] != TokenInvite && f[0] != TokenConfirm) {
+	if len(f) != 6 || !tokenKind(f[0]) {
 		return Token{}, ErrBadToken
 	}
 	var key *Key
@@ -124,6 +128,11 @@ func (s *Signer) Verify(token string) (Token, error) {
 		return t, ErrExpiredToken
 	}
 	return t, nil
+}
+
+// tokenKind reports whether kind is a kind of reply token.
+func tokenKind(kind string) bool {
+	return kind == TokenMove || kind == TokenInvite || kind == TokenConfirm || kind == TokenGame
 }
 
 // unsubscribeMAC signs an unsubscribe link of user for game ("" for all).

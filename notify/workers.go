@@ -18,7 +18,6 @@ import (
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
-	"github.com/courrier-games/courrier/notify/mailtext"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -88,15 +87,22 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 }
 
 // tableText tells a seat's table in words: the game's own board, built
-// from the seat's view only and told in the game's catalog (games.Board);
-// a game without a board falls back to the view's fields as text.
-func (s *Service) tableText(kind string, view json.RawMessage) string {
-	if eng, err := s.play.Registry().Get(kind); err == nil {
-		if board, err := eng.Board(view); err == nil {
-			return strings.Join(board.Tell(eng.Words()), "\n")
-		}
+// from the seat's view only and told in the game's catalog (games.Board).
+// A game without a board tells none: its prompt still has what happened and
+// the moves, and a mail never carries a dump of the view.
+func (s *Service) tableText(ctx context.Context, kind string, view json.RawMessage) string {
+	eng, err := s.play.Registry().Get(kind)
+	if err != nil {
+		return ""
 	}
-	return mailtext.View(view)
+	board, err := eng.Board(view)
+	if err != nil {
+		if !errors.Is(err, games.ErrNoBoard) {
+			s.log.WarnContext(ctx, "a seat's board", "kind", kind, "err", err)
+		}
+		return ""
+	}
+	return strings.Join(board.Tell(eng.Words()), "\n")
 }
 
 // sendPrompt mails seat its view, what happened since it last acted and
@@ -109,14 +115,17 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	}
 	to.Name = b.Player
 	m := s.seatMail(b, kind, to, version, seat, label)
-	tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: seat, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
-	m.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
+	m.ReplyTo = s.replyTo(TokenMove, b.GameID, seat, b.Version)
 	data := PromptData{
-		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: s.tableText(b.Kind, b.View),
+		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: s.tableText(ctx, b.Kind, b.View),
 		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
 		data.Deadline = readableTime(*b.Deadline, loc)
+	}
+	if slices.ContainsFunc(b.Since, func(c play.Change) bool { return c.Type == play.TypeStarted }) {
+		// The seat's first prompt: the game started since it last acted.
+		data.Commitment = b.Commitment
 	}
 	m.Data = data
 	m.Inline = s.boardPicture(ctx, b.Kind, b.View, "board."+m.MessageID)
@@ -144,6 +153,20 @@ func (w *reminderWorker) Work(ctx context.Context, job *river.Job[jobs.Reminder]
 			"the turn it reminded of was played or the game ended before it was sent")
 	}
 	return done(w.s.sendPrompt(ctx, b, KindReminder, a.Since, a.Seat, "reminder-"+a.Label))
+}
+
+// replyTo is a reply address of kind (TokenMove, TokenGame) bound to a
+// game's seat and the version its mail showed.
+func (s *Service) replyTo(kind, gameID string, seat, version int) string {
+	tok := s.cfg.Signer.Sign(Token{Kind: kind, Game: gameID, Seat: seat, Version: version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
+	return kind + "+" + tok + "@" + s.cfg.MailDomain
+}
+
+// seedPromise says a game's seed commitment: published from the start,
+// checked against the seed the game-over mail reveals.
+func seedPromise(commitment string) string {
+	return "The seed of this game's shuffles stays secret until it ends; its sha256 is " + commitment +
+		". The game-over mail reveals the seed, and anyone can check it against this."
 }
 
 // readableTime is a deadline as a person reads it in a mail, in their
@@ -195,7 +218,20 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[jobs.Receipt]) 
 	if err != nil {
 		return done(err)
 	}
-	m.Data = ReceiptData{Game: s.gameRef(b), Player: b.Player, Moves: a.Moves, Version: a.Version, Head: a.Head, Refused: a.Refused}
+	// What the move caused, in the game's words for the mover's seat: the
+	// events it wrote (the mover's own, then every consequence).
+	changes, err := s.play.History(ctx, a.GameID, b.User, a.From)
+	if err != nil {
+		return err
+	}
+	var caused []play.Change
+	for _, c := range changes {
+		if c.Version <= a.Version {
+			caused = append(caused, c)
+		}
+	}
+	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
+	m.Data = ReceiptData{Game: s.gameRef(b), Player: b.Player, Moves: a.Moves, Caused: sinceLines(caused), Version: a.Version, Head: a.Head, Refused: a.Refused}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 
@@ -216,16 +252,15 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	if err != nil {
 		return done(err)
 	}
-	d := GameOverData{Game: s.gameRef(b), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head}
+	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, b.Version)
+	d := GameOverData{
+		Game: s.gameRef(b), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head,
+		Since: sinceLines(b.Since),
+	}
 	if b.Result != nil {
 		d.Summary = b.Result.Summary
-		for seat, score := range b.Result.Scores {
-			if seat < len(b.Players) {
-				d.Scores = append(d.Scores, fmt.Sprintf("%s: %d", b.Players[seat], score))
-			}
-		}
+		d.Scores = s.standings(b)
 	}
-	m.Data = d
 	// The game's record for everyone: `courrier verify` re-plays it.
 	var rec bytes.Buffer
 	if err := s.cfg.Archive.RecordFor(ctx, &rec, a.GameID, b.User); err != nil {
@@ -236,6 +271,44 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	m.Data = d
 	m.Attachments = []Attachment{{Name: name, ContentType: "text/plain; charset=utf-8", Data: rec.Bytes()}}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
+}
+
+// standings are the game's standings at its end, best first, a line each:
+// the board's scores (a team named with its players), else the result's
+// scores by seat.
+func (s *Service) standings(b play.Brief) []string {
+	var out []string
+	if eng, err := s.play.Registry().Get(b.Kind); err == nil {
+		if board, err := eng.Board(b.View); err == nil && len(board.Scores) > 0 {
+			say := eng.Words().Must
+			for _, sc := range board.Scores {
+				names := make([]string, 0, len(sc.Seats))
+				for _, seat := range sc.Seats {
+					names = append(names, board.Name(seat))
+				}
+				who := strings.Join(names, " and ")
+				if !sc.Name.IsZero() {
+					who = say(sc.Name) + " (" + who + ")"
+				}
+				out = append(out, who+": "+say(sc.Text))
+			}
+			return out
+		}
+	}
+	type line struct {
+		seat, score int
+	}
+	var lines []line
+	for seat, score := range b.Result.Scores {
+		if seat < len(b.Players) {
+			lines = append(lines, line{seat, score})
+		}
+	}
+	slices.SortStableFunc(lines, func(x, y line) int { return y.score - x.score })
+	for _, l := range lines {
+		out = append(out, fmt.Sprintf("%s: %d", b.Players[l.seat], l.score))
+	}
+	return out
 }
 
 // invitationWorker invites a user to take a seat: they reply "join <name>".
@@ -277,7 +350,7 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 		MessageID: messageID,
 		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
 		Data: InvitationData{
-			Game: s.gameRef(b), Inviter: inviter, Players: players, Name: suggestName(to.Address, ""),
+			Game: s.gameRef(b), Inviter: inviter, Players: players, Name: suggestName(to.Address, ""), Commitment: b.Commitment,
 		},
 	}
 	if u, err := s.users.ByID(ctx, b.Creator); err == nil && u.ConfirmedAt != nil {

@@ -127,6 +127,9 @@ type world struct {
 	// onSend, when set, runs before each mail a player sends (a test's
 	// clock moves on as a player takes a few seconds to answer).
 	onSend func()
+	// afterMove, when set, runs after each reply playByMail sends, with
+	// the game's id.
+	afterMove func(game string)
 }
 
 type lateJobs struct{ c *river.Client[pgx.Tx] }

@@ -59,7 +59,12 @@ func playRecorded(t *testing.T, svc *play.Service, pool *pgxpool.Pool, kind stri
 		if i%2 == 1 {
 			ch = play.ChannelEmail
 		}
-		people = append(people, play.Actor{User: fmt.Sprintf("u-%s-%d", kind, i), Channel: ch, RequestID: fmt.Sprintf("req-%d", i)})
+		a := play.Actor{User: fmt.Sprintf("u-%s-%d", kind, i), Channel: ch, RequestID: fmt.Sprintf("req-%d", i)}
+		if ch == play.ChannelEmail {
+			// What the mail door keeps of a mail: its id and what checked it.
+			a.MessageID, a.MailAuth = fmt.Sprintf("m-%d@players.test", i), "from=ok; dkim=pass\nAuthentication-Results: mx.test; dmarc=pass"
+		}
+		people = append(people, a)
 	}
 	out, err := svc.Create(ctx, people[0], kind, nil, names[0])
 	if err != nil {
@@ -194,6 +199,19 @@ func TestReplayAuditAndRecordOfEveryGame(t *testing.T) {
 				if m.Channel == play.ChannelAPI && m.RequestID == "" {
 					t.Fatalf("an API move without its request id: %+v", m)
 				}
+				if m.Channel == play.ChannelEmail && (m.MessageID == "" || m.MailAuth == "") {
+					t.Fatalf("a mail move without its Message-ID and authentication: %+v", m)
+				}
+			}
+			// The report for people names a mail move by its Message-ID and
+			// authentication, not by the server's request id.
+			var text bytes.Buffer
+			if err := archive.WriteAuditReport(&text, rep); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(text.String(), " via email <m-1@players.test> (from=ok; dkim=pass Authentication-Results: mx.test; dmarc=pass)") ||
+				strings.Contains(text.String(), "via email request") {
+				t.Fatalf("the report does not name mail moves by Message-ID and authentication:\n%s", text.String())
 			}
 			if timeouts == 0 {
 				t.Fatal("the report shows no default played at a deadline")

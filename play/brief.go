@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play/archive"
 )
@@ -79,18 +80,32 @@ func (s *Service) Brief(ctx context.Context, gameID string, seat games.Seat) (Br
 	if !t.Started {
 		return b, nil
 	}
-	after := 0
-	for _, e := range slices.Backward(recorded) {
-		if seat != games.Spectator && actorSeat(e.Meta) == seat {
-			after = e.Version
-			break
-		}
-	}
+	after := lastCommandBefore(recorded, seat)
 	after = max(after, t.Version-maxSince)
 	if b.Since, err = s.historyAs(gameID, t.viewerOf(b.User), recorded, after); err != nil {
 		return Brief{}, err
 	}
 	return b, nil
+}
+
+// lastCommandBefore is the version before the first event of seat's last
+// own command (the events of one command share its transaction), 0 when
+// the seat never acted: what a seat is told since then includes what its
+// own last move caused.
+func lastCommandBefore(recorded []events.Recorded, seat games.Seat) int {
+	if seat == games.Spectator {
+		return 0
+	}
+	last := -1
+	for i, e := range slices.Backward(recorded) {
+		switch {
+		case last < 0 && actorSeat(e.Meta) == seat:
+			last = i
+		case last >= 0 && e.TX != recorded[last].TX:
+			return e.Version
+		}
+	}
+	return 0
 }
 
 // brief is the brief of seat on the table as it is, without what happened

@@ -3,6 +3,7 @@ package play
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -35,22 +36,46 @@ func refuse(code, format string, args ...any) error {
 
 // StaleError is a player's move sent against a version the game has left:
 // the game moved on. Changes are what happened since, as the player's seat
-// may see it.
+// may see it. When the game no longer waits for the player (YourTurn is
+// false), it says whose turn it is instead (Waiting), or that the game is
+// over (Ended): sending the move again would not help.
 type StaleError struct {
 	GameID   string
 	Expected int
 	Current  int
 	Changes  []Change
+	// YourTurn is set when the player's seat has a pending entry at Current.
+	YourTurn bool
+	// Ended is set when the game is over.
+	Ended bool
+	// Waiting names the players the game waits for at Current, as anyone
+	// may see them.
+	Waiting []string
 }
 
-// Error implements error.
+// Error implements error: the same words through every door.
 func (e *StaleError) Error() string {
-	if e.Expected > e.Current {
+	switch {
+	case e.Expected > e.Current:
 		return fmt.Sprintf("your move was made against version %d, but the game is only at version %d: "+
 			"look at the game and send your move against the version you see", e.Expected, e.Current)
+	case e.Ended:
+		return fmt.Sprintf("the game is over: your move was made against version %d, and the game ended at version %d", e.Expected, e.Current)
+	case !e.YourTurn && len(e.Waiting) > 0:
+		return fmt.Sprintf("it is not your turn: the game waits for %s (your move was made against version %d, the game is now at version %d); "+
+			"you will be prompted when it is your turn", sayList(e.Waiting), e.Expected, e.Current)
 	}
 	return fmt.Sprintf("the game moved on: your move was made against version %d, the game is now at version %d; "+
 		"look at what changed and send your move again if it still stands", e.Expected, e.Current)
+}
+
+// sayList joins names as a sentence does: "Ana", "Ana and Bob", "Ana, Bob
+// and Cleo".
+func sayList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // MoveError is the refusal of one line of a several-line move.

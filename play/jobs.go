@@ -30,7 +30,8 @@ func WithJobs(j JobInserter) Option { return func(s *Service) { s.jobs = j } }
 //   - a prompt to each seat with a pending entry the command opened (in a
 //     window every eligible seat gets one);
 //   - a receipt to the seat that moved by email;
-//   - the end of the game to every seat.
+//   - the end of the game to every seat;
+//   - an absence declared or ended to every other seat.
 func mailJobs(c *cmdCtx, before []games.Pending, from int, head string) []river.InsertManyParams {
 	t := c.table
 	if len(c.staged) == 0 {
@@ -50,6 +51,14 @@ func mailJobs(c *cmdCtx, before []games.Pending, from int, head string) []river.
 	}
 	if c.disputed {
 		return append(out, disputeJobs(c)...)
+	}
+	if last := c.staged[len(c.staged)-1]; c.retimed != nil && (last.Type == TypeAway || last.Type == TypeBack) {
+		// The others are told of an absence (their deadlines may wait on it).
+		for seat := range t.seatCount() {
+			if games.Seat(seat) != *c.retimed {
+				add(jobs.AbsenceNotice{GameID: t.ID, Version: t.Version, Seat: seat})
+			}
+		}
 	}
 	if c.reveal {
 		for seat := range t.seatCount() {

@@ -822,16 +822,28 @@ func (s *Service) stale(ctx context.Context, actor Actor, gameID string, expecte
 		return err
 	}
 	current := recorded[len(recorded)-1].Version
-	var changes []Change
-	if v.version == current {
-		changes, err = s.historyAs(gameID, v, recorded, max(expected, 0))
-	} else {
-		changes, err = s.history(gameID, actor.User, recorded, max(expected, 0))
+	if v.version != current {
+		full, err := fold(s.reg, gameID, recorded)
+		if err != nil {
+			return err
+		}
+		v = full.viewerOf(actor.User)
 	}
+	changes, t, err := s.historyTable(gameID, v, recorded, max(expected, 0))
 	if err != nil {
 		return err
 	}
-	return &StaleError{GameID: gameID, Expected: expected, Current: current, Changes: changes}
+	se := &StaleError{GameID: gameID, Expected: expected, Current: current, Changes: changes, Ended: t.Ended}
+	seat := t.SeatOf(actor.User)
+	for _, p := range t.Pending {
+		if p.Seat == seat && seat != games.Spectator {
+			se.YourTurn = true
+		}
+		if name := t.nameOf(p.Seat, games.Spectator); !slices.Contains(se.Waiting, name) {
+			se.Waiting = append(se.Waiting, name)
+		}
+	}
+	return se
 }
 
 // mailTypography undoes what mail clients and phones do to typed text:

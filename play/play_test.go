@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -220,6 +221,13 @@ func TestStaleMoveSaysTheGameMovedOn(t *testing.T) {
 	after, _ := svc.Load(ctx, id)
 	if after.Version != tbl.Version+1 {
 		t.Fatalf("the stale move wrote something: version %d", after.Version)
+	}
+	// The mover sending again against the old version: not "moved on" (a
+	// new prompt will not come), but whose turn it is.
+	_, err = svc.Move(ctx, mover, id, tbl.Version, []string{"take 1"})
+	if !errors.As(err, &stale) || stale.YourTurn || strings.Contains(stale.Error(), "moved on") ||
+		!strings.Contains(stale.Error(), "it is not your turn: the game waits for "+after.Engine.Players(after.State)[1-p.Seat]) {
+		t.Fatalf("a move out of turn against an old version: %v", err)
 	}
 }
 
@@ -477,5 +485,49 @@ func TestResignEndsTheGameForTheOther(t *testing.T) {
 	var pe *play.Error
 	if _, err := svc.Move(ctx, ana, id, play.AnyVersion, []string{"take 1"}); !errors.As(err, &pe) || pe.Code != play.CodeConflict {
 		t.Fatalf("a move after the end: %v", err)
+	}
+}
+
+// A seat's brief tells what happened since it last acted, its own last
+// move included: the mover is told what the move caused, and an earlier
+// move is not told again.
+func TestBriefTellsTheSeatsOwnLastMoveAndAfter(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	id, tbl := startPile(t, svc)
+	first := pending(t, tbl).Seat
+	names := tbl.Engine.Players(tbl.State)
+	v := tbl.Version
+	for i, take := range []string{"take 1", "take 2", "take 3"} {
+		seat := first
+		if i%2 == 1 {
+			seat = 1 - first
+		}
+		out, err := svc.Move(ctx, actorOf(tbl, seat), id, v, []string{take})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v = out.Version
+	}
+	for _, c := range []struct {
+		seat games.Seat
+		want []string
+	}{
+		// The first mover moved first and third: told its third move only.
+		{first, []string{"You took 3."}},
+		// The other moved second: told its move and the first mover's after it.
+		{1 - first, []string{"You took 2.", names[first] + " took 3."}},
+	} {
+		b, err := svc.Brief(ctx, id, c.seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ch := range b.Since {
+			got = append(got, ch.Text)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("seat %d is told %q, want %q", c.seat, got, c.want)
+		}
 	}
 }

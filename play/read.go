@@ -106,6 +106,13 @@ func (s *Service) history(gameID, user string, recorded []events.Recorded, after
 // historyAs redacts and describes each event after version after as v
 // reads it, folding the stream once.
 func (s *Service) historyAs(gameID string, v viewer, recorded []events.Recorded, after int) ([]Change, error) {
+	out, _, err := s.historyTable(gameID, v, recorded, after)
+	return out, err
+}
+
+// historyTable is historyAs that also returns the table folded to the
+// stream's end.
+func (s *Service) historyTable(gameID string, v viewer, recorded []events.Recorded, after int) ([]Change, *Table, error) {
 	t := &Table{ID: gameID}
 	out := make([]Change, 0, len(recorded))
 	for _, e := range recorded {
@@ -116,15 +123,15 @@ func (s *Service) historyAs(gameID string, v viewer, recorded []events.Recorded,
 			}
 			c, err := t.change(e, seat)
 			if err != nil {
-				return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
+				return nil, nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 			}
 			out = append(out, c)
 		}
 		if err := t.apply(s.reg, e, actorOf(e.Meta)); err != nil {
-			return nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
+			return nil, nil, fmt.Errorf("game %s version %d: %w", gameID, e.Version, err)
 		}
 	}
-	return out, nil
+	return out, t, nil
 }
 
 // change is event e, which applies to the table as it is, as seat sees it.
@@ -283,6 +290,18 @@ func (t *Table) nameOf(seat, viewer games.Seat) string {
 // GameFor returns a game's list row as anyone may see it (no user ids).
 func (s *Service) GameFor(ctx context.Context, gameID string) (projections.Game, error) {
 	return projections.GetGame(ctx, s.pool, gameID)
+}
+
+// Commitment returns the sha256 of a game's seed, public from its creation
+// (game.created publishes it; game.ended reveals the seed): one query.
+func (s *Service) Commitment(ctx context.Context, gameID string) (string, error) {
+	var c string
+	err := s.pool.QueryRow(ctx, `select coalesce(data->>'seed_sha256', '') from events where stream = $1 and version = 1 and type = $2`,
+		Stream(gameID), TypeCreated).Scan(&c)
+	if err != nil {
+		return "", fmt.Errorf("read the seed commitment of game %s: %w", gameID, err)
+	}
+	return c, nil
 }
 
 // GameAndViewFor returns a game's row and user's seat view of it, in one

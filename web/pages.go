@@ -390,6 +390,9 @@ type gamePageData struct {
 	// A refused move, shown with what was typed.
 	Problem, Rule, Typed string
 	Live                 bool
+	// Commitment is the sha256 of the game's seed, published from its
+	// creation (the end reveals the seed).
+	Commitment string
 }
 
 type playerRow struct {
@@ -432,6 +435,10 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 	d.Layout = h.layout(r, h.gameName(g.Kind)+" "+id)
 	d.ID, d.Kind, d.Name, d.Status, d.Version, d.Seat = id, g.Kind, h.gameName(g.Kind), g.Status, g.Version, int(v.Seat)
 	d.Live = h.cfg.Live != nil
+	if d.Commitment, err = h.cfg.Play.Commitment(ctx, id); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
 	loc := visitOf(r).User.Location()
 	for _, p := range g.Players {
 		row := playerRow{Seat: p.Seat, Name: p.Name, You: p.Seat == int(v.Seat) && v.Seat != games.Spectator}

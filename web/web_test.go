@@ -190,6 +190,14 @@ func TestPagesWorkWithoutJavaScript(t *testing.T) {
 	if !strings.Contains(page, "Waiting for players") {
 		t.Fatalf("a new game with invitees waits for them:\n%s", page)
 	}
+	// The seed's sha256 is on the page from the start.
+	var commitment string
+	if err := s.pool.QueryRow(t.Context(), `select data->>'seed_sha256' from events where version = 1`).Scan(&commitment); err != nil {
+		t.Fatal(err)
+	}
+	if len(commitment) != 64 || !strings.Contains(page, "its sha256 is <code>"+commitment+"</code>") {
+		t.Fatalf("the page of a new game does not publish the seed's sha256 %q:\n%s", commitment, page)
+	}
 	cleo := s.browser()
 	cleo.signIn("cleo@example.org", "Cleo")
 	for _, p := range []*browser{bob, cleo} {

@@ -118,6 +118,11 @@ type auditor struct {
 	// cur is the index in rep.Moves of the decision being checked (-1:
 	// none), whose events' sentences are collected as they are folded.
 	cur int
+	// mail is the mail context of the last command that had one, and the
+	// request id of that command: its later move lines came in the same
+	// mail.
+	mail        MailContext
+	mailRequest string
 }
 
 // fold folds one recorded event, noting what it did in the current
@@ -370,6 +375,11 @@ func (a *auditor) move(e events.Recorded, seat games.Seat, text string, meta eve
 		Channel: meta.Channel, RequestID: meta.RequestID, Move: text}
 	if mc, ok := a.in.Mail[e.Version]; ok {
 		mv.MessageID, mv.MailAuth = mc.MessageID, mc.MailAuth
+		a.mail, a.mailRequest = mc, meta.RequestID
+	} else if meta.RequestID != "" && meta.RequestID == a.mailRequest {
+		// A later line of the same mail (its context is kept once, at the
+		// command's first event).
+		mv.MessageID, mv.MailAuth = a.mail.MessageID, a.mail.MailAuth
 	}
 	if g.State != nil {
 		if v, err := g.Engine.View(g.State, seat); err == nil {
@@ -509,13 +519,14 @@ func WriteAuditReport(out io.Writer, rep *AuditReport) error {
 	for _, m := range rep.Moves {
 		via := m.Channel
 		switch {
+		case m.MessageID != "":
+			// A mail is known by its Message-ID and what checked its sender.
+			via += " <" + m.MessageID + ">"
+			if m.MailAuth != "" {
+				via += " (" + strings.Join(strings.Fields(m.MailAuth), " ") + ")"
+			}
 		case m.RequestID != "":
 			via += " request " + m.RequestID
-		case m.MessageID != "":
-			via += " " + m.MessageID
-			if m.MailAuth != "" {
-				via += " (" + m.MailAuth + ")"
-			}
 		}
 		mark := "ok"
 		if !m.OK {
