@@ -54,13 +54,22 @@ var BoardWords = Catalog{
 	"board.face_down": "a face-down card",
 	"board.known":     "face down: {0}",
 	"board.empty":     "empty",
-	"board.spent":     "{0}, revealed and lost",
+	"board.spent":     "{0} (lost)",
 	"board.labelled":  "{0}: {1}",
-	"board.scores":    "Scores",
+	"board.scores":    "Standings",
 	"board.turn_of":   "Whose turn: {0}",
-	"board.and":       "{0} and {1}",
-	"board.comma":     "{0}, {1}",
-	"board.nothing":   "nothing",
+	// board.turn_of_tag is the turn with what acting means: "Whose turn:
+	// Bob, to bid".
+	"board.turn_of_tag": "Whose turn: {0}, {1}",
+	// board.tagged is a name with words about it: "Ana (you, out)", "Dan
+	// (2 coyote tokens)".
+	"board.tagged":     "{0} ({1})",
+	"board.you_tag":    "you",
+	"board.commas":     "{0}, {1}",
+	"board.semicolons": "{0}; {1}",
+	"board.and":        "{0} and {1}",
+	"board.comma":      "{0}, {1}",
+	"board.nothing":    "nothing",
 }
 
 // List is items (names, numbers or texts) as a list in words: "Ana, Bob
