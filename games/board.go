@@ -355,7 +355,7 @@ func (b Board) Tell(words Catalog) []string {
 			case len(s.Seats) > 0:
 				name = b.Name(s.Seats[0])
 			}
-			parts[i] = T("board.tagged", name, s.Text)
+			parts[i] = T("board.score", name, s.Text)
 		}
 		line(say(T("board.labelled", T("board.scores"), joined("board.semicolons", parts))))
 	}

@@ -63,8 +63,10 @@ var BoardWords = Catalog{
 	"board.turn_of_tag": "Whose turn: {0}, {1}",
 	// board.tagged is a name with words about it: "Ana (you, out)", "Dan
 	// (2 coyote tokens)".
-	"board.tagged":     "{0} ({1})",
-	"board.you_tag":    "you",
+	"board.tagged":  "{0} ({1})",
+	"board.you_tag": "you",
+	// board.score is one line of the standings: "Dan, 2 coyote tokens".
+	"board.score":      "{0}, {1}",
 	"board.commas":     "{0}, {1}",
 	"board.semicolons": "{0}; {1}",
 	"board.and":        "{0} and {1}",

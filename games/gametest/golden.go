@@ -29,6 +29,9 @@ type Golden struct {
 	Options games.Options
 	// Seed keys the game's draws and the test's choice of moves.
 	Seed byte
+	// Dir is the folder of the files under testdata/board ("" for
+	// testdata/board itself), for a second game of the same package.
+	Dir string
 	// Middle are the moves played before the "middle" point, as a share
 	// of the whole game in percent (0: 50).
 	Middle int
@@ -64,7 +67,7 @@ func GoldenBoards(t *testing.T, g Golden) map[string]string {
 			}
 			text := tell(t, eng, p.views[seat+1], seat)
 			out[name] = text
-			path := filepath.Join("testdata", "board", name)
+			path := filepath.Join("testdata", "board", g.Dir, name)
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
