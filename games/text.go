@@ -65,6 +65,9 @@ var BoardWords = Catalog{
 	// (2 coyote tokens)".
 	"board.tagged":  "{0} ({1})",
 	"board.you_tag": "you",
+	// board.to is what acting means, from a game's todo words: "to take an
+	// action".
+	"board.to": "to {0}",
 	// board.score is one line of the standings: "Dan, 2 coyote tokens".
 	"board.score":      "{0}, {1}",
 	"board.commas":     "{0}, {1}",
@@ -271,4 +274,15 @@ func anys(names []string) []any {
 		out[i] = n
 	}
 	return out
+}
+
+// ToDo says in words what a pending entry of kind asks of its seat ("bid
+// higher or call Coyote"): the game's message "todo.<kind>", or, for a kind
+// the catalog does not name, the kind itself with spaces for its
+// underscores and hyphens.
+func ToDo(words Catalog, kind string) string {
+	if s, err := words.Say(T("todo." + kind)); err == nil {
+		return s
+	}
+	return strings.NewReplacer("_", " ", "-", " ").Replace(kind)
 }

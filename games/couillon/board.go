@@ -26,6 +26,8 @@ var words = func() games.Catalog {
 		"cards.other":       "{0} cards",
 		"dealer":            "dealer",
 		"to_play":           "to play",
+		"todo.trump":        "accept or pass the trump proposed",
+		"todo.play":         "play a card to the trick",
 		"to.trump":          "to accept or pass the trump",
 		"to.play":           "to play a card",
 		"wins":              "Team {0} ({1}) wins the game",

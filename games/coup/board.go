@@ -12,23 +12,34 @@ var _ games.Boards = Rules{}
 // words is the English of Coup's boards.
 var words = func() games.Catalog {
 	c := games.Catalog{
-		"coins.one":         "{0} coin",
-		"coins.other":       "{0} coins",
-		"influence":         "{0} influence",
-		"faction":           "faction {0}",
-		"faction.up":        "up",
-		"faction.down":      "down",
-		"court":             "Court deck: {0}",
-		"court_cards.one":   "{0} card",
-		"court_cards.other": "{0} cards",
-		"stage":             "Stage: {0}",
-		"drawn":             "You drew",
-		"act":               "{0}: {1}",
-		"act_on":            "{0}: {1} on {2}",
-		"claiming":          "{0}, claiming the {1}",
-		"blocks":            "{0}; {1} blocks with the {2}",
-		"challenges":        "{0}; {1} challenges",
-		"window":            "Open {0} window: {1}",
+		"coins.one":            "{0} coin",
+		"coins.other":          "{0} coins",
+		"influence":            "{0} influence",
+		"faction":              "faction {0}",
+		"faction.up":           "up",
+		"faction.down":         "down",
+		"court":                "Court deck: {0}",
+		"court_cards.one":      "{0} card",
+		"court_cards.other":    "{0} cards",
+		"stage":                "Stage: {0}",
+		"drawn":                "You drew",
+		"act":                  "{0}: {1}",
+		"act_on":               "{0}: {1} on {2}",
+		"claiming":             "{0}, claiming the {1}",
+		"blocks":               "{0}; {1} blocks with the {2}",
+		"challenges":           "{0}; {1} challenges",
+		"window":               "Open {0} window: {1}",
+		"todo.keep":            "choose the cards you keep",
+		"todo.faction":         "choose your faction",
+		"todo.turn":            "take an action",
+		"todo.challenge":       "challenge or allow the claim",
+		"todo.block":           "block or allow the action",
+		"todo.block-challenge": "challenge or allow the block",
+		"todo.answer":          "reveal a card to answer the challenge",
+		"todo.lose":            "choose the influence you lose",
+		"todo.exchange":        "choose the cards you keep from the exchange",
+		"todo.show":            "show a card to the inquisitor",
+		"todo.examine":         "return the card or make the player change it",
 	}
 	for i, name := range charNames() {
 		if name != "" {
@@ -96,6 +107,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	}
 	if v.Winner == nil && v.Turn >= 0 && v.Turn < len(v.Players) {
 		b.Turn = []games.Seat{games.Seat(v.Turn)}
+	}
+	if v.Stage == "turn" {
+		b.TurnTag = games.T("board.to", games.T("todo.turn"))
 	}
 	table := games.Section{Notes: []games.Note{{Text: games.T("court", games.T("court_cards", v.CourtSize))}}}
 	if v.Stage != "" {

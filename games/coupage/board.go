@@ -15,6 +15,8 @@ var words = games.Catalog{
 	"wins_left":           "{0} wins: every other player left the game",
 	"over":                "The game is over without a winner",
 	"market":              "Market",
+	"todo.turn":           "take your turn: draw, then up to two actions, or end it",
+	"todo.pick":           "pick one of the harvested cards",
 	"deck":                "deck {0}",
 	"discard":             "discard {0}",
 	"discard_top":         "discard {0} (top: {1})",

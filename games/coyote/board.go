@@ -44,6 +44,7 @@ var words = games.Catalog{
 	"turned":            "Turned this round",
 	"turned_by":         "{0}, turned by {1}",
 	"discard":           "Discarded feathers",
+	"todo.turn":         "bid higher than the last bid or call Coyote",
 	"to_bid":            "to bid higher or call Coyote",
 }
 

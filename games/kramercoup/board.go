@@ -14,6 +14,10 @@ var _ games.Boards = Rules{}
 var words = func() games.Catalog {
 	c := games.Catalog{
 		"scoring":        "scoring",
+		"todo.buy":       "buy chips or buy nothing",
+		"todo.place":     "place a tile",
+		"todo.exchange":  "keep your tiles or put some back",
+		"todo.last":      "place a last tile or pass",
 		"last_tile":      "Coup by {0}: {1} may place a last tile",
 		"round":          "round {0}, {1} phase: {2} to {3}",
 		"nobody_wins":    "nobody wins",
