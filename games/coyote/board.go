@@ -25,11 +25,6 @@ var words = games.Catalog{
 	"coyotes.one":       "{0} coyote token",
 	"coyotes.other":     "{0} coyote tokens",
 	"feather":           "feather {0}",
-	"face.?":            "?",
-	"face.max0":         "max→0",
-	"face.-max":         "−max",
-	"face.x2":           "×2",
-	"face.night":        "night",
 	"board.face_down":   "a hidden feather",
 	"last_count":        "Last count: {0}, against {1}'s bid of {2}; {3} took a coyote token",
 	"wins":              "{0} wins the game",
@@ -147,9 +142,6 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 
 // feather is a feather face up: its face printed, its colour.
 func feather(f Feather) games.Card {
-	face := games.Plain(f.Face)
-	if _, ok := words["face."+f.Face]; ok {
-		face = games.T("face." + f.Face)
-	}
+	face := games.Plain(shown(f.Face))
 	return games.Card{Name: games.T("feather", face), Short: face, Face: games.Up, Colour: f.Colour}
 }
