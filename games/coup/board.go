@@ -21,7 +21,7 @@ var words = func() games.Catalog {
 		"court":                "Court deck: {0}",
 		"court_cards.one":      "{0} card",
 		"court_cards.other":    "{0} cards",
-		"stage":                "Stage: {0}",
+		"stage":                "Now: {0}",
 		"drawn":                "You drew",
 		"act":                  "{0}: {1}",
 		"act_on":               "{0}: {1} on {2}",
@@ -55,11 +55,17 @@ var words = func() games.Catalog {
 	for _, w := range windowNames() {
 		c["window."+w] = w
 	}
-	for _, st := range stageNames() {
-		if st != "" {
-			c["stage."+st] = st
-		}
+	for st, words := range map[string]string{
+		"keep": "choosing the cards to keep", "deal": "dealing", "faction": "choosing factions",
+		"turn": "an action to take", "challenge": "the claim may be challenged", "block": "the action may be blocked",
+		"block-challenge": "the block may be challenged", "answer": "the challenged player answers",
+		"lose": "a player loses influence", "replace": "a revealed card is replaced", "resolve": "the action is resolved",
+		"exchange": "the exchange", "show": "a card is shown to the inquisitor", "examine": "the inquisitor decides",
+		"over": "the game is over",
+	} {
+		c["stage."+st] = words
 	}
+	c["wins"] = "{0} wins the game"
 	return c
 }()
 
@@ -143,6 +149,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		}
 	}
 	b.Sections = []games.Section{seats, table}
+	if v.Winner != nil && *v.Winner >= 0 && *v.Winner < len(v.Players) {
+		b.Sections = append([]games.Section{{Notes: []games.Note{{Text: games.T("wins", b.Name(games.Seat(*v.Winner))), Emphasis: true}}}}, b.Sections...)
+	}
 	return b, nil
 }
 
