@@ -482,7 +482,13 @@ func (b Board) tellSection(s Section, say func(Text) string) []string {
 				}
 				cells = append(cells, cell)
 			}
-			line(say(T("board.labelled", r.Head, strings.Join(cells, "; "))))
+			sep := ", "
+			for _, c := range cells {
+				if strings.Contains(c, ", ") {
+					sep = "; " // cells that hold lists of their own
+				}
+			}
+			line(say(T("board.labelled", r.Head, strings.Join(cells, sep))))
 		}
 	}
 	return lines
