@@ -442,7 +442,7 @@ func (s *State) seatName(seat games.Seat) string {
 
 // Format implements games.Rules: the first form of each row of section 7,
 // with the cards and wines by their names as the board shows them ([HOUSE]
-// CP-47: "make rouge 1 Garnatxa ★★ Trepat ★"); Parse reads the codes too.
+// CP-52: "make rouge 1 Garnatxa ★★ Trepat ★"); Parse reads the codes too.
 func (Rules) Format(s *State, m Move) string {
 	if s.aid == nil {
 		return formatCodes(s, m)

@@ -102,7 +102,7 @@ func normalFace(w string) (string, bool) {
 }
 
 // printed are the blue faces as a feather prints them, by their notation
-// code; the parser reads both ([HOUSE] CY-33).
+// code; the parser reads both ([HOUSE] CY-34).
 var printed = map[string]string{"x2": "×2", "max0": "max→0"}
 
 // shown is a face as the feather prints it and as moves and boards show
