@@ -118,7 +118,7 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		b.TurnTag = games.T("board.to", games.T("todo.turn"))
 	}
 	table := games.Section{Notes: []games.Note{{Text: games.T("court", games.T("court_cards", v.CourtSize))}}}
-	if v.Stage != "" {
+	if v.Stage != "" && v.Stage != "turn" && v.Stage != "over" { // the turn line and the winner say these
 		table.Notes = append(table.Notes, games.Note{Text: games.T("stage", games.T("stage."+v.Stage))})
 	}
 	if a := v.Action; a != nil {
