@@ -408,11 +408,10 @@ func (b Board) tellSection(s Section, say func(Text) string) []string {
 	}
 	piles := s.Piles
 	if !s.Title.IsZero() {
-		// The title heads the first unlabelled pile or, with none, the
-		// section's one note: "On the table: no card yet".
+		// The title heads the first pile when it has no label of its own:
+		// "On the table: no card yet".
 		title := say(s.Title)
-		switch {
-		case len(piles) > 0 && piles[0].Label.IsZero() && pile(piles[0]) != "":
+		if len(piles) > 0 && piles[0].Label.IsZero() && pile(piles[0]) != "" {
 			title = say(T("board.labelled", s.Title, pile(piles[0])))
 			piles = piles[1:]
 		}

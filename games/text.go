@@ -267,15 +267,6 @@ func placed(pattern string) (map[int]bool, error) {
 	}
 }
 
-// anys is names as arguments.
-func anys(names []string) []any {
-	out := make([]any, len(names))
-	for i, n := range names {
-		out[i] = n
-	}
-	return out
-}
-
 // ToDo says in words what a pending entry of kind asks of its seat ("bid
 // higher or call Coyote"): the game's message "todo.<kind>", or, for a kind
 // the catalog does not name, the kind itself with spaces for its

@@ -32,7 +32,7 @@ func TestCardsAsPrinted_CO34(t *testing.T) {
 		t.Fatal(err)
 	}
 	played := 0
-	for step := 0; step < 200; step++ {
+	for range 200 {
 		pend := eng.Pending(st)
 		if len(pend) == 0 {
 			break

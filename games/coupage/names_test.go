@@ -35,8 +35,7 @@ func TestCardNames_CP52(t *testing.T) {
 		}
 	}
 	_, err := tb.r.Decide(tb.s, ana, Move{Kind: mvBottle, Barrel: 1, Cards: []string{"mac3"}}, nil)
-	var re *games.RuleError
-	if !errors.As(err, &re) {
+	if _, ok := errors.AsType[*games.RuleError](err); !ok {
 		t.Fatalf("bottling an empty barrel with a card not held: %v", err)
 	}
 	if grapeCode.MatchString(err.Error()) {

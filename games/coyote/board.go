@@ -28,14 +28,14 @@ var words = games.Catalog{
 	"board.face_down":   "a hidden feather",
 	"last_count":        "Last count: {0}, against {1}'s bid of {2}; {3} took a coyote token",
 	"wins":              "{0} wins the game",
-	"tokens":            "Variant tokens: {0}",
-	"token.up":          "{0}",
-	"token.down":        "{0} (used)",
-	"token.reveal":      "reveal",
-	"token.reverse":     "reverse",
-	"token.skip":        "skip",
-	"token.replace":     "replace",
-	"token.declare":     "declare",
+	"variant_list":      "Variant tokens: {0}",
+	"variant_up":        "{0}",
+	"variant_down":      "{0} (used)",
+	"variant.reveal":    "reveal",
+	"variant.reverse":   "reverse",
+	"variant.skip":      "skip",
+	"variant.replace":   "replace",
+	"variant.declare":   "declare",
 	"turned":            "Turned this round",
 	"turned_by":         "{0}, turned by {1}",
 	"discard":           "Discarded feathers",
@@ -90,13 +90,13 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	if len(v.Tokens) > 0 {
 		var toks []any
 		for _, t := range v.Tokens {
-			key := "token.down"
+			key := "variant_down"
 			if t.FaceUp {
-				key = "token.up"
+				key = "variant_up"
 			}
-			toks = append(toks, games.T(key, games.T("token."+t.Kind)))
+			toks = append(toks, games.T(key, games.T("variant."+t.Kind)))
 		}
-		b.Sections = append(b.Sections, games.Section{Notes: []games.Note{{Text: games.T("tokens", games.List(toks...))}}})
+		b.Sections = append(b.Sections, games.Section{Notes: []games.Note{{Text: games.T("variant_list", games.List(toks...))}}})
 	}
 	if len(v.FaceUp) > 0 {
 		turned := games.Pile{Label: games.T("turned")}

@@ -69,15 +69,15 @@ func GoldenBoards(t *testing.T, g Golden) map[string]string {
 			out[name] = text
 			path := filepath.Join("testdata", "board", g.Dir, name)
 			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 					t.Fatal(err)
 				}
 				continue
 			}
-			want, err := os.ReadFile(path)
+			want, err := os.ReadFile(path) //nolint:gosec // G304: a file of the test's own testdata/board
 			if errors.Is(err, os.ErrNotExist) {
 				t.Errorf("%s is missing (write it with: go test -run Golden -update); got:\n%s", path, text)
 				continue
