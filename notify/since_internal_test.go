@@ -49,7 +49,7 @@ func TestPromptSaysWhatTheGameWaitsFor(t *testing.T) {
 		{"coup", []games.Pending{{Kind: "turn", Rule: "TC-25a"}}, []string{"take an action (rule TC-25a)"}},
 		{"coupage", []games.Pending{{Kind: "turn", Rule: "CP-40"}}, []string{"draw a card, then take up to two actions or end your turn (rule CP-40)"}},
 		{"couillon", []games.Pending{{Kind: "trump", Rule: "CO-30"}}, []string{"accept or pass the trump proposed (rule CO-30)"}},
-		{"kramercoup", []games.Pending{{Kind: "last", Rule: "KC-33"}}, []string{"place a last tile or pass (rule KC-33)"}},
+		{"kramercoup", []games.Pending{{Kind: "last", Rule: "KC-33"}}, []string{"place a last tile, or not (rule KC-33)"}},
 		{"coyote", []games.Pending{{Kind: "new_kind"}}, []string{"new kind"}},
 	}
 	for _, c := range cases {

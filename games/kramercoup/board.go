@@ -14,10 +14,10 @@ var _ games.Boards = Rules{}
 var words = func() games.Catalog {
 	c := games.Catalog{
 		"scoring":        "scoring",
-		"todo.buy":       "buy chips or buy nothing",
+		"todo.buy":       "buy chips, or none",
 		"todo.place":     "place a tile",
 		"todo.exchange":  "keep your tiles or put some back",
-		"todo.last":      "place a last tile or pass",
+		"todo.last":      "place a last tile, or not",
 		"last_tile":      "Coup by {0}: {1} may place a last tile",
 		"round":          "Round {0}, {1} phase",
 		"nobody_wins":    "nobody wins",
