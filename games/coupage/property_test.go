@@ -243,9 +243,6 @@ func checkRedacted(t testing.TB, r Rules, s *State, e Event, seats int) {
 	}
 }
 
-// checkDescribed checks every seat's description of event e (which applies
-// to s): a sentence that names no card the seat may not see, unless the
-// same card is also shown in public by the event (a payment, a grape).
 // namesCard tells whether the description d names the card name as a
 // whole: "Xarel·lo ★" is not named by "Xarel·lo ★★".
 func namesCard(d, name string) bool {
@@ -261,6 +258,9 @@ func namesCard(d, name string) bool {
 	}
 }
 
+// checkDescribed checks every seat's description of event e (which applies
+// to s): a sentence that names no card the seat may not see, unless the
+// same card is also shown in public by the event (a payment, a grape).
 func checkDescribed(t testing.TB, r Rules, s *State, e Event, seats int) {
 	t.Helper()
 	tl := teller{s: s}
