@@ -149,6 +149,9 @@ type Table struct {
 	Caption Text   `json:"caption"`
 	Head    []Text `json:"head"`
 	Rows    []Row  `json:"rows"`
+	// TellRows is how many of the last rows Tell says (a mail tells the
+	// latest deals of a long score sheet); 0: every row.
+	TellRows int `json:"tell_rows,omitempty"`
 }
 
 // Row is a row of a table: its heading cell, then its cells.
@@ -307,17 +310,69 @@ func (b Board) Name(s Seat) string {
 }
 
 // Tell writes b as lines of plain words in words' language: for a screen
-// reader, a text browser or a mail. Cards face down that the viewer does
-// not know are told as such.
+// reader, a text browser or a mail. The first line says whose turn it is
+// and, with the board's TurnTag, what they are to do; then each section in
+// a line or a few: its title with its cards, its numbers, its notes, each
+// seat's place ("Ana (you, out): …"), a table's rows (its last TellRows);
+// then the standings. Cards face down that the viewer does not know are
+// told as such.
 func (b Board) Tell(words Catalog) []string {
 	say := words.Must
 	var lines []string
+	line := func(s string) {
+		if s == "" {
+			return
+		}
+		if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+			s += "."
+		}
+		lines = append(lines, s)
+	}
 	if len(b.Turn) > 0 {
-		names := make([]string, len(b.Turn))
+		names := make([]any, len(b.Turn))
 		for i, s := range b.Turn {
 			names[i] = b.Name(s)
+			if s == b.Viewer {
+				names[i] = T("board.tagged", b.Name(s), T("board.you_tag"))
+			}
 		}
-		lines = append(lines, say(T("board.turn_of", List(anys(names)...)))+".")
+		if b.TurnTag.IsZero() {
+			line(say(T("board.turn_of", List(names...))))
+		} else {
+			line(say(T("board.turn_of_tag", List(names...), b.TurnTag)))
+		}
+	}
+	for _, s := range b.Sections {
+		lines = append(lines, b.tellSection(s, say)...)
+	}
+	if len(b.Scores) > 0 {
+		parts := make([]any, len(b.Scores))
+		for i, s := range b.Scores {
+			var name any = "?"
+			switch {
+			case !s.Name.IsZero():
+				name = s.Name
+			case len(s.Seats) > 0:
+				name = b.Name(s.Seats[0])
+			}
+			parts[i] = T("board.score", name, s.Text)
+		}
+		line(say(T("board.labelled", T("board.scores"), joined("board.semicolons", parts))))
+	}
+	return lines
+}
+
+// tellSection is Tell of one section.
+func (b Board) tellSection(s Section, say func(Text) string) []string {
+	var lines []string
+	line := func(s string) {
+		if s == "" {
+			return
+		}
+		if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+			s += "."
+		}
+		lines = append(lines, s)
 	}
 	cards := func(cs []Card) string {
 		out := make([]string, len(cs))
@@ -338,9 +393,9 @@ func (b Board) Tell(words Catalog) []string {
 	pile := func(p Pile) string {
 		what := cards(p.Cards)
 		if len(p.Cards) == 0 {
-			what = say(p.Empty)
-			if p.Empty.IsZero() {
-				what = ""
+			what = ""
+			if !p.Empty.IsZero() {
+				what = say(p.Empty)
 			}
 		}
 		switch {
@@ -351,81 +406,109 @@ func (b Board) Tell(words Catalog) []string {
 		}
 		return say(T("board.labelled", p.Label, what))
 	}
-	for _, s := range b.Sections {
-		if !s.Title.IsZero() {
-			lines = append(lines, say(s.Title)+".")
+	piles := s.Piles
+	if !s.Title.IsZero() {
+		// The title heads the first pile when it has no label of its own:
+		// "On the table: no card yet".
+		title := say(s.Title)
+		if len(piles) > 0 && piles[0].Label.IsZero() && pile(piles[0]) != "" {
+			title = say(T("board.labelled", s.Title, pile(piles[0])))
+			piles = piles[1:]
 		}
-		if len(s.Counters) > 0 {
-			parts := make([]string, len(s.Counters))
-			for i, c := range s.Counters {
-				parts[i] = say(c.Text)
-			}
-			lines = append(lines, strings.Join(parts, "; ")+".")
-		}
-		for _, n := range s.Notes {
-			lines = append(lines, say(n.Text)+".")
-		}
-		for _, p := range s.Piles {
-			if l := pile(p); l != "" {
-				lines = append(lines, l+".")
-			}
-		}
-		for _, a := range s.Areas {
-			head := b.Name(a.Seat)
-			if !a.Title.IsZero() {
-				head = say(a.Title)
-			}
-			if a.Seat == b.Viewer {
-				head += " " + say(T("board.you"))
-			}
-			if a.Out {
-				head += " (" + say(T("board.out")) + ")"
-			}
-			var parts []string
-			for _, c := range a.Counters {
-				parts = append(parts, say(c.Text))
-			}
-			for _, p := range a.Piles {
-				if l := pile(p); l != "" {
-					parts = append(parts, l)
-				}
-			}
-			for _, n := range a.Notes {
-				parts = append(parts, say(n.Text))
-			}
-			lines = append(lines, say(T("board.labelled", head, strings.Join(parts, "; ")))+".")
-		}
-		if t := s.Table; t != nil {
-			lines = append(lines, say(t.Caption)+".")
-			for _, r := range t.Rows {
-				var cells []string
-				for i, c := range r.Cells {
-					if c.Text.IsZero() {
-						continue
-					}
-					cell := say(c.Text)
-					if i+1 < len(t.Head) && !t.Head[i+1].IsZero() && say(t.Head[i+1]) != cell {
-						cell = say(T("board.labelled", t.Head[i+1], cell))
-					}
-					cells = append(cells, cell)
-				}
-				lines = append(lines, say(T("board.labelled", r.Head, strings.Join(cells, ", ")))+".")
-			}
-		}
+		line(title)
 	}
-	if len(b.Scores) > 0 {
-		var parts []string
-		for _, s := range b.Scores {
-			name := "?"
-			switch {
-			case !s.Name.IsZero():
-				name = say(s.Name)
-			case len(s.Seats) > 0:
-				name = b.Name(s.Seats[0])
-			}
-			parts = append(parts, say(T("board.labelled", name, s.Text)))
+	if len(s.Counters) > 0 {
+		parts := make([]string, len(s.Counters))
+		for i, c := range s.Counters {
+			parts[i] = say(c.Text)
 		}
-		lines = append(lines, say(T("board.labelled", T("board.scores"), strings.Join(parts, ", ")))+".")
+		line(strings.Join(parts, "; "))
+	}
+	for _, n := range s.Notes {
+		line(say(n.Text))
+	}
+	for _, p := range piles {
+		line(pile(p))
+	}
+	for _, a := range s.Areas {
+		var head any = b.Name(a.Seat)
+		if !a.Title.IsZero() {
+			head = a.Title
+		}
+		var tags []any
+		if a.Seat == b.Viewer {
+			tags = append(tags, T("board.you_tag"))
+		}
+		if a.Out {
+			tags = append(tags, T("board.out"))
+		}
+		if len(tags) > 0 {
+			head = T("board.tagged", head, joined("board.commas", tags))
+		}
+		var parts []string
+		for _, c := range a.Counters {
+			parts = append(parts, say(c.Text))
+		}
+		for _, p := range a.Piles {
+			if l := pile(p); l != "" {
+				parts = append(parts, l)
+			}
+		}
+		for _, n := range a.Notes {
+			parts = append(parts, say(n.Text))
+		}
+		if len(parts) == 0 {
+			line(say(toText(head)))
+			continue
+		}
+		line(say(T("board.labelled", head, strings.Join(parts, "; "))))
+	}
+	if t := s.Table; t != nil {
+		line(say(t.Caption))
+		rows := t.Rows
+		if t.TellRows > 0 && len(rows) > t.TellRows {
+			rows = rows[len(rows)-t.TellRows:]
+		}
+		for _, r := range rows {
+			var cells []string
+			for i, c := range r.Cells {
+				if c.Text.IsZero() {
+					continue
+				}
+				cell := say(c.Text)
+				if i+1 < len(t.Head) && !t.Head[i+1].IsZero() && say(t.Head[i+1]) != cell {
+					cell = say(T("board.labelled", t.Head[i+1], cell))
+				}
+				cells = append(cells, cell)
+			}
+			sep := ", "
+			for _, c := range cells {
+				if strings.Contains(c, ", ") {
+					sep = "; " // cells that hold lists of their own
+				}
+			}
+			line(say(T("board.labelled", r.Head, strings.Join(cells, sep))))
+		}
 	}
 	return lines
+}
+
+// joined is items as one text, each pair joined by key's pattern ("{0},
+// {1}"), nested from the right.
+func joined(key string, items []any) Text {
+	switch len(items) {
+	case 0:
+		return T("board.nothing")
+	case 1:
+		return toText(items[0])
+	}
+	return T(key, items[0], joined(key, items[1:]))
+}
+
+// toText is a name or a text as a text.
+func toText(v any) Text {
+	if t, ok := v.(Text); ok {
+		return t
+	}
+	return Plain(v)
 }

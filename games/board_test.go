@@ -97,12 +97,68 @@ func TestBoardCheckAndTell(t *testing.T) {
 		t.Fatal(err)
 	}
 	told := strings.Join(b.Tell(testWords), " ")
-	want := "Whose turn: Bob. 3 coins. Ana (you): King. Bob (out): a face-down card, King, revealed and lost. Sheet. 1: A: 2 coins. Scores: Bob: 1 coin."
+	want := "Whose turn: Bob. 3 coins. Ana (you): King. Bob (out): a face-down card, King (lost). Sheet. 1: A: 2 coins. Standings: Bob, 1 coin."
 	if told != want {
 		t.Errorf("Tell =\n%s\nwant\n%s", told, want)
 	}
 	b.Turn = []games.Seat{2}
 	if err := b.Check(testWords); err == nil {
 		t.Error("a board naming seat 2 of two players passed")
+	}
+}
+
+// Tell says what the turn is for (the board's TurnTag) and marks the
+// viewer among those to act, heads a section's first unlabelled pile with
+// its title, tags a seat that is the viewer and out in one bracket, tells
+// only a table's last TellRows rows, ends each line in one full stop and
+// gives each standing its name.
+func TestTellSaysTheTurnTitlesAndLastRows(t *testing.T) {
+	words := games.Catalog{
+		"to_bid": "to bid", "hand": "Your hand", "none": "no card yet.", "sheet": "Sheet", "deal": "Deal {0}",
+		"team": "Team {0}", "needs": "needs {0}",
+	}
+	rows := []games.Row{}
+	for i := 1; i <= 4; i++ {
+		rows = append(rows, games.Row{Head: games.T("deal", i), Cells: []games.Cell{{Text: games.T("needs", 5-i)}}})
+	}
+	for _, c := range []struct {
+		name  string
+		board games.Board
+		want  string
+	}{
+		{"the viewer's turn, with what it is for", games.Board{Viewer: 1, Players: []string{"Ana", "Bob"}, Turn: []games.Seat{0, 1}, TurnTag: games.T("to_bid")},
+			"Whose turn: Ana and Bob (you), to bid."},
+		{"a title heads its first unlabelled pile; one full stop", games.Board{Viewer: 0, Players: []string{"Ana"},
+			Sections: []games.Section{{Title: games.T("hand"), Piles: []games.Pile{{Empty: games.T("none")}}}}},
+			"Your hand: no card yet."},
+		{"you and out in one bracket", games.Board{Viewer: 0, Players: []string{"Ana"},
+			Sections: []games.Section{{Areas: []games.Area{{Seat: 0, Out: true}}}}},
+			"Ana (you, out)."},
+		{"the last rows of a table", games.Board{Viewer: games.Spectator, Players: []string{"Ana"},
+			Sections: []games.Section{{Table: &games.Table{Caption: games.T("sheet"), Head: []games.Text{games.Plain("#"), games.Plain("A")}, Rows: rows, TellRows: 2}}}},
+			"Sheet. Deal 3: A: needs 2. Deal 4: A: needs 1."},
+		{"standings by name", games.Board{Viewer: games.Spectator, Players: []string{"Ana", "Bob"},
+			Scores: []games.Score{{Seats: []games.Seat{1}, Name: games.T("team", "B"), Text: games.T("needs", 0)}, {Seats: []games.Seat{0}, Text: games.T("needs", 2)}}},
+			"Standings: Team B, needs 0; Ana, needs 2."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.board.Check(words); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(c.board.Tell(words), " "); got != c.want {
+				t.Errorf("Tell = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// ToDo says a pending kind in the game's words, or the kind itself with
+// spaces when the catalog does not name it.
+func TestToDoSaysAPendingKind(t *testing.T) {
+	words := games.Catalog{"todo.turn": "bid higher or call Coyote"}
+	for kind, want := range map[string]string{"turn": "bid higher or call Coyote", "block-challenge": "block challenge", "last_tile": "last tile"} {
+		if got := games.ToDo(words, kind); got != want {
+			t.Errorf("ToDo(%q) = %q, want %q", kind, got, want)
+		}
 	}
 }

@@ -66,13 +66,27 @@ var BoardWords = Catalog{
 	"board.face_down": "a face-down card",
 	"board.known":     "face down: {0}",
 	"board.empty":     "empty",
-	"board.spent":     "{0}, revealed and lost",
+	"board.spent":     "{0} (lost)",
 	"board.labelled":  "{0}: {1}",
-	"board.scores":    "Scores",
+	"board.scores":    "Standings",
 	"board.turn_of":   "Whose turn: {0}",
-	"board.and":       "{0} and {1}",
-	"board.comma":     "{0}, {1}",
-	"board.nothing":   "nothing",
+	// board.turn_of_tag is the turn with what acting means: "Whose turn:
+	// Bob, to bid".
+	"board.turn_of_tag": "Whose turn: {0}, {1}",
+	// board.tagged is a name with words about it: "Ana (you, out)", "Dan
+	// (2 coyote tokens)".
+	"board.tagged":  "{0} ({1})",
+	"board.you_tag": "you",
+	// board.to is what acting means, from a game's todo words: "to take an
+	// action".
+	"board.to": "to {0}",
+	// board.score is one line of the standings: "Dan, 2 coyote tokens".
+	"board.score":      "{0}, {1}",
+	"board.commas":     "{0}, {1}",
+	"board.semicolons": "{0}; {1}",
+	"board.and":        "{0} and {1}",
+	"board.comma":      "{0}, {1}",
+	"board.nothing":    "nothing",
 }
 
 // List is items (names, numbers or texts) as a list in words: "Ana, Bob
@@ -265,11 +279,13 @@ func placed(pattern string) (map[int]bool, error) {
 	}
 }
 
-// anys is names as arguments.
-func anys(names []string) []any {
-	out := make([]any, len(names))
-	for i, n := range names {
-		out[i] = n
+// ToDo says in words what a pending entry of kind asks of its seat ("bid
+// higher or call Coyote"): the game's message "todo.<kind>", or, for a kind
+// the catalog does not name, the kind itself with spaces for its
+// underscores and hyphens.
+func ToDo(words Catalog, kind string) string {
+	if s, err := words.Say(T("todo." + kind)); err == nil {
+		return s
 	}
-	return out
+	return strings.NewReplacer("_", " ", "-", " ").Replace(kind)
 }

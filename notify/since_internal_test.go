@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -22,6 +24,37 @@ func TestSinceLinesSayWhatTheDeadlinePlayed(t *testing.T) {
 	for _, c := range cases {
 		if got := sinceLines(c.changes); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A prompt says what each pending entry asks in the game's own words, with
+// its rule, never the engine's kind ("You may now turn"); a kind the game
+// does not name is said with spaces.
+func TestPromptSaysWhatTheGameWaitsFor(t *testing.T) {
+	reg := catalog.Registry()
+	words := func(kind string) games.Catalog {
+		eng, err := reg.Get(kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return eng.Words()
+	}
+	cases := []struct {
+		game    string
+		pending []games.Pending
+		want    []string
+	}{
+		{"coyote", []games.Pending{{Kind: "turn", Rule: "CY-30"}}, []string{"bid higher than the last bid or call Coyote (rule CY-30)"}},
+		{"coup", []games.Pending{{Kind: "turn", Rule: "TC-25a"}}, []string{"take an action (rule TC-25a)"}},
+		{"coupage", []games.Pending{{Kind: "turn", Rule: "CP-40"}}, []string{"draw a card, then take up to two actions or end your turn (rule CP-40)"}},
+		{"couillon", []games.Pending{{Kind: "trump", Rule: "CO-30"}}, []string{"accept or pass the trump proposed (rule CO-30)"}},
+		{"kramercoup", []games.Pending{{Kind: "last", Rule: "KC-33"}}, []string{"place a last tile, or not (rule KC-33)"}},
+		{"coyote", []games.Pending{{Kind: "new_kind"}}, []string{"new kind"}},
+	}
+	for _, c := range cases {
+		if got := toDo(words(c.game), c.pending); !slices.Equal(got, c.want) {
+			t.Errorf("%s %v: %q, want %q", c.game, c.pending, got, c.want)
 		}
 	}
 }

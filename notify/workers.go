@@ -46,11 +46,12 @@ func sinceLines(changes []play.Change) []string {
 	return out
 }
 
-// toDo says what a seat's pending entries ask of it.
-func toDo(pending []games.Pending) []string {
+// toDo says what a seat's pending entries ask of it, in the game's words
+// (games.ToDo): "bid higher than the last bid or call Coyote (rule CY-30)".
+func toDo(words games.Catalog, pending []games.Pending) []string {
 	out := make([]string, 0, len(pending))
 	for _, p := range pending {
-		line := strings.ReplaceAll(p.Kind, "_", " ")
+		line := games.ToDo(words, p.Kind)
 		if p.Rule != "" {
 			line += " (rule " + p.Rule + ")"
 		}
@@ -105,6 +106,15 @@ func (s *Service) tableText(ctx context.Context, kind string, view json.RawMessa
 	return strings.Join(board.Tell(eng.Words()), "\n")
 }
 
+// words is the catalog of the game kind (nil for a kind the registry does
+// not know).
+func (s *Service) words(kind string) games.Catalog {
+	if eng, err := s.play.Registry().Get(kind); err == nil {
+		return eng.Words()
+	}
+	return nil
+}
+
 // sendPrompt mails seat its view, what happened since it last acted and
 // its numbered moves, with a reply address bound to the brief's version:
 // a prompt, or a reminder (the same, said again before the deadline).
@@ -118,7 +128,7 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	m.ReplyTo = s.replyTo(TokenMove, b.GameID, seat, b.Version)
 	data := PromptData{
 		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: s.tableText(ctx, b.Kind, b.View),
-		Since: sinceLines(b.Since), ToDo: toDo(b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
+		Since: sinceLines(b.Since), ToDo: toDo(s.words(b.Kind), b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
 		data.Deadline = readableTime(*b.Deadline, loc)

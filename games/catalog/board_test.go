@@ -41,6 +41,11 @@ func TestEveryGamesBoardFromRandomStates(t *testing.T) {
 					}
 					states++
 					pending := eng.Pending(s)
+					for _, p := range pending {
+						if err := eng.Words().Check(games.T("todo." + p.Kind)); err != nil {
+							t.Fatalf("a prompt could not say what pending %q asks (todo.%s): %v", p.Kind, p.Kind, err)
+						}
+					}
 					if len(pending) == 0 || step > 2000 {
 						break
 					}

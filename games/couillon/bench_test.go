@@ -14,7 +14,7 @@ func BenchmarkDecideEvolve(b *testing.B) {
 	s := rig(b, nil, hands, stock)
 	s, _ = run(b, s, "accept")
 	var rules Rules
-	m, _ := rules.Parse(s, "play ah")
+	m, _ := rules.Parse(s, "play A♥")
 	r := rng()
 	b.Run("typed", func(b *testing.B) {
 		gametest.BenchDecideEvolve(b, rules, s, 1, m, State.clone)
@@ -22,7 +22,7 @@ func BenchmarkDecideEvolve(b *testing.B) {
 	b.Run("engine", func(b *testing.B) {
 		eng := New()
 		for b.Loop() {
-			evs, err := eng.Decide(s, 1, "play ah", r)
+			evs, err := eng.Decide(s, 1, "play A♥", r)
 			if err != nil {
 				b.Fatal(err)
 			}

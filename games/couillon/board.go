@@ -12,33 +12,42 @@ var _ games.Boards = Rules{}
 // words is the English of Couillon's boards.
 var words = func() games.Catalog {
 	c := games.Catalog{
-		"deal":         "Deal {0}",
-		"trump":        "trump: {0}",
-		"declarers":    "declarers: {0}",
-		"team":         "team {0}",
-		"team_of":      "Team {0}: {1}",
-		"turned":       "Turned up",
-		"table":        "On the table",
-		"no_card_yet":  "No card yet.",
-		"hand":         "Your hand",
-		"no_cards":     "No cards.",
-		"cards.one":    "{0} card",
-		"cards.other":  "{0} cards",
-		"dealer":       "dealer",
-		"to_play":      "to play",
-		"sheet":        "Score sheet: deals still to win (card points this deal: {0} – {1})",
-		"sheet_deal":   "Deal",
-		"won_by":       "Won by",
-		"points_needs": "{0} pts, needs {1}",
-		"needs":        "needs {0}",
-		"now":          "Now",
-		"card":         "{0} of {1}",
-		"short":        "{0}{1}",
-		"phase.setup":  "setup",
-		"phase.trump":  "trump",
-		"phase.play":   "play",
-		"phase.scored": "scored",
-		"phase.over":   "over",
+		"deal":              "Deal {0}",
+		"trump":             "trump: {0}",
+		"declarers":         "declarers: {0}",
+		"team":              "team {0}",
+		"team_of":           "Team {0} ({1})",
+		"turned":            "Turned up",
+		"table":             "On the table",
+		"no_card_yet":       "no card yet",
+		"hand":              "Your hand",
+		"no_cards":          "none",
+		"cards.one":         "{0} card",
+		"cards.other":       "{0} cards",
+		"dealer":            "dealer",
+		"to_play":           "to play",
+		"todo.trump":        "accept or pass the trump proposed",
+		"todo.play":         "play a card to the trick",
+		"to.trump":          "to accept or pass the trump",
+		"to.play":           "to play a card",
+		"wins":              "Team {0} ({1}) wins the game",
+		"deal_row":          "Deal {0}",
+		"sheet":             "Score sheet: deals still to win (card points this deal: {0} – {1})",
+		"sheet_deal":        "Deal",
+		"won_by":            "Won by",
+		"points_needs":      "{0} pts, needs {1}",
+		"needs":             "needs {0}",
+		"won":               "won",
+		"needs_deals.one":   "needs {0} more deal",
+		"needs_deals.other": "needs {0} more deals",
+		"now":               "Now",
+		"card":              "{0} of {1}",
+		"short":             "{0}{1}",
+		"phase.setup":       "dealing",
+		"phase.trump":       "choosing trump",
+		"phase.play":        "playing tricks",
+		"phase.scored":      "deal scored",
+		"phase.over":        "game over",
 	}
 	for _, u := range suitsInOrder {
 		c["suit."+u.Code()] = u.Name()
@@ -61,6 +70,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		return games.Board{}, err
 	}
 	b := games.Board{Viewer: v.Viewer, Players: v.Players, TurnTag: games.T("to_play")}
+	if v.Phase == "trump" || v.Phase == "play" {
+		b.TurnTag = games.T("to." + v.Phase)
+	}
 	if v.Viewer < 0 || int(v.Viewer) >= len(v.Players) {
 		b.Viewer = games.Spectator
 	}
@@ -69,6 +81,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	}
 	team := func(t int) games.Text { return games.T("team", [2]string{"A", "B"}[t%2]) }
 
+	if v.Winner == 0 || v.Winner == 1 {
+		b.Sections = append(b.Sections, games.Section{Notes: []games.Note{{Text: games.T("wins", [2]string{"A", "B"}[v.Winner], partners(b, v.Winner)), Emphasis: true}}})
+	}
 	deal := games.Section{Counters: []games.Counter{
 		{Text: games.T("deal", v.Deal), Value: v.Deal},
 		{Text: games.T("phase." + v.Phase)},
@@ -119,11 +134,12 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	b.Sections = append(b.Sections, seats)
 
 	sheet := &games.Table{
-		Caption: games.T("sheet", v.DealScore[0], v.DealScore[1]),
-		Head:    []games.Text{games.T("sheet_deal"), games.T("team_of", "A", partners(b, 0)), games.T("team_of", "B", partners(b, 1)), games.T("won_by")},
+		Caption:  games.T("sheet", v.DealScore[0], v.DealScore[1]),
+		TellRows: 2,
+		Head:     []games.Text{games.T("sheet_deal"), games.T("team_of", "A", partners(b, 0)), games.T("team_of", "B", partners(b, 1)), games.T("won_by")},
 	}
 	for i, l := range v.History {
-		row := games.Row{Head: games.Plain(i + 1), Cells: []games.Cell{
+		row := games.Row{Head: games.T("deal_row", i+1), Cells: []games.Cell{
 			{Text: games.T("points_needs", l.Points[0], l.R[0])},
 			{Text: games.T("points_needs", l.Points[1], l.R[1])},
 			{},
@@ -142,7 +158,8 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		if len(v.Players) < 4 {
 			break
 		}
-		b.Scores = append(b.Scores, games.Score{Seats: []games.Seat{games.Seat(t), games.Seat(t + 2)}, Name: team(t), Text: games.T("needs", v.R[t])})
+		b.Scores = append(b.Scores, games.Score{Seats: []games.Seat{games.Seat(t), games.Seat(t + 2)},
+			Name: games.T("team_of", [2]string{"A", "B"}[t], partners(b, t)), Text: needs(v.R[t])})
 	}
 	if v.R[1] < v.R[0] {
 		b.Scores[0], b.Scores[1] = b.Scores[1], b.Scores[0]
@@ -150,21 +167,29 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	return b, nil
 }
 
+// needs is a team's standing: the deals it still needs to win.
+func needs(r int) games.Text {
+	if r <= 0 {
+		return games.T("won")
+	}
+	return games.T("needs_deals", r)
+}
+
 // partners are the two players of team t.
 func partners(b games.Board, t int) games.Text {
 	return games.List(b.Name(games.Seat(t)), b.Name(games.Seat(t+2)))
 }
 
-// card is a playing card: "J of hearts", printed "J♥".
+// card is a playing card, named as it is printed and as a move names it:
+// "J♥" (play J♥).
 func card(c Card) games.Card {
 	if !c.Valid() {
 		return games.Card{Face: games.Down}
 	}
 	u := c.Suit()
 	out := games.Card{
-		Name:  games.T("card", games.T("rank."+c.Rank().Code()), games.T("suit."+u.Code())),
-		Short: games.T("short", games.T("rank."+c.Rank().Code()), u.Symbol()),
-		Face:  games.Up,
+		Name: games.T("short", games.T("rank."+c.Rank().Code()), u.Symbol()),
+		Face: games.Up,
 	}
 	if u == Hearts || u == Diamonds {
 		out.Colour = "red"

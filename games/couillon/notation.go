@@ -147,7 +147,8 @@ func parseMove(text string) (Move, error) {
 	return Move{}, games.Unparsable("%q is not a move: write accept, pass or play <card>, where a card is a rank (a k q j 10 9) and a suit (c d h s, ♣ ♦ ♥ ♠), e.g. play kh, play 10d or king of hearts", strings.TrimSpace(text))
 }
 
-// formatMove writes a move in canonical notation: accept, pass, play kh.
+// formatMove writes a move in canonical notation: accept, pass, play K♥
+// (the card as the board prints it; its code "kh" is read too).
 func formatMove(m Move) string {
 	switch m.Kind {
 	case Accept:
@@ -155,10 +156,19 @@ func formatMove(m Move) string {
 	case Pass:
 		return "pass"
 	case Play:
-		return "play " + m.Card.Code()
+		return "play " + m.Card.String()
 	}
 	return "?"
 }
+
+// symbolCards are the cards by their printed form ("K♥").
+var symbolCards = func() map[string]Card {
+	out := map[string]Card{}
+	for c := Card(1); c <= NumCards; c++ {
+		out[c.String()] = c
+	}
+	return out
+}()
 
 // quickMove reads the canonical forms without folding (the common case).
 func quickMove(text string) (Move, bool) {
@@ -171,6 +181,9 @@ func quickMove(text string) (Move, bool) {
 	if code, ok := strings.CutPrefix(text, "play "); ok {
 		var c Card
 		if c.UnmarshalText([]byte(code)) == nil && c.Valid() {
+			return Move{Kind: Play, Card: c}, true
+		}
+		if c, ok := symbolCards[code]; ok {
 			return Move{Kind: Play, Card: c}, true
 		}
 	}

@@ -35,11 +35,11 @@ func TestNotationExtras_HOUSE(t *testing.T) {
 	s := (Rules{}).Initial(RulesVersion)
 	for _, tc := range []struct{ in, want string }{
 		{"prendre", "accept"}, {"Prendre", "accept"}, {"passe", "pass"}, {"PASSE", "pass"},
-		{"k♡", "play kh"}, {"q♢", "play qd"}, {"a♤", "play as"}, {"10♧", "play 10c"},
-		{"jouer kh", "play kh"}, {"Jouer roi de cœur", "play kh"}, {"joue as de pique", "play as"},
-		{"neuf de carreau", "play 9d"}, {"valet de trèfle", "play jc"}, {"dame de cœur", "play qh"},
-		{"as de carreau", "play ad"}, {"dix de pique", "play 10s"},
-		{"k♥️", "play kh"}, {"play 10♦️", "play 10d"}, {"A♠️", "play as"}, {"q♣︎", "play qc"},
+		{"k♡", "play K♥"}, {"q♢", "play Q♦"}, {"a♤", "play A♠"}, {"10♧", "play 10♣"},
+		{"jouer kh", "play K♥"}, {"Jouer roi de cœur", "play K♥"}, {"joue as de pique", "play A♠"},
+		{"neuf de carreau", "play 9♦"}, {"valet de trèfle", "play J♣"}, {"dame de cœur", "play Q♥"},
+		{"as de carreau", "play A♦"}, {"dix de pique", "play 10♠"},
+		{"k♥️", "play K♥"}, {"play 10♦️", "play 10♦"}, {"A♠️", "play A♠"}, {"q♣︎", "play Q♣"},
 	} {
 		m, err := (Rules{}).Parse(s, tc.in)
 		if err != nil {

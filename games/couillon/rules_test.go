@@ -351,13 +351,13 @@ func TestNotation(t *testing.T) {
 		{"accept", "accept"}, {"ACCEPT", "accept"}, {" play ", "accept"}, {"take", "accept"},
 		{"jouer", "accept"}, {"Jouer", "accept"},
 		{"pass", "pass"}, {"passer", "pass"}, {"PASS", "pass"},
-		{"play kh", "play kh"}, {"kh", "play kh"}, {"KH", "play kh"}, {"Play Kh", "play kh"},
-		{"play 10d", "play 10d"}, {"10d", "play 10d"}, {"td", "play 10d"}, {"TD", "play 10d"},
-		{"9s", "play 9s"}, {"k♥", "play kh"}, {"10♦", "play 10d"}, {"a♠", "play as"}, {"q♣", "play qc"},
-		{"king of hearts", "play kh"}, {"play ten of diamonds", "play 10d"}, {"Nine of Spades", "play 9s"},
-		{"ace of clubs", "play ac"}, {"queen diamonds", "play qd"}, {"jack of spades", "play js"},
-		{"roi de cœur", "play kh"}, {"dame de pique", "play qs"}, {"as de trèfle", "play ac"},
-		{"valet de carreau", "play jd"}, {"dix de coeur", "play 10h"},
+		{"play kh", "play K♥"}, {"kh", "play K♥"}, {"KH", "play K♥"}, {"Play Kh", "play K♥"},
+		{"play 10d", "play 10♦"}, {"10d", "play 10♦"}, {"td", "play 10♦"}, {"TD", "play 10♦"},
+		{"9s", "play 9♠"}, {"k♥", "play K♥"}, {"10♦", "play 10♦"}, {"a♠", "play A♠"}, {"q♣", "play Q♣"},
+		{"king of hearts", "play K♥"}, {"play ten of diamonds", "play 10♦"}, {"Nine of Spades", "play 9♠"},
+		{"ace of clubs", "play A♣"}, {"queen diamonds", "play Q♦"}, {"jack of spades", "play J♠"},
+		{"roi de cœur", "play K♥"}, {"dame de pique", "play Q♠"}, {"as de trèfle", "play A♣"},
+		{"valet de carreau", "play J♦"}, {"dix de coeur", "play 10♥"},
 	} {
 		m, err := (Rules{}).Parse(s, tc.in)
 		if err != nil {

@@ -370,14 +370,14 @@ func TestScenario10_FollowingDefault_CO7(t *testing.T) {
 		version int
 		trumped string // Ana's legal moves on the trumped trick
 	}{
-		{1, "play 10d, play kd"},
-		{2, "play kd"},
+		{1, "play 10♦, play K♦"},
+		{2, "play K♦"},
 	} {
 		t.Run(fmt.Sprintf("rules %d", tc.version), func(t *testing.T) {
 			s := followRigAt(t, tc.version, nil)
 			s, _ = run(t, s, "qd")
-			if got := legal(s, 2); got != "play kd" {
-				t.Fatalf("legal %q, want play kd", got)
+			if got := legal(s, 2); got != "play K♦" {
+				t.Fatalf("legal %q, want play K♦", got)
 			}
 			why := refuse(t, s, 2, "10d", "CO-7")
 			if !strings.Contains(why, "higher ♦") || !strings.Contains(why, "Q♦") {
@@ -407,7 +407,7 @@ func TestScenario10_FollowingDefault_CO7(t *testing.T) {
 
 			g := followRigAt(t, tc.version, games.Options{"following": "gerver"})
 			g, _ = run(t, g, "qd")
-			if got := legal(g, 2); got != "play 10d, play kd, play as" {
+			if got := legal(g, 2); got != "play 10♦, play K♦, play A♠" {
 				t.Fatalf("gerver legal %q", got)
 			}
 			refuse(t, g, 2, "9c", "CO-7")
@@ -416,7 +416,7 @@ func TestScenario10_FollowingDefault_CO7(t *testing.T) {
 				"10d kd as 9c", "qd 9h 10h jh", "9s qc jc kc", "9d ks qs js",
 			}, "10s ac qh kh ah 10c ad jd", nil, 0)
 			g, _ = run(t, g, "accept", "qd", "9s", "9d")
-			if got := legal(g, 0); got != "play 10d, play kd, play as" {
+			if got := legal(g, 0); got != "play 10♦, play K♦, play A♠" {
 				t.Fatalf("gerver, trumped: legal %q", got)
 			}
 		})
@@ -433,11 +433,11 @@ func TestScenario11_Void_CO7(t *testing.T) {
 		want  string
 	}{
 		{[4]string{"10d jd qd kd", "9d 9h 10h jh", "ks jc qc kc", "qs as 9c 10c"},
-			"9s ac qh kh ah 10s js ad", "play as"},
+			"9s ac qh kh ah 10s js ad", "play A♠"},
 		{[4]string{"10d jd qd kd", "9d 9c 10c ac", "ks 9h 10h jh", "9s jc qc kc"},
-			"10s qs js as qh kh ah ad", "play 9s"},
+			"10s qs js as qh kh ah ad", "play 9♠"},
 		{[4]string{"10d jd qd kd", "9d 9h 10h ac", "ks jc qc kc", "9c 10c jh qh"},
-			"9s 10s js qs as kh ah ad", "play 9c, play 10c, play jh, play qh"},
+			"9s 10s js qs as kh ah ad", "play 9♣, play 10♣, play J♥, play Q♥"},
 	} {
 		s := rig(t, nil, tc.hands, tc.stock)
 		s, _ = run(t, s, "accept", "9d", "ks")
@@ -465,13 +465,13 @@ func TestScenario12_Timeouts_CO30_CO31(t *testing.T) {
 	s, _ = run(t, s, "ad")
 	// Cleo must follow ♦ and cannot beat A♦: her only ♦ is K♦.
 	p = (Rules{}).Pending(s)
-	if p[0].Seat != 2 || p[0].Rule != "CO-31" || p[0].Default != "play kd" {
+	if p[0].Seat != 2 || p[0].Rule != "CO-31" || p[0].Default != "play K♦" {
 		t.Fatalf("pending %+v", p)
 	}
 	s, _ = run(t, s, p[0].Default, "10d", "9d")
 	// Ben won with A♦ and leads holding 9♥ 9♣ J♠.
 	p = (Rules{}).Pending(s)
-	if p[0].Seat != 1 || p[0].Default != "play 9c" {
+	if p[0].Seat != 1 || p[0].Default != "play 9♣" {
 		t.Fatalf("leader pending %+v, hand %v", p, s.Hands[1].cards())
 	}
 	// Legal {K♦, A♦}: Ana's hand after a 9♦ lead.
@@ -482,7 +482,7 @@ func TestScenario12_Timeouts_CO30_CO31(t *testing.T) {
 		"jd ks qs as",
 	}, "9s kc ac qh kh 10c 10s qd")
 	s, _ = run(t, s, "accept", "9d", "10d", "jd")
-	if p := (Rules{}).Pending(s); p[0].Seat != 0 || p[0].Default != "play kd" || legal(s, 0) != "play kd, play ad" {
+	if p := (Rules{}).Pending(s); p[0].Seat != 0 || p[0].Default != "play K♦" || legal(s, 0) != "play K♦, play A♦" {
 		t.Fatalf("pending %+v legal %q", p, legal(s, 0))
 	}
 }

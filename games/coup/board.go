@@ -12,23 +12,34 @@ var _ games.Boards = Rules{}
 // words is the English of Coup's boards.
 var words = func() games.Catalog {
 	c := games.Catalog{
-		"coins.one":         "{0} coin",
-		"coins.other":       "{0} coins",
-		"influence":         "{0} influence",
-		"faction":           "faction {0}",
-		"faction.up":        "up",
-		"faction.down":      "down",
-		"court":             "Court deck: {0}",
-		"court_cards.one":   "{0} card",
-		"court_cards.other": "{0} cards",
-		"stage":             "Stage: {0}",
-		"drawn":             "You drew",
-		"act":               "{0}: {1}",
-		"act_on":            "{0}: {1} on {2}",
-		"claiming":          "{0}, claiming the {1}",
-		"blocks":            "{0}; {1} blocks with the {2}",
-		"challenges":        "{0}; {1} challenges",
-		"window":            "Open {0} window: {1}",
+		"coins.one":            "{0} coin",
+		"coins.other":          "{0} coins",
+		"influence":            "{0} influence",
+		"faction":              "faction {0}",
+		"faction.up":           "up",
+		"faction.down":         "down",
+		"court":                "Court deck: {0}",
+		"court_cards.one":      "{0} card",
+		"court_cards.other":    "{0} cards",
+		"stage":                "Now: {0}",
+		"drawn":                "You drew",
+		"act":                  "{0}: {1}",
+		"act_on":               "{0}: {1} on {2}",
+		"claiming":             "{0}, claiming the {1}",
+		"blocks":               "{0}; {1} blocks with the {2}",
+		"challenges":           "{0}; {1} challenges",
+		"window":               "Open {0} window: {1}",
+		"todo.keep":            "choose the cards you keep",
+		"todo.faction":         "choose your faction",
+		"todo.turn":            "take an action",
+		"todo.challenge":       "challenge or allow the claim",
+		"todo.block":           "block or allow the action",
+		"todo.block-challenge": "challenge or allow the block",
+		"todo.answer":          "reveal a card to answer the challenge",
+		"todo.lose":            "choose the influence you lose",
+		"todo.exchange":        "choose the cards you keep from the exchange",
+		"todo.show":            "show a card to the inquisitor",
+		"todo.examine":         "return the card or make the player change it",
 	}
 	for i, name := range charNames() {
 		if name != "" {
@@ -44,11 +55,17 @@ var words = func() games.Catalog {
 	for _, w := range windowNames() {
 		c["window."+w] = w
 	}
-	for _, st := range stageNames() {
-		if st != "" {
-			c["stage."+st] = st
-		}
+	for st, words := range map[string]string{
+		"keep": "choosing the cards to keep", "deal": "dealing", "faction": "choosing factions",
+		"turn": "an action to take", "challenge": "the claim may be challenged", "block": "the action may be blocked",
+		"block-challenge": "the block may be challenged", "answer": "the challenged player answers",
+		"lose": "a player loses influence", "replace": "a revealed card is replaced", "resolve": "the action is resolved",
+		"exchange": "the exchange", "show": "a card is shown to the inquisitor", "examine": "the inquisitor decides",
+		"over": "the game is over",
+	} {
+		c["stage."+st] = words
 	}
+	c["wins"] = "{0} wins the game"
 	return c
 }()
 
@@ -97,8 +114,11 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	if v.Winner == nil && v.Turn >= 0 && v.Turn < len(v.Players) {
 		b.Turn = []games.Seat{games.Seat(v.Turn)}
 	}
+	if v.Stage == "turn" {
+		b.TurnTag = games.T("board.to", games.T("todo.turn"))
+	}
 	table := games.Section{Notes: []games.Note{{Text: games.T("court", games.T("court_cards", v.CourtSize))}}}
-	if v.Stage != "" {
+	if v.Stage != "" && v.Stage != "turn" && v.Stage != "over" { // the turn line and the winner say these
 		table.Notes = append(table.Notes, games.Note{Text: games.T("stage", games.T("stage."+v.Stage))})
 	}
 	if a := v.Action; a != nil {
@@ -129,6 +149,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		}
 	}
 	b.Sections = []games.Section{seats, table}
+	if v.Winner != nil && *v.Winner >= 0 && *v.Winner < len(v.Players) {
+		b.Sections = append([]games.Section{{Notes: []games.Note{{Text: games.T("wins", b.Name(games.Seat(*v.Winner))), Emphasis: true}}}}, b.Sections...)
+	}
 	return b, nil
 }
 

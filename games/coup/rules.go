@@ -394,7 +394,7 @@ func (g Rules) checkAction(s *State, seat int, m Move) error {
 		return games.Illegal("TC-5", "you start your turn with %d coins: Coup is your only legal action", p.Coins)
 	}
 	if p.Coins < a.cost() {
-		return games.Illegal("TC-30", "%s costs %d coins and you have %d", actTitle(a), a.cost(), p.Coins)
+		return games.Illegal("TC-30", "%s costs %s and you have %s", actTitle(a), count(a.cost(), "coin"), count(p.Coins, "coin"))
 	}
 	if a.targeted() {
 		t := m.Target

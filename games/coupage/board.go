@@ -15,21 +15,34 @@ var words = games.Catalog{
 	"wins_left":           "{0} wins: every other player left the game",
 	"over":                "The game is over without a winner",
 	"market":              "Market",
-	"deck":                "deck {0}",
-	"discard":             "discard {0}",
-	"discard_top":         "discard {0} (top: {1})",
-	"cava_left":           "cava labels left {0}",
+	"todo.turn":           "draw a card, then take up to two actions or end your turn",
+	"todo.pick":           "pick one of the harvested cards",
+	"deck.one":            "deck: {0} card",
+	"deck.other":          "deck: {0} cards",
+	"discard.one":         "discard pile: {0} card",
+	"discard.other":       "discard pile: {0} cards",
+	"discard_top.one":     "discard pile: {0} card ({1} on top)",
+	"discard_top.other":   "discard pile: {0} cards ({1} on top)",
+	"cava_left.one":       "{0} Cava card left",
+	"cava_left.other":     "{0} Cava cards left",
+	"board.face_down":     "a face-down Time card",
+	"board.known":         "{0} face down as Time",
+	"to_draw":             "to draw a card (deck or market)",
+	"to_act":              "to take an action or end the turn",
+	"to_pick":             "to pick a harvested card",
+	"harvest":             "Harvest (Récolte), to pick from",
 	"actions":             "actions left this turn: {0}",
 	"your_hand":           "Your hand",
 	"cellar":              "{0}'s cellar",
 	"hand_size.one":       "{0} card in hand",
 	"hand_size.other":     "{0} cards in hand",
-	"bottled":             "{0} bottled",
+	"bottled.one":         "{0} barrel bottled",
+	"bottled.other":       "{0} barrels bottled",
 	"barrel":              "Barrel {0}: {1}",
-	"barrel_wine":         "Barrel {0}: {1}, {2}",
+	"barrel_wine":         "Barrel {0}: {2}, {1}",
 	"ready":               "{0} (ready)",
 	"spoiling":            "{0} (spoiling)",
-	"time":                "time",
+	"time":                "Time",
 	"state.empty":         "empty",
 	"state.in production": "in production",
 	"state.bottled":       "bottled",
@@ -45,12 +58,26 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return games.Board{}, err
 	}
+	card := namer(v)
 	b := games.Board{Viewer: v.Seat, Players: v.Players}
 	if v.Seat < 0 || int(v.Seat) >= len(v.Players) {
 		b.Viewer = games.Spectator
 	}
-	if !v.Over && v.Active >= 0 && int(v.Active) < len(v.Players) {
-		b.Turn = []games.Seat{v.Active}
+	var harvest *games.Pile
+	switch h := v.Harvest; {
+	case v.Over:
+	case h != nil && h.Next >= 0 && h.Next < len(h.Order):
+		b.Turn, b.TurnTag = []games.Seat{h.Order[h.Next]}, games.T("to_pick")
+		pile := games.Pile{Label: games.T("harvest")}
+		for _, c := range h.Cards {
+			pile.Cards = append(pile.Cards, card(c))
+		}
+		harvest = &pile
+	case v.Active >= 0 && int(v.Active) < len(v.Players):
+		b.Turn, b.TurnTag = []games.Seat{v.Active}, games.T("to_act")
+		if !v.Drawn {
+			b.TurnTag = games.T("to_draw")
+		}
 	}
 	if v.Over {
 		b.Sections = append(b.Sections, games.Section{Notes: []games.Note{{Text: result(v), Emphasis: true}}})
@@ -64,6 +91,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		}
 	}
 	table.Piles = append(table.Piles, market)
+	if harvest != nil {
+		table.Piles = append(table.Piles, *harvest)
+	}
 	table.Counters = append(table.Counters, games.Counter{Text: games.T("deck", v.DeckSize), Value: v.DeckSize})
 	if n := len(v.Discard); n > 0 {
 		table.Counters = append(table.Counters, games.Counter{Text: games.T("discard_top", n, card(v.Discard[n-1]).Name), Value: n})
@@ -71,7 +101,7 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		table.Counters = append(table.Counters, games.Counter{Text: games.T("discard", 0)})
 	}
 	table.Counters = append(table.Counters, games.Counter{Text: games.T("cava_left", v.CavaLeft), Value: v.CavaLeft})
-	if v.ActionsLeft > 0 {
+	if v.ActionsLeft > 0 && !v.Over {
 		table.Counters = append(table.Counters, games.Counter{Text: games.T("actions", v.ActionsLeft), Value: v.ActionsLeft})
 	}
 	if len(v.Hand) > 0 {
@@ -100,7 +130,7 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 				}
 				label := games.T("barrel", br.Number, games.T("state."+br.State))
 				if br.Wine != "" {
-					label = games.T("barrel_wine", br.Number, games.T("state."+br.State), br.Wine)
+					label = games.T("barrel_wine", br.Number, games.T("state."+br.State), wineName(v, br.Wine))
 				}
 				if br.Ready {
 					label = games.T("ready", label)
@@ -135,13 +165,48 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	return b, nil
 }
 
-// card is a card of the deck, shown by its code ("mac2", "vin jeune");
-// the Time card by name.
-func card(code string) games.Card {
+// wineName is a wine by its name in the view's data set ("Cava rosé").
+func wineName(v View, code string) string {
+	a := boardAids[v.Options["aid_tables"]]
+	if a == nil {
+		a = boardAids["house"]
+	}
+	if w, ok := a.wine(code); ok {
+		return w.Name
+	}
+	return code
+}
+
+// boardAids are the data sets by name, for the cards' names on boards.
+var boardAids = mustAids()
+
+// namer is card for one game's data set (the view's option aid_tables).
+func namer(v View) func(string) games.Card {
+	a := boardAids[v.Options["aid_tables"]]
+	if a == nil {
+		a = boardAids["house"]
+	}
+	return func(code string) games.Card { return card(a, code) }
+}
+
+// card is a card of the deck by its name, as the moves name it ("Macabeu
+// ★★", "Vin piqué"); the Time card by the catalog's word; a grape has its
+// variety's colour.
+func card(a *Aid, code string) games.Card {
 	if code == timeCard {
 		return games.Card{Name: games.T("time"), Face: games.Up}
 	}
-	return games.Card{Name: games.Plain(code), Face: games.Up}
+	out := games.Card{Name: games.Plain(code), Face: games.Up}
+	if a != nil {
+		out.Name = games.Plain(a.cardName(code))
+		switch a.colour[code] {
+		case "red":
+			out.Colour = "red"
+		case "white":
+			out.Colour = "yellow"
+		}
+	}
+	return out
 }
 
 // result is the end of the game in words, as the view tells it.

@@ -3,7 +3,6 @@ package coupage
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -126,14 +125,15 @@ func choiceRank(m Move) int {
 // general pattern to the move's text. The blanks are explained in RULES.md.
 func (s *State) choicePath(m Move, text string) []string {
 	b := strconv.Itoa
-	grapes := strings.Join(m.Cards, " ")
+	grapes := s.aid.cardNames(m.Cards)
+	wine := s.aid.wineName(m.Wine)
 	form := "time"
 	if m.FaceDown {
 		form = "facedown"
 	}
 	switch m.Kind {
 	case mvMake:
-		return []string{"make <wine> <barrel> <grapes>", "make " + m.Wine + " <barrel> <grapes>", "make " + m.Wine + " <barrel> " + grapes, text}
+		return []string{"make <wine> <barrel> <grapes>", "make " + wine + " <barrel> <grapes>", "make " + wine + " <barrel> " + grapes, text}
 	case mvRepair:
 		return []string{"repair <barrel> <grapes>", "repair " + b(m.Barrel) + " <grapes>", text}
 	case mvBottle:
@@ -153,8 +153,8 @@ func (s *State) choicePath(m Move, text string) []string {
 	case mvRecover:
 		return []string{"recover <time|facedown> <grape>", "recover " + form + " <grape>", text}
 	case mvSpecial:
-		code := m.Special
-		switch s.aid.effect[code] {
+		code := s.aid.verb(m.Special)
+		switch s.aid.effect[m.Special] {
 		case effYoung:
 			return []string{code + " <barrel>", text}
 		case effStealCard:

@@ -155,7 +155,7 @@ func TestChoicesWorstCases(t *testing.T) {
 		tb.do(bob, "draw")
 		tb.do(bob, "recolte")
 		_, choices := checkChoices(t, tb, bob)
-		if want := []string{"pick time", "pick mac3", "pick vin pique"}; !slices.Equal(choices, want) {
+		if want := []string{"pick time", "pick Macabeu ★★★", "pick Vin piqué"}; !slices.Equal(choices, want) {
 			t.Errorf("choices %q, want %q", choices, want)
 		}
 	})

@@ -97,9 +97,10 @@ type Aid struct {
 	byEff   map[string]string // effect -> special code
 	cardPh  phrases
 	winePh  phrases
-	colours []string       // colour names by index
-	colIdx  map[string]int // grape code -> colour index
-	varIdx  map[string]int // grape code -> variety index
+	colours []string          // colour names by index
+	names   map[string]string // card code -> its name (cardName)
+	colIdx  map[string]int    // grape code -> colour index
+	varIdx  map[string]int    // grape code -> variety index
 }
 
 // loadAid reads and checks the data set name.
@@ -124,6 +125,7 @@ func parseAid(name string, b []byte) (*Aid, error) {
 	a.effect = map[string]string{}
 	a.byEff = map[string]string{}
 	a.colIdx = map[string]int{}
+	a.names = map[string]string{timeCard: timeCard}
 	a.varIdx = map[string]int{}
 	if len(a.Grapes) > 64 {
 		return nil, fmt.Errorf("coupage: aid table %q has more than 64 varieties", name)
@@ -146,6 +148,7 @@ func parseAid(name string, b []byte) (*Aid, error) {
 			a.stars[c] = st
 			a.colIdx[c] = ci
 			a.varIdx[c] = vi
+			a.names[c] = v.Name + " " + strings.Repeat("★", st)
 			i++
 		}
 	}
@@ -155,6 +158,7 @@ func parseAid(name string, b []byte) (*Aid, error) {
 		a.order[sp.Code] = i
 		a.effect[sp.Code] = sp.Effect
 		a.byEff[sp.Effect] = sp.Code
+		a.names[sp.Code] = sp.Name
 		i++
 	}
 	for _, e := range []string{effYoung, effStealCard, effSpoil, effOenologue, effHarvest, effEvaporate, effStealTime} {
@@ -182,6 +186,55 @@ func parseAid(name string, b []byte) (*Aid, error) {
 		a.Barrels = 4
 	}
 	return &a, nil
+}
+
+// cardName is a card as players read it, by its name in the rules'
+// tables: a grape by its variety and its stars ("Macabeu ★★"), a special
+// by its French name ("Vin piqué"), Time as "time". The parser reads it,
+// and the code too.
+func (a *Aid) cardName(code string) string {
+	if n, ok := a.names[code]; ok {
+		return n
+	}
+	return code
+}
+
+// cardNames are cardName of each code, joined by spaces.
+func (a *Aid) cardNames(codes []string) string {
+	out := make([]string, len(codes))
+	for i, c := range codes {
+		out[i] = a.cardName(c)
+	}
+	return strings.Join(out, " ")
+}
+
+// verb is a special as the verb of its move, lower case: "vin piqué".
+func (a *Aid) verb(code string) string {
+	if _, ok := a.effect[code]; ok {
+		return strings.ToLower(a.cardName(code))
+	}
+	return code
+}
+
+// cardList is cardName of each code, separated by commas: "Macabeu ★,
+// Trepat ★★".
+func (a *Aid) cardList(codes []string) string {
+	out := make([]string, len(codes))
+	for i, c := range codes {
+		out[i] = a.cardName(c)
+	}
+	return strings.Join(out, ", ")
+}
+
+// wineName is a wine as players read it and write it, lower case: "cava
+// rosé".
+func (a *Aid) wineName(code string) string {
+	for _, w := range a.Wines {
+		if w.Code == code {
+			return strings.ToLower(w.Name)
+		}
+	}
+	return code
 }
 
 // mustAids loads every embedded data set; a broken embedded file is a

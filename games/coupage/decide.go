@@ -94,10 +94,10 @@ func (s *State) validate(seat games.Seat, m Move) error {
 			return games.Illegal("CP-41", "a Récolte is being picked: it is %s's pick", s.name(picker))
 		}
 		if m.Kind != mvPick {
-			return games.Illegal("CP-27", "a Récolte is being picked: pick one of the revealed cards (%s) first", strings.Join(h.Cards, ", "))
+			return games.Illegal("CP-27", "a Récolte is being picked: pick one of the revealed cards (%s) first", s.aid.cardList(h.Cards))
 		}
 		if !slices.Contains(h.Cards, m.Card) {
-			return games.Illegal("CP-27", "%s is not among the revealed cards (%s)", m.Card, strings.Join(h.Cards, ", "))
+			return games.Illegal("CP-27", "%s is not among the revealed cards (%s)", s.aid.cardName(m.Card), s.aid.cardList(h.Cards))
 		}
 		return nil
 	}
@@ -159,7 +159,7 @@ func (s *State) validate(seat games.Seat, m Move) error {
 			if len(m.Cards) < w.size() && a.couldComplete(w, m.Cards) {
 				return games.Illegal("CP-8", "all the grapes of a %s (%s) are put on the barrel in one action, not %d of them", w.Name, a.recipeText(w), len(m.Cards))
 			}
-			return games.Illegal("CP-8", "%s is not a %s recipe (%s)", strings.Join(m.Cards, " "), w.Name, a.recipeText(w))
+			return games.Illegal("CP-8", "%s is not a %s recipe (%s)", s.aid.cardList(m.Cards), w.Name, a.recipeText(w))
 		}
 		wines, cavas := s.countWines(seat)
 		if w.IsCava() && cavas >= 2 {
@@ -185,7 +185,7 @@ func (s *State) validate(seat games.Seat, m Move) error {
 			return err
 		}
 		if !a.matches(w, append(slices.Clone(bar.Grapes), m.Cards...)) {
-			return games.Illegal("CP-29", "with %s barrel %d would not match the %s recipe (%s)", strings.Join(m.Cards, " "), m.Barrel, w.Name, a.recipeText(w))
+			return games.Illegal("CP-29", "with %s barrel %d would not match the %s recipe (%s)", s.aid.cardList(m.Cards), m.Barrel, w.Name, a.recipeText(w))
 		}
 		return nil
 	case mvTime:
@@ -217,7 +217,7 @@ func (s *State) validate(seat games.Seat, m Move) error {
 		return a.payment("CP-10", m.Cards, w.Stars, "bottling "+what)
 	case mvDiscard:
 		if !slices.Contains(hand, m.Card) {
-			return games.Illegal("CP-20", "you hold no %s to discard", m.Card)
+			return games.Illegal("CP-20", "you hold no %s to discard", s.aid.cardName(m.Card))
 		}
 		return nil
 	case mvSpecial:
@@ -234,11 +234,11 @@ func (a *Aid) grapesFromHand(rule string, hand, cards []string) error {
 	left := slices.Clone(hand)
 	for _, c := range cards {
 		if !a.isGrape(c) {
-			return games.Illegal(rule, "%s is not a grape card", c)
+			return games.Illegal(rule, "%s is not a grape card", a.cardName(c))
 		}
 		i := slices.Index(left, c)
 		if i < 0 {
-			return games.Illegal(rule, "you do not hold %s", strings.Join(countedMissing(hand, cards), " "))
+			return games.Illegal(rule, "you do not hold %s", a.cardList(countedMissing(hand, cards)))
 		}
 		left = slices.Delete(left, i, i+1)
 	}
@@ -264,11 +264,11 @@ func countedMissing(hand, cards []string) []string {
 func (a *Aid) payment(rule string, cards []string, need int, what string) error {
 	st := a.starsOf(cards)
 	if st < need {
-		return games.Illegal(rule, "%s needs at least %d★, and %s make only %d★", what, need, strings.Join(cards, " "), st)
+		return games.Illegal(rule, "%s needs at least %d★, and %s make only %d★", what, need, a.cardList(cards), st)
 	}
 	for _, c := range cards {
 		if st-a.stars[c] >= need {
-			return games.Illegal("CP-43", "%s is not needed: the other cards already make %d★ of the %d★ required", c, st-a.stars[c], need)
+			return games.Illegal("CP-43", "%s is not needed: the other cards already make %d★ of the %d★ required", a.cardName(c), st-a.stars[c], need)
 		}
 	}
 	return nil
@@ -452,10 +452,10 @@ func (s *State) validateSpecial(seat games.Seat, m Move) error {
 			return games.Illegal("CP-28", "%s's barrel %d is %s: only a barrel in production loses grapes (CP-14)", s.name(m.Target), m.Barrel, b.State)
 		}
 		if !slices.Contains(b.Grapes, m.Card) {
-			return games.Illegal("CP-28", "%s's barrel %d holds no %s grape", s.name(m.Target), m.Barrel, m.Card)
+			return games.Illegal("CP-28", "%s's barrel %d holds no %s grape", s.name(m.Target), m.Barrel, s.aid.cardName(m.Card))
 		}
 		if len(b.Grapes) < 2 {
-			return games.Illegal("CP-28", "%s is the last grape card of %s's barrel %d and may not be removed", m.Card, s.name(m.Target), m.Barrel)
+			return games.Illegal("CP-28", "%s is the last grape card of %s's barrel %d and may not be removed", s.aid.cardName(m.Card), s.name(m.Target), m.Barrel)
 		}
 	case effStealTime:
 		if err := s.other(seat, m.Target, "CP-30", sp.Name); err != nil {
@@ -515,7 +515,7 @@ func (s *State) validateAbility(seat games.Seat, ab string, m Move) error {
 			return nil
 		}
 		if !slices.Contains(s.Hands[seat], m.Card) {
-			return games.Illegal("CP-32", "you hold no %s", m.Card)
+			return games.Illegal("CP-32", "you hold no %s", s.aid.cardName(m.Card))
 		}
 		return s.canReceiveTime(seat, m.Barrel, "CP-32")
 	case abRecover:

@@ -171,19 +171,19 @@ func (t teller) barrelWine(owner games.Seat, n int) string {
 	return wine + " of " + t.barrel(owner, owner, n)
 }
 
-// card is a card in words: a grape by its code ("mac2"), a Time card, a
-// special by its name.
+// card is a card in words, by its name as the board shows it: a grape by
+// its variety and stars ("Macabeu ★★"), a Time card, a special by its name.
 func (t teller) card(c string) string {
 	if c == timeCard {
 		return "a Time card"
 	}
-	if a := t.s.aid; a != nil && a.effect[c] != "" {
-		return a.specialByCode(c).Name
+	if a := t.s.aid; a != nil {
+		return a.cardName(c)
 	}
 	return c
 }
 
-// cards lists cards in words: "mac1, 2 Time cards and Vin piqué" (the
+// cards lists cards in words: "Macabeu ★, 2 Time cards and Vin piqué" (the
 // Time cards counted where the first one is).
 func (t teller) cards(cs []string) string {
 	words := make([]string, 0, len(cs))

@@ -25,7 +25,7 @@ func TestDescribe(t *testing.T) {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}, top: []string{"xar1"}}.build(t)
 			return tb.play(ana, "draw")
 		}, evDrew, map[games.Seat]string{
-			ana:  "You drew xar1 from the deck.",
+			ana:  "You drew Xarel·lo ★ from the deck.",
 			bob:  "Ana drew a card from the deck.",
 			spec: "Ana drew a card from the deck.",
 		}},
@@ -33,23 +33,23 @@ func TestDescribe(t *testing.T) {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}, top: []string{"xar1"}}.build(t)
 			return tb.play(ana, "draw market 2")
 		}, evTook, map[games.Seat]string{
-			ana:  "You took par3 from market slot 2.",
-			bob:  "Ana took par3 from market slot 2.",
-			spec: "Ana took par3 from market slot 2.",
+			ana:  "You took Parellada ★★★ from market slot 2.",
+			bob:  "Ana took Parellada ★★★ from market slot 2.",
+			spec: "Ana took Parellada ★★★ from market slot 2.",
 		}},
 		{"market refilled", func(t *testing.T) []step {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}, top: []string{"xar1"}}.build(t)
 			return tb.play(ana, "draw market 2")
 		}, evMarket, map[games.Seat]string{
-			ana:  "Market slot 2 now shows xar1.",
-			spec: "Market slot 2 now shows xar1.",
+			ana:  "Market slot 2 now shows Xarel·lo ★.",
+			spec: "Market slot 2 now shows Xarel·lo ★.",
 		}},
 		{"end-of-turn refill (one event per card)", func(t *testing.T) []step {
 			tb := tableSetup{market: [2]string{"ull3", "par3"}, top: []string{"xar1", "xar2", "time"}}.build(t)
 			tb.do(ana, "draw")
 			return tb.play(ana, "end")
 		}, evDrew, map[games.Seat]string{
-			ana:  "You drew xar2 at the end of the turn.",
+			ana:  "You drew Xarel·lo ★★ at the end of the turn.",
 			cleo: "Ana drew a card at the end of the turn.",
 			spec: "Ana drew a card at the end of the turn.",
 		}},
@@ -58,8 +58,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "make rouge 1 gar2 tre1")
 		}, evMade, map[games.Seat]string{
-			ana: "You started a Rouge on your barrel 1 with gar2 and tre1.",
-			bob: "Ana started a Rouge on barrel 1 with gar2 and tre1.",
+			ana: "You started a Rouge on your barrel 1 with Garnatxa ★★ and Trepat ★.",
+			bob: "Ana started a Rouge on barrel 1 with Garnatxa ★★ and Trepat ★.",
 		}},
 		{"Time card", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"time"}, barrels: map[int]barrelSetup{1: {wine: "rouge", grapes: []string{"gar2", "tre1"}}}}},
@@ -76,17 +76,17 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "time 1 mac2 par1")
 		}, evAged, map[games.Seat]string{
-			ana:  "You put mac2 face down under your barrel 1 as Time and discarded par1.",
-			bob:  "Ana put a grape card face down under barrel 1 as Time and discarded par1.",
-			spec: "Ana put a grape card face down under barrel 1 as Time and discarded par1.",
+			ana:  "You put Macabeu ★★ face down under your barrel 1 as Time and discarded Parellada ★.",
+			bob:  "Ana put a grape card face down under barrel 1 as Time and discarded Parellada ★.",
+			spec: "Ana put a grape card face down under barrel 1 as Time and discarded Parellada ★.",
 		}},
 		{"Vol de carte: thief and victim see the card", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"vol de carte"}}, {hand: []string{"mac1"}}}, market: [2]string{"ull3", "par3"}}.build(t)
 			tb.do(ana, "draw")
 			return tb.play(ana, "vol de carte bob")
 		}, evStole, map[games.Seat]string{
-			ana:  "You took mac1 at random from Bob's hand.",
-			bob:  "Ana took mac1 at random from your hand.",
+			ana:  "You took Macabeu ★ at random from Bob's hand.",
+			bob:  "Ana took Macabeu ★ at random from your hand.",
 			cleo: "Ana took a card at random from Bob's hand.",
 			spec: "Ana took a card at random from Bob's hand.",
 		}},
@@ -109,9 +109,9 @@ func TestDescribe(t *testing.T) {
 			tb.do(bob, "draw")
 			return tb.play(bob, "evaporation ana 2 mac2")
 		}, evEvaporated, map[games.Seat]string{
-			bob:  "You evaporated mac2 from Ana's barrel 2.",
-			ana:  "Bob evaporated mac2 from your barrel 2.",
-			cleo: "Bob evaporated mac2 from Ana's barrel 2.",
+			bob:  "You evaporated Macabeu ★★ from Ana's barrel 2.",
+			ana:  "Bob evaporated Macabeu ★★ from your barrel 2.",
+			cleo: "Bob evaporated Macabeu ★★ from Ana's barrel 2.",
 		}},
 		{"Vin piqué", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{barrels: map[int]barrelSetup{2: {wine: "blanc", grapes: []string{"mac1", "par1"}}}}, {hand: []string{"vin pique"}}},
@@ -164,8 +164,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "repair 2 par1")
 		}, evRepaired, map[games.Seat]string{
-			ana: "You repaired your barrel 2 with par1.",
-			bob: "Ana repaired barrel 2 with par1.",
+			ana: "You repaired your barrel 2 with Parellada ★.",
+			bob: "Ana repaired barrel 2 with Parellada ★.",
 		}},
 		{"bottle, first cava, extra turn", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"gar3"}, barrels: map[int]barrelSetup{
@@ -174,8 +174,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "bottle 1 gar3")
 		}, evBottled, map[games.Seat]string{
-			ana: "You bottled the Cava rosé of your barrel 1, paying gar3, and took a Cava card for it. You will play an extra turn (Cava rosé).",
-			bob: "Ana bottled the Cava rosé of barrel 1, paying gar3, and took a Cava card for it. Ana will play an extra turn (Cava rosé).",
+			ana: "You bottled the Cava rosé of your barrel 1, paying Garnatxa ★★★, and took a Cava card for it. You will play an extra turn (Cava rosé).",
+			bob: "Ana bottled the Cava rosé of barrel 1, paying Garnatxa ★★★, and took a Cava card for it. Ana will play an extra turn (Cava rosé).",
 		}},
 		{"a bottled barrel is cleared", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"gar3"}, barrels: map[int]barrelSetup{
@@ -184,7 +184,7 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "draw")
 			return tb.play(ana, "bottle 1 gar3")
 		}, evCleared, map[games.Seat]string{
-			bob: "The contents of Ana's barrel 1 went to the discard pile: mac1, par1, gar1, 2 Time cards and xar3.",
+			bob: "The contents of Ana's barrel 1 went to the discard pile: Macabeu ★, Parellada ★, Garnatxa ★, 2 Time cards and Xarel·lo ★★★.",
 		}},
 		{"the extra turn", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"gar3"}, barrels: map[int]barrelSetup{
@@ -252,24 +252,24 @@ func TestDescribe(t *testing.T) {
 			tb.do(ana, "bottle 4 gar3")
 			return tb.play(ana, "recover facedown xar2")
 		}, evRecovered, map[games.Seat]string{
-			ana:  "You took tre1 and xar2 back into your hand from the bottled Cava blanc of your barrel 4 (Cava blanc ability).",
-			bob:  "Ana took a face-down card and xar2 back into their hand from the bottled Cava blanc of barrel 4 (Cava blanc ability).",
-			spec: "Ana took a face-down card and xar2 back into their hand from the bottled Cava blanc of barrel 4 (Cava blanc ability).",
+			ana:  "You took Trepat ★ and Xarel·lo ★★ back into your hand from the bottled Cava blanc of your barrel 4 (Cava blanc ability).",
+			bob:  "Ana took a face-down card and Xarel·lo ★★ back into their hand from the bottled Cava blanc of barrel 4 (Cava blanc ability).",
+			spec: "Ana took a face-down card and Xarel·lo ★★ back into their hand from the bottled Cava blanc of barrel 4 (Cava blanc ability).",
 		}},
 		{"discard and draw", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"mac1"}}}, market: [2]string{"ull3", "par3"}, top: []string{"xar1", "gar3"}}.build(t)
 			tb.do(ana, "draw")
 			return tb.play(ana, "discard mac1")
 		}, evDiscarded, map[games.Seat]string{
-			ana: "You discarded mac1.",
-			bob: "Ana discarded mac1.",
+			ana: "You discarded Macabeu ★.",
+			bob: "Ana discarded Macabeu ★.",
 		}},
 		{"the card drawn after a discard", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"mac1"}}}, market: [2]string{"ull3", "par3"}, top: []string{"xar1", "gar3"}}.build(t)
 			tb.do(ana, "draw")
 			return tb.play(ana, "discard mac1")
 		}, evDrew, map[games.Seat]string{
-			ana: "You drew gar3.",
+			ana: "You drew Garnatxa ★★★.",
 			bob: "Ana drew a card.",
 		}},
 		{"reshuffle", func(t *testing.T) []step {
@@ -285,8 +285,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(bob, "draw")
 			return tb.play(bob, "recolte")
 		}, evRevealed, map[games.Seat]string{
-			ana:  "The Récolte revealed a Time card, mac3 and Vin piqué.",
-			spec: "The Récolte revealed a Time card, mac3 and Vin piqué.",
+			ana:  "The Récolte revealed a Time card, Macabeu ★★★ and Vin piqué.",
+			spec: "The Récolte revealed a Time card, Macabeu ★★★ and Vin piqué.",
 		}},
 		{"Récolte pick", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{}, {hand: []string{"recolte"}}}, market: [2]string{"ull2", "par3"},
@@ -295,8 +295,8 @@ func TestDescribe(t *testing.T) {
 			tb.do(bob, "recolte")
 			return tb.play(bob, "pick mac3")
 		}, evPicked, map[games.Seat]string{
-			bob: "You picked mac3 from the Récolte.",
-			ana: "Bob picked mac3 from the Récolte.",
+			bob: "You picked Macabeu ★★★ from the Récolte.",
+			ana: "Bob picked Macabeu ★★★ from the Récolte.",
 		}},
 		{"a win", func(t *testing.T) []step {
 			tb := tableSetup{seats: []seatSetup{{hand: []string{"vin jeune"}, barrels: map[int]barrelSetup{
@@ -390,7 +390,7 @@ func TestDescribeResign(t *testing.T) {
 		got = append(got, tb.r.Describe(tb.s, e, ana))
 		tb.fold(e)
 	}
-	want := []string{"Bob left the game; Bob's cards went to the discard pile: mac1.", "The game is over: you win as every other player left the game."}
+	want := []string{"Bob left the game; Bob's cards went to the discard pile: Macabeu ★.", "The game is over: you win as every other player left the game."}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("descriptions %q, want %q", got, want)
 	}

@@ -62,6 +62,15 @@ func (a *Aid) buildCardPhrases() phrases {
 	for c := range a.order {
 		out = append(out, phrase{strings.Fields(c), c})
 	}
+	for _, v := range a.Grapes {
+		name := strings.Fields(normalize(v.Name))
+		for st := 1; st <= 3; st++ {
+			code := v.Code + strconv.Itoa(st)
+			for _, stars := range []string{strings.Repeat("★", st), strconv.Itoa(st), strconv.Itoa(st) + "★"} {
+				out = append(out, phrase{append(slices.Clone(name), stars), code})
+			}
+		}
+	}
 	for _, sp := range a.Specials {
 		out = append(out, phrase{strings.Fields(normalize(sp.Alias)), sp.Code})
 		out = append(out, phrase{strings.Fields(normalize(sp.Name)), sp.Code})
@@ -431,8 +440,27 @@ func (s *State) seatName(seat games.Seat) string {
 	return n
 }
 
-// Format implements games.Rules: the first form of each row of section 7.
+// Format implements games.Rules: the first form of each row of section 7,
+// with the cards and wines by their names as the board shows them ([HOUSE]
+// CP-52: "make rouge 1 Garnatxa ★★ Trepat ★"); Parse reads the codes too.
 func (Rules) Format(s *State, m Move) string {
+	if s.aid == nil {
+		return formatCodes(s, m)
+	}
+	a := s.aid
+	name := a.cardName
+	names := a.cardNames
+	return formatWith(s, m, name, names, a.wineName, a.verb)
+}
+
+// formatCodes is Format by the cards' codes, for a state without its data.
+func formatCodes(s *State, m Move) string {
+	id := func(c string) string { return c }
+	return formatWith(s, m, id, func(cs []string) string { return strings.Join(cs, " ") }, id, id)
+}
+
+// formatWith is Format with the given words for cards and wines.
+func formatWith(s *State, m Move, name func(string) string, names func([]string) string, wine, verb func(string) string) string {
 	b := strconv.Itoa
 	form := func(fd bool) string {
 		if fd {
@@ -455,13 +483,13 @@ func (Rules) Format(s *State, m Move) string {
 	case mvMarket:
 		return "draw market " + b(m.Slot)
 	case mvMake:
-		return join("make", m.Wine, b(m.Barrel), strings.Join(m.Cards, " "))
+		return join("make", wine(m.Wine), b(m.Barrel), names(m.Cards))
 	case mvRepair, mvBottle, mvTime:
-		return join(m.Kind, b(m.Barrel), strings.Join(m.Cards, " "))
+		return join(m.Kind, b(m.Barrel), names(m.Cards))
 	case mvDiscard:
-		return "discard " + m.Card
+		return "discard " + name(m.Card)
 	case mvPick:
-		return "pick " + m.Card
+		return "pick " + name(m.Card)
 	case mvTake:
 		if m.Nothing {
 			return "take nothing"
@@ -471,28 +499,28 @@ func (Rules) Format(s *State, m Move) string {
 		if m.Nothing {
 			return "age nothing"
 		}
-		return join("age", b(m.Barrel), m.Card)
+		return join("age", b(m.Barrel), name(m.Card))
 	case mvRecover:
-		return join("recover", form(m.FaceDown), m.Card)
+		return join("recover", form(m.FaceDown), name(m.Card))
 	case mvEnd:
 		return "end"
 	case mvSpecial:
 		if s.aid == nil {
-			return m.Special
+			return verb(m.Special)
 		}
 		switch s.aid.effect[m.Special] {
 		case effYoung:
-			return join(m.Special, b(m.Barrel))
+			return join(verb(m.Special), b(m.Barrel))
 		case effStealCard:
-			return join(m.Special, s.seatName(m.Target))
+			return join(verb(m.Special), s.seatName(m.Target))
 		case effSpoil, effOenologue:
-			return join(m.Special, s.seatName(m.Target), b(m.Barrel))
+			return join(verb(m.Special), s.seatName(m.Target), b(m.Barrel))
 		case effHarvest:
-			return m.Special
+			return verb(m.Special)
 		case effEvaporate:
-			return join(m.Special, s.seatName(m.Target), b(m.Barrel), m.Card)
+			return join(verb(m.Special), s.seatName(m.Target), b(m.Barrel), name(m.Card))
 		case effStealTime:
-			return join(m.Special, s.seatName(m.Target), b(m.Barrel), form(m.FaceDown), b(m.Own))
+			return join(verb(m.Special), s.seatName(m.Target), b(m.Barrel), form(m.FaceDown), b(m.Own))
 		}
 	}
 	return m.Kind

@@ -243,6 +243,21 @@ func checkRedacted(t testing.TB, r Rules, s *State, e Event, seats int) {
 	}
 }
 
+// namesCard tells whether the description d names the card name as a
+// whole: "Xarel·lo ★" is not named by "Xarel·lo ★★".
+func namesCard(d, name string) bool {
+	for rest := d; ; {
+		i := strings.Index(rest, name)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(name):]
+		if !strings.HasPrefix(rest, "★") {
+			return true
+		}
+	}
+}
+
 // checkDescribed checks every seat's description of event e (which applies
 // to s): a sentence that names no card the seat may not see, unless the
 // same card is also shown in public by the event (a payment, a grape).
@@ -259,7 +274,7 @@ func checkDescribed(t testing.TB, r Rules, s *State, e Event, seats int) {
 			if c == "" || (e.Type != evDrew && slices.Contains(public, c)) {
 				continue
 			}
-			if name := tl.card(c); strings.Contains(d, name) {
+			if name := tl.card(c); namesCard(d, name) {
 				t.Errorf("seat %d: description of %s %q names the hidden card %s", seat, e.Type, d, name)
 			}
 		}

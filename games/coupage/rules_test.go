@@ -138,7 +138,7 @@ func TestCP16_CP5_Actions(t *testing.T) {
 	tb.do(ana, "draw")
 	legal := tb.r.Legal(tb.s, ana)
 	for _, prefix := range []string{"make ", "repair ", "time ", "bottle ", "discard ", "vin jeune ", "vol de carte ",
-		"vin pique ", "oenologue ", "recolte", "evaporation ", "vol de temps ", "end"} {
+		"vin piqué ", "œnologue ", "récolte", "évaporation ", "vol de temps ", "end"} {
 		if !slices.ContainsFunc(legal, func(m string) bool { return strings.HasPrefix(m, prefix) }) {
 			t.Errorf("no %q move among %d legal moves", prefix, len(legal))
 		}
@@ -228,7 +228,7 @@ func TestCP21_CP14_Specials(t *testing.T) {
 			t.Errorf("%q offered without a target", m)
 		}
 	}
-	if !slices.Contains(legal, "discard vin pique") {
+	if !slices.Contains(legal, "discard Vin piqué") {
 		t.Errorf("an unplayable special can still be discarded (CP-20)")
 	}
 	// CP-14: only on your own turn.

@@ -190,7 +190,7 @@ func TestScenario5_EvaporationRepair_CP28_CP29(t *testing.T) {
 	tb.endTurn(bob)
 	tb.endTurn(cleo)
 	tb.do(ana, "draw")
-	if !slices.Contains(tb.r.Legal(tb.s, ana), "bottle 2 xar2") {
+	if !slices.Contains(tb.r.Legal(tb.s, ana), "bottle 2 Xarel·lo ★★") {
 		t.Errorf("with her next action Ana may bottle barrel 2")
 	}
 	tb.reject(ana, "repair 4 mac1", "CP-29")
@@ -212,7 +212,7 @@ func TestScenario5_RulesV1_CP28_CP29(t *testing.T) {
 	if b := tb.s.Barrels[ana][1]; !tb.s.complete(b) || len(b.Time) != 1 {
 		t.Errorf("barrel 2 = %+v, want it complete with its 1 Time", b)
 	}
-	if !slices.Contains(tb.r.Legal(tb.s, ana), "bottle 2 xar2") {
+	if !slices.Contains(tb.r.Legal(tb.s, ana), "bottle 2 Xarel·lo ★★") {
 		t.Errorf("after the repair Ana may bottle barrel 2")
 	}
 	tb.reject(ana, "repair 4 mac1", "CP-29")

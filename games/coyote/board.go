@@ -25,8 +25,22 @@ var words = games.Catalog{
 	"coyotes.one":       "{0} coyote token",
 	"coyotes.other":     "{0} coyote tokens",
 	"feather":           "feather {0}",
-	"discard":           "Discard pile",
-	"to_bid":            "to bid",
+	"board.face_down":   "a hidden feather",
+	"last_count":        "Last count: {0}, against {1}'s bid of {2}; {3} took a coyote token",
+	"wins":              "{0} wins the game",
+	"variant_list":      "Variant tokens: {0}",
+	"variant_up":        "{0}",
+	"variant_down":      "{0} (used)",
+	"variant.reveal":    "reveal",
+	"variant.reverse":   "reverse",
+	"variant.skip":      "skip",
+	"variant.replace":   "replace",
+	"variant.declare":   "declare",
+	"turned":            "Turned this round",
+	"turned_by":         "{0}, turned by {1}",
+	"discard":           "Discarded feathers",
+	"todo.turn":         "bid higher than the last bid or call Coyote",
+	"to_bid":            "to bid higher or call Coyote",
 }
 
 // Words is the English of Coyote's boards.
@@ -66,6 +80,35 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 		{Text: games.T("elimination", v.Elimination), Value: v.Elimination},
 	}}
 	b.Sections = append(b.Sections, table)
+	if v.Over && v.Winner >= 0 && int(v.Winner) < len(v.Players) {
+		b.Sections = slices.Insert(b.Sections, 0, games.Section{Notes: []games.Note{{Text: games.T("wins", b.Name(v.Winner)), Emphasis: true}}})
+	}
+	if c := v.LastCount; c != nil && c.Bidder >= 0 && c.Loser >= 0 {
+		table.Notes = append(table.Notes, games.Note{Text: games.T("last_count", c.Total, b.Name(c.Bidder), c.Bid, b.Name(c.Loser))})
+		b.Sections[len(b.Sections)-1] = table
+	}
+	if len(v.Tokens) > 0 {
+		var toks []any
+		for _, t := range v.Tokens {
+			key := "variant_down"
+			if t.FaceUp {
+				key = "variant_up"
+			}
+			toks = append(toks, games.T(key, games.T("variant."+t.Kind)))
+		}
+		b.Sections = append(b.Sections, games.Section{Notes: []games.Note{{Text: games.T("variant_list", games.List(toks...))}}})
+	}
+	if len(v.FaceUp) > 0 {
+		turned := games.Pile{Label: games.T("turned")}
+		for _, f := range v.FaceUp {
+			c := feather(f.Feather)
+			if f.Seat >= 0 && int(f.Seat) < len(v.Players) {
+				c.Name = games.T("turned_by", c.Name, b.Name(f.Seat))
+			}
+			turned.Cards = append(turned.Cards, c)
+		}
+		b.Sections = append(b.Sections, games.Section{Piles: []games.Pile{turned}})
+	}
 
 	seats := games.Section{}
 	for _, p := range v.Players {
@@ -88,7 +131,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	if len(v.Discard) > 0 {
 		discard := games.Pile{Label: games.T("discard")}
 		for _, f := range v.Discard {
-			discard.Cards = append(discard.Cards, feather(f))
+			c := feather(f)
+			c.Name = c.Short // the pile says they are feathers
+			discard.Cards = append(discard.Cards, c)
 		}
 		b.Sections = append(b.Sections, games.Section{Piles: []games.Pile{discard}})
 	}
@@ -97,5 +142,6 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 
 // feather is a feather face up: its face printed, its colour.
 func feather(f Feather) games.Card {
-	return games.Card{Name: games.T("feather", f.Face), Short: games.Plain(f.Face), Face: games.Up, Colour: f.Colour}
+	face := games.Plain(shown(f.Face))
+	return games.Card{Name: games.T("feather", face), Short: face, Face: games.Up, Colour: f.Colour}
 }

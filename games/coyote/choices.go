@@ -35,7 +35,7 @@ func (Rules) Choices(s State, seat games.Seat) []string {
 		if n, err := strconv.Atoi(f); err == nil && strconv.Itoa(n) == f {
 			numbers = append(numbers, n)
 		} else {
-			blues = append(blues, "declare "+f)
+			blues = append(blues, "declare "+shown(f))
 		}
 	}
 	slices.Sort(numbers)

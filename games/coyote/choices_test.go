@@ -16,7 +16,7 @@ import (
 func TestChoices_WorstCases(t *testing.T) {
 	on := games.Options{OptVariantTokens: "on"}
 	declares30 := []string{"declare -10", "declare -5", "declare 1 … 10", "declare 15", "declare 20",
-		"declare ?", "declare max0", "declare -max", "declare x2", "declare night"}
+		"declare ?", "declare max→0", "declare -max", "declare ×2", "declare night"}
 	for _, tc := range []struct {
 		name  string
 		tb    func(t *testing.T) *table
@@ -49,7 +49,7 @@ func TestChoices_WorstCases(t *testing.T) {
 			legal: 1 + 4 + 15 + 279,
 			want: []string{"coyote", "bid 2", "bid 3 … 280", "reveal", "reverse", "skip", "replace",
 				"declare -10", "declare -5", "declare 0 … 5", "declare 10", "declare 15", "declare 20",
-				"declare x2", "declare max0", "declare ?", "declare night"},
+				"declare ×2", "declare max→0", "declare ?", "declare night"},
 		},
 		{
 			name: "own bid standing at the cap after two skips: one more, no call, no declaration (CY-32, CY-19)",

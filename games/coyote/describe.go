@@ -30,7 +30,7 @@ func (r Rules) Describe(s State, e Event, seat games.Seat) string {
 	case e.Call != nil:
 		return fmt.Sprintf("%s called \"Coyote!\" against %s bid of %d.", d.name(e.Call.Seat, true), d.poss(e.Call.Against), e.Call.Bid)
 	case e.Turn != nil:
-		return fmt.Sprintf("The ? feather turned the %s over from the pile; it is counted too.", e.Turn.Feather.Face)
+		return fmt.Sprintf("The ? feather turned the %s over from the pile; it is counted too.", shown(e.Turn.Feather.Face))
 	case e.Count != nil:
 		return d.count(e.Count)
 	case e.Coyote != nil:
@@ -135,7 +135,7 @@ func (d describer) deal(e *DealEvent) string {
 			dealtIn = true
 		}
 		if w.Feather != nil {
-			seen = append(seen, d.poss(w.Seat)+" "+w.Feather.Face)
+			seen = append(seen, d.poss(w.Seat)+" "+shown(w.Feather.Face))
 		}
 	}
 	switch {
@@ -154,7 +154,7 @@ func (d describer) flip(e *FlipEvent) string {
 		if e.Feather == nil {
 			return who + " flipped reveal, but there was no feather to turn."
 		}
-		return fmt.Sprintf("%s flipped reveal and turned the %s face up from the pile; it is counted.", who, e.Feather.Face)
+		return fmt.Sprintf("%s flipped reveal and turned the %s face up from the pile; it is counted.", who, shown(e.Feather.Face))
 	case TokenReverse:
 		way := "counter-clockwise"
 		if d.s.Dir < 0 {
@@ -172,7 +172,7 @@ func (d describer) flip(e *FlipEvent) string {
 		}
 		if e.Feather != nil && d.s.valid(e.Seat) && d.s.Worn[e.Seat] >= 0 {
 			return fmt.Sprintf("%s flipped replace: the %s from the pile now stands in front of %s %s, which no longer counts.",
-				who, e.Feather.Face, old, d.s.feather(d.s.Worn[e.Seat]).Face)
+				who, shown(e.Feather.Face), old, shown(d.s.feather(d.s.Worn[e.Seat]).Face))
 		}
 		return fmt.Sprintf("%s flipped replace: a feather from the pile now stands in front of %s, which no longer counts.", who, old)
 	case TokenDeclare:
@@ -181,9 +181,9 @@ func (d describer) flip(e *FlipEvent) string {
 		}
 		if *e.Right {
 			return fmt.Sprintf("%s declared %s and %s right: the %s lies face up and is counted, and %s %s out of the round.",
-				who, e.Named, d.was(e.Seat), e.Feather.Face, d.name(e.Seat, false), d.be(e.Seat))
+				who, shown(e.Named), d.was(e.Seat), shown(e.Feather.Face), d.name(e.Seat, false), d.be(e.Seat))
 		}
-		return fmt.Sprintf("%s declared %s but wore the %s; the round ends without a count.", who, e.Named, e.Feather.Face)
+		return fmt.Sprintf("%s declared %s but wore the %s; the round ends without a count.", who, shown(e.Named), shown(e.Feather.Face))
 	}
 	return fmt.Sprintf("%s flipped %s.", who, e.Token)
 }
@@ -205,11 +205,11 @@ func (d describer) count(c *Count) string {
 		var it string
 		switch l.From {
 		case FaceQuestion:
-			it = "the " + l.Feather.Face + " turned by ?"
+			it = "the " + shown(l.Feather.Face) + " turned by ?"
 		case TokenReveal:
-			it = "the " + l.Feather.Face + " revealed by " + d.name(l.Seat, false)
+			it = "the " + shown(l.Feather.Face) + " revealed by " + d.name(l.Seat, false)
 		default:
-			it = d.poss(l.Seat) + " " + l.Feather.Face
+			it = d.poss(l.Seat) + " " + shown(l.Feather.Face)
 		}
 		switch {
 		case l.Note == noteDoubled:
@@ -241,7 +241,7 @@ func (d describer) coyote(e *TakeEvent) string {
 func (d describer) roundEnd(e *RoundEndEvent) string {
 	faces := make([]string, 0, len(e.Feathers))
 	for _, f := range e.Feathers {
-		faces = append(faces, f.Face)
+		faces = append(faces, shown(f.Face))
 	}
 	head := fmt.Sprintf("Round %d is over", e.Round)
 	if e.Abandoned {

@@ -25,12 +25,16 @@ type Move struct {
 // Parse reads one move (rules section 7): "bid 14" or "14", "coyote" or
 // "call", "reveal", "reverse", "skip", "replace", "declare <face>".
 // Case-insensitive; "coyote!" and a typographic minus are accepted too.
-func (Rules) Parse(_ State, text string) (Move, error) {
+func (Rules) Parse(s State, text string) (Move, error) {
 	t := strings.ToLower(strings.TrimSpace(text))
 	t = strings.ReplaceAll(t, "−", "-") // U+2212 minus sign
+	moves := "bid <n> or coyote"
+	if s.Variant {
+		moves = "bid <n>, coyote, reveal, reverse, skip, replace or declare <face>"
+	}
 	fields := strings.Fields(t)
 	if len(fields) == 0 {
-		return Move{}, games.Unparsable("an empty line is not a move: send bid <n>, coyote, or a token")
+		return Move{}, games.Unparsable("an empty line is not a move: send %s", moves)
 	}
 	word, rest := fields[0], fields[1:]
 	switch {
@@ -53,17 +57,17 @@ func (Rules) Parse(_ State, text string) (Move, error) {
 		return Move{Kind: MoveCoyote}, nil
 	case word == TokenDeclare:
 		if len(rest) != 1 {
-			return Move{}, games.Unparsable("a declaration names one face: declare 7, declare -5, declare x2, declare ?, declare night")
+			return Move{}, games.Unparsable("a declaration names one face: declare 7, declare -5, declare ×2, declare ?, declare night")
 		}
 		face, ok := normalFace(rest[0])
 		if !ok {
-			return Move{}, games.Unparsable("%q is not a feather face: a number, or ?, max0, -max, x2, night", rest[0])
+			return Move{}, games.Unparsable("%q is not a feather face: a number, or ?, max→0, -max, ×2, night", rest[0])
 		}
 		return Move{Kind: TokenDeclare, Face: face}, nil
 	case slices.Contains(tokenKinds(), word) && len(rest) == 0:
 		return Move{Kind: word}, nil
 	}
-	return Move{}, games.Unparsable("%q is not a Coyote move: send bid <n>, coyote, reveal, reverse, skip, replace or declare <face>", text)
+	return Move{}, games.Unparsable("%q is not a Coyote move: send %s", text, moves)
 }
 
 func isNumber(w string) bool {
@@ -89,7 +93,34 @@ func normalFace(w string) (string, bool) {
 	if slices.Contains(blueOrder(), w) {
 		return w, true
 	}
+	for code, face := range printed {
+		if strings.EqualFold(w, face) {
+			return code, true
+		}
+	}
 	return "", false
+}
+
+// printed are the blue faces as a feather prints them, by their notation
+// code; the parser reads both ([HOUSE] CY-34).
+var printed = map[string]string{"x2": "×2", "max0": "max→0"}
+
+// shown is a face as the feather prints it and as moves and boards show
+// it: "×2" for x2.
+func shown(face string) string {
+	if p, ok := printed[face]; ok {
+		return p
+	}
+	return face
+}
+
+// shownAll is shown of each face.
+func shownAll(faces []string) []string {
+	out := make([]string, len(faces))
+	for i, f := range faces {
+		out[i] = shown(f)
+	}
+	return out
 }
 
 // Format writes a move in canonical notation.
@@ -98,7 +129,7 @@ func (Rules) Format(_ State, m Move) string {
 	case MoveBid:
 		return "bid " + strconv.Itoa(m.Bid)
 	case TokenDeclare:
-		return "declare " + m.Face
+		return "declare " + shown(m.Face)
 	default:
 		return m.Kind
 	}

@@ -292,7 +292,7 @@ func mayFlip(s State, seat games.Seat, m Move) error {
 			return games.Illegal("CY-19", "you may not declare while the current bid is yours")
 		}
 		if !slices.Contains(s.Faces, m.Face) {
-			return games.Illegal("CY-19", "this deck has no feather %q (faces: %s)", m.Face, strings.Join(s.Faces, ", "))
+			return games.Illegal("CY-19", "this deck has no feather %q (faces: %s)", shown(m.Face), strings.Join(shownAll(s.Faces), ", "))
 		}
 		if s.active() <= 2 {
 			return games.Illegal("CY-31", "a declaration may not leave fewer than two players in the round")

@@ -223,7 +223,7 @@ func TestBids_CY6_CY32(t *testing.T) {
 	if legal := (Rules{}).Legal(tb.s, 1); !slices.Equal(legal, []string{"coyote", "reveal", "reverse", "skip", "replace",
 		"declare 1", "declare 2", "declare 3", "declare 4", "declare 5", "declare 6", "declare 7", "declare 8", "declare 9",
 		"declare 10", "declare 15", "declare 20", "declare -5", "declare -10",
-		"declare ?", "declare max0", "declare -max", "declare x2", "declare night"}) {
+		"declare ?", "declare max→0", "declare -max", "declare ×2", "declare night"}) {
 		t.Fatalf("legal at the ceiling: %v", legal)
 	}
 	tb.reject("Bob", "bid 251", "CY-32")
@@ -535,8 +535,8 @@ func TestNotation_Section7(t *testing.T) {
 		"coyote": "coyote", "Coyote!": "coyote", "call": "coyote", "CALL": "coyote",
 		"reveal": "reveal", "Reverse": "reverse", "skip": "skip", "REPLACE": "replace",
 		"declare 7": "declare 7", "declare -5": "declare -5", "declare −5": "declare -5", "declare +07": "declare 7",
-		"declare x2": "declare x2", "Declare X2": "declare x2", "declare ?": "declare ?", "declare night": "declare night",
-		"declare max0": "declare max0", "declare -max": "declare -max",
+		"declare ×2": "declare ×2", "Declare X2": "declare ×2", "declare ?": "declare ?", "declare night": "declare night",
+		"declare max→0": "declare max→0", "declare -max": "declare -max",
 	} {
 		m, err := r.Parse(State{}, in)
 		if err != nil {

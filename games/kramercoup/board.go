@@ -14,8 +14,12 @@ var _ games.Boards = Rules{}
 var words = func() games.Catalog {
 	c := games.Catalog{
 		"scoring":        "scoring",
+		"todo.buy":       "buy chips, or none",
+		"todo.place":     "place a tile",
+		"todo.exchange":  "keep your tiles or put some back",
+		"todo.last":      "place a last tile, or not",
 		"last_tile":      "Coup by {0}: {1} may place a last tile",
-		"round":          "round {0}, {1} phase: {2} to {3}",
+		"round":          "Round {0}, {1} phase",
 		"nobody_wins":    "nobody wins",
 		"wins":           "{0} wins with a capital of {1}",
 		"share":          "{0} share the win with a capital of {1}",
@@ -68,6 +72,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	}
 	if v.Turn >= 0 && v.Turn < len(v.Players) {
 		b.Turn = []games.Seat{games.Seat(v.Turn)}
+		if _, ok := words["todo."+string(v.Phase)]; ok {
+			b.TurnTag = games.T("board.to", games.T("todo."+string(v.Phase)))
+		}
 	}
 	if s := boardSummary(v, b); !s.IsZero() {
 		b.Sections = append(b.Sections, games.Section{Notes: []games.Note{{Text: s}}})
@@ -177,5 +184,5 @@ func boardSummary(v View, b games.Board) games.Text {
 	case v.Phase == PhaseLast:
 		return games.T("last_tile", name(v.CoupMaker), name(v.Turn))
 	}
-	return games.T("round", v.Round, games.T("phase."+string(v.Phase)), name(v.Turn), games.T("kind."+v.Kind))
+	return games.T("round", v.Round, games.T("phase."+string(v.Phase)))
 }
