@@ -2,6 +2,8 @@
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
+# go.mod replaces go-smtp with the patched copy in notify/gosmtp (its README says why).
+COPY notify/gosmtp ./notify/gosmtp
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -o /out/courrier ./cmd/courrier \
