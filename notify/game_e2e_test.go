@@ -211,6 +211,7 @@ func TestWholeGamesArePlayedByMail(t *testing.T) {
 				if !strings.Contains(over.Text, "Since your last move:\n- ") || !strings.HasPrefix(over.ReplyTo, "g+") {
 					t.Fatalf("the game-over mail to %s tells nothing since their last move, or has no game reply address (%q):\n%s", a, over.ReplyTo, over.Text)
 				}
+				checkFinalTable(t, over)
 				if tc.kind == "coyote" && !strings.Contains(over.Text, "Standings:\n  1. ") {
 					t.Fatalf("the game-over mail of coyote has no standings:\n%s", over.Text)
 				}
@@ -366,5 +367,28 @@ func checkCommitment(t *testing.T, w *world, addr string, over message) {
 		if c == nil || c[1] != m[2] {
 			t.Fatalf("the %s mail to %s does not publish the seed's sha256 %s:\n%s", f.Kind, addr, m[2], f.Text)
 		}
+	}
+}
+
+// checkFinalTable checks that a game-over mail tells the table at the end in
+// words and shows it drawn: multipart/mixed of the alternative (text/plain,
+// then the HTML related to its PNG) and the record.
+func checkFinalTable(t *testing.T, over message) {
+	t.Helper()
+	if !strings.Contains(over.Text, "The table at the end:\n\n") {
+		t.Fatalf("the game-over mail does not tell the table at the end:\n%s", over.Text)
+	}
+	top := mimeTree(t, over.Raw)
+	if top.Type != "multipart/mixed" || len(top.Children) != 2 || top.Children[0].Type != "multipart/alternative" {
+		t.Fatalf("the game-over mail is %s of %d parts, want multipart/mixed of the alternative and the record", top.Type, len(top.Children))
+	}
+	alt := top.Children[0]
+	if len(alt.Children) != 2 || alt.Children[0].Type != "text/plain" || alt.Children[1].Type != "multipart/related" {
+		t.Fatalf("the game-over mail's alternative is not text/plain then multipart/related")
+	}
+	rel := alt.Children[1]
+	if len(rel.Children) != 2 || rel.Children[1].Type != "image/png" ||
+		!strings.Contains(string(rel.Children[0].Body), `src="cid:`+strings.Trim(rel.Children[1].Header.Get("Content-Id"), "<>")+`"`) {
+		t.Fatalf("the game-over mail's HTML does not show its PNG by cid:")
 	}
 }

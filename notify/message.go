@@ -157,6 +157,9 @@ type GameOverData struct {
 	Summary    string   // "Ana wins"
 	Since      []string // what happened since the player last acted, a sentence each
 	Scores     []string // the standings, best first: "Ana: 3", "Team 1 (Ana and Cleo): …"
+	// View is the table at the end as the seat sees it, told in words (the
+	// game's board); empty for a game without a board.
+	View string
 	Seed       string   // the game's secret seed, now revealed
 	Commitment string   // the sha256 of the seed, published at creation
 	Version    int

@@ -265,7 +265,10 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, b.Version)
 	d := GameOverData{
 		Game: s.gameRef(b), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head,
-		Since: sinceLines(b.Since),
+		Since: sinceLines(b.Since), View: s.tableText(ctx, b.Kind, b.View),
+	}
+	if d.View != "" {
+		m.Inline = s.boardPicture(ctx, b.Kind, b.View, "board."+m.MessageID)
 	}
 	if b.Result != nil {
 		d.Summary = b.Result.Summary
