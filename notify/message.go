@@ -152,16 +152,16 @@ type RefusalData struct {
 
 // GameOverData tells a seat how a game ended and reveals its seed.
 type GameOverData struct {
-	Game       GameRef
-	Player     string
-	Summary    string   // "Ana wins"
-	Since      []string // what happened since the player last acted, a sentence each
-	Scores     []string // the standings, best first: "Ana: 3", "Team 1 (Ana and Cleo): …"
+	Game    GameRef
+	Player  string
+	Summary string   // "Ana wins"
+	Since   []string // what happened since the player last acted, a sentence each
+	Scores  []string // the standings, best first: "Ana: 3", "Team 1 (Ana and Cleo): …"
 	// View is the table at the end as the seat sees it, told in words (the
 	// game's board); empty for a game without a board.
-	View string
-	Seed       string   // the game's secret seed, now revealed
-	Commitment string   // the sha256 of the seed, published at creation
+	View       string
+	Seed       string // the game's secret seed, now revealed
+	Commitment string // the sha256 of the seed, published at creation
 	Version    int
 	Head       string
 	RecordURL  string // the full record; may be empty
