@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"io/fs"
 	"log/slog"
 	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -453,13 +453,14 @@ func cardCodes(t *testing.T, kind string) *regexp.Regexp {
 	case "couillon":
 		return regexp.MustCompile(`\b((?:9|10|j|q|k)[cdhs]|ac)\b`)
 	case "coupage":
-		files, err := filepath.Glob("../games/coupage/aid_*.json")
+		data := os.DirFS("../games/coupage")
+		files, err := fs.Glob(data, "aid_*.json")
 		if err != nil || len(files) == 0 {
 			t.Fatalf("Coupage's data sets: %v", err)
 		}
 		var grapes []string
 		for _, f := range files {
-			raw, err := os.ReadFile(f)
+			raw, err := fs.ReadFile(data, f)
 			if err != nil {
 				t.Fatal(err)
 			}
