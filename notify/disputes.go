@@ -101,9 +101,11 @@ func (w *absenceWorker) Work(ctx context.Context, job *river.Job[jobs.AbsenceNot
 	if c.Type == play.TypeBack {
 		subject = fmt.Sprintf("[courrier] %s %s: a player is back", b.Name, b.GameID)
 	}
-	m.Data = NoticeData{Subject: subject, Paragraphs: []string{c.Text, absenceVerbs}}
+	m.Data = NoticeData{Subject: subject, Paragraphs: []string{c.Text, gameMailVerbs}}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 
-// absenceVerbs says what a reply to an absence notice takes.
-const absenceVerbs = `You may answer this mail with "away 3d" (or any length) or "back" for yourself, or "dispute 12 why" to flag a version for the referee; your moves go in reply to your prompts.`
+// gameMailVerbs says what a reply to a notice with a game reply address
+// (TokenGame) takes: an absence notice, the answer to a player's own reply
+// verb.
+const gameMailVerbs = `You may answer this mail with "away 3d" (or any length) or "back" for yourself, or "dispute 12 why" to flag a version for the referee; your moves go in reply to your prompts.`

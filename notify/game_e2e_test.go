@@ -216,6 +216,9 @@ func TestWholeGamesArePlayedByMail(t *testing.T) {
 					t.Fatalf("the game-over mail of coyote has no standings:\n%s", over.Text)
 				}
 			}
+			if tc.kind == "coyote" {
+				checkCallReceipts(t, w, game, addrs)
+			}
 			if receipts == 0 || receipts > moves {
 				t.Errorf("%d receipts for %d moves sent", receipts, moves)
 			}
@@ -390,5 +393,85 @@ func checkFinalTable(t *testing.T, over message) {
 	if len(rel.Children) != 2 || rel.Children[1].Type != "image/png" ||
 		!strings.Contains(string(rel.Children[0].Body), `src="cid:`+strings.Trim(rel.Children[1].Header.Get("Content-Id"), "<>")+`"`) {
 		t.Fatalf("the game-over mail's HTML does not show its PNG by cid:")
+	}
+}
+
+// whatItDid reads a receipt's "What it did" list: a line per item, its
+// wrapped lines joined.
+func whatItDid(text string) []string {
+	_, list, ok := strings.Cut(strings.ReplaceAll(text, "\r\n", "\n"), "What it did:\n")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for line := range strings.SplitSeq(list, "\n") {
+		switch {
+		case strings.HasPrefix(line, "- "):
+			out = append(out, strings.TrimPrefix(line, "- "))
+		case strings.HasPrefix(line, "  ") && len(out) > 0:
+			out[len(out)-1] += " " + strings.TrimSpace(line)
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+// checkCallReceipts checks the receipts of Coyote's calls: each tells
+// what the call caused beyond the caller's own move (the count against the
+// bid, who took a coyote token), in the words of the caller's redacted
+// history and nothing more, so never a feather hidden from the caller
+// (which only another seat's history names, as "<caller>'s …").
+func checkCallReceipts(t *testing.T, w *world, game string, addrs []string) {
+	t.Helper()
+	calls := 0
+	countRe := regexp.MustCompile(`^The count: .*The total is -?\d+(?: with [^,]+)?, (?:under|reaching) (?:your|\w+'s) bid of \d+\.$`)
+	tookRe := regexp.MustCompile(`^(?:You|\w+) took a coyote token \(\d+ of \d+\)`)
+	for _, a := range addrs {
+		u, err := w.users.ByEmail(t.Context(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		history, err := w.play.History(t.Context(), game, u.ID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ofKind(w.mailTo(a), "receipt") {
+			did := whatItDid(m.Text)
+			if len(did) == 0 || !strings.HasPrefix(did[0], `You called "Coyote!" against `) {
+				continue
+			}
+			calls++
+			r, err := archive.ParseReceipt(m.Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The caller's history from the call to the receipt's version.
+			var want []string
+			for _, c := range history {
+				if c.Version > r.Version || c.Text == "" {
+					continue
+				}
+				if strings.HasPrefix(c.Text, `You called "Coyote!" against `) {
+					want = want[:0]
+				}
+				want = append(want, c.Text)
+			}
+			if len(did) < 3 || !countRe.MatchString(did[1]) || !tookRe.MatchString(did[2]) {
+				t.Fatalf("the receipt of a call does not tell the count and who took a coyote token:\n%s", m.Text)
+			}
+			for i := range want {
+				want[i] = strings.Join(strings.Fields(want[i]), " ")
+			}
+			if !slices.Equal(did, want) {
+				t.Fatalf("the receipt of a call tells\n  %q\nbut the caller's history from the call to version %d is\n  %q", did, r.Version, want)
+			}
+			if mine := nameOf(a) + "'s "; strings.Contains(strings.Join(did, "\n"), mine) {
+				t.Fatalf("the receipt to %s names %q, as only another seat's history does:\n%s", a, mine, m.Text)
+			}
+		}
+	}
+	if calls == 0 {
+		t.Fatal("no receipt of a call to check")
 	}
 }

@@ -174,7 +174,11 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 	if _, verb, _ := play.ParseReply(lines); tok.Kind == TokenGame && !verb {
 		// A reply to a mail that asked for no move (a receipt, the
 		// game-over mail): it shows no moves to choose from.
-		return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, noMoveHere, "")
+		b, err := s.verbsBrief(ctx, tok, actor)
+		if err != nil {
+			return h, err
+		}
+		return s.refuse(ctx, h, in, b, lines, noMoveHere, "")
 	}
 	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
 	if err != nil {
@@ -210,7 +214,7 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		}
 		said = []string{fmt.Sprintf("Your deadlines in this game wait until %s, or until you write back.", readableTime(w.Until, loc)), "The other players are told."}
 	case play.VerbDispute:
-		return s.notice(h, fmt.Sprintf("disputed version %d of game %s", w.Reply.Version, tok.Game), tok.Game, NoticeData{
+		return s.verbNotice(h, fmt.Sprintf("disputed version %d of game %s", w.Reply.Version, tok.Game), tok, w.Version, NoticeData{
 			Subject: fmt.Sprintf("[courrier] %s: your dispute of version %d", name, w.Reply.Version),
 			Paragraphs: []string{
 				fmt.Sprintf("Your dispute of version %d is recorded at version %d of the game's log.", w.Reply.Version, w.Version),
@@ -220,9 +224,42 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 	case play.VerbResign:
 		said = []string{fmt.Sprintf("You resigned from game %s (now at version %d). Receipt: %s", tok.Game, w.Version, w.Head)}
 	}
-	return s.notice(h, w.Reply.Verb+" in game "+tok.Game, tok.Game, NoticeData{
+	return s.verbNotice(h, w.Reply.Verb+" in game "+tok.Game, tok, w.Version, NoticeData{
 		Subject: "[courrier] " + name + ": " + w.Reply.Verb, Paragraphs: said,
 	})
+}
+
+// verbNotice answers a reply verb the player ran in the game tok names:
+// its reply address takes the reply verbs for their seat, as the game's
+// other mails that ask for no move do, so that "dispute 12 why" in reply
+// to it reaches the game.
+func (s *Service) verbNotice(h handled, outcome string, tok Token, version int, d NoticeData) (handled, error) {
+	d.Paragraphs = append(d.Paragraphs, gameMailVerbs)
+	h, err := s.notice(h, outcome, tok.Game, d)
+	if err != nil {
+		return h, err
+	}
+	h.answers[len(h.answers)-1].ReplyTo = s.replyTo(TokenGame, tok.Game, tok.Seat, version)
+	return h, nil
+}
+
+// verbsBrief is what a refusal of a mail sent to a game's reply address
+// (tok) may say of the game: the seat's brief without its moves when the
+// sender plays the seat, so that the refusal takes the reply verbs too;
+// else only the game's id.
+func (s *Service) verbsBrief(ctx context.Context, tok Token, actor play.Actor) (play.Brief, error) {
+	b, err := s.play.Brief(ctx, tok.Game, games.Seat(tok.Seat))
+	if err != nil {
+		if _, ok := errors.AsType[*play.Error](err); ok {
+			return play.Brief{GameID: tok.Game}, nil
+		}
+		return play.Brief{}, fmt.Errorf("brief of game %s for a refusal: %w", tok.Game, err)
+	}
+	if actor.User == "" || b.User != actor.User {
+		return play.Brief{GameID: tok.Game}, nil
+	}
+	b.Pending, b.Choices = nil, nil
+	return b, nil
 }
 
 // noMoveHere answers a move sent in reply to a game's mail that asked for
@@ -297,11 +334,19 @@ func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b 
 		d.Game = GameRef{ID: b.GameID}
 	}
 	a := jobs.Answer{Mail: KindRefusal, GameID: b.GameID}
-	if b.User != "" && len(b.Pending) > 0 {
+	switch {
+	case b.User == "" || b.GameID == "" || b.Seat < 0:
+		// The sender is not known to play a seat of the game: the
+		// refusal is answered at the service address.
+	case len(b.Pending) > 0:
 		// The player may answer the refusal with a corrected move.
 		d.Choices, d.Version = b.Choices, b.Version
-		tok := s.cfg.Signer.Sign(Token{Kind: TokenMove, Game: b.GameID, Seat: int(b.Seat), Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
-		a.ReplyTo = "m+" + tok + "@" + s.cfg.MailDomain
+		a.ReplyTo = s.replyTo(TokenMove, b.GameID, int(b.Seat), b.Version)
+	default:
+		// Not their turn, or the game is over: the refusal takes the
+		// reply verbs for the seat, as the game's other mails do.
+		d.Verbs = true
+		a.ReplyTo = s.replyTo(TokenGame, b.GameID, int(b.Seat), b.Version)
 	}
 	data, err := json.Marshal(d)
 	if err != nil {

@@ -147,7 +147,10 @@ type RefusalData struct {
 	Problem string   // why nothing was played
 	Rule    string   // the rule's id; may be empty
 	Choices []string // the legal moves now, numbered; empty: not their turn
-	Version int      // the version Choices belong to
+	Version int      // the version Choices (or Verbs) belong to
+	// Verbs says the refusal's reply address takes the reply verbs
+	// (dispute, away, …) for the player's seat: it lists no moves.
+	Verbs bool
 }
 
 // GameOverData tells a seat how a game ended and reveals its seed.

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"io/fs"
 	"log/slog"
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -72,6 +74,19 @@ func TestNoMailOrPageDumpsTheView(t *testing.T) {
 			}
 			game, _ := playByMail(t, w, tc.kind, addrs, 11)
 			look(game)
+			// The game's history, page by page, each page's board at a
+			// version of its own, and the audit report, as each seat sees
+			// them once the game is over.
+			latest := w.countEvents(game)
+			for _, a := range addrs {
+				for from := 1; from <= latest; from += historyPage {
+					v := min(from+n%historyPage, latest)
+					path := fmt.Sprintf("/games/%s/history?version=%d&from=%d", game, v, from)
+					pages = append(pages, scanned{name: "the page " + path + " of " + a, text: site.page(t, a, path, fmt.Sprintf("Version %d of %d", v, latest))})
+				}
+				path := "/games/" + game + "/audit"
+				pages = append(pages, scanned{name: "the page " + path + " of " + a, text: site.page(t, a, path, game)})
+			}
 			// The game's own words (its catalog, and its notation as the
 			// prompts list it) are words, even when a field has the same
 			// name ("yellow" chips, "buy yellow").
@@ -119,17 +134,24 @@ func TestNoMailOrPageDumpsTheView(t *testing.T) {
 					}
 				}
 			}
-			if len(keys) < 3 || len(pages) < 2*len(addrs) || len(mails) < 10 {
+			if len(keys) < 3 || len(pages) < 4*len(addrs) || len(mails) < 10 {
 				t.Fatalf("too little to scan: %d view fields, %d pages, %d mail parts", len(keys), len(pages), len(mails))
 			}
 			failed := 0
 			scan := newDumpScan(keys, strings.Join(said, "\n"))
+			codes := cardCodes(t, tc.kind)
 			for _, s := range append(mails, pages...) {
 				if line, field, ok := scan.dumped(s.text); ok {
 					if failed++; failed > 5 {
 						t.Fatalf("and more")
 					}
 					t.Errorf("%s dumps the view's field %q in the line:\n  %.300s", s.name, field, line)
+				}
+				if line, code, ok := codeIn(codes, s.text); ok {
+					if failed++; failed > 5 {
+						t.Fatalf("and more")
+					}
+					t.Errorf("%s shows the card code %q in the line:\n  %.300s", s.name, code, line)
 				}
 			}
 		})
@@ -328,6 +350,13 @@ func newPages(t *testing.T, w *world) *pages {
 // gamePage is a game's page as the player at address sees it, as text.
 func (p *pages) gamePage(t *testing.T, address, game string) string {
 	t.Helper()
+	return p.page(t, address, "/games/"+game, `data-game="`+game+`"`)
+}
+
+// page is the page at path as the player at address sees it, as text; it
+// must answer 200 with want in its HTML.
+func (p *pages) page(t *testing.T, address, path, want string) string {
+	t.Helper()
 	tok, ok := p.tokens[address]
 	if !ok {
 		u, err := p.users.ByEmail(t.Context(), address)
@@ -339,7 +368,7 @@ func (p *pages) gamePage(t *testing.T, address, game string) string {
 		}
 		p.tokens[address] = tok
 	}
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, p.url+"/games/"+game, nil)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, p.url+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,8 +382,8 @@ func (p *pages) gamePage(t *testing.T, address, game string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `data-game="`+game+`"`) {
-		t.Fatalf("the game page of %s for %s: %d\n%.600s", game, address, resp.StatusCode, body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+		t.Fatalf("the page %s for %s: %d, without %q\n%.600s", path, address, resp.StatusCode, want, body)
 	}
 	return htmlText(string(body))
 }
@@ -405,6 +434,112 @@ func TestNoDumpScanCoversEveryGame(t *testing.T) {
 	for _, id := range catalog.Registry().IDs() {
 		if !slices.Contains(scanned, id) {
 			t.Errorf("game %s is not played by TestNoMailOrPageDumpsTheView", id)
+		}
+	}
+}
+
+// historyPage is how many versions a history page lists (web's page size).
+const historyPage = 50
+
+// cardCodes matches, as a whole word, the internal codes of a game's cards
+// that its boards and sentences name otherwise: Couillon's ("9c", "10h",
+// "jc", "kd"; the boards say 9♣, 10♥), Coupage's grapes ("xar1", "ull2":
+// a grape's three letters and its stars, read from the game's data sets;
+// the boards say the grape's name). The aces' "ad", "ah" and "as" are
+// English words and left out; "ac" is not one. Nil for the other games.
+func cardCodes(t *testing.T, kind string) *regexp.Regexp {
+	t.Helper()
+	switch kind {
+	case "couillon":
+		return regexp.MustCompile(`\b((?:9|10|j|q|k)[cdhs]|ac)\b`)
+	case "coupage":
+		data := os.DirFS("../games/coupage")
+		files, err := fs.Glob(data, "aid_*.json")
+		if err != nil || len(files) == 0 {
+			t.Fatalf("Coupage's data sets: %v", err)
+		}
+		var grapes []string
+		for _, f := range files {
+			raw, err := fs.ReadFile(data, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var aid struct {
+				Grapes []struct{ Code string } `json:"grapes"`
+			}
+			if err := json.Unmarshal(raw, &aid); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			for _, g := range aid.Grapes {
+				grapes = append(grapes, regexp.QuoteMeta(g.Code))
+			}
+		}
+		if len(grapes) == 0 {
+			t.Fatal("Coupage's data sets name no grape")
+		}
+		return regexp.MustCompile(`\b((?:` + strings.Join(grapes, "|") + `)[1-9])\b`)
+	}
+	return nil
+}
+
+// codeIn finds a card code (codes) in text, and returns its line and the
+// code. Lines a player wrote are not courrier's words and are passed: a
+// quoted line ("> …"), and what a receipt or a refusal quotes of the
+// player's mail (the indented lines under "Your move(s) … played" or "You
+// sent:" in a text part; a player may type a code there, as the notation
+// allows). An HTML part's <pre> of the same lines is not told apart: the
+// players of TestNoMailOrPageDumpsTheView reply with numbers, so a code
+// there is courrier's.
+func codeIn(codes *regexp.Regexp, text string) (string, string, bool) {
+	if codes == nil {
+		return "", "", false
+	}
+	theirs := false
+	for line := range strings.SplitSeq(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, ">"):
+			continue
+		case strings.HasPrefix(trimmed, "Your move") || trimmed == "You sent:":
+			theirs = true
+			continue
+		case theirs && strings.HasPrefix(line, "    "):
+			continue
+		}
+		theirs = false
+		if m := codes.FindStringSubmatch(line); m != nil {
+			return trimmed, m[1], true
+		}
+	}
+	return "", "", false
+}
+
+// The code scan finds Couillon's and Coupage's card codes as words, and
+// passes the cards' names and what the player wrote.
+func TestCodeScanFindsCodes(t *testing.T) {
+	for _, tc := range []struct {
+		kind, text string
+		code       string // "": none
+	}{
+		{"couillon", "Your hand: 9c, jc, js, kd", "9c"},
+		{"couillon", "  3. play kd", "kd"},
+		{"couillon", "Bob led the 10h.", "10h"},
+		{"couillon", "Your hand: 9♣, J♣, J♠, K♦", ""},
+		{"couillon", "Reply as listed, or just its number.", ""},
+		{"couillon", "Receipt: 3b903ef5229c0236fe", ""},
+		{"couillon", "> 1. play 9c", ""},
+		{"couillon", "Your move in Couillon (game x) was played:\n    play 9c\n\nWhat it did:", ""},
+		{"couillon", "Your move in Couillon (game x) was played:\n    play 9c\n\nYou played 9c.", "9c"},
+		{"couillon", "You sent:\n    play jc\nIt is not your turn.", ""},
+		{"coupage", "You drew xar1 and ull2.", "xar1"},
+		{"coupage", "You drew a Xarel·lo ★ and an Ull de Llebre ★★.", ""},
+		{"coupage", "mac3", "mac3"},
+		{"coupage", "the maca3 is no code, nor is xar", ""},
+		{"coup", "9c", ""},
+	} {
+		line, code, ok := codeIn(cardCodes(t, tc.kind), tc.text)
+		if ok != (tc.code != "") || code != tc.code {
+			t.Errorf("%s %q: found %q in %q, want %q", tc.kind, tc.text, code, line, tc.code)
 		}
 	}
 }

@@ -19,9 +19,10 @@ const (
 	// and runs the command that waited for it; Game holds the pending
 	// command's id in base 36.
 	TokenConfirm = "c"
-	// TokenGame is a reply to a game's mail that asks for no move (a
-	// receipt, the game-over mail, a notice): it takes the reply verbs
-	// (dispute, away, back, claim, resign) for the seat, never a move.
+	// TokenGame is a reply to a game's mail to a seat that asks for no
+	// move (a receipt, the game-over mail, a notice, a refusal with no
+	// move pending): it takes the reply verbs (dispute, away, back, claim,
+	// resign) for the seat, never a move.
 	TokenGame = "g"
 )
 
