@@ -319,15 +319,7 @@ func (b Board) Name(s Seat) string {
 func (b Board) Tell(words Catalog) []string {
 	say := words.Must
 	var lines []string
-	line := func(s string) {
-		if s == "" {
-			return
-		}
-		if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
-			s += "."
-		}
-		lines = append(lines, s)
-	}
+	line := func(s string) { lines = sentence(lines, s) }
 	if len(b.Turn) > 0 {
 		names := make([]any, len(b.Turn))
 		for i, s := range b.Turn {
@@ -362,18 +354,22 @@ func (b Board) Tell(words Catalog) []string {
 	return lines
 }
 
+// sentence appends s to lines as a sentence (a full stop added unless it
+// ends one already); an empty s adds nothing.
+func sentence(lines []string, s string) []string {
+	if s == "" {
+		return lines
+	}
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+		s += "."
+	}
+	return append(lines, s)
+}
+
 // tellSection is Tell of one section.
 func (b Board) tellSection(s Section, say func(Text) string) []string {
 	var lines []string
-	line := func(s string) {
-		if s == "" {
-			return
-		}
-		if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
-			s += "."
-		}
-		lines = append(lines, s)
-	}
+	line := func(s string) { lines = sentence(lines, s) }
 	cards := func(cs []Card) string {
 		out := make([]string, len(cs))
 		for i, c := range cs {

@@ -333,13 +333,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		// The answer shows the game as it is now: what was read folds into
 		// the table, as for a command.
 		putBack = false
-		if t == nil {
-			t = &Table{ID: req.gameID}
-		}
-		if len(recorded) > 0 {
-			t.projected = nil
-		}
-		if err := t.applyRecorded(s.reg, recorded); err != nil {
+		if t, err = s.foldRecorded(t, req.gameID, recorded); err != nil {
 			return Outcome{}, err
 		}
 		if t.Version > 0 {
@@ -352,15 +346,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		}
 		return out, nil
 	}
-	if t == nil {
-		t = &Table{ID: req.gameID}
-	}
-	if len(recorded) > 0 {
-		// Another process wrote since this table was cached: what this
-		// process last wrote of each view no longer says what the rows hold.
-		t.projected = nil
-	}
-	if err := t.applyRecorded(s.reg, recorded); err != nil {
+	if t, err = s.foldRecorded(t, req.gameID, recorded); err != nil {
 		return Outcome{}, err
 	}
 	if secret.found {
@@ -996,4 +982,18 @@ func newID() string {
 	var b [10]byte
 	_, _ = crand.Read(b[:]) // crypto/rand.Read never returns an error (Go 1.24+)
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))[:10]
+}
+
+// foldRecorded folds into t (a new table for gameID when nil) the events
+// read in the command's transaction that the cached table had not seen.
+func (s *Service) foldRecorded(t *Table, gameID string, recorded []events.Recorded) (*Table, error) {
+	if t == nil {
+		t = &Table{ID: gameID}
+	}
+	if len(recorded) > 0 {
+		// Another process wrote since this table was cached: what this
+		// process last wrote of each view no longer says what the rows hold.
+		t.projected = nil
+	}
+	return t, t.applyRecorded(s.reg, recorded)
 }
