@@ -70,17 +70,17 @@ func classify(err error) *apiError {
 		v := se.Current
 		e.version = &v
 		for _, c := range se.Changes {
-			if c.Text != "" {
-				e.details = append(e.details, c.Text)
+			if !c.Text.IsZero() {
+				e.details = append(e.details, c.Text.In(games.English))
 			}
 		}
 		return e
 	}
 	if re, ok := games.AsRuleError(err); ok {
-		e := fail(http.StatusUnprocessableEntity, codeIllegalMove, re.Reason)
+		e := fail(http.StatusUnprocessableEntity, codeIllegalMove, re.Explain(games.English))
 		e.rule = re.Rule
 		if me, ok := errors.AsType[*play.MoveError](err); ok && me.Line > 1 {
-			e.message = "line " + strconv.Itoa(me.Line) + " (" + me.Text + "): " + re.Reason
+			e.message = "line " + strconv.Itoa(me.Line) + " (" + me.Text + "): " + re.Explain(games.English)
 		}
 		return e
 	}

@@ -28,7 +28,7 @@ func (s *Server) GetCatalog(_ context.Context, _ GetCatalogRequestObject) (GetCa
 		}
 		words := eng.Words()
 		for _, o := range info.Options {
-			opt := CatalogOption{Default: o.Default, Name: o.Name, Label: words.Must(o.Label), Description: words.Must(o.Description)}
+			opt := CatalogOption{Default: o.Default, Name: o.Name, Label: words.In(games.English).Must(o.Label), Description: words.In(games.English).Must(o.Description)}
 			if o.Rules != "" {
 				opt.Rules = &o.Rules
 			}
@@ -38,7 +38,7 @@ func (s *Server) GetCatalog(_ context.Context, _ GetCatalogRequestObject) (GetCa
 			if o.ValueLabels != nil {
 				labels := make([]string, len(o.ValueLabels))
 				for i, t := range o.ValueLabels {
-					labels[i] = words.Must(t)
+					labels[i] = words.In(games.English).Must(t)
 				}
 				opt.ValueLabels = &labels
 			}
@@ -126,7 +126,7 @@ func (s *Server) game(g projections.Game, seat games.Seat) Game {
 		out.Seat = &n
 	}
 	if g.Result != nil {
-		r := Result{Summary: g.Result.Summary}
+		r := Result{Summary: g.Result.Summary.In(games.English)}
 		if len(g.Result.Winners) > 0 {
 			w := make([]int, len(g.Result.Winners))
 			for i, x := range g.Result.Winners {

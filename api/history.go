@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"github.com/courrier-games/courrier/games"
 	"net/http"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 
 // event is a change as the API shows it.
 func event(c play.Change) Event {
-	e := Event{Version: c.Version, Type: c.Type, Data: json.RawMessage(c.Data), Text: c.Text, RecordedAt: c.RecordedAt}
+	e := Event{Version: c.Version, Type: c.Type, Data: json.RawMessage(c.Data), Text: c.Text.In(games.English), RecordedAt: c.RecordedAt}
 	e.Meta.Seat = c.Meta.Seat
 	if c.Meta.Channel != "" {
 		ch := c.Meta.Channel

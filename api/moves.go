@@ -109,7 +109,7 @@ func refusedLine(me *play.MoveError) *struct {
 	text := me.Text
 	out.Move = &text
 	if re, ok := games.AsRuleError(me.Err); ok {
-		out.Message, out.Rule = re.Reason, &re.Rule
+		out.Message, out.Rule = re.Explain(games.English), &re.Rule
 	}
 	return out
 }

@@ -28,7 +28,7 @@ type Boards interface {
 	// seat (or the spectator); it reads nothing else.
 	Board(view json.RawMessage) (Board, error)
 	// Words is the game's English catalog: every key its boards use.
-	Words() Catalog
+	Words() *Catalog
 }
 
 // Board is the table as one seat sees it (see the package's comment on
@@ -239,7 +239,7 @@ func (b Board) Texts() []Text {
 // Check builds nothing: it checks that every text of b is said exactly by
 // words (see [Catalog.Check]) and that every seat b names is one of its
 // players.
-func (b Board) Check(words Catalog) error {
+func (b Board) Check(words Words) error {
 	for _, t := range b.Texts() {
 		if err := words.Check(t); err != nil {
 			return err
@@ -316,7 +316,7 @@ func (b Board) Name(s Seat) string {
 // seat's place ("Ana (you, out): …"), a table's rows (its last TellRows);
 // then the standings. Cards face down that the viewer does not know are
 // told as such.
-func (b Board) Tell(words Catalog) []string {
+func (b Board) Tell(words Words) []string {
 	say := words.Must
 	var lines []string
 	line := func(s string) { lines = sentence(lines, s) }

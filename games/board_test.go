@@ -7,7 +7,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 )
 
-var testWords = games.Catalog{
+var testWords = games.CatalogOf("en", map[string]string{
 	"coins.one":   "{0} coin",
 	"coins.other": "{0} coins",
 	"bid":         "{1} bids {0}",
@@ -16,7 +16,7 @@ var testWords = games.Catalog{
 	"suit.h":      "hearts",
 	"lonely":      "nobody",
 	"broken":      "{0} and {",
-}
+})
 
 // A board's words are said from the game's catalog: arguments placed by
 // number in any order, nested texts said in turn, names as they are, the
@@ -39,11 +39,11 @@ func TestBoardCatalogSays(t *testing.T) {
 		{games.List("Ana", "Bob", games.T("rank.k")), "Ana, Bob and King"},
 		{games.List(), "nothing"},
 	} {
-		got, err := testWords.Say(c.text)
+		got, err := testWords.In("en").Say(c.text)
 		if err != nil || got != c.want {
 			t.Errorf("Say(%v) = %q, %v; want %q", c.text, got, err, c.want)
 		}
-		if err := testWords.Check(c.text); err != nil {
+		if err := testWords.In("en").Check(c.text); err != nil {
 			t.Errorf("Check(%v) = %v", c.text, err)
 		}
 	}
@@ -64,11 +64,11 @@ func TestBoardCatalogChecks(t *testing.T) {
 		games.T("broken", "x"),
 		{Args: []any{"a", "b"}},
 	} {
-		if err := testWords.Check(text); err == nil {
+		if err := testWords.In("en").Check(text); err == nil {
 			t.Errorf("Check(%v) passed", text)
 		}
 	}
-	if s := testWords.Must(games.T("nope")); !strings.Contains(s, "nope") {
+	if s := testWords.In("en").Must(games.T("nope")); !strings.Contains(s, "nope") {
 		t.Errorf("Must of an unknown key = %q, want the error in place", s)
 	}
 }
@@ -93,16 +93,16 @@ func TestBoardCheckAndTell(t *testing.T) {
 		},
 		Scores: []games.Score{{Seats: []games.Seat{1}, Text: games.T("coins", 1)}},
 	}
-	if err := b.Check(testWords); err != nil {
+	if err := b.Check(testWords.In("en")); err != nil {
 		t.Fatal(err)
 	}
-	told := strings.Join(b.Tell(testWords), " ")
+	told := strings.Join(b.Tell(testWords.In("en")), " ")
 	want := "Whose turn: Bob. 3 coins. Ana (you): King. Bob (out): a face-down card, King (lost). Sheet. 1: A: 2 coins. Standings: Bob, 1 coin."
 	if told != want {
 		t.Errorf("Tell =\n%s\nwant\n%s", told, want)
 	}
 	b.Turn = []games.Seat{2}
-	if err := b.Check(testWords); err == nil {
+	if err := b.Check(testWords.In("en")); err == nil {
 		t.Error("a board naming seat 2 of two players passed")
 	}
 }
@@ -113,10 +113,10 @@ func TestBoardCheckAndTell(t *testing.T) {
 // only a table's last TellRows rows, ends each line in one full stop and
 // gives each standing its name.
 func TestTellSaysTheTurnTitlesAndLastRows(t *testing.T) {
-	words := games.Catalog{
+	words := games.CatalogOf("en", map[string]string{
 		"to_bid": "to bid", "hand": "Your hand", "none": "no card yet.", "sheet": "Sheet", "deal": "Deal {0}",
 		"team": "Team {0}", "needs": "needs {0}",
-	}
+	})
 	rows := []games.Row{}
 	for i := 1; i <= 4; i++ {
 		rows = append(rows, games.Row{Head: games.T("deal", i), Cells: []games.Cell{{Text: games.T("needs", 5-i)}}})
@@ -142,10 +142,10 @@ func TestTellSaysTheTurnTitlesAndLastRows(t *testing.T) {
 			"Standings: Team B, needs 0; Ana, needs 2."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if err := c.board.Check(words); err != nil {
+			if err := c.board.Check(words.In("en")); err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.Join(c.board.Tell(words), " "); got != c.want {
+			if got := strings.Join(c.board.Tell(words.In("en")), " "); got != c.want {
 				t.Errorf("Tell = %q, want %q", got, c.want)
 			}
 		})
@@ -155,9 +155,9 @@ func TestTellSaysTheTurnTitlesAndLastRows(t *testing.T) {
 // ToDo says a pending kind in the game's words, or the kind itself with
 // spaces when the catalog does not name it.
 func TestToDoSaysAPendingKind(t *testing.T) {
-	words := games.Catalog{"todo.turn": "bid higher or call Coyote"}
+	words := games.CatalogOf("en", map[string]string{"todo.turn": "bid higher or call Coyote"})
 	for kind, want := range map[string]string{"turn": "bid higher or call Coyote", "block-challenge": "block challenge", "last_tile": "last tile"} {
-		if got := games.ToDo(words, kind); got != want {
+		if got := games.ToDo(words.In("en"), kind); got != want {
 			t.Errorf("ToDo(%q) = %q, want %q", kind, got, want)
 		}
 	}

@@ -97,8 +97,9 @@ type Result struct {
 	Winners  []Seat `json:"winners,omitempty"`
 	// Scores holds a score per seat when the game keeps one (nil otherwise).
 	Scores []int `json:"scores,omitempty"`
-	// Summary is one line a person can read: "Ana wins", "Team A 3–1".
-	Summary string `json:"summary,omitempty"`
+	// Summary is one line a person can read, in words of the game's
+	// catalog: "Ana wins", "Team A 3–1".
+	Summary Phrase `json:"summary,omitzero"`
 }
 
 // Event is what each game's event type must provide: a stable type name
@@ -155,13 +156,14 @@ type Rules[S any, M any, E Event] interface {
 	// Redact is seat's version of event e, which applies to state s (the
 	// state before e): the parts seat may not see are removed.
 	Redact(s S, e E, seat Seat) E
-	// Describe says in one or two plain English sentences what event e (which
-	// applies to state s, the state before it) did, as seat may know it:
-	// "Bob bid 14." / "You drew the 7 of hearts." / "Ana drew a card." It
-	// never tells more than Redact(s, e, seat) shows, uses the players' names
-	// ("You" for seat itself) and ends with a full stop. An event that does
-	// nothing a person would notice may return "".
-	Describe(s S, e E, seat Seat) string
+	// Describe says in one or two sentences of the game's catalog what
+	// event e (which applies to state s, the state before it) did, as seat
+	// may know it: "Bob bid 14." / "You drew the 7 of hearts." / "Ana drew
+	// a card." It never tells more than Redact(s, e, seat) shows, in any
+	// language, uses the players' names ("You" for seat itself) and ends
+	// with a full stop. An event that does nothing a person would notice
+	// may return the zero Phrase.
+	Describe(s S, e E, seat Seat) Phrase
 	// Parse reads one move in the game's notation; player names are resolved
 	// against the state. A malformed move is a *RuleError.
 	Parse(s S, text string) (M, error)
@@ -176,7 +178,7 @@ type Rules[S any, M any, E Event] interface {
 
 // Check tells whether o has its words for a person: a label and a
 // description words says exactly, and a label for each value or none.
-func (o OptionSpec) Check(words Catalog) error {
+func (o OptionSpec) Check(words Words) error {
 	if o.Label.IsZero() || o.Description.IsZero() {
 		return fmt.Errorf("games: option %s has no label or no description", o.Name)
 	}

@@ -52,9 +52,9 @@ type Engine interface {
 	View(s State, seat Seat) (json.RawMessage, error)
 	// Redact is seat's version of a stored event that applies to s.
 	Redact(s State, e RawEvent, seat Seat) (RawEvent, error)
-	// Describe says in plain words what a stored event that applies to s
-	// did, as seat may know it.
-	Describe(s State, e RawEvent, seat Seat) (string, error)
+	// Describe says in words of the game's catalog what a stored event
+	// that applies to s did, as seat may know it.
+	Describe(s State, e RawEvent, seat Seat) (Phrase, error)
 	// Result tells whether the game is over and who won.
 	Result(s State) Result
 	// Players returns the player names by seat.
@@ -62,9 +62,9 @@ type Engine interface {
 	// Board lays out the table from a seat's view (the JSON View made for
 	// it) and nothing else; ErrNoBoard for a game that draws none.
 	Board(view json.RawMessage) (Board, error)
-	// Words is the game's English catalog: every key its boards use (nil
-	// for a game that draws no board).
-	Words() Catalog
+	// Words is the game's catalog (over [BoardWords]): every key its
+	// boards, options, refusals and descriptions use, in every language.
+	Words() *Catalog
 }
 
 // Adapt turns a game's concrete rules into an [Engine]. E must be a concrete
@@ -98,12 +98,12 @@ func (a adapter[S, M, E]) Options(opts Options) (Options, error) {
 			for j, o := range info.Options {
 				names[j] = o.Name
 			}
-			return nil, Illegal("options", "%s has no option %q (options: %s)", info.Name, name, strings.Join(names, ", "))
+			return nil, boardWords.Illegal("options", "refusal.no_option", info.Name, name, strings.Join(names, ", "))
 		}
 		spec := info.Options[i]
 		value = strings.ToLower(strings.TrimSpace(value))
 		if spec.Values != nil && !slices.Contains(spec.Values, value) {
-			return nil, Illegal("options", "option %s must be one of %s, not %q", name, strings.Join(spec.Values, ", "), value)
+			return nil, boardWords.Illegal("options", "refusal.option_value", name, strings.Join(spec.Values, ", "), value)
 		}
 		out[name] = value
 	}
@@ -118,7 +118,7 @@ func (a adapter[S, M, E]) Options(opts Options) (Options, error) {
 func (a adapter[S, M, E]) Setup(opts Options, players []string, r *rand.Rand) ([]RawEvent, error) {
 	info := a.rules.Info()
 	if len(players) < info.MinSeats || len(players) > info.MaxSeats {
-		return nil, Illegal("players", "%s is for %d to %d players, not %d", info.Name, info.MinSeats, info.MaxSeats, len(players))
+		return nil, boardWords.Illegal("players", "refusal.players", len(players), info.Name, info.MinSeats, info.MaxSeats)
 	}
 	opts, err := a.Options(opts)
 	if err != nil {
@@ -149,15 +149,68 @@ func (a adapter[S, M, E]) Evolve(s State, raw RawEvent) (State, error) {
 
 func (a adapter[S, M, E]) Decide(s State, seat Seat, move string, r *rand.Rand) ([]RawEvent, error) {
 	st := a.state(s)
-	m, err := a.rules.Parse(st, move)
+	m, err := a.rules.Parse(st, a.Words().ReadMove(move))
 	if err != nil {
-		return nil, err
+		return nil, a.suggest(st, seat, move, err)
 	}
 	evs, err := a.rules.Decide(st, seat, m, r)
 	if err != nil {
-		return nil, err
+		return nil, a.suggest(st, seat, move, err)
 	}
 	return encode(evs)
+}
+
+// suggest adds to a refusal of move the legal move of seat closest to it.
+func (a adapter[S, M, E]) suggest(st S, seat Seat, move string, err error) error {
+	re, ok := err.(*RuleError)
+	if !ok {
+		return err
+	}
+	out := *re
+	out.Notation = a.Words()
+	out.Suggest = closest(FoldWord(out.Notation.ReadMove(move)), a.rules.Legal(st, seat))
+	return &out
+}
+
+// maxSuggestFrom bounds the legal moves a refusal looks through for the
+// closest one.
+const maxSuggestFrom = 2000
+
+// closest is the legal move nearest to move by edit distance ("" when
+// there is none, or too many to look through).
+func closest(move string, legal []string) string {
+	if len(legal) == 0 || len(legal) > maxSuggestFrom {
+		return ""
+	}
+	best, bestD := "", -1
+	for _, l := range legal {
+		if d := editDistance(move, FoldWord(l)); bestD < 0 || d < bestD {
+			best, bestD = l, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, by runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 func (a adapter[S, M, E]) Resign(s State, seat Seat, r *rand.Rand) ([]RawEvent, error) {
@@ -170,7 +223,7 @@ func (a adapter[S, M, E]) Resign(s State, seat Seat, r *rand.Rand) ([]RawEvent, 
 
 func (a adapter[S, M, E]) Canonical(s State, move string) (string, error) {
 	st := a.state(s)
-	m, err := a.rules.Parse(st, move)
+	m, err := a.rules.Parse(st, a.Words().ReadMove(move))
 	if err != nil {
 		return "", err
 	}
@@ -207,10 +260,10 @@ func (a adapter[S, M, E]) Redact(s State, raw RawEvent, seat Seat) (RawEvent, er
 	return out[0], nil
 }
 
-func (a adapter[S, M, E]) Describe(s State, raw RawEvent, seat Seat) (string, error) {
+func (a adapter[S, M, E]) Describe(s State, raw RawEvent, seat Seat) (Phrase, error) {
 	e, err := decode[E](raw)
 	if err != nil {
-		return "", err
+		return Phrase{}, err
 	}
 	return a.rules.Describe(a.state(s), e, seat), nil
 }
@@ -231,11 +284,11 @@ func (a adapter[S, M, E]) Board(view json.RawMessage) (Board, error) {
 	return board, nil
 }
 
-func (a adapter[S, M, E]) Words() Catalog {
+func (a adapter[S, M, E]) Words() *Catalog {
 	if b, ok := a.rules.(Boards); ok {
 		return b.Words()
 	}
-	return nil
+	return boardWords
 }
 
 func encode[E Event](evs []E) ([]RawEvent, error) {

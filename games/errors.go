@@ -8,22 +8,51 @@ import (
 // RuleError is an illegal move or setup: it names the rule it breaks and says
 // in plain words why. It never carries information the mover may not see.
 type RuleError struct {
-	Rule   string // rule id, e.g. "CY-6"; "notation" for a move that does not parse
-	Reason string // plain words, e.g. "a bid must be higher than the current bid 12"
+	Rule string // rule id, e.g. "CY-6"; "notation" for a move that does not parse
+	// Reason is why, in words of the game's catalog: "a bid must be higher
+	// than the current bid 12" (see [Catalog.Illegal]).
+	Reason Phrase
+	// Suggest is the legal move closest to the refused one, in canonical
+	// notation, when the mover has legal moves ([Engine.Decide] fills it);
+	// Notation is the game's catalog that writes it in a language.
+	Suggest  string
+	Notation *Catalog
 }
 
-// Error implements error.
-func (e *RuleError) Error() string { return e.Rule + ": " + e.Reason }
+// Error implements error, in English.
+func (e *RuleError) Error() string { return e.Rule + ": " + e.Reason.In(English) }
 
-// Illegal returns a *RuleError for rule with a formatted reason.
+// Explain says why in lang (see [Explainer]), with the closest legal
+// move written in lang's words when there is one.
+func (e *RuleError) Explain(lang string) string {
+	reason := e.Reason.In(lang)
+	if e.Suggest == "" || e.Notation == nil {
+		return reason
+	}
+	return boardWords.In(lang).Must(T("refusal.suggest", reason, e.Notation.In(lang).WriteMove(e.Suggest)))
+}
+
+// Suggestion is the closest legal move written in lang's words, or "".
+func (e *RuleError) Suggestion(lang string) string {
+	if e.Suggest == "" || e.Notation == nil {
+		return ""
+	}
+	return e.Notation.In(lang).WriteMove(e.Suggest)
+}
+
+// Illegal returns a *RuleError for rule with a formatted English reason.
+//
+// Deprecated: a reason is words of the game's catalog: [Catalog.Illegal].
 func Illegal(rule, format string, args ...any) error {
-	return &RuleError{Rule: rule, Reason: fmt.Sprintf(format, args...)}
+	return &RuleError{Rule: rule, Reason: Said(fmt.Sprintf(format, args...))}
 }
 
 // NotationRule is the rule id of moves that do not parse.
 const NotationRule = "notation"
 
 // Unparsable returns a *RuleError for text that is not a move of the game.
+//
+// Deprecated: a reason is words of the game's catalog: [Catalog.Unparsable].
 func Unparsable(format string, args ...any) error {
 	return Illegal(NotationRule, format, args...)
 }

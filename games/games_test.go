@@ -78,8 +78,8 @@ func (toy) View(s []string, seat games.Seat) any         { return s }
 func (toy) Redact(s []string, e toyEvent, seat games.Seat) toyEvent {
 	return e
 }
-func (toy) Describe(s []string, e toyEvent, seat games.Seat) string {
-	return "Somebody said " + strings.Repeat("x", e.N+5) + "."
+func (toy) Describe(s []string, e toyEvent, seat games.Seat) games.Phrase {
+	return games.Said("Somebody said " + strings.Repeat("x", e.N+5) + ".")
 }
 func (toy) Parse(s []string, text string) (int, error) { return len(text) - 5, nil }
 func (toy) Format(s []string, m int) string            { return strings.Repeat("x", m+5) }
@@ -149,7 +149,7 @@ func TestRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := reg.Get("chess")
-	if re, ok := games.AsRuleError(err); !ok || !strings.Contains(re.Reason, "toy") {
+	if re, ok := games.AsRuleError(err); !ok || !strings.Contains(re.Reason.String(), "toy") {
 		t.Fatalf("unknown game: %v, want the list of games", err)
 	}
 	defer func() {

@@ -34,7 +34,7 @@ func ParseSeed(h string) (Seed, error) {
 	var s Seed
 	b, err := hex.DecodeString(h)
 	if err != nil || len(b) != len(s) {
-		return s, Unparsable("a seed is 64 hexadecimal digits")
+		return s, boardWords.Unparsable("refusal.seed")
 	}
 	copy(s[:], b)
 	return s, nil

@@ -32,7 +32,7 @@ func (r *Registry) Get(id string) (Engine, error) {
 	if e, ok := r.engines[id]; ok {
 		return e, nil
 	}
-	return nil, Illegal("game", "there is no game %q (games: %s)", id, strings.Join(r.IDs(), ", "))
+	return nil, boardWords.Illegal("game", "refusal.no_game_of", id, strings.Join(r.IDs(), ", "))
 }
 
 // IDs lists the registered game ids in order.

@@ -55,7 +55,7 @@ func (w *disputeWorker) Work(ctx context.Context, job *river.Job[jobs.DisputeNot
 		m.MessageID = s.messageID("g", b.GameID, "v"+strconv.Itoa(a.Version), "referee", "dispute")
 	}
 	subject := fmt.Sprintf("[courrier] %s %s: a dispute", b.Name, b.GameID)
-	paras := []string{c.Text}
+	paras := []string{c.Text.In(games.English)}
 	if c.Type == play.TypeRuled {
 		subject = fmt.Sprintf("[courrier] %s %s: the referee's ruling", b.Name, b.GameID)
 		paras = append(paras, "The ruling is recorded in the game's log; nothing recorded before it changes.")
@@ -101,7 +101,7 @@ func (w *absenceWorker) Work(ctx context.Context, job *river.Job[jobs.AbsenceNot
 	if c.Type == play.TypeBack {
 		subject = fmt.Sprintf("[courrier] %s %s: a player is back", b.Name, b.GameID)
 	}
-	m.Data = NoticeData{Subject: subject, Paragraphs: []string{c.Text, gameMailVerbs}}
+	m.Data = NoticeData{Subject: subject, Paragraphs: []string{c.Text.In(games.English), gameMailVerbs}}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 

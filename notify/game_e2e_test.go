@@ -449,13 +449,13 @@ func checkCallReceipts(t *testing.T, w *world, game string, addrs []string) {
 			// The caller's history from the call to the receipt's version.
 			var want []string
 			for _, c := range history {
-				if c.Version > r.Version || c.Text == "" {
+				if c.Version > r.Version || c.Text.IsZero() {
 					continue
 				}
-				if strings.HasPrefix(c.Text, `You called "Coyote!" against `) {
+				if strings.HasPrefix(c.Text.String(), `You called "Coyote!" against `) {
 					want = want[:0]
 				}
-				want = append(want, c.Text)
+				want = append(want, c.Text.String())
 			}
 			if len(did) < 3 || !countRe.MatchString(did[1]) || !tookRe.MatchString(did[2]) {
 				t.Fatalf("the receipt of a call does not tell the count and who took a coyote token:\n%s", m.Text)

@@ -286,8 +286,8 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message
 		problem := stale.Error() + "." // play's words, the same through every door
 		var what []string
 		for _, c := range stale.Changes {
-			if c.Text != "" {
-				what = append(what, c.Text)
+			if !c.Text.IsZero() {
+				what = append(what, c.Text.In(games.English))
 			}
 		}
 		if len(what) > 0 {
@@ -296,7 +296,7 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message
 		return s.refuse(ctx, h, in, b, lines, problem+" Nothing was played.", "")
 	}
 	if re, ok := games.AsRuleError(err); ok {
-		return s.refuse(ctx, h, in, b, lines, re.Reason, re.Rule)
+		return s.refuse(ctx, h, in, b, lines, re.Explain(games.English), re.Rule)
 	}
 	if pe, ok := errors.AsType[*play.Error](err); ok {
 		return s.refuse(ctx, h, in, b, lines, pe.Message, "")

@@ -168,7 +168,7 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 			return fail(pe.Message)
 		}
 		if re, ok := games.AsRuleError(err); ok {
-			return fail(re.Reason)
+			return fail(re.Explain(games.English))
 		}
 		return h, err
 	}
@@ -220,7 +220,7 @@ func gameLine(g projections.GameOfUser, loc *time.Location) string {
 	line := fmt.Sprintf("%s  %-10s %s", g.ID, name, g.Status)
 	switch {
 	case g.Result != nil:
-		line += ": " + g.Result.Summary
+		line += ": " + g.Result.Summary.In(games.English)
 	case len(g.ToAct) > 0:
 		mine := false
 		var others []string

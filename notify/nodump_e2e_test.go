@@ -101,8 +101,9 @@ func TestNoMailOrPageDumpsTheView(t *testing.T) {
 					words[f] = true
 				}
 			}
-			for _, c := range []games.Catalog{eng.Words(), games.BoardWords} {
-				for _, m := range c {
+			for _, key := range eng.Words().Keys() {
+				patterns, _ := eng.Words().Patterns(games.English, key)
+				for _, m := range patterns {
 					addWords(m)
 					said = append(said, strings.ToLower(m))
 				}

@@ -26,7 +26,7 @@ func (s *Service) boardPicture(ctx context.Context, kind string, view json.RawMe
 	var d *draw.Drawing
 	var data []byte
 	if err == nil {
-		d, err = draw.Draw(b, eng.Words(), draw.Options{})
+		d, err = draw.Draw(b, eng.Words().In(games.English), draw.Options{})
 	}
 	if err == nil {
 		data, err = d.PNG(draw.MailScale)

@@ -120,7 +120,7 @@ func TestAwayAndBackByMail(t *testing.T) {
 		t.Fatalf("the answer to away 2d:\n%s", n.Text)
 	}
 	hist, err := w.play.History(context.Background(), game, "", before)
-	if err != nil || len(hist) != 1 || !strings.Contains(hist[0].Text, "is away until") {
+	if err != nil || len(hist) != 1 || !strings.Contains(hist[0].Text.String(), "is away until") {
 		t.Fatalf("after away 2d the game says %+v (%v)", hist, err)
 	}
 	told("is away until", 1)

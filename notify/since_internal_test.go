@@ -16,10 +16,10 @@ func TestSinceLinesSayWhatTheDeadlinePlayed(t *testing.T) {
 		changes []play.Change
 		want    []string
 	}{
-		{"a move", []play.Change{{Text: "Ana bid 3.", Meta: play.ServedMeta{Channel: play.ChannelAPI}}}, []string{"Ana bid 3."}},
-		{"a default", []play.Change{{Text: "Bob called Coyote!", Meta: play.ServedMeta{Channel: play.ChannelSystem}}},
+		{"a move", []play.Change{{Text: games.Said("Ana bid 3."), Meta: play.ServedMeta{Channel: play.ChannelAPI}}}, []string{"Ana bid 3."}},
+		{"a default", []play.Change{{Text: games.Said("Bob called Coyote!"), Meta: play.ServedMeta{Channel: play.ChannelSystem}}},
 			[]string{"At the deadline, by default: Bob called Coyote!"}},
-		{"nothing to say", []play.Change{{Text: ""}}, []string{}},
+		{"nothing to say", []play.Change{{}}, []string{}},
 	}
 	for _, c := range cases {
 		if got := sinceLines(c.changes); !slices.Equal(got, c.want) {
@@ -33,12 +33,12 @@ func TestSinceLinesSayWhatTheDeadlinePlayed(t *testing.T) {
 // does not name is said with spaces.
 func TestPromptSaysWhatTheGameWaitsFor(t *testing.T) {
 	reg := catalog.Registry()
-	words := func(kind string) games.Catalog {
+	words := func(kind string) games.Words {
 		eng, err := reg.Get(kind)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return eng.Words()
+		return eng.Words().In(games.English)
 	}
 	cases := []struct {
 		game    string

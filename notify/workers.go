@@ -36,11 +36,11 @@ func sinceLines(changes []play.Change) []string {
 	out := make([]string, 0, len(changes))
 	for _, c := range changes {
 		switch {
-		case c.Text == "":
+		case c.Text.IsZero():
 		case c.Meta.Channel == play.ChannelSystem:
-			out = append(out, "At the deadline, by default: "+c.Text)
+			out = append(out, "At the deadline, by default: "+c.Text.In(games.English))
 		default:
-			out = append(out, c.Text)
+			out = append(out, c.Text.In(games.English))
 		}
 	}
 	return out
@@ -48,7 +48,7 @@ func sinceLines(changes []play.Change) []string {
 
 // toDo says what a seat's pending entries ask of it, in the game's words
 // (games.ToDo): "bid higher than the last bid or call Coyote (rule CY-30)".
-func toDo(words games.Catalog, pending []games.Pending) []string {
+func toDo(words games.Words, pending []games.Pending) []string {
 	out := make([]string, 0, len(pending))
 	for _, p := range pending {
 		line := games.ToDo(words, p.Kind)
@@ -103,16 +103,16 @@ func (s *Service) tableText(ctx context.Context, kind string, view json.RawMessa
 		}
 		return ""
 	}
-	return strings.Join(board.Tell(eng.Words()), "\n")
+	return strings.Join(board.Tell(eng.Words().In(games.English)), "\n")
 }
 
 // words is the catalog of the game kind (nil for a kind the registry does
 // not know).
-func (s *Service) words(kind string) games.Catalog {
+func (s *Service) words(kind string) games.Words {
 	if eng, err := s.play.Registry().Get(kind); err == nil {
-		return eng.Words()
+		return eng.Words().In(games.English)
 	}
-	return nil
+	return games.BoardWords().In(games.English)
 }
 
 // sendPrompt mails seat its view, what happened since it last acted and
@@ -271,7 +271,7 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 		m.Inline = s.boardPicture(ctx, b.Kind, b.View, "board."+m.MessageID)
 	}
 	if b.Result != nil {
-		d.Summary = b.Result.Summary
+		d.Summary = b.Result.Summary.In(games.English)
 		d.Scores = s.standings(b)
 	}
 	// The game's record for everyone: `courrier verify` re-plays it.
@@ -293,7 +293,7 @@ func (s *Service) standings(b play.Brief) []string {
 	var out []string
 	if eng, err := s.play.Registry().Get(b.Kind); err == nil {
 		if board, err := eng.Board(b.View); err == nil && len(board.Scores) > 0 {
-			say := eng.Words().Must
+			say := eng.Words().In(games.English).Must
 			for _, sc := range board.Scores {
 				names := make([]string, 0, len(sc.Seats))
 				for _, seat := range sc.Seats {

@@ -121,7 +121,7 @@ func claimCmd(actor Actor) command {
 			return fmt.Errorf("game %s has no seed to reveal", t.ID)
 		}
 		res := games.Result{Finished: true, Winners: []games.Seat{seat},
-			Summary: players[seat] + " claims the game: every other player resigned or left"}
+			Summary: words.Phrase("summary.claims", players[seat])}
 		c.reveal = true
 		return c.stage(TypeEnded, Ended{Result: res, Seed: t.seed.String()}, "")
 	}

@@ -252,7 +252,7 @@ func TestAbsencePausesDeadlines(t *testing.T) {
 		t.Fatalf("a 2-hour absence moved the deadline by %v", got)
 	}
 	hist, err := svc.History(ctx, id, bySeat[(p.Seat+1)%3].User, tbl.Version-1)
-	if err != nil || len(hist) != 1 || !strings.Contains(hist[0].Text, "is away until") {
+	if err != nil || len(hist) != 1 || !strings.Contains(hist[0].Text.String(), "is away until") {
 		t.Fatalf("the others are told %+v (%v)", hist, err)
 	}
 	if _, err := svc.AwayFor(ctx, away, id, time.Hour); err == nil {
@@ -323,7 +323,7 @@ func TestAbandonedSeatsAndClaims(t *testing.T) {
 	}
 	said := 0
 	for _, c := range hist {
-		if strings.Contains(c.Text, "missed 3 deadlines in a row") {
+		if strings.Contains(c.Text.String(), "missed 3 deadlines in a row") {
 			said++
 		}
 	}

@@ -99,9 +99,9 @@ func (e *MoveError) MarshalJSON() ([]byte, error) {
 	out := struct {
 		Line   int    `json:"line"`
 		Text   string `json:"text"`
-		Rule   string `json:"rule,omitempty"`
-		Reason string `json:"reason"`
-	}{Line: e.Line, Text: e.Text, Reason: e.Err.Error()}
+		Rule   string       `json:"rule,omitempty"`
+		Reason games.Phrase `json:"reason"`
+	}{Line: e.Line, Text: e.Text, Reason: games.Said(e.Err.Error())}
 	if re, ok := games.AsRuleError(e.Err); ok {
 		out.Rule, out.Reason = re.Rule, re.Reason
 	}
@@ -114,8 +114,8 @@ func (e *MoveError) UnmarshalJSON(b []byte) error {
 	var in struct {
 		Line   int    `json:"line"`
 		Text   string `json:"text"`
-		Rule   string `json:"rule"`
-		Reason string `json:"reason"`
+		Rule   string       `json:"rule"`
+		Reason games.Phrase `json:"reason"`
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
 		return err

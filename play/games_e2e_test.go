@@ -140,8 +140,8 @@ func playWholeGame(t *testing.T, eng games.Engine, opts games.Options) {
 	// A game ends with its winners, or with none where its rules say so
 	// (Coupage's CP-50 and CP-51 end a game that can no longer be won); the
 	// games row shows the same result.
-	if !res.Finished || res.Summary == "" || g.Status != projections.StatusFinished || g.Result == nil ||
-		g.Result.Summary != res.Summary || !slices.Equal(g.Result.Winners, res.Winners) {
+	if !res.Finished || res.Summary.IsZero() || g.Status != projections.StatusFinished || g.Result == nil ||
+		g.Result.Summary.String() != res.Summary.String() || !slices.Equal(g.Result.Winners, res.Winners) {
 		t.Fatalf("result %+v, games row %+v", res, g)
 	}
 	if len(res.Winners) == 0 && kind != "coupage" {

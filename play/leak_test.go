@@ -227,7 +227,7 @@ func checkReads(t *testing.T, svc *play.Service, arc *play.Archive, pool interfa
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(c.Data) != string(red.Data) || c.Text != text {
+			if string(c.Data) != string(red.Data) || c.Text.String() != text.String() {
 				t.Fatalf("seat %d, version %d: served %s %q, the engine's redaction is %s %q", seat, e.Version, c.Data, c.Text, red.Data, text)
 			}
 			if state, err = full.Engine.Evolve(state, raw); err != nil {
@@ -287,7 +287,7 @@ func checkReplayAndRecord(t *testing.T, arc *play.Archive, full *play.Table, use
 	}
 	for i, st := range steps {
 		h := hist[i]
-		if !jsonEqualRaw(st.Data, h.Data) || st.Text != h.Text || st.Meta.Move != h.Meta.Move {
+		if !jsonEqualRaw(st.Data, h.Data) || st.Text.String() != h.Text.String() || st.Meta.Move != h.Meta.Move {
 			t.Fatalf("replay step %d is not the history: %s %q %q, history %s %q %q", st.Version, st.Data, st.Text, st.Meta.Move, h.Data, h.Text, h.Meta.Move)
 		}
 		if st.Reveal != nil && !full.Ended {

@@ -124,7 +124,11 @@ func (pile) View(s *pileState, seat games.Seat) any {
 
 func (p pile) Choices(s *pileState, seat games.Seat) []string { return p.Legal(s, seat) }
 
-func (pile) Describe(s *pileState, e pileEvent, seat games.Seat) string {
+func (p pile) Describe(s *pileState, e pileEvent, seat games.Seat) games.Phrase {
+	return games.Said(p.describe(s, e, seat))
+}
+
+func (pile) describe(s *pileState, e pileEvent, seat games.Seat) string {
 	name := func(i int) string {
 		if games.Seat(i) == seat {
 			return "You"
@@ -176,7 +180,7 @@ func (pile) Result(s *pileState) games.Result {
 	if s.Winner < 0 {
 		return games.Result{}
 	}
-	return games.Result{Finished: true, Winners: []games.Seat{games.Seat(s.Winner)}, Summary: s.Players[s.Winner] + " wins"}
+	return games.Result{Finished: true, Winners: []games.Seat{games.Seat(s.Winner)}, Summary: games.Said(s.Players[s.Winner] + " wins")}
 }
 
 func (pile) Players(s *pileState) []string { return slices.Clone(s.Players) }

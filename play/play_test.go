@@ -524,7 +524,7 @@ func TestBriefTellsTheSeatsOwnLastMoveAndAfter(t *testing.T) {
 		}
 		var got []string
 		for _, ch := range b.Since {
-			got = append(got, ch.Text)
+			got = append(got, ch.Text.String())
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("seat %d is told %q, want %q", c.seat, got, c.want)

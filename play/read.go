@@ -26,7 +26,7 @@ type Change struct {
 	Type       string          `json:"type"`
 	Data       json.RawMessage `json:"data"`
 	Meta       ServedMeta      `json:"meta"`
-	Text       string          `json:"text"` // what happened, in plain words for that seat
+	Text       games.Phrase    `json:"text"` // what happened, in words for that seat
 	RecordedAt time.Time       `json:"recorded_at"`
 }
 
@@ -163,7 +163,7 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 			Deadlines  map[string]string `json:"deadlines,omitempty"`
 			Weekdays   []string          `json:"weekdays,omitempty"`
 		}{cr.Kind, cr.Options, max(cr.Rules, 1), cr.Shuffle, cr.Commitment, cr.Deadlines, cr.Weekdays})
-		c.Text = "The game was created."
+		c.Text = games.Said("The game was created.")
 	case TypeJoined:
 		var j Joined
 		if err := json.Unmarshal(e.Data, &j); err != nil {
@@ -172,7 +172,7 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Data, err = json.Marshal(struct {
 			Name string `json:"name"`
 		}{j.Name})
-		c.Text = j.Name + " joined."
+		c.Text = games.Said(j.Name + " joined.")
 	case TypeInvited:
 		var in Invited
 		if err := json.Unmarshal(e.Data, &in); err != nil {
@@ -181,12 +181,12 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Data, err = json.Marshal(struct {
 			Invited int `json:"invited"`
 		}{len(in.Users)})
-		c.Text = fmt.Sprintf("%d players were invited.", len(in.Users))
+		c.Text = games.Said(fmt.Sprintf("%d players were invited.", len(in.Users)))
 		if len(in.Users) == 1 {
-			c.Text = "A player was invited."
+			c.Text = games.Said("A player was invited.")
 		}
 	case TypeStarted:
-		c.Text = "The game started."
+		c.Text = games.Said("The game started.")
 	case TypeResigned:
 		var r Resigned
 		if err := json.Unmarshal(e.Data, &r); err != nil {
@@ -195,9 +195,9 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Data, err = json.Marshal(struct {
 			Seat games.Seat `json:"seat"`
 		}{r.Seat})
-		c.Text = t.nameOf(r.Seat, seat) + " resigned."
+		c.Text = games.Said(t.nameOf(r.Seat, seat) + " resigned.")
 		if r.Seat == seat {
-			c.Text = "You resigned."
+			c.Text = games.Said("You resigned.")
 		}
 	case TypeAway:
 		var a Away
@@ -205,9 +205,9 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
 		until := a.Until.UTC().Format("Monday 2 January, 15:04 UTC")
-		c.Text = t.nameOf(a.Seat, seat) + " is away until " + until + "; their deadlines wait."
+		c.Text = games.Said(t.nameOf(a.Seat, seat) + " is away until " + until + "; their deadlines wait.")
 		if a.Seat == seat {
-			c.Text = "You are away until " + until + "; your deadlines wait."
+			c.Text = games.Said("You are away until " + until + "; your deadlines wait.")
 		}
 	case TypeReplaced:
 		var r Replaced
@@ -217,47 +217,49 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Data, err = json.Marshal(struct {
 			Seat games.Seat `json:"seat"`
 		}{r.Seat}) // never the user id
-		c.Text = fmt.Sprintf("Seat %d (%s) has a new player, who plays it from now on.", r.Seat, t.nameOf(r.Seat, games.Spectator))
+		c.Text = games.Said(fmt.Sprintf("Seat %d (%s) has a new player, who plays it from now on.", r.Seat, t.nameOf(r.Seat, games.Spectator)))
 		if r.Seat == seat {
-			c.Text = "You took over this seat: you play it from now on."
+			c.Text = games.Said("You took over this seat: you play it from now on.")
 		}
 	case TypeTimedOut:
 		var to TimedOut
 		if err := json.Unmarshal(e.Data, &to); err != nil {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		c.Text = "Time ran out for " + t.nameOf(to.Seat, seat) + ": their default move is played."
+		c.Text = games.Said("Time ran out for " + t.nameOf(to.Seat, seat) + ": their default move is played.")
 		if to.Seat == seat {
-			c.Text = "Your time ran out: your default move is played."
+			c.Text = games.Said("Your time ran out: your default move is played.")
 		}
 	case TypeAbandoned:
 		var a Abandoned
 		if err := json.Unmarshal(e.Data, &a); err != nil {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		c.Text = fmt.Sprintf("%s missed %d deadlines in a row: their seat plays its default moves until they write back.", t.nameOf(a.Seat, seat), AbandonAfter)
+		c.Text = games.Said(fmt.Sprintf("%s missed %d deadlines in a row: their seat plays its default moves until they write back.", t.nameOf(a.Seat, seat), AbandonAfter))
 		if a.Seat == seat {
-			c.Text = fmt.Sprintf("You missed %d deadlines in a row: your seat plays its default moves until you write back (reply back).", AbandonAfter)
+			c.Text = games.Said(fmt.Sprintf("You missed %d deadlines in a row: your seat plays its default moves until you write back (reply back).", AbandonAfter))
 		}
 	case TypeBack:
 		var b Back
 		if err := json.Unmarshal(e.Data, &b); err != nil {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		c.Text = t.nameOf(b.Seat, seat) + " is back; their deadlines run again."
+		c.Text = games.Said(t.nameOf(b.Seat, seat) + " is back; their deadlines run again.")
 		if b.Seat == seat {
-			c.Text = "You are back; your deadlines run again."
+			c.Text = games.Said("You are back; your deadlines run again.")
 		}
 	case TypeDisputed, TypeRuled:
-		c.Text, err = t.disputeText(e.Type, e.Data, seat)
+		var text string
+		text, err = t.disputeText(e.Type, e.Data, seat)
+		c.Text = games.Said(text)
 	case TypeEnded:
 		var en Ended
 		if err := json.Unmarshal(e.Data, &en); err != nil {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		c.Text = "The game is over."
-		if en.Result.Summary != "" {
-			c.Text = "The game is over: " + strings.TrimSuffix(en.Result.Summary, ".") + "."
+		c.Text = words.Phrase("change.game_over")
+		if !en.Result.Summary.IsZero() {
+			c.Text = words.Phrase("change.game_over_with", en.Result.Summary)
 		}
 	default:
 		typ := strings.TrimPrefix(e.Type, t.Kind+".")

@@ -33,7 +33,7 @@ func (h *Handler) board(kind string, seat int, view json.RawMessage) (template.H
 	if err != nil {
 		return "", "", fmt.Errorf("web: the %s board: %w", kind, err)
 	}
-	words := eng.Words()
+	words := eng.Words().In(games.English)
 	model := drawBoard(kind, b, words, games.Seat(seat))
 	for _, d := range []struct {
 		width int
@@ -125,7 +125,7 @@ type (
 
 // drawBoard says b's words in words and marks the viewer's and the acting
 // seats.
-func drawBoard(kind string, b games.Board, words games.Catalog, viewer games.Seat) boardModel {
+func drawBoard(kind string, b games.Board, words games.Words, viewer games.Seat) boardModel {
 	say := words.Must
 	turnTag := say(games.T("board.turn"))
 	if !b.TurnTag.IsZero() {

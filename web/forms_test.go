@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"github.com/courrier-games/courrier/games"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -50,7 +51,7 @@ func TestNewGameAsksTheGameFirst(t *testing.T) {
 		visible := regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(page, " ")
 		for _, o := range info.Options {
 			field := "opt-" + id + "-" + o.Name
-			label, help := escaped(words.Must(o.Label)), escaped(words.Must(o.Description))
+			label, help := escaped(words.In(games.English).Must(o.Label)), escaped(words.In(games.English).Must(o.Description))
 			if !strings.Contains(page, `<label for="`+field+`">`+label+`</label>`) || !strings.Contains(page, help) {
 				t.Errorf("%s option %s: no label %q or description %q", id, o.Name, label, help)
 			}
@@ -62,7 +63,7 @@ func TestNewGameAsksTheGameFirst(t *testing.T) {
 				t.Errorf("%s option %s: the default %s is not chosen and marked: %v", id, o.Name, o.Default, def)
 			}
 			for i, v := range o.ValueLabels {
-				if !strings.Contains(page, `<option value="`+o.Values[i]+`"`) || !strings.Contains(page, escaped(words.Must(v))) {
+				if !strings.Contains(page, `<option value="`+o.Values[i]+`"`) || !strings.Contains(page, escaped(words.In(games.English).Must(v))) {
 					t.Errorf("%s option %s: value %s without its words", id, o.Name, o.Values[i])
 				}
 			}

@@ -176,7 +176,7 @@ func (h *Handler) row(g projections.Game, seat games.Seat, loc *time.Location) g
 		}
 	}
 	if g.Result != nil {
-		row.Result = g.Result.Summary
+		row.Result = g.Result.Summary.In(games.English)
 	}
 	return row
 }
@@ -292,11 +292,11 @@ func (h *Handler) catalog() []catalogGame {
 		info, words := eng.Info(), eng.Words()
 		g := catalogGame{ID: id, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats}
 		for _, o := range info.Options {
-			opt := catalogOption{Name: o.Name, Label: words.Must(o.Label), Description: words.Must(o.Description), Default: o.Default, Rules: o.Rules}
+			opt := catalogOption{Name: o.Name, Label: words.In(games.English).Must(o.Label), Description: words.In(games.English).Must(o.Description), Default: o.Default, Rules: o.Rules}
 			for i, v := range o.Values {
 				label := v
 				if i < len(o.ValueLabels) {
-					label = words.Must(o.ValueLabels[i])
+					label = words.In(games.English).Must(o.ValueLabels[i])
 				}
 				opt.Values = append(opt.Values, optionValue{Value: v, Label: label})
 			}
@@ -346,7 +346,7 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	out, err := h.cfg.Play.CreateGame(r.Context(), h.actor(r), spec)
 	if err != nil {
 		if re, ok := games.AsRuleError(err); ok {
-			again(re.Reason)
+			again(re.Explain(games.English))
 			return
 		}
 		if pe, ok := errors.AsType[*play.Error](err); ok {
@@ -472,7 +472,7 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 		return
 	}
 	if g.Result != nil {
-		d.Ended, d.Result = true, g.Result.Summary
+		d.Ended, d.Result = true, g.Result.Summary.In(games.English)
 	} else {
 		d.Legal, d.Numbers = numberMoves(v.Legal)
 		d.Choices = v.Choices
@@ -493,8 +493,8 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 			return
 		}
 		for _, c := range changes {
-			if c.Text != "" {
-				d.Since = append(d.Since, c.Text)
+			if !c.Text.IsZero() {
+				d.Since = append(d.Since, c.Text.In(games.English))
 			}
 		}
 		d.SinceFrom = seen
@@ -554,7 +554,7 @@ func (h *Handler) command(w http.ResponseWriter, r *http.Request, run func(ctx c
 			return
 		}
 		if re, ok := games.AsRuleError(err); ok {
-			h.showGame(w, r, http.StatusUnprocessableEntity, gamePageData{Problem: re.Reason, Rule: re.Rule})
+			h.showGame(w, r, http.StatusUnprocessableEntity, gamePageData{Problem: re.Explain(games.English), Rule: re.Rule})
 			return
 		}
 		h.failErr(w, r, err)
@@ -641,7 +641,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if re, ok := games.AsRuleError(err); ok {
-		d.Problem, d.Rule = re.Reason, re.Rule
+		d.Problem, d.Rule = re.Explain(games.English), re.Rule
 		h.showGame(w, r, http.StatusUnprocessableEntity, d)
 		return
 	}
@@ -742,7 +742,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 		seat = int(v.Seat)
 	}
 	page := historyPage{Layout: h.layout(r, "History of "+h.gameName(g.Kind)+" "+id), ID: id, Name: h.gameName(g.Kind),
-		Version: version, Latest: latest, Text: st.Text, At: readable(st.At, visitOf(r).User.Location()),
+		Version: version, Latest: latest, Text: st.Text.In(games.English), At: readable(st.At, visitOf(r).User.Location()),
 		Prev: version - 1, Finished: g.Status == projections.StatusFinished, From: from, To: to}
 	if from > 1 {
 		page.EarlierFrom, page.EarlierTo = from-historyPageSize, from-1
@@ -776,7 +776,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for _, s := range steps[from-1 : to] {
-		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text, Current: s.Version == version})
+		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text.In(games.English), Current: s.Version == version})
 	}
 	h.render(w, r, http.StatusOK, "history", page)
 }

@@ -580,14 +580,13 @@ func boardLabels(t *testing.T) map[string]bool {
 		options := map[string]bool{} // the options' words are no board's
 		for _, o := range eng.Info().Options {
 			for _, t := range append([]games.Text{o.Label, o.Description}, o.ValueLabels...) {
-				options[t.Key], options[t.Key+games.PluralOne], options[t.Key+games.PluralOther] = true, true, true
+				options[t.Key] = true
 			}
 		}
-		for _, words := range []games.Catalog{eng.Words(), games.BoardWords} {
-			for key, pattern := range words {
-				if !options[key] {
-					text += " " + pattern
-				}
+		for _, key := range eng.Words().Keys() {
+			if !options[key] {
+				patterns, _ := eng.Words().Patterns(games.English, key)
+				text += " " + strings.Join(patterns, " ")
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/courrier-games/courrier/games"
 	"net/mail"
 	"strings"
 	"time"
@@ -21,10 +22,13 @@ import (
 // string; the address lives here alone, so it can change, and an account can
 // be erased, without touching the log.
 type User struct {
-	ID        string
-	Email     string // empty once erased
-	Name      string // the display name the person chose; empty: none yet
-	TimeZone  string // IANA name ("Europe/Paris"); empty: UTC
+	ID       string
+	Email    string // empty once erased
+	Name     string // the display name the person chose; empty: none yet
+	TimeZone string // IANA name ("Europe/Paris"); empty: UTC
+	// Language is the language the player reads ("fr"): one of
+	// games.Languages; empty: not chosen yet (see ChooseLanguage).
+	Language  string
 	CreatedAt time.Time
 	// ConfirmedAt is when the owner proved they read mail at the address
 	// (a sign-in link used, a confirmation answered, a mail whose DMARC
@@ -106,9 +110,9 @@ func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
 
 func byEmail(ctx context.Context, q querier, email string) (User, error) {
 	var user User
-	var name, tz *string
-	err := q.QueryRow(ctx, `select id, email, name, time_zone, created_at, confirmed_at from users where lower(email) = lower($1)`, email).
-		Scan(&user.ID, &user.Email, &name, &tz, &user.CreatedAt, &user.ConfirmedAt)
+	var name, tz, lang *string
+	err := q.QueryRow(ctx, `select id, email, name, time_zone, language, created_at, confirmed_at from users where lower(email) = lower($1)`, email).
+		Scan(&user.ID, &user.Email, &name, &tz, &lang, &user.CreatedAt, &user.ConfirmedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -121,15 +125,18 @@ func byEmail(ctx context.Context, q querier, email string) (User, error) {
 	if tz != nil {
 		user.TimeZone = *tz
 	}
+	if lang != nil {
+		user.Language = *lang
+	}
 	return user, nil
 }
 
 // ByID finds an account by its id; an erased account has no address.
 func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	var user User
-	var email, name, tz *string
-	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, created_at, confirmed_at from users where id = $1`, id).
-		Scan(&user.ID, &email, &name, &tz, &user.CreatedAt, &user.ConfirmedAt)
+	var email, name, tz, lang *string
+	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, language, created_at, confirmed_at from users where id = $1`, id).
+		Scan(&user.ID, &email, &name, &tz, &lang, &user.CreatedAt, &user.ConfirmedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -144,6 +151,9 @@ func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	}
 	if tz != nil {
 		user.TimeZone = *tz
+	}
+	if lang != nil {
+		user.Language = *lang
 	}
 	return user, nil
 }
@@ -282,6 +292,63 @@ func (u *Users) SetTimeZone(ctx context.Context, id, tz string) error {
 	}
 	return nil
 }
+
+// ErrBadLanguage is wrapped by SetLanguage's refusals.
+var ErrBadLanguage = errors.New("bad language")
+
+// SetLanguage sets the language an account reads: a tag of
+// games.Languages ("fr", "en", "fr-BE" for French).
+func (u *Users) SetLanguage(ctx context.Context, id, tag string) error {
+	lang, ok := games.Language(tag)
+	if !ok {
+		return fmt.Errorf("%w: %q is not a language courrier speaks (%s)", ErrBadLanguage, tag, strings.Join(games.Languages(), ", "))
+	}
+	tag2, err := u.pool.Exec(ctx, `update users set language = $2 where id = $1 and erased_at is null`, id, lang)
+	if err != nil {
+		return fmt.Errorf("set the language of account %s: %w", id, err)
+	}
+	if tag2.RowsAffected() == 0 {
+		return ErrNoUser
+	}
+	return nil
+}
+
+// NoteLanguage sets an account's language to lang only when it has none
+// yet: the language of the first mail command it wrote, or of the
+// browser it first came with (decision 5's order). It reports whether it
+// set it.
+func (u *Users) NoteLanguage(ctx context.Context, id, lang string) (bool, error) {
+	lang, ok := games.Language(lang)
+	if !ok {
+		return false, nil
+	}
+	tag, err := u.pool.Exec(ctx, `update users set language = $2 where id = $1 and language is null and erased_at is null`, id, lang)
+	if err != nil {
+		return false, fmt.Errorf("note the language of account %s: %w", id, err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// ChooseLanguage is the language to write to a person in: their setting,
+// else the language of the command they used (a mail command's words;
+// "" when unknown), else their browser's Accept-Language header, else
+// English.
+func ChooseLanguage(setting, command, acceptLanguage string) string {
+	if l, ok := games.Language(setting); ok && setting != "" {
+		return l
+	}
+	if l, ok := games.Language(command); ok && command != "" {
+		return l
+	}
+	if l, ok := games.AcceptLanguage(acceptLanguage); ok {
+		return l
+	}
+	return games.English
+}
+
+// Lang is the language to write to u in when nothing else is known: their
+// setting, else English.
+func (u User) Lang() string { return ChooseLanguage(u.Language, "", "") }
 
 // DisplayName is the name the user chose, else their address's local part
 // capitalised ("player" once erased).

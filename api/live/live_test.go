@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/courrier-games/courrier/games"
 	"log/slog"
 	"math/rand/v2"
 	"reflect"
@@ -284,7 +285,7 @@ func TestCloseEndsEveryStreamAndRefusesNewOnes(t *testing.T) {
 func TestSSEFormat(t *testing.T) {
 	var b bytes.Buffer
 	seat := 1
-	c := play.Change{Version: 7, Type: "coup.income\nevil: x", Data: json.RawMessage(`{"a":1}`), Meta: play.ServedMeta{Seat: &seat}, Text: "Ana took income.\nNext"}
+	c := play.Change{Version: 7, Type: "coup.income\nevil: x", Data: json.RawMessage(`{"a":1}`), Meta: play.ServedMeta{Seat: &seat}, Text: games.Said("Ana took income.\nNext")}
 	if err := live.WriteEvent(&b, c); err != nil {
 		t.Fatal(err)
 	}

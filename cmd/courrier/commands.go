@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/courrier-games/courrier/games"
 	"io"
 	"log/slog"
 	"net"
@@ -273,7 +274,7 @@ func (f liveFeed) Follow(ctx context.Context, gameID, user string, after int) (<
 		defer close(out)
 		send := func(c play.Change) bool {
 			select {
-			case out <- web.Update{Version: c.Version, Text: c.Text}:
+			case out <- web.Update{Version: c.Version, Text: c.Text.In(games.English)}:
 				return true
 			case <-ctx.Done():
 				return false

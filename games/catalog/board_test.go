@@ -42,7 +42,7 @@ func TestEveryGamesBoardFromRandomStates(t *testing.T) {
 					states++
 					pending := eng.Pending(s)
 					for _, p := range pending {
-						if err := eng.Words().Check(games.T("todo." + p.Kind)); err != nil {
+						if err := eng.Words().In(games.English).Check(games.T("todo." + p.Kind)); err != nil {
 							t.Fatalf("a prompt could not say what pending %q asks (todo.%s): %v", p.Kind, p.Kind, err)
 						}
 					}

@@ -37,5 +37,5 @@ func RulesPage(id string) (string, error) {
 	case "kramercoup":
 		return kramercoup.RulesPage(), nil
 	}
-	return "", games.Illegal("game", "there is no game %q", id)
+	return "", games.BoardWords().Illegal("game", "refusal.no_game", id)
 }

@@ -16,7 +16,7 @@ func TestEveryOptionHasItsWords(t *testing.T) {
 	reg := catalog.Registry()
 	for _, id := range reg.IDs() {
 		eng, _ := reg.Get(id)
-		words := eng.Words()
+		words := eng.Words().In(games.English)
 		labels := map[string]string{}
 		for _, o := range eng.Info().Options {
 			if err := o.Check(words); err != nil {
@@ -39,7 +39,7 @@ func TestEveryOptionHasItsWords(t *testing.T) {
 // missing from the catalog and one whose value labels do not match its
 // values.
 func TestOptionSpecCheck(t *testing.T) {
-	words := games.Catalog{"l": "Speed", "d": "How fast it goes.", "v.fast": "fast"}
+	words := games.CatalogOf("en", map[string]string{"l": "Speed", "d": "How fast it goes.", "v.fast": "fast"})
 	tests := []struct {
 		name string
 		spec games.OptionSpec
@@ -53,7 +53,7 @@ func TestOptionSpecCheck(t *testing.T) {
 		{"value labels short", games.OptionSpec{Name: "speed", Values: []string{"fast", "slow"}, Label: games.T("l"), Description: games.T("d"), ValueLabels: []games.Text{games.T("v.fast")}}, false},
 	}
 	for _, tt := range tests {
-		if err := tt.spec.Check(words); (err == nil) != tt.ok {
+		if err := tt.spec.Check(words.In("en")); (err == nil) != tt.ok {
 			t.Errorf("%s: Check = %v, want ok %v", tt.name, err, tt.ok)
 		}
 	}

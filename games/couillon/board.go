@@ -1,6 +1,7 @@
 package couillon
 
 import (
+	"embed"
 	"encoding/json"
 
 	"github.com/courrier-games/courrier/games"
@@ -9,57 +10,16 @@ import (
 // Rules draws a board (web and mail show it).
 var _ games.Boards = Rules{}
 
-// words is the English of Couillon's boards.
-var words = func() games.Catalog {
-	c := games.Catalog{
-		"deal":              "Deal {0}",
-		"trump":             "trump: {0}",
-		"declarers":         "declarers: {0}",
-		"team":              "team {0}",
-		"team_of":           "Team {0} ({1})",
-		"turned":            "Turned up",
-		"table":             "On the table",
-		"no_card_yet":       "no card yet",
-		"hand":              "Your hand",
-		"no_cards":          "none",
-		"cards.one":         "{0} card",
-		"cards.other":       "{0} cards",
-		"dealer":            "dealer",
-		"to_play":           "to play",
-		"todo.trump":        "accept or pass the trump proposed",
-		"todo.play":         "play a card to the trick",
-		"to.trump":          "to accept or pass the trump",
-		"to.play":           "to play a card",
-		"wins":              "Team {0} ({1}) wins the game",
-		"deal_row":          "Deal {0}",
-		"sheet":             "Score sheet: deals still to win (card points this deal: {0} – {1})",
-		"sheet_deal":        "Deal",
-		"won_by":            "Won by",
-		"points_needs":      "{0} pts, needs {1}",
-		"needs":             "needs {0}",
-		"won":               "won",
-		"needs_deals.one":   "needs {0} more deal",
-		"needs_deals.other": "needs {0} more deals",
-		"now":               "Now",
-		"card":              "{0} of {1}",
-		"short":             "{0}{1}",
-		"phase.setup":       "dealing",
-		"phase.trump":       "choosing trump",
-		"phase.play":        "playing tricks",
-		"phase.scored":      "deal scored",
-		"phase.over":        "game over",
-	}
-	for _, u := range suitsInOrder {
-		c["suit."+u.Code()] = u.Name()
-	}
-	for k := Nine; k <= Ace; k++ {
-		c["rank."+k.Code()] = k.Label()
-	}
-	return c
-}()
+//go:embed words/*.toml
+var wordFiles embed.FS
 
-// Words is the English of Couillon's boards.
-func (Rules) Words() games.Catalog { return allWords }
+// words is the game's catalog, every word it says in every language
+// (words/<language>.toml), over the words all games share; read once,
+// never changed.
+var words = games.GameCatalog(wordFiles, "words")
+
+// Words is the game's catalog.
+func (Rules) Words() *games.Catalog { return words }
 
 // Board lays out the table from one seat's view: the deal and trump, the
 // turned-up stock cards, the trick, the seat's own hand, the players and

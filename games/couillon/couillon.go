@@ -456,7 +456,7 @@ func (r Rules) Result(s State) games.Result {
 		if s.Reason == "resign" {
 			why = fmt.Sprintf(" (%s resigned)", s.name(s.Resigned))
 		}
-		res.Summary = fmt.Sprintf("%s wins%s; lines still to erase A %d, B %d", teamName(s.Winner), why, s.R[0], s.R[1])
+		res.Summary = games.Said(fmt.Sprintf("%s wins%s; lines still to erase A %d, B %d", teamName(s.Winner), why, s.R[0], s.R[1]))
 		return res
 	}
 	var b strings.Builder
@@ -464,7 +464,7 @@ func (r Rules) Result(s State) games.Result {
 	if s.B > 0 {
 		fmt.Fprintf(&b, "; tie bonus %d", s.B)
 	}
-	res.Summary = b.String()
+	res.Summary = games.Said(b.String())
 	return res
 }
 

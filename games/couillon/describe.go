@@ -13,7 +13,12 @@ import (
 // before it) did, as seat may know it. Only the "dealt" event holds hidden
 // cards, and it names only seat's own hand, which Redact keeps; every other
 // event is public (section 5).
-func (r Rules) Describe(s State, e Event, seat games.Seat) string {
+func (r Rules) Describe(s State, e Event, seat games.Seat) games.Phrase {
+	return games.Said(r.describeEN(s, e, seat))
+}
+
+// describeEN is Describe in English (until the game's catalog says it).
+func (r Rules) describeEN(s State, e Event, seat games.Seat) string {
 	d := describer{players: s.Players, viewer: seat}
 	switch e.Type {
 	case EvSeated:

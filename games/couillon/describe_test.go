@@ -134,12 +134,12 @@ func TestDescribe_EveryEvent(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Rules{}.Describe(tc.a.before, tc.a.e, tc.seat)
+			got := Rules{}.describeEN(tc.a.before, tc.a.e, tc.seat)
 			if got != tc.want {
 				t.Fatalf("Describe = %q\n           want %q", got, tc.want)
 			}
 			red := Rules{}.Redact(tc.a.before, tc.a.e, tc.seat)
-			if again := (Rules{}).Describe(tc.a.before, red, tc.seat); again != got {
+			if again := (Rules{}).describeEN(tc.a.before, red, tc.seat); again != got {
 				t.Fatalf("the redacted event is described %q", again)
 			}
 		})
@@ -173,7 +173,7 @@ func TestDescribe_DealHidesCards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if again, err := eng.Describe(before, red, seat); err != nil || again != desc {
+		if again, err := eng.Describe(before, red, seat); err != nil || again.String() != desc.String() {
 			t.Fatalf("seat %d: %q, redacted %q (%v)", seat, desc, again, err)
 		}
 		for _, c := range hiddenFrom(st, seat).cards() {

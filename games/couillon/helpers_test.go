@@ -119,12 +119,12 @@ func refuse(t testing.TB, s State, seat games.Seat, move, rule string) string {
 		t.Fatalf("seat %d %q: want a %s rule error, got %v", seat, move, rule, err)
 	}
 	if re.Rule != rule {
-		t.Fatalf("seat %d %q: rule %s (%s), want %s", seat, move, re.Rule, re.Reason, rule)
+		t.Fatalf("seat %d %q: rule %s (%s), want %s", seat, move, re.Rule, re.Reason.String(), rule)
 	}
-	if re.Reason == "" {
+	if re.Reason.String() == "" {
 		t.Fatalf("rule error without a reason")
 	}
-	return re.Reason
+	return re.Reason.String()
 }
 
 // legal is seat's legal moves joined by spaces.

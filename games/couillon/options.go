@@ -25,33 +25,3 @@ func optionSpecs() []games.OptionSpec {
 			Label: games.T("option.capot"), Description: games.T("option.capot.help")},
 	}
 }
-
-// optionWords is the English of Couillon's options (the new-game form and
-// the API's catalog show them).
-var optionWords = games.Catalog{ //nolint:gosec // G101: a game's words ("pass", "tokens"), no credentials
-	"option.following":             "Following",
-	"option.following.help":        "What a player must play to a trick.",
-	"option.following.ardennes":    "strict: follow suit, beat the highest card, trump",
-	"option.following.gerver":      "follow suit or trump",
-	"option.all_pass":              "When all four pass",
-	"option.all_pass.help":         "What happens when nobody accepts the turned card's suit as trump.",
-	"option.all_pass.next-card":    "turn the next stock card",
-	"option.all_pass.gerver":       "the bottom card makes trump, with no declarers",
-	"option.leader":                "First lead",
-	"option.leader.help":           "Who leads the first trick of a deal.",
-	"option.leader.left-of-dealer": "the player on the dealer's left",
-	"option.leader.declarer":       "the player who accepted trump",
-	"option.deal_rule":             "Winning a deal",
-	"option.deal_rule.help":        "How the team that wins a deal is found.",
-	"option.deal_rule.compare":     "more card points than the other team",
-	"option.deal_rule.threshold20": "the declarers need more than 20 points",
-	"option.lines":                 "Lines",
-	"option.lines.help":            "The deals a team must win (lines on its score) to win the game.",
-	"option.lines.n.one":           "{0} line",
-	"option.lines.n.other":         "{0} lines",
-	"option.capot":                 "Capot",
-	"option.capot.help":            "A team that takes all 4 tricks and wins the deal rubs out an extra line.",
-}
-
-// allWords is every word of Couillon: its boards' and its options'.
-var allWords = games.Merge(words, optionWords)

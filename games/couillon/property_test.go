@@ -294,8 +294,8 @@ func checkState(t testing.TB, eng games.Engine, s games.State, evs []games.RawEv
 		}
 		// The reason names no card the mover may not see.
 		for _, c := range hiddenFrom(st, seat).cards() {
-			if strings.Contains(re.Reason, c.String()) {
-				t.Errorf("seat %d %q: reason %q names the hidden %s", seat, m, re.Reason, c)
+			if strings.Contains(re.Reason.String(), c.String()) {
+				t.Errorf("seat %d %q: reason %q names the hidden %s", seat, m, re.Reason.String(), c)
 			}
 		}
 	}

@@ -296,8 +296,8 @@ func FuzzDecide(f *testing.F) {
 					named = m.Card
 				}
 				for _, c := range hiddenFrom(st, seat).without(named).cards() {
-					if strings.Contains(re.Reason, c.String()) {
-						t.Fatalf("seat %d %q: reason %q names the hidden %v", seat, text, re.Reason, c)
+					if strings.Contains(re.Reason.String(), c.String()) {
+						t.Fatalf("seat %d %q: reason %q names the hidden %v", seat, text, re.Reason.String(), c)
 					}
 				}
 				if perr != nil {

@@ -1,6 +1,7 @@
 package coup
 
 import (
+	"embed"
 	"encoding/json"
 
 	"github.com/courrier-games/courrier/games"
@@ -9,68 +10,16 @@ import (
 // Rules draws a board (web and mail show it).
 var _ games.Boards = Rules{}
 
-// words is the English of Coup's boards.
-var words = func() games.Catalog {
-	c := games.Catalog{
-		"coins.one":            "{0} coin",
-		"coins.other":          "{0} coins",
-		"influence":            "{0} influence",
-		"faction":              "faction {0}",
-		"faction.up":           "up",
-		"faction.down":         "down",
-		"court":                "Court deck: {0}",
-		"court_cards.one":      "{0} card",
-		"court_cards.other":    "{0} cards",
-		"stage":                "Now: {0}",
-		"drawn":                "You drew",
-		"act":                  "{0}: {1}",
-		"act_on":               "{0}: {1} on {2}",
-		"claiming":             "{0}, claiming the {1}",
-		"blocks":               "{0}; {1} blocks with the {2}",
-		"challenges":           "{0}; {1} challenges",
-		"window":               "Open {0} window: {1}",
-		"todo.keep":            "choose the cards you keep",
-		"todo.faction":         "choose your faction",
-		"todo.turn":            "take an action",
-		"todo.challenge":       "challenge or allow the claim",
-		"todo.block":           "block or allow the action",
-		"todo.block-challenge": "challenge or allow the block",
-		"todo.answer":          "reveal a card to answer the challenge",
-		"todo.lose":            "choose the influence you lose",
-		"todo.exchange":        "choose the cards you keep from the exchange",
-		"todo.show":            "show a card to the inquisitor",
-		"todo.examine":         "return the card or make the player change it",
-	}
-	for i, name := range charNames() {
-		if name != "" {
-			c["card."+name] = charTitles()[i]
-		}
-	}
-	for _, id := range actIDs() {
-		if id != "" {
-			c["action."+id] = id
-		}
-	}
-	c["action.aid"] = "foreign aid"
-	for _, w := range windowNames() {
-		c["window."+w] = w
-	}
-	for st, words := range map[string]string{
-		"keep": "choosing the cards to keep", "deal": "dealing", "faction": "choosing factions",
-		"turn": "an action to take", "challenge": "the claim may be challenged", "block": "the action may be blocked",
-		"block-challenge": "the block may be challenged", "answer": "the challenged player answers",
-		"lose": "a player loses influence", "replace": "a revealed card is replaced", "resolve": "the action is resolved",
-		"exchange": "the exchange", "show": "a card is shown to the inquisitor", "examine": "the inquisitor decides",
-		"over": "the game is over",
-	} {
-		c["stage."+st] = words
-	}
-	c["wins"] = "{0} wins the game"
-	return c
-}()
+//go:embed words/*.toml
+var wordFiles embed.FS
 
-// Words is the English of Coup's boards.
-func (Rules) Words() games.Catalog { return allWords }
+// words is the game's catalog, every word it says in every language
+// (words/<language>.toml), over the words all games share; read once,
+// never changed.
+var words = games.GameCatalog(wordFiles, "words")
+
+// Words is the game's catalog.
+func (Rules) Words() *games.Catalog { return words }
 
 // Board lays out the table from one seat's view: every player's coins,
 // influence and cards (face down unless the view shows them), the court

@@ -13,7 +13,12 @@ import (
 // seat's own cards while it is in the game), so it never tells more than
 // Redact shows: a hidden card is named only to its owner, or to the player
 // the rules show it to (Selective Coup's miss, Examine).
-func (g Rules) Describe(s *State, e Event, seat games.Seat) string {
+func (g Rules) Describe(s *State, e Event, seat games.Seat) games.Phrase {
+	return games.Said(g.describeEN(s, e, seat))
+}
+
+// describeEN is Describe in English (until the game's catalog says it).
+func (g Rules) describeEN(s *State, e Event, seat games.Seat) string {
 	e = g.Redact(s, e, seat)
 	t := teller{s: s, me: int(seat)}
 	if e.Type == evSetup {

@@ -46,7 +46,7 @@ func TestDescribe(t *testing.T) {
 				seat games.Seat
 				want string
 			}{{games.Seat(actor), tc.actor}, {games.Seat(other), tc.other}, {games.Spectator, tc.spectator}} {
-				got := (Rules{}).Describe(s, e, r.seat)
+				got := (Rules{}).describeEN(s, e, r.seat)
 				want := strings.NewReplacer(
 					"{drew}", the(e.Drew), "{cards}", cardList(e.Cards), "{drawn}", cardList(s.Ctx.Drawn),
 					"{ana}", cardList(hand(e, ana)), "{bob}", cardList(hand(e, bob)),
@@ -54,7 +54,7 @@ func TestDescribe(t *testing.T) {
 				if got != want {
 					t.Errorf("seat %d: %q, want %q", r.seat, got, want)
 				}
-				if red := (Rules{}).Describe(s, (Rules{}).Redact(s, e, r.seat), r.seat); red != got {
+				if red := (Rules{}).describeEN(s, (Rules{}).Redact(s, e, r.seat), r.seat); red != got {
 					t.Errorf("seat %d: the redacted event reads %q, the event %q", r.seat, red, got)
 				}
 				if r.seat != games.Seat(actor) {
@@ -650,7 +650,7 @@ func TestRedactOutSeatIsSpectator(t *testing.T) {
 	if out.Cards != nil || !reflect.DeepEqual(out, spec) {
 		t.Fatalf("Cal, out, sees %+v; the spectator %+v", out, spec)
 	}
-	if d, sd := (Rules{}).Describe(s, e, cal), (Rules{}).Describe(s, e, games.Spectator); d != sd || d != "Ana draws 2 cards from the Court." {
+	if d, sd := (Rules{}).describeEN(s, e, cal), (Rules{}).describeEN(s, e, games.Spectator); d != sd || d != "Ana draws 2 cards from the Court." {
 		t.Fatalf("Cal reads %q, the spectator %q", d, sd)
 	}
 

@@ -95,9 +95,9 @@ func (g *game) reject(seat int, text, rule string) {
 		g.t.Fatalf("%s: %q accepted, want a %s rule error", g.s.name(seat), text, rule)
 	}
 	if re.Rule != rule {
-		g.t.Fatalf("%s: %q rejected by %s (%s), want %s", g.s.name(seat), text, re.Rule, re.Reason, rule)
+		g.t.Fatalf("%s: %q rejected by %s (%s), want %s", g.s.name(seat), text, re.Rule, re.Reason.String(), rule)
 	}
-	if re.Reason == "" {
+	if re.Reason.String() == "" {
 		g.t.Fatalf("rule error without a reason")
 	}
 }

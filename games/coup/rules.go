@@ -765,9 +765,9 @@ func (Rules) Result(s *State) games.Result {
 		return games.Result{}
 	}
 	if s.Winner < 0 {
-		return games.Result{Finished: true, Summary: "no winner"}
+		return games.Result{Finished: true, Summary: games.Said("no winner")}
 	}
-	return games.Result{Finished: true, Winners: []games.Seat{games.Seat(s.Winner)}, Summary: s.name(s.Winner) + " wins"}
+	return games.Result{Finished: true, Winners: []games.Seat{games.Seat(s.Winner)}, Summary: games.Said(s.name(s.Winner) + " wins")}
 }
 
 // Players returns the player names by seat; nil before seating.

@@ -1,6 +1,7 @@
 package coupage
 
 import (
+	"embed"
 	"encoding/json"
 
 	"github.com/courrier-games/courrier/games"
@@ -9,47 +10,16 @@ import (
 // Rules draws a board (web and mail show it).
 var _ games.Boards = Rules{}
 
-// words is the English of Coupage's boards.
-var words = games.Catalog{
-	"wins":                "{0} wins with 2 wines and 1 cava bottled",
-	"wins_left":           "{0} wins: every other player left the game",
-	"over":                "The game is over without a winner",
-	"market":              "Market",
-	"todo.turn":           "draw a card, then take up to two actions or end your turn",
-	"todo.pick":           "pick one of the harvested cards",
-	"deck.one":            "Deck: {0} card",
-	"deck.other":          "Deck: {0} cards",
-	"discard.one":         "discard pile: {0} card",
-	"discard.other":       "discard pile: {0} cards",
-	"discard_top.one":     "discard pile: {0} card ({1} on top)",
-	"discard_top.other":   "discard pile: {0} cards ({1} on top)",
-	"cava_left.one":       "{0} Cava card left",
-	"cava_left.other":     "{0} Cava cards left",
-	"board.face_down":     "a face-down Time card",
-	"board.known":         "{0} face down as Time",
-	"to_draw":             "to draw a card (deck or market)",
-	"to_act":              "to take an action or end the turn",
-	"to_pick":             "to pick a harvested card",
-	"harvest":             "Harvest (Récolte), to pick from",
-	"actions":             "actions left this turn: {0}",
-	"your_hand":           "Your hand",
-	"cellar":              "{0}'s cellar",
-	"hand_size.one":       "{0} card in hand",
-	"hand_size.other":     "{0} cards in hand",
-	"bottled.one":         "{0} barrel bottled",
-	"bottled.other":       "{0} barrels bottled",
-	"barrel":              "Barrel {0}: {1}",
-	"barrel_wine":         "Barrel {0}: {2}, {1}",
-	"ready":               "{0} (ready)",
-	"spoiling":            "{0} (spoiling)",
-	"time":                "Time",
-	"state.empty":         "empty",
-	"state.in production": "in production",
-	"state.bottled":       "bottled",
-}
+//go:embed words/*.toml
+var wordFiles embed.FS
 
-// Words is the English of Coupage's boards.
-func (Rules) Words() games.Catalog { return allWords }
+// words is the game's catalog, every word it says in every language
+// (words/<language>.toml), over the words all games share; read once,
+// never changed.
+var words = games.GameCatalog(wordFiles, "words")
+
+// Words is the game's catalog.
+func (Rules) Words() *games.Catalog { return words }
 
 // Board lays out the table from one seat's view: the market, the decks, the
 // seat's own hand and every player's cellar of barrels.

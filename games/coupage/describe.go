@@ -12,7 +12,12 @@ import (
 // in plain words, as seat may know it. It describes the seat's redacted
 // event, so it never tells more than Redact shows: a card drawn, stolen or
 // put face down is named only for the seats that may see it (section 5).
-func (r Rules) Describe(s *State, e Event, seat games.Seat) string {
+func (r Rules) Describe(s *State, e Event, seat games.Seat) games.Phrase {
+	return games.Said(r.describeEN(s, e, seat))
+}
+
+// describeEN is Describe in English (until the game's catalog says it).
+func (r Rules) describeEN(s *State, e Event, seat games.Seat) string {
 	e = r.Redact(s, e, seat)
 	t := teller{s: s, seat: seat}
 	switch e.Type {

@@ -327,10 +327,10 @@ func TestDescribe(t *testing.T) {
 			st := first(t, c.steps(t), c.typ)
 			r := NewRules()
 			for seat, want := range c.want {
-				if got := r.Describe(st.before, st.e, seat); got != want {
+				if got := r.describeEN(st.before, st.e, seat); got != want {
 					t.Errorf("seat %d: %q, want %q", seat, got, want)
 				}
-				if got := r.Describe(st.before, r.Redact(st.before, st.e, seat), seat); got != want {
+				if got := r.describeEN(st.before, r.Redact(st.before, st.e, seat), seat); got != want {
 					t.Errorf("seat %d, redacted event: %q, want %q", seat, got, want)
 				}
 			}
@@ -350,7 +350,7 @@ func TestDescribeSetup(t *testing.T) {
 	got := map[string]string{}
 	for _, e := range evs {
 		for _, seat := range []games.Seat{0, 1, spec} {
-			d := r.Describe(s, e, seat)
+			d := r.describeEN(s, e, seat)
 			switch {
 			case e.Type == evSeated && seat == 0:
 				got["seated/0"] = d
@@ -387,7 +387,7 @@ func TestDescribeResign(t *testing.T) {
 	}
 	var got []string
 	for _, e := range evs {
-		got = append(got, tb.r.Describe(tb.s, e, ana))
+		got = append(got, tb.r.describeEN(tb.s, e, ana))
 		tb.fold(e)
 	}
 	want := []string{"Bob left the game; Bob's cards went to the discard pile: Macabeu ★.", "The game is over: you win as every other player left the game."}
@@ -407,7 +407,7 @@ func TestRedactResignedSeat(t *testing.T) {
 	if x := tb.r.Redact(tb.s, drew, bob); x.Cards != nil {
 		t.Errorf("Bob left the game but still sees private cards: %+v", x)
 	}
-	if d := tb.r.Describe(tb.s, drew, bob); d != "You drew a card." {
+	if d := tb.r.describeEN(tb.s, drew, bob); d != "You drew a card." {
 		t.Errorf("description for Bob after leaving: %q", d)
 	}
 }

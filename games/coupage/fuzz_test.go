@@ -107,7 +107,7 @@ func FuzzDecide(f *testing.F) {
 		}
 		if derr != nil {
 			re, ok := games.AsRuleError(derr)
-			if !ok || strings.TrimSpace(re.Reason) == "" || re.Rule == "" {
+			if !ok || strings.TrimSpace(re.Reason.String()) == "" || re.Rule == "" {
 				t.Fatalf("Decide(%d, %q): %v, want a rule error with a reason", seat, text, derr)
 			}
 		}

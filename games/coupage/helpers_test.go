@@ -229,9 +229,9 @@ func (tb *table) reject(seat games.Seat, move, rule string) {
 		tb.t.Fatalf("%s: %q accepted, want a %s rejection", tb.s.name(seat), move, rule)
 	}
 	if re.Rule != rule {
-		tb.t.Errorf("%s: %q rejected by %s (%s), want %s", tb.s.name(seat), move, re.Rule, re.Reason, rule)
+		tb.t.Errorf("%s: %q rejected by %s (%s), want %s", tb.s.name(seat), move, re.Rule, re.Reason.String(), rule)
 	}
-	if strings.TrimSpace(re.Reason) == "" {
+	if strings.TrimSpace(re.Reason.String()) == "" {
 		tb.t.Errorf("%q: rule error without a reason", move)
 	}
 }

@@ -13,16 +13,3 @@ func options() []games.OptionSpec {
 			ValueLabels: []games.Text{games.T("option.aid_tables.house")}},
 	}
 }
-
-// optionWords is the English of Coupage's options (the new-game form and
-// the API's catalog show them).
-var optionWords = games.Catalog{
-	"option.wine_abilities":      "Wine abilities",
-	"option.wine_abilities.help": "Each wine grants its ability at the moment it is bottled; off: bottling grants none.",
-	"option.aid_tables":          "Aid tables",
-	"option.aid_tables.help":     "The data set of the grape, wine and sale tables (G, W and S).",
-	"option.aid_tables.house":    "courrier's tables",
-}
-
-// allWords is every word of Coupage: its boards' and its options'.
-var allWords = games.Merge(words, optionWords)

@@ -199,7 +199,7 @@ func (Rules) Result(s *State) games.Result {
 	if sum == "" && len(s.Winners) > 0 {
 		sum = fmt.Sprintf("%s wins", s.name(s.Winners[0]))
 	}
-	return games.Result{Finished: true, Winners: slices.Clone(s.Winners), Summary: sum}
+	return games.Result{Finished: true, Winners: slices.Clone(s.Winners), Summary: games.Said(sum)}
 }
 
 // Players implements games.Rules: the player names by seat.

@@ -1,6 +1,7 @@
 package coyote
 
 import (
+	"embed"
 	"encoding/json"
 	"slices"
 
@@ -10,41 +11,16 @@ import (
 // Rules draws a board (web and mail show it).
 var _ games.Boards = Rules{}
 
-// words is the English of Coyote's boards.
-var words = games.Catalog{
-	"round":             "Round {0}",
-	"bid":               "bid {0} by {1}",
-	"no_bid":            "no bid yet",
-	"direction":         "play goes {0}",
-	"clockwise":         "clockwise",
-	"reversed":          "reversed",
-	"pile.one":          "{0} feather in the pile",
-	"pile.other":        "{0} feathers in the pile",
-	"elimination.one":   "{0} coyote token puts a player out",
-	"elimination.other": "{0} coyote tokens put a player out",
-	"coyotes.one":       "{0} coyote token",
-	"coyotes.other":     "{0} coyote tokens",
-	"feather":           "feather {0}",
-	"board.face_down":   "a hidden feather",
-	"last_count":        "Last count: {0}, against {1}'s bid of {2}; {3} took a coyote token",
-	"wins":              "{0} wins the game",
-	"variant_list":      "Variant tokens: {0}",
-	"variant_up":        "{0}",
-	"variant_down":      "{0} (used)",
-	"variant.reveal":    "reveal",
-	"variant.reverse":   "reverse",
-	"variant.skip":      "skip",
-	"variant.replace":   "replace",
-	"variant.declare":   "declare",
-	"turned":            "Turned this round",
-	"turned_by":         "{0}, turned by {1}",
-	"discard":           "Discarded feathers",
-	"todo.turn":         "bid higher than the last bid or call Coyote",
-	"to_bid":            "to bid higher or call Coyote",
-}
+//go:embed words/*.toml
+var wordFiles embed.FS
 
-// Words is the English of Coyote's boards.
-func (Rules) Words() games.Catalog { return allWords }
+// words is the game's catalog, every word it says in every language
+// (words/<language>.toml), over the words all games share; read once,
+// never changed.
+var words = games.GameCatalog(wordFiles, "words")
+
+// Words is the game's catalog.
+func (Rules) Words() *games.Catalog { return words }
 
 // Board lays out the table from one seat's view: the round and the bid,
 // every feather the seat may see (its own face down), the coyote tokens

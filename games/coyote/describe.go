@@ -13,7 +13,12 @@ import (
 // never tells more than Redact shows: a seat is never told its own feather
 // before the round is settled, a spectator or an eliminated player no worn
 // feather (section 5).
-func (r Rules) Describe(s State, e Event, seat games.Seat) string {
+func (r Rules) Describe(s State, e Event, seat games.Seat) games.Phrase {
+	return games.Said(r.describeEN(s, e, seat))
+}
+
+// describeEN is Describe in English (until the game's catalog says it).
+func (r Rules) describeEN(s State, e Event, seat games.Seat) string {
 	e = r.Redact(s, e, seat)
 	d := describer{s: s, seat: seat}
 	switch {

@@ -21,14 +21,14 @@ type describeRow struct {
 func (r describeRow) check(t *testing.T) {
 	t.Helper()
 	s := r.tb.before(r.e)
-	got := Rules{}.Describe(s, r.e, r.seat)
+	got := Rules{}.describeEN(s, r.e, r.seat)
 	if got != r.want {
 		t.Errorf("seat %d: got  %q\nwant %q", r.seat, got, r.want)
 	}
 	if r.absent != "" && strings.Contains(got, r.absent) {
 		t.Errorf("seat %d is told %q: %q", r.seat, r.absent, got)
 	}
-	if red := (Rules{}).Describe(s, Rules{}.Redact(s, r.e, r.seat), r.seat); red != got {
+	if red := (Rules{}).describeEN(s, Rules{}.Redact(s, r.e, r.seat), r.seat); red != got {
 		t.Errorf("seat %d: the redacted event is described %q, the event %q", r.seat, red, got)
 	}
 }
@@ -190,7 +190,7 @@ func TestRedact_ResignedSeesNoFeather_Section5_CY33(t *testing.T) {
 			t.Fatalf("an eliminated seat's copy shows %+v", w)
 		}
 	}
-	if d := (Rules{}).Describe(after, deal, 2); !strings.HasSuffix(d, "Each player wears a feather hidden from you.") {
+	if d := (Rules{}).describeEN(after, deal, 2); !strings.HasSuffix(d, "Each player wears a feather hidden from you.") {
 		t.Fatalf("an eliminated seat is told %q", d)
 	}
 }

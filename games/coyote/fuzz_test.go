@@ -151,7 +151,7 @@ func FuzzDecide(f *testing.F) {
 				t.Fatal(err)
 			}
 			for v := games.Seat(-1); int(v) < next.seats(); v++ {
-				if d := r.Describe(next, back, v); d != r.Describe(next, r.Redact(next, back, v), v) {
+				if d := r.describeEN(next, back, v); d != r.describeEN(next, r.Redact(next, back, v), v) {
 					t.Fatalf("seat %d: the description %q tells more than the redacted event", v, d)
 				}
 			}

@@ -154,7 +154,7 @@ func (tb *table) reject(name, move, rule string) {
 		tb.t.Fatalf("%s %q: want a rule error citing %s, got %v", name, move, rule, err)
 	}
 	if re.Rule != rule {
-		tb.t.Fatalf("%s %q: rejected citing %s (%s), want %s", name, move, re.Rule, re.Reason, rule)
+		tb.t.Fatalf("%s %q: rejected citing %s (%s), want %s", name, move, re.Rule, re.Reason.String(), rule)
 	}
 }
 

@@ -410,7 +410,7 @@ func TestResignProperties(t *testing.T) {
 				}
 				checkHidden(t, prev, s, e, i == len(evs)-1)
 				for seat := games.Spectator; int(seat) < s.seats(); seat++ {
-					if d := r.Describe(prev, e, seat); d != r.Describe(prev, r.Redact(prev, e, seat), seat) || !strings.HasSuffix(d, ".") {
+					if d := r.describeEN(prev, e, seat); d != r.describeEN(prev, r.Redact(prev, e, seat), seat) || !strings.HasSuffix(d, ".") {
 						t.Fatalf("seat %d: description %q of %s is not a sentence or tells more than the redacted event", seat, d, e.Type)
 					}
 				}

@@ -555,5 +555,5 @@ func (Rules) Result(s State) games.Result {
 	if !s.Over {
 		return games.Result{}
 	}
-	return games.Result{Finished: true, Winners: []games.Seat{s.Winner}, Summary: s.Players[s.Winner] + " wins"}
+	return games.Result{Finished: true, Winners: []games.Seat{s.Winner}, Summary: games.Said(s.Players[s.Winner] + " wins")}
 }

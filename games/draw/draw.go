@@ -97,8 +97,9 @@ func colours(hint string) (string, string) {
 	return ink, paper
 }
 
-// Draw lays b out, its words said in words (the game's catalog).
-func Draw(b games.Board, words games.Catalog, opt Options) (*Drawing, error) {
+// Draw lays b out, its words said in words (the game's catalog in the
+// reader's language).
+func Draw(b games.Board, words games.Words, opt Options) (*Drawing, error) {
 	width := opt.Width
 	if width <= 0 {
 		width = DefaultWidth

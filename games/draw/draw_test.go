@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden drawings in testdata
 
 // midGame plays a game of id by random legal moves from a fixed seed, moves
 // moves in (fewer if it ends), and returns the board of seat's view.
-func midGame(tb testing.TB, id string, moves int, seat games.Seat) (games.Board, games.Catalog) {
+func midGame(tb testing.TB, id string, moves int, seat games.Seat) (games.Board, games.Words) {
 	tb.Helper()
 	eng, err := catalog.Registry().Get(id)
 	if err != nil {
@@ -64,7 +64,7 @@ func midGame(tb testing.TB, id string, moves int, seat games.Seat) (games.Board,
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return b, eng.Words()
+	return b, eng.Words().In(games.English)
 }
 
 // Each game's board at mid-game, from seat 0's view, draws to the SVG in
@@ -132,13 +132,13 @@ func TestGolden(t *testing.T) {
 }
 
 // wordsOf is the catalog of game id.
-func wordsOf(id string) games.Catalog {
+func wordsOf(id string) games.Words {
 	eng, _ := catalog.Registry().Get(id)
-	return eng.Words()
+	return eng.Words().In(games.English)
 }
 
 // words2 returns the words of t when words does not hold them, else "".
-func words2(t *testing.T, words string, text games.Text, cat games.Catalog) string {
+func words2(t *testing.T, words string, text games.Text, cat games.Words) string {
 	t.Helper()
 	s := cat.Must(text)
 	if strings.Contains(words, s) {

@@ -61,32 +61,38 @@ func GoldenBoards(t *testing.T, g Golden) map[string]string {
 	out := map[string]string{}
 	for _, p := range points {
 		for seat := games.Spectator; seat < games.Seat(len(g.Players)); seat++ {
-			name := fmt.Sprintf("%s-seat%d.txt", p.name, seat)
-			if seat == games.Spectator {
-				name = p.name + "-spectator.txt"
-			}
-			text := tell(t, eng, p.views[seat+1], seat)
-			out[name] = text
-			path := filepath.Join("testdata", "board", g.Dir, name)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+			for _, lang := range games.Languages() {
+				name := fmt.Sprintf("%s-seat%d", p.name, seat)
+				if seat == games.Spectator {
+					name = p.name + "-spectator"
+				}
+				if lang != games.English {
+					name += "." + lang
+				}
+				name += ".txt"
+				text := tell(t, eng.Words().In(lang), eng, p.views[seat+1], seat)
+				out[name] = text
+				path := filepath.Join("testdata", "board", g.Dir, name)
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(path) //nolint:gosec // G304: a file of the test's own testdata/board
+				if errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s is missing (write it with: go test -run Golden -update); got:\n%s", path, text)
+					continue
+				}
+				if err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-					t.Fatal(err)
+				if string(want) != text {
+					t.Errorf("the board differs from %s (go test -run Golden -update); got:\n%s\nwant:\n%s", path, text, want)
 				}
-				continue
-			}
-			want, err := os.ReadFile(path) //nolint:gosec // G304: a file of the test's own testdata/board
-			if errors.Is(err, os.ErrNotExist) {
-				t.Errorf("%s is missing (write it with: go test -run Golden -update); got:\n%s", path, text)
-				continue
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(want) != text {
-				t.Errorf("the board differs from %s (go test -run Golden -update); got:\n%s\nwant:\n%s", path, text, want)
 			}
 		}
 	}
@@ -95,16 +101,16 @@ func GoldenBoards(t *testing.T, g Golden) map[string]string {
 
 // tell is the board of seat's view told in the game's words, one line
 // each, ending in a newline.
-func tell(t *testing.T, eng games.Engine, view json.RawMessage, seat games.Seat) string {
+func tell(t *testing.T, words games.Words, eng games.Engine, view json.RawMessage, seat games.Seat) string {
 	t.Helper()
 	b, err := eng.Board(view)
 	if err != nil {
 		t.Fatalf("board of seat %d: %v", seat, err)
 	}
-	if err := b.Check(eng.Words()); err != nil {
-		t.Fatalf("board of seat %d: %v", seat, err)
+	if err := b.Check(words); err != nil {
+		t.Fatalf("board of seat %d in %s: %v", seat, words.Lang(), err)
 	}
-	return strings.Join(b.Tell(eng.Words()), "\n") + "\n"
+	return strings.Join(b.Tell(words), "\n") + "\n"
 }
 
 // playGolden plays g's game to its end and returns its start, middle and

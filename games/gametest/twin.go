@@ -296,7 +296,7 @@ func (w *Twin) indistinguishable(base, evs []games.RawEvent, i int, alt games.Ra
 		}
 		da, err1 := w.Describe(a, ea, seat)
 		db, err2 := w.Describe(b, eb, seat)
-		if err1 != nil || err2 != nil || da != db {
+		if err1 != nil || err2 != nil || !samePhrase(da, db) {
 			return false
 		}
 		var err error
@@ -429,4 +429,14 @@ func sameJSON(a, b json.RawMessage) bool {
 		return bytes.Equal(a, b)
 	}
 	return bytes.Equal(ca, cb)
+}
+
+// samePhrase reports whether a and b say the same in every language.
+func samePhrase(a, b games.Phrase) bool {
+	for _, l := range games.Languages() {
+		if a.In(l) != b.In(l) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package kramercoup
 
 import (
+	"embed"
 	"encoding/json"
 	"slices"
 
@@ -10,51 +11,16 @@ import (
 // Rules draws a board (web and mail show it).
 var _ games.Boards = Rules{}
 
-// words is the English of Kramer's Coup's boards.
-var words = func() games.Catalog {
-	c := games.Catalog{
-		"scoring":        "scoring",
-		"todo.buy":       "buy chips, or none",
-		"todo.place":     "place a tile",
-		"todo.exchange":  "keep your tiles or put some back",
-		"todo.last":      "place a last tile, or not",
-		"last_tile":      "Coup by {0}: {1} may place a last tile",
-		"round":          "Round {0}, {1} phase",
-		"nobody_wins":    "nobody wins",
-		"wins":           "{0} wins with a capital of {1}",
-		"share":          "{0} share the win with a capital of {1}",
-		"series":         "The six number series: placed tiles are marked",
-		"series_head":    "Series",
-		"chip_value":     "Chip value",
-		"chips_left":     "Chips left",
-		"players":        "Players: money and chips by colour",
-		"player":         "Player",
-		"cash":           "Cash",
-		"capital":        "Capital",
-		"capital_of":     "capital {0}",
-		"hand_size":      "Tiles in hand",
-		"your_tiles":     "Your tiles",
-		"tile":           "{0} {1}",
-		"pool":           "Tiles still in the pool: {0}",
-		"phase.buy":      "buy",
-		"phase.place":    "place",
-		"phase.exchange": "exchange",
-		"phase.last":     "last",
-		"phase.scoring":  "scoring",
-		"phase.over":     "over",
-		"phase.setup":    "setup",
-	}
-	for _, name := range colourNames() {
-		c["colour."+name] = name
-	}
-	for _, kind := range []string{"buy", "place", "exchange", "last"} {
-		c["kind."+kind] = kind
-	}
-	return c
-}()
+//go:embed words/*.toml
+var wordFiles embed.FS
 
-// Words is the English of Kramer's Coup's boards.
-func (Rules) Words() games.Catalog { return allWords }
+// words is the game's catalog, every word it says in every language
+// (words/<language>.toml), over the words all games share; read once,
+// never changed.
+var words = games.GameCatalog(wordFiles, "words")
+
+// Words is the game's catalog.
+func (Rules) Words() *games.Catalog { return words }
 
 // Board lays out the table from one seat's view: the six number series, the
 // players' money and chips, the seat's own tiles and the pool.
@@ -72,7 +38,7 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	}
 	if v.Turn >= 0 && v.Turn < len(v.Players) {
 		b.Turn = []games.Seat{games.Seat(v.Turn)}
-		if _, ok := words["todo."+string(v.Phase)]; ok {
+		if _, ok := words.Patterns(games.English, "todo."+string(v.Phase)); ok {
 			b.TurnTag = games.T("board.to", games.T("todo."+string(v.Phase)))
 		}
 	}

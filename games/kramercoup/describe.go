@@ -66,7 +66,12 @@ func (r Rules) Choices(s *State, seat games.Seat) []string {
 // Describe says in plain words what event e, which applies to s (the state
 // before it), did as seat may know it. It describes Redact(s, e, seat), so it
 // never tells more than that shows.
-func (r Rules) Describe(s *State, e Event, seat games.Seat) string {
+func (r Rules) Describe(s *State, e Event, seat games.Seat) games.Phrase {
+	return games.Said(r.describeEN(s, e, seat))
+}
+
+// describeEN is Describe in English (until the game's catalog says it).
+func (r Rules) describeEN(s *State, e Event, seat games.Seat) string {
 	e = r.Redact(s, e, seat)
 	actor := func(capital bool) string { return who(s, e.Seat, seat, capital) }
 	switch e.Type {

@@ -127,11 +127,11 @@ func TestDescribe(t *testing.T) {
 		if !ok {
 			t.Fatalf("no %s event", c.event)
 		}
-		got := Rules{}.Describe(d.before, d.e, c.seat)
+		got := Rules{}.describeEN(d.before, d.e, c.seat)
 		if got != c.want {
 			t.Errorf("%s for seat %d:\n got %q\nwant %q", c.event, c.seat, got, c.want)
 		}
-		if red := (Rules{}).Describe(d.before, Rules{}.Redact(d.before, d.e, c.seat), c.seat); red != got {
+		if red := (Rules{}).describeEN(d.before, Rules{}.Redact(d.before, d.e, c.seat), c.seat); red != got {
 			t.Errorf("%s for seat %d: the redacted event reads %q", c.event, c.seat, red)
 		}
 	}
@@ -150,7 +150,7 @@ func TestDescribe(t *testing.T) {
 			if seat == 0 {
 				continue
 			}
-			text := Rules{}.Describe(d.before, d.e, seat)
+			text := Rules{}.describeEN(d.before, d.e, seat)
 			found := tilesIn([]byte(text))
 			for _, x := range h.tiles {
 				if found[x] {
@@ -187,8 +187,8 @@ func TestKC34_ResignedSeatRereadsAsSpectator(t *testing.T) {
 			t.Errorf("resigned seat 1 sees %v of seat %d's deal (count %d)", h, q, got.Counts[q])
 		}
 	}
-	d := Rules{}.Describe(tb.s, dealt, 1)
-	if d != (Rules{}).Describe(tb.s, dealt, games.Spectator) || strings.Contains(d, "yellow") {
+	d := Rules{}.describeEN(tb.s, dealt, 1)
+	if d != (Rules{}).describeEN(tb.s, dealt, games.Spectator) || strings.Contains(d, "yellow") {
 		t.Errorf("resigned seat 1 reads the deal as %q", d)
 	}
 	// The end makes every hand public, to the resigned seat too.
@@ -217,7 +217,7 @@ func TestKC34_ResignedSeatRereadsAsSpectator(t *testing.T) {
 	if e := (Rules{}).Redact(sp.s, evs[0], 0); e.Discarded != nil || e.Drawn != nil || e.NDiscarded != 3 || e.NDrawn != 5 {
 		t.Errorf("after leaving, seat 0 re-reads its exchange as %+v", e)
 	}
-	if d := (Rules{}).Describe(sp.s, evs[0], 0); d != "You discarded 3 tiles and drew 5 tiles." {
+	if d := (Rules{}).describeEN(sp.s, evs[0], 0); d != "You discarded 3 tiles and drew 5 tiles." {
 		t.Errorf("after leaving, seat 0 reads its exchange as %q", d)
 	}
 }

@@ -141,17 +141,17 @@ func FuzzDecide(f *testing.F) {
 			if !ok {
 				t.Fatalf("seat %d %q: %v is not a rule error", seat, text, err)
 			}
-			if re.Reason == "" {
+			if re.Reason.String() == "" {
 				t.Errorf("seat %d %q: rule %s without a reason", seat, text, re.Rule)
 			}
 			if re.Rule == games.NotationRule {
 				return // Parse reads only the phase: its fixed examples ("e.g. blue 7") name nobody's tile
 			}
-			reason := strings.ReplaceAll(re.Reason, "e.g. discard red 3 green 12", "") // a fixed example
+			reason := strings.ReplaceAll(re.Reason.String(), "e.g. discard red 3 green 12", "") // a fixed example
 			shown, named := tilesIn([]byte(reason)), namedTiles(text)
 			for _, x := range hiddenFrom(s, seat) {
 				if shown[x] && !slices.Contains(named, x) {
-					t.Errorf("seat %d %q: error %q reveals %s", seat, text, re.Reason, x)
+					t.Errorf("seat %d %q: error %q reveals %s", seat, text, re.Reason.String(), x)
 				}
 			}
 			return

@@ -118,12 +118,12 @@ func (tb *table) reject(seat int, move, rule string) string {
 		tb.t.Fatalf("seat %d %q: want a %s rule error, got %v", seat, move, rule, err)
 	}
 	if re.Rule != rule {
-		tb.t.Fatalf("seat %d %q: rule %s (%s), want %s", seat, move, re.Rule, re.Reason, rule)
+		tb.t.Fatalf("seat %d %q: rule %s (%s), want %s", seat, move, re.Rule, re.Reason.String(), rule)
 	}
-	if re.Reason == "" {
+	if re.Reason.String() == "" {
 		tb.t.Fatalf("seat %d %q: no reason given", seat, move)
 	}
-	return re.Reason
+	return re.Reason.String()
 }
 
 // pending returns the one pending entry (fails if there is not exactly one).

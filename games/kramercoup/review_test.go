@@ -40,7 +40,7 @@ func TestKC8_NobodyMovesBetweenSeatingAndDeal(t *testing.T) {
 	s := Rules{}.Evolve(Rules{}.Initial(RulesVersion), Event{Type: EvSeated, Players: []string{"a", "b"}})
 	for seat := games.Seat(-1); seat < 3; seat++ {
 		_, err := New().Decide(s, seat, "buy nothing", games.Seed{}.Rand(0))
-		if re, ok := games.AsRuleError(err); !ok || re.Reason == "" {
+		if re, ok := games.AsRuleError(err); !ok || re.Reason.String() == "" {
 			t.Errorf("seat %d: %v", seat, err)
 		}
 	}

@@ -248,9 +248,9 @@ func (Rules) Redact(s *State, e Event, seat games.Seat) Event {
 // public at every moment since cash, tokens and the board are public.
 func (Rules) Result(s *State) games.Result {
 	if !s.started() {
-		return games.Result{Summary: "not set up"}
+		return games.Result{Summary: games.Said("not set up")}
 	}
-	res := games.Result{Finished: s.finished(), Summary: summary(s)}
+	res := games.Result{Finished: s.finished(), Summary: games.Said(summary(s))}
 	vals := s.values()
 	for i := range s.Players {
 		res.Scores = append(res.Scores, s.capital(i, vals))

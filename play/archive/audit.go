@@ -71,7 +71,7 @@ type AuditedMove struct {
 	Saw json.RawMessage `json:"saw,omitempty"`
 	// Said is what the move did, in plain words, as anyone at the table
 	// learnt it.
-	Said []string `json:"said"`
+	Said []games.Phrase `json:"said"`
 	OK   bool     `json:"ok"`
 }
 
@@ -130,7 +130,7 @@ type auditor struct {
 func (a *auditor) fold(e events.Recorded) error {
 	g := a.f.Game()
 	if a.cur >= 0 && g.State != nil && strings.HasPrefix(e.Type, g.Kind+".") {
-		if c, err := a.f.Describe(e, games.Spectator); err == nil && c.Text != "" {
+		if c, err := a.f.Describe(e, games.Spectator); err == nil && !c.Text.IsZero() {
 			a.rep.Moves[a.cur].Said = append(a.rep.Moves[a.cur].Said, c.Text)
 		}
 	}
@@ -457,6 +457,9 @@ func normalResult(r games.Result) games.Result {
 	if len(r.Scores) == 0 {
 		r.Scores = nil
 	}
+	// A summary is compared in English: an event recorded before courrier
+	// spoke French holds it in English only.
+	r.Summary = games.Said(r.Summary.In(games.English))
 	return r
 }
 
@@ -537,8 +540,8 @@ func WriteAuditReport(out io.Writer, rep *AuditReport) error {
 			versions = fmt.Sprintf("%d-%d", m.From, m.To)
 		}
 		fmt.Fprintf(w, "  %-7s %s  %s (seat %d) %q via %s  [%s]\n", versions, m.At.UTC().Format(time.RFC3339), m.Player, m.Seat, m.Move, via, mark)
-		for _, s := range m.Said {
-			if s != "" {
+		for _, said := range m.Said {
+			if s := said.In(games.English); s != "" {
 				fmt.Fprintf(w, "          %s\n", s)
 			}
 		}

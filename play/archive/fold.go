@@ -81,7 +81,7 @@ func (g *Game) nameOf(seat games.Seat) string {
 type Described struct {
 	Data json.RawMessage
 	Meta ServedMeta
-	Text string
+	Text games.Phrase
 }
 
 // ServedMeta is the part of an event's meta a seat may see: through which

@@ -89,7 +89,7 @@ func WriteRecord(w io.Writer, newFold Folder, gameID string, recorded []events.R
 	header("Seed", seed)
 	result := "*"
 	if full.Result != nil {
-		result = full.Result.Summary
+		result = full.Result.Summary.In(games.English)
 	}
 	header("Result", result)
 	view := "everything"
@@ -132,8 +132,8 @@ func WriteRecord(w io.Writer, newFold Folder, gameID string, recorded []events.R
 			fmt.Fprintf(bw, " hash %s", hex.EncodeToString(recorded[i].Hash))
 		}
 		bw.WriteByte('\n')
-		if st.Text != "" {
-			fmt.Fprintf(bw, "; %s\n", strings.ReplaceAll(st.Text, "\n", " "))
+		if text := st.Text.In(games.English); text != "" {
+			fmt.Fprintf(bw, "; %s\n", strings.ReplaceAll(text, "\n", " "))
 		}
 	}
 	_, err = w.Write(bw.Bytes())
@@ -262,8 +262,8 @@ func VerifyRecord(newFold Folder, rec *Record) (*AuditReport, error) {
 	if rep.Commitment != rec.Header("SeedSHA256") {
 		rep.problemAt(1, "the record's SeedSHA256 header is not the commitment of its first event")
 	}
-	if rep.Result != nil && rep.Result.Summary != rec.Header("Result") {
-		rep.problemAt(rep.Version, fmt.Sprintf("the record's Result header (%s) is not the result its last event reproduces (%s)", rec.Header("Result"), rep.Result.Summary))
+	if rep.Result != nil && rep.Result.Summary.In(games.English) != rec.Header("Result") {
+		rep.problemAt(rep.Version, fmt.Sprintf("the record's Result header (%s) is not the result its last event reproduces (%s)", rec.Header("Result"), rep.Result.Summary.In(games.English)))
 	}
 	if rep.Result == nil {
 		rep.problemAt(rep.Version, "the record does not reach the end of the game")

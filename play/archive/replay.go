@@ -14,7 +14,7 @@ import (
 type ReplayStep struct {
 	Version int             `json:"version"`
 	Type    string          `json:"type"`
-	Text    string          `json:"text"`
+	Text    games.Phrase    `json:"text"`
 	At      time.Time       `json:"recorded_at"`
 	Meta    ServedMeta      `json:"meta"`
 	Data    json.RawMessage `json:"data"`

@@ -1,0 +1,120 @@
+package games
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// The words of a game's notation in each language. A game's catalog names
+// each word of its canonical notation under "notation.<word>": in en.toml
+// "notation.pass" = "pass", in fr.toml "notation.pass" = "passe|je passe|passer".
+// The forms are separated by "|"; the first is how the word is written
+// to a player of that language (prompts, choices), and every form of
+// every language is read as the word, accents optional and case ignored,
+// so that "enchère 5", "Je passe" and "bid 5" are all moves. A form may
+// be several words ("aide étrangère", "valet de trèfle"): the longest
+// form that matches is read.
+
+// NotationPrefix is the key prefix of the words of a game's notation.
+const NotationPrefix = "notation."
+
+// notation is a catalog's reading table: each form, folded and split into
+// words, with the canonical word it stands for.
+type notation struct {
+	forms   map[string]string // folded form → canonical word
+	longest int               // the most words in a form
+}
+
+// readTable builds c's reading table from every language's forms.
+func (c *Catalog) readTable() notation {
+	n := notation{forms: map[string]string{}}
+	for _, lang := range Languages() {
+		for _, key := range slices.Sorted(maps.Keys(c.messages[lang])) {
+			word, ok := strings.CutPrefix(key, NotationPrefix)
+			if !ok {
+				continue
+			}
+			for _, form := range strings.Split(c.messages[lang][key].Other, "|") {
+				f := strings.Join(strings.Fields(FoldWord(form)), " ")
+				if f == "" {
+					continue
+				}
+				if _, taken := n.forms[f]; !taken {
+					n.forms[f] = word
+				}
+				n.longest = max(n.longest, len(strings.Fields(f)))
+			}
+		}
+	}
+	return n
+}
+
+// ReadMove writes a move, in the notation words of any language c speaks,
+// in the game's canonical words: each word or run of words that is a form
+// of a notation word becomes that word; everything else (names, numbers,
+// codes) is kept as written. A trailing full stop or exclamation mark is
+// dropped.
+func (c *Catalog) ReadMove(text string) string {
+	if c == nil || c.notation.longest == 0 {
+		return text
+	}
+	fields := strings.Fields(strings.TrimRight(strings.TrimSpace(text), ".!"))
+	folded := make([]string, len(fields))
+	for i, f := range fields {
+		fields[i] = strings.TrimRight(f, ",;:")
+		folded[i] = FoldWord(fields[i])
+	}
+	var out []string
+	for i := 0; i < len(fields); {
+		matched := 0
+		for n := min(c.notation.longest, len(fields)-i); n > 0; n-- {
+			if word, ok := c.notation.forms[strings.Join(folded[i:i+n], " ")]; ok {
+				out = append(out, word)
+				matched = n
+				break
+			}
+		}
+		if matched == 0 {
+			out = append(out, fields[i])
+			matched = 1
+		}
+		i += matched
+	}
+	return strings.Join(out, " ")
+}
+
+// WriteMove writes a move or a line of choices, in the game's canonical
+// words, in w's language: each word the catalog names is written in its
+// first form; the rest is kept.
+func (w Words) WriteMove(line string) string {
+	if w.c == nil {
+		return line
+	}
+	fields := strings.Split(line, " ")
+	for i, f := range fields {
+		m, ok := w.c.messages[w.lang][NotationPrefix+f]
+		if !ok {
+			continue
+		}
+		form, _, _ := strings.Cut(m.Other, "|")
+		fields[i] = form
+	}
+	return strings.Join(fields, " ")
+}
+
+// FoldWord is s as it is compared when read: lower case, accents removed
+// ("Enchère" → "enchere").
+func FoldWord(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		out = s
+	}
+	return strings.ToLower(out)
+}

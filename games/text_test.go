@@ -1,0 +1,167 @@
+package games_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/courrier-games/courrier/games"
+)
+
+// twoLanguages is a catalog in English and French with a plural message and
+// the words of a notation.
+func twoLanguages(t *testing.T) *games.Catalog {
+	t.Helper()
+	c, err := games.LoadCatalog(fstest.MapFS{
+		"en.toml": {Data: []byte(`"coins" = { one = "{0} coin", other = "{0} coins" }
+"bid" = "{0} bids {1}"
+"notation.bid" = "bid"
+"notation.pass" = "pass"
+"notation.aid" = "aid"
+`)},
+		"fr.toml": {Data: []byte(`"coins" = { one = "{0} pièce", other = "{0} pièces" }
+"bid" = "{0} annonce {1}"
+"notation.bid" = "enchère|encheris"
+"notation.pass" = "passe|je passe|passer"
+"notation.aid" = "aide étrangère"
+`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.With(games.BoardWords())
+}
+
+// Plurals follow each language's CLDR rules: French says "0 pièce" and
+// "1 pièce" where English says "0 coins" and "1 coin".
+func TestCatalogPluralsByLanguage(t *testing.T) {
+	c := twoLanguages(t)
+	for _, tt := range []struct {
+		lang string
+		n    int
+		want string
+	}{
+		{"en", 0, "0 coins"}, {"en", 1, "1 coin"}, {"en", 2, "2 coins"},
+		{"fr", 0, "0 pièce"}, {"fr", 1, "1 pièce"}, {"fr", 2, "2 pièces"}, {"fr", 1000000, "1000000 pièces"},
+	} {
+		if got, err := c.In(tt.lang).Say(games.T("coins", tt.n)); err != nil || got != tt.want {
+			t.Errorf("%s coins %d = %q, %v; want %q", tt.lang, tt.n, got, err, tt.want)
+		}
+	}
+	if got := c.In("fr").Must(games.T("bid", "Ana", 5)); got != "Ana annonce 5" {
+		t.Errorf("fr bid = %q", got)
+	}
+	if got := c.In("de").Lang(); got != "en" {
+		t.Errorf("a language the catalog lacks speaks %q, want English", got)
+	}
+}
+
+// A move is read in the words of any language, accents optional and case
+// ignored, the longest form first; names and numbers are kept. It is
+// written back in the reader's words.
+func TestNotationReadsAndWritesMoves(t *testing.T) {
+	c := twoLanguages(t)
+	for in, want := range map[string]string{
+		"enchère 5":          "bid 5",
+		"ENCHERE 5":          "bid 5",
+		"Je passe.":          "pass",
+		"passer":             "pass",
+		"aide etrangere":     "aid",
+		"Aide Étrangère!":    "aid",
+		"bid 7":              "bid 7",
+		"enchère Zoé":        "bid Zoé",
+		"encheris 12, merci": "bid 12 merci",
+		"je mange une pomme": "je mange une pomme",
+	} {
+		if got := c.ReadMove(in); got != want {
+			t.Errorf("ReadMove(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := c.In("fr").WriteMove("bid 13 … 120"); got != "enchère 13 … 120" {
+		t.Errorf("WriteMove fr = %q", got)
+	}
+	if got := c.In("en").WriteMove("pass"); got != "pass" {
+		t.Errorf("WriteMove en = %q", got)
+	}
+}
+
+// Complete finds a key a language lacks and a translation that places
+// other arguments than English.
+func TestCatalogCompleteFindsGaps(t *testing.T) {
+	c, err := games.LoadCatalog(fstest.MapFS{
+		"en.toml": {Data: []byte(`"a" = "{0} and {1}"` + "\n" + `"b" = "bee"` + "\n")},
+		"fr.toml": {Data: []byte(`"a" = "{0} et"` + "\n")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Complete()
+	if err == nil || !strings.Contains(err.Error(), `fr: no message "b"`) || !strings.Contains(err.Error(), `fr "a" places`) {
+		t.Errorf("Complete = %v", err)
+	}
+	if err := twoLanguages(t).Complete(); err != nil {
+		t.Errorf("a complete catalog: %v", err)
+	}
+	if _, err := games.LoadCatalog(fstest.MapFS{"xx.toml": {Data: []byte(`"a" = "b"`)}}); err == nil {
+		t.Error("a message file of no language loaded")
+	}
+}
+
+// Languages are chosen from a setting or a browser's Accept-Language.
+func TestLanguageChoice(t *testing.T) {
+	for in, want := range map[string]string{"fr": "fr", "FR": "fr", "fr-BE": "fr", "en-GB": "en", "de": "", "": "", "français": ""} {
+		if got, _ := games.Language(in); got != want {
+			t.Errorf("Language(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"fr-CH, fr;q=0.9, en;q=0.8": "fr", "en-US,en;q=0.5": "en", "de-DE": "", "nl, fr;q=0.3": "fr", "": ""} {
+		if got, _ := games.AcceptLanguage(in); got != want {
+			t.Errorf("AcceptLanguage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Dates are written the way each language writes them.
+func TestWhenIsWrittenPerLanguage(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 28, 18, 0, 0, 0, time.UTC).In(paris)
+	if got := games.BoardWords().In("fr").When(at); got != "samedi 28 novembre à 19 h 00" {
+		t.Errorf("fr = %q", got)
+	}
+	if got := games.BoardWords().In("en").When(at); got != "Saturday 28 November at 19:00" {
+		t.Errorf("en = %q", got)
+	}
+}
+
+// A phrase says itself in each language, survives JSON in every language,
+// and a refusal explains itself in the reader's language with the closest
+// legal move in their words.
+func TestPhraseAndExplain(t *testing.T) {
+	c := twoLanguages(t)
+	p := c.Phrase("coins", 3)
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back games.Phrase
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.In("fr") != "3 pièces" || back.In("en") != "3 coins" {
+		t.Errorf("phrase from %s = %q / %q", b, back.In("fr"), back.In("en"))
+	}
+	re := &games.RuleError{Rule: "X-1", Reason: c.Phrase("bid", "Ana", 2), Suggest: "pass", Notation: c}
+	var err2 error = errors.Join(errors.New("context"), re)
+	if got := games.Explain(err2, "fr"); got != "Ana annonce 2 (le coup permis le plus proche : « passe »)" {
+		t.Errorf("Explain fr = %q", got)
+	}
+	if got := re.Error(); got != "X-1: Ana bids 2" {
+		t.Errorf("Error = %q", got)
+	}
+}
