@@ -97,8 +97,8 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // refusal.
 func (e *MoveError) MarshalJSON() ([]byte, error) {
 	out := struct {
-		Line   int    `json:"line"`
-		Text   string `json:"text"`
+		Line   int          `json:"line"`
+		Text   string       `json:"text"`
 		Rule   string       `json:"rule,omitempty"`
 		Reason games.Phrase `json:"reason"`
 	}{Line: e.Line, Text: e.Text, Reason: games.Said(e.Err.Error())}
@@ -112,8 +112,8 @@ func (e *MoveError) MarshalJSON() ([]byte, error) {
 // the stored outcome).
 func (e *MoveError) UnmarshalJSON(b []byte) error {
 	var in struct {
-		Line   int    `json:"line"`
-		Text   string `json:"text"`
+		Line   int          `json:"line"`
+		Text   string       `json:"text"`
 		Rule   string       `json:"rule"`
 		Reason games.Phrase `json:"reason"`
 	}

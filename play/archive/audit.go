@@ -72,7 +72,7 @@ type AuditedMove struct {
 	// Said is what the move did, in plain words, as anyone at the table
 	// learnt it.
 	Said []games.Phrase `json:"said"`
-	OK   bool     `json:"ok"`
+	OK   bool           `json:"ok"`
 }
 
 // MailContext is what the log keeps outside its hashed meta about the mail
