@@ -7,6 +7,7 @@ package api
 
 import (
 	"context"
+	"github.com/courrier-games/courrier/games"
 	"log/slog"
 	"net"
 	"net/http"
@@ -221,7 +222,7 @@ func (s *Server) health(c echo.Context) error {
 // rulesPage serves a game's rules page (Markdown), which the catalog links
 // to.
 func (s *Server) rulesPage(c echo.Context) error {
-	page, err := catalog.RulesPage(c.Param("game"))
+	page, err := catalog.RulesPage(c.Param("game"), games.English)
 	if err != nil {
 		return fail(http.StatusNotFound, codeNotFound, "there is no game "+strconv.Quote(c.Param("game"))+": GET /v1/catalog lists them")
 	}

@@ -130,3 +130,18 @@ func (w Words) Clock(t time.Time) string {
 func (w Words) When(t time.Time) string {
 	return w.Must(T("date.at", w.Date(t), w.Clock(t)))
 }
+
+// RulesPage is a game's rules page in lang from its embedded pages:
+// RULES.<lang>.md, else RULES.md (English).
+func RulesPage(pages fs.FS, lang string) string {
+	if lang != English {
+		if b, err := fs.ReadFile(pages, "RULES."+lang+".md"); err == nil {
+			return string(b)
+		}
+	}
+	b, err := fs.ReadFile(pages, "RULES.md")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}

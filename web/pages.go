@@ -825,7 +825,7 @@ type rulesPage struct {
 // rules shows a game's rules page.
 func (h *Handler) rules(w http.ResponseWriter, r *http.Request) {
 	game := r.PathValue("game")
-	page, err := catalog.RulesPage(game)
+	page, err := catalog.RulesPage(game, games.English)
 	if err != nil {
 		h.fail(w, r, http.StatusNotFound, "There is no game "+strconv.Quote(game)+".")
 		return

@@ -21,21 +21,21 @@ func Registry() *games.Registry {
 	)
 }
 
-// RulesPage returns the rules page (Markdown) of game id: the same
-// games/<id>/RULES.md the repository holds, for the API's catalog and the
-// web pages.
-func RulesPage(id string) (string, error) {
+// RulesPage returns the rules page (Markdown) of game id in lang: the same
+// games/<id>/RULES.<lang>.md (RULES.md for English) the repository holds,
+// for the API's catalog and the web pages.
+func RulesPage(id, lang string) (string, error) {
 	switch id {
 	case "couillon":
-		return couillon.RulesPage(), nil
+		return couillon.RulesPage(lang), nil
 	case "coup":
-		return coup.RulesPage(), nil
+		return coup.RulesPage(lang), nil
 	case "coupage":
-		return coupage.RulesPage(), nil
+		return coupage.RulesPage(lang), nil
 	case "coyote":
-		return coyote.RulesPage(), nil
+		return coyote.RulesPage(lang), nil
 	case "kramercoup":
-		return kramercoup.RulesPage(), nil
+		return kramercoup.RulesPage(lang), nil
 	}
 	return "", games.BoardWords().Illegal("game", "refusal.no_game", id)
 }

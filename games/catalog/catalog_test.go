@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"github.com/courrier-games/courrier/games"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,7 +28,7 @@ func TestEveryRuleIDIsOnItsRulesPage(t *testing.T) {
 			if err != nil {
 				t.Fatalf("game %s has no rules page: %v", id, err)
 			}
-			served, err := catalog.RulesPage(id)
+			served, err := catalog.RulesPage(id, games.English)
 			if err != nil || served != string(page) {
 				t.Fatalf("the catalog serves another rules page for %s (%v)", id, err)
 			}
@@ -60,6 +61,31 @@ func TestEveryRuleIDIsOnItsRulesPage(t *testing.T) {
 			}
 			if strings.Contains(string(page), "../"+"shared") {
 				t.Errorf("%s's RULES.md points outside the repository", id)
+			}
+			// Each other language has its page, with every rule id of the
+			// English one, served by the catalog as it is on disk.
+			ids := func(page []byte) []string {
+				var out []string
+				for _, m := range regexp.MustCompile(`\b(?:TC|KC|CP|CO|CY)-[0-9]+[a-z]?\b`).FindAll(page, -1) {
+					if !slices.Contains(out, string(m)) {
+						out = append(out, string(m))
+					}
+				}
+				slices.Sort(out)
+				return out
+			}
+			for _, lang := range games.Languages()[1:] {
+				translated, err := os.ReadFile(filepath.Join(dir, "RULES."+lang+".md")) //nolint:gosec // G304: a file of this repository
+				if err != nil {
+					t.Errorf("game %s has no rules page in %s: %v", id, lang, err)
+					continue
+				}
+				if served, err := catalog.RulesPage(id, lang); err != nil || served != string(translated) {
+					t.Errorf("the catalog serves another %s rules page for %s (%v)", lang, id, err)
+				}
+				if a, b := ids(page), ids(translated); !slices.Equal(a, b) {
+					t.Errorf("%s's RULES.%s.md names rules %v, RULES.md %v", id, lang, b, a)
+				}
 			}
 		})
 	}

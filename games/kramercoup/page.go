@@ -1,10 +1,17 @@
 package kramercoup
 
-import _ "embed" // the rules page is embedded
+import (
+	"embed"
 
-//go:embed RULES.md
-var rulesPage string
+	"github.com/courrier-games/courrier/games"
+)
 
-// RulesPage returns this game's rules page (RULES.md, Markdown), as the API's
-// catalog and the web pages serve it.
-func RulesPage() string { return rulesPage }
+// pages are the game's rules pages: RULES.md in English, RULES.<language>.md
+// in each other language, with the same rule ids.
+//
+//go:embed RULES*.md
+var pages embed.FS
+
+// RulesPage returns this game's rules page (Markdown) in lang, as the API's
+// catalog and the web pages serve it; English when there is none in lang.
+func RulesPage(lang string) string { return games.RulesPage(pages, lang) }
