@@ -151,8 +151,11 @@ func FuzzDecide(f *testing.F) {
 				t.Fatal(err)
 			}
 			for v := games.Seat(-1); int(v) < next.seats(); v++ {
-				if d := r.describeEN(next, back, v); d != r.describeEN(next, r.Redact(next, back, v), v) {
-					t.Fatalf("seat %d: the description %q tells more than the redacted event", v, d)
+				full, red := r.Describe(next, back, v), r.Describe(next, r.Redact(next, back, v), v)
+				for _, lang := range games.Languages() {
+					if d := full.In(lang); d != red.In(lang) {
+						t.Fatalf("seat %d: the description %q in %s tells more than the redacted event", v, d, lang)
+					}
 				}
 			}
 			next = evolve(next, back)
