@@ -204,3 +204,39 @@ func TestRedact_ResignedSeesNoFeather_Section5_CY33(t *testing.T) {
 		t.Fatalf("an eliminated seat is told %q", fr)
 	}
 }
+
+// CY-8 in words: the notes of the count (max0 discards, -max makes
+// negative, x2 doubles) on worn and revealed feathers, said in each
+// language.
+func TestDescribe_CountNotes_CY8(t *testing.T) {
+	const ana, spec = 0, games.Spectator
+	discard := rig(t, 3, games.Options{OptVariantTokens: "on"}, "max0", "2", "3", "20")
+	discard.play("Ana", "reveal")
+	discard.play("Ana", "bid 1")
+	discarded := find(t, discard.play("Bob", "coyote"), EvCount)
+
+	negative := rig(t, 3, nil, "-max", "4", "9")
+	negative.play("Ana", "bid 9")
+	negated := find(t, negative.play("Bob", "coyote"), EvCount)
+
+	double := rig(t, 3, nil, "x2", "5", "3")
+	double.play("Ana", "bid 17")
+	doubled := find(t, double.play("Bob", "coyote"), EvCount)
+
+	for _, r := range []describeRow{
+		{"max0 takes the revealed 20, the revealer", discard, discarded, ana,
+			"The count: your max→0 (discarded by max0), Bob's 2, Cal's 3 and the 20 revealed by you (discarded by max0). The total is 5, reaching your bid of 1.",
+			"Décompte : vous (max→0, jetée avec max→0), Bob (2), Cal (3) et la plume 20 révélée par vous (jetée avec max→0). Le total est de 5, ce qui atteint votre enchère de 1.", ""},
+		{"max0 takes the revealed 20, spectator", discard, discarded, spec,
+			"The count: Ana's max→0 (discarded by max0), Bob's 2, Cal's 3 and the 20 revealed by Ana (discarded by max0). The total is 5, reaching Ana's bid of 1.",
+			"Décompte : Ana (max→0, jetée avec max→0), Bob (2), Cal (3) et la plume 20 révélée par Ana (jetée avec max→0). Le total est de 5, ce qui atteint l’enchère de 1 annoncée par Ana.", ""},
+		{"-max, the bidder", negative, negated, ana,
+			"The count: your -max, Bob's 4 and Cal's 9 (negative by -max). The total is -5, under your bid of 9.",
+			"Décompte : vous (-max), Bob (4) et Cal (9, rendue négative par -max). Le total est de -5, en dessous de votre enchère de 9.", ""},
+		{"x2, spectator", double, doubled, spec,
+			"The count: Ana's ×2, Bob's 5 and Cal's 3. The total is 16 with the green feathers doubled by x2, under Ana's bid of 17.",
+			"Décompte : Ana (×2), Bob (5) et Cal (3). Le total est de 16 (plumes vertes doublées par ×2), en dessous de l’enchère de 17 annoncée par Ana.", ""},
+	} {
+		t.Run(r.name, r.check)
+	}
+}

@@ -364,3 +364,31 @@ func TestNotation_FrenchRoundTrip(t *testing.T) {
 		t.Fatalf("only %d moves checked", checked)
 	}
 }
+
+// The French rules page lists every French form of the notation (section
+// 7, "Les mots français de la notation"), and its list of choices is the
+// one a French player is shown.
+func TestRulesPage_FrenchNotation(t *testing.T) {
+	page := RulesPage("fr")
+	if page == RulesPage(games.English) {
+		t.Fatal("the French rules page is the English one")
+	}
+	for _, w := range notationWords() {
+		p, _ := words.Patterns("fr", games.NotationPrefix+w)
+		for form := range strings.SplitSeq(p[0], "|") {
+			form = strings.ReplaceAll(form, "'", "’") // the page writes the apostrophe as French does
+			if !strings.Contains(page, "`"+form+"`") {
+				t.Errorf("RULES.fr.md does not list %q, a French form of %q", form, w)
+			}
+		}
+	}
+	tb := rig(t, 6, games.Options{OptVariantTokens: "on"})
+	tb.play("Ana", "bid 12")
+	var want strings.Builder
+	for _, line := range (Rules{}).Choices(tb.s, tb.s.Turn) {
+		want.WriteString(words.In("fr").WriteMove(line) + "\n")
+	}
+	if !strings.Contains(page, "```\n"+want.String()+"```\n") {
+		t.Errorf("RULES.fr.md's list of choices is not the one a French player is shown:\n%s", want.String())
+	}
+}
