@@ -144,7 +144,7 @@ func TestDescribe_Settling(t *testing.T) {
 
 	for _, r := range []describeRow{
 		{"wrong declaration, actor", wrong, declare, ana, "You declared 5 but wore the 1; the round ends without a count.", "Vous avez retourné le jeton « deviner » en nommant 5, mais vous portiez la plume 1 ; la manche s’arrête sans décompte.", ""},
-		{"wrong declaration, other", wrong, declare, cal, "Ana declared 5 but wore the 1; the round ends without a count.", "Ana a retourné le jeton « deviner » en nommant 5, mais portait la plume 1 ; la manche s’arrête sans décompte.", ""},
+		{"wrong declaration, other", wrong, declare, cal, "Ana declared 5 but wore the 1; the round ends without a count.", "Ana a retourné le jeton « deviner » en nommant 5, mais avait en fait la plume 1 ; la manche s’arrête sans décompte.", ""},
 		{"round end without a count", wrong, wrongEnd, bob, "Round 1 is over; its feathers (1, 2 and 3) go face up to the discard pile.", "La manche 1 est terminée ; ses plumes (1, 2 et 3) vont face visible sur la défausse.", ""},
 		{"? turns a feather", question, turned, cal, "The ? feather turned the 20 over from the pile; it is counted too.", "La plume ? a fait retourner la plume 20 de la pile ; elle est comptée aussi.", ""},
 		{"count with ?", question, qCount, ana, "The count: your ?, Bob's 2, Cal's 3 and the 20 turned by ?. The total is 25, under your bid of 30.", "Décompte : vous (?), Bob (2), Cal (3) et la plume 20 retournée par ?. Le total est de 25, en dessous de votre enchère de 30.", ""},

@@ -392,3 +392,20 @@ func TestRulesPage_FrenchNotation(t *testing.T) {
 		t.Errorf("RULES.fr.md's list of choices is not the one a French player is shown:\n%s", want.String())
 	}
 }
+
+// "Déclarer", which the French booklet uses for bids and for the declare
+// token alike, is read as the token only where it is the English word with
+// an accent ("déclare 5", RULES.fr.md): any other turn of it is refused,
+// never taken for a bid or a token.
+func TestNotation_Declarer(t *testing.T) {
+	tb := rig(t, 4, games.Options{OptVariantTokens: "on"})
+	eng := New()
+	if got, err := eng.Canonical(tb.s, "déclare 5"); err != nil || got != "declare 5" {
+		t.Errorf("déclare 5 is read as %q (%v)", got, err)
+	}
+	for _, move := range []string{"je déclare 5", "déclarer 5", "je declare 5"} {
+		if got, err := eng.Canonical(tb.s, move); err == nil {
+			t.Errorf("%q is read as %q", move, got)
+		}
+	}
+}
