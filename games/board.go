@@ -413,12 +413,20 @@ func (b Board) tellSection(s Section, say func(Text) string) []string {
 		}
 		line(title)
 	}
+	// semicolons joins parts with the language's semicolon ("; ", " ; ").
+	semicolons := func(parts []string) string {
+		items := make([]any, len(parts))
+		for i, p := range parts {
+			items[i] = p
+		}
+		return say(joined("board.semicolons", items))
+	}
 	if len(s.Counters) > 0 {
 		parts := make([]string, len(s.Counters))
 		for i, c := range s.Counters {
 			parts[i] = say(c.Text)
 		}
-		line(strings.Join(parts, "; "))
+		line(semicolons(parts))
 	}
 	for _, n := range s.Notes {
 		line(say(n.Text))
@@ -457,7 +465,7 @@ func (b Board) tellSection(s Section, say func(Text) string) []string {
 			line(say(toText(head)))
 			continue
 		}
-		line(say(T("board.labelled", head, strings.Join(parts, "; "))))
+		line(say(T("board.labelled", head, semicolons(parts))))
 	}
 	if t := s.Table; t != nil {
 		line(say(t.Caption))
@@ -477,13 +485,13 @@ func (b Board) tellSection(s Section, say func(Text) string) []string {
 				}
 				cells = append(cells, cell)
 			}
-			sep := ", "
+			told := strings.Join(cells, ", ")
 			for _, c := range cells {
 				if strings.Contains(c, ", ") {
-					sep = "; " // cells that hold lists of their own
+					told = semicolons(cells) // cells that hold lists of their own
 				}
 			}
-			line(say(T("board.labelled", r.Head, strings.Join(cells, sep))))
+			line(say(T("board.labelled", r.Head, told)))
 		}
 	}
 	return lines

@@ -116,8 +116,9 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	return b, nil
 }
 
-// feather is a feather face up: its face printed, its colour.
+// feather is a feather face up: its face printed (night in the reader's
+// words), its colour.
 func feather(f Feather) games.Card {
-	face := games.Plain(shown(f.Face))
-	return games.Card{Name: games.T("feather", face), Short: face, Face: games.Up, Colour: f.Colour}
+	printed := face(f.Face)
+	return games.Card{Name: games.T("feather", printed), Short: printed, Face: games.Up, Colour: f.Colour}
 }

@@ -101,9 +101,9 @@ func countFeathers(s State, counted []countedFeather) Count {
 		cl := CountLine{Feather: l.f, From: l.c.from, Seat: l.c.seat}
 		switch {
 		case l.discarded:
-			cl.Note = "discarded by max0"
+			cl.Note = noteDiscarded
 		case l.f.Colour == Green && l.negated:
-			cl.Value, cl.Note = -l.f.Value, "negative by -max"
+			cl.Value, cl.Note = -l.f.Value, noteNegative
 		case l.f.Colour == Green:
 			cl.Value = l.f.Value * factor
 			if factor > 1 {
@@ -126,8 +126,13 @@ func countFeathers(s State, counted []countedFeather) Count {
 	return out
 }
 
-// noteDoubled is the note of a green feather doubled by x2 (CY-8).
-const noteDoubled = "doubled by x2"
+// The notes of a count line (CY-8), as recorded in count events: codes
+// that Describe says in the reader's words.
+const (
+	noteDoubled   = "doubled by x2"
+	noteDiscarded = "discarded by max0"
+	noteNegative  = "negative by -max"
+)
 
 func signed(v int, first bool) string {
 	switch {

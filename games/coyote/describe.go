@@ -1,24 +1,28 @@
 package coyote
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
+	"slices"
 
 	"github.com/courrier-games/courrier/games"
 )
 
-// Describe says in plain words what event e (which applies to s) did, as
-// seat may know it. It describes seat's redacted copy of the event, so it
-// never tells more than Redact shows: a seat is never told its own feather
+// Describe says in words of the game's catalog (words/*.toml, keys
+// "said.…") what event e (which applies to s) did, as seat may know it. It
+// describes seat's redacted copy of the event, so it never tells more than
+// Redact shows, in any language: a seat is never told its own feather
 // before the round is settled, a spectator or an eliminated player no worn
 // feather (section 5).
 func (r Rules) Describe(s State, e Event, seat games.Seat) games.Phrase {
-	return games.Said(r.describeEN(s, e, seat))
+	t := r.describe(s, e, seat)
+	if t.IsZero() {
+		return games.Phrase{}
+	}
+	return words.Phrase(t.Key, t.Args...)
 }
 
-// describeEN is Describe in English (until the game's catalog says it).
-func (r Rules) describeEN(s State, e Event, seat games.Seat) string {
+// describe is Describe as a text of the catalog (zero for an event that
+// says nothing).
+func (r Rules) describe(s State, e Event, seat games.Seat) games.Text {
 	e = r.Redact(s, e, seat)
 	d := describer{s: s, seat: seat}
 	switch {
@@ -29,13 +33,13 @@ func (r Rules) describeEN(s State, e Event, seat games.Seat) string {
 	case e.Deal != nil:
 		return d.deal(e.Deal)
 	case e.Bid != nil:
-		return fmt.Sprintf("%s bid %d.", d.name(e.Bid.Seat, true), e.Bid.Bid)
+		return d.by(e.Bid.Seat, "said.bid", e.Bid.Bid)
 	case e.Flip != nil:
 		return d.flip(e.Flip)
 	case e.Call != nil:
-		return fmt.Sprintf("%s called \"Coyote!\" against %s bid of %d.", d.name(e.Call.Seat, true), d.poss(e.Call.Against), e.Call.Bid)
+		return d.call(e.Call)
 	case e.Turn != nil:
-		return fmt.Sprintf("The ? feather turned the %s over from the pile; it is counted too.", shown(e.Turn.Feather.Face))
+		return games.T("said.turned", face(e.Turn.Feather.Face))
 	case e.Count != nil:
 		return d.count(e.Count)
 	case e.Coyote != nil:
@@ -43,220 +47,240 @@ func (r Rules) describeEN(s State, e Event, seat games.Seat) string {
 	case e.RoundEnd != nil:
 		return d.roundEnd(e.RoundEnd)
 	case e.Resign != nil:
-		return fmt.Sprintf("%s resigned and %s out of the game.", d.name(e.Resign.Seat, true), d.be(e.Resign.Seat))
+		return d.by(e.Resign.Seat, "said.resign")
 	case e.GameOver != nil:
-		return fmt.Sprintf("%s won the game.", d.name(e.GameOver.Winner, true))
+		return d.by(e.GameOver.Winner, "said.won")
 	}
-	return ""
+	return games.Text{}
 }
 
-// describer writes the names of one seat's descriptions: "You"/"you" for
-// the seat itself, the player's name for the others.
+// describer says one seat's descriptions: the catalog's "…_you" form of a
+// sentence for the seat itself (French conjugates "Vous annoncez" where
+// it says "Ana annonce"), the player's name for the others.
 type describer struct {
 	s    State
 	seat games.Seat
 }
 
-func (d describer) name(p games.Seat, capital bool) string {
-	switch {
-	case p == d.seat && capital:
-		return "You"
-	case p == d.seat:
-		return "you"
-	case d.s.valid(p):
+// by is the text of key about what player p did: key+"_you" with args
+// for the seat itself, else key with p's name before args.
+func (d describer) by(p games.Seat, key string, args ...any) games.Text {
+	if p == d.seat {
+		return games.T(key+"_you", args...)
+	}
+	return games.T(key, append([]any{d.name(p)}, args...)...)
+}
+
+// name is a player's name ("seat 4" for a seat the game does not have).
+func (d describer) name(p games.Seat) any {
+	if d.s.valid(p) {
 		return d.s.Players[p]
 	}
-	return "seat " + strconv.Itoa(int(p))
+	return games.T("said.seat", int(p))
 }
 
-// poss is the possessive inside a sentence: "your", "Bob's".
-func (d describer) poss(p games.Seat) string {
-	if p == d.seat {
-		return "your"
+// face is a feather's face as the feather prints it (CY-34), night in the
+// reader's words.
+func face(f string) games.Text {
+	if f == FaceNight {
+		return games.T("face.night")
 	}
-	return d.name(p, false) + "'s"
+	return games.Plain(shown(f))
 }
 
-// be is "are" for the seat itself, "is" for another player.
-func (d describer) be(p games.Seat) string {
-	if p == d.seat {
-		return "are"
+// faceList is the faces of fs as a list ("1, 2 and night").
+func faceList(fs []Feather) games.Text {
+	items := make([]any, len(fs))
+	for i, f := range fs {
+		items[i] = face(f.Face)
 	}
-	return "is"
+	return games.List(items...)
 }
 
-// list joins items as "a, b and c".
-func list(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
+// faceCodes are faces as the list of a refusal: "-10, -5, 1, …, night",
+// night in the reader's words.
+func faceCodes(fs []string) games.Text {
+	if len(fs) == 0 {
+		return games.T("board.nothing")
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+	out := face(fs[len(fs)-1])
+	for i := len(fs) - 2; i >= 0; i-- {
+		out = games.T("board.commas", face(fs[i]), out)
+	}
+	return out
 }
 
-func (d describer) setup(e *SetupEvent) string {
-	var names []string
-	for p := range e.Players {
-		n := e.Players[p]
+// then is two sentences, one after the other.
+func then(first, second games.Text) games.Text { return games.T("said.then", first, second) }
+
+func (d describer) setup(e *SetupEvent) games.Text {
+	names := make([]any, len(e.Players))
+	for p, n := range e.Players {
+		names[p] = n
 		if games.Seat(p) == d.seat {
-			n += " (you)"
+			names[p] = games.T("board.tagged", n, games.T("board.you_tag"))
 		}
-		names = append(names, n)
 	}
-	tokens := "off"
+	tokens := games.T("said.variant_off")
 	if e.Variant {
-		tokens = "on"
+		tokens = games.T("said.variant_on")
 	}
-	return fmt.Sprintf("The game begins with %s, in seat order. Deck %s, %d coyote tokens eliminate, variant tokens %s.",
-		list(names), e.Deck, e.Elimination, tokens)
+	return games.T("said.setup", games.List(names...), e.Deck, e.Elimination, tokens)
 }
 
-func (d describer) shuffle(e *ShuffleEvent) string {
+func (d describer) shuffle(e *ShuffleEvent) games.Text {
 	switch e.Reason {
-	case "short":
-		return fmt.Sprintf("The pile was too short for the deal: the pile and the discard were shuffled into a new pile of %d feathers.", e.Size)
-	case "night":
-		return fmt.Sprintf("Night was among the round's feathers: all %d feathers were shuffled into a new pile.", e.Size)
-	case "empty":
-		return fmt.Sprintf("The pile was empty: the discard was shuffled into a new pile of %d feathers.", e.Size)
+	case "short", "night", "empty":
+		return games.T("said.shuffle_"+e.Reason, e.Size)
 	}
-	return fmt.Sprintf("The %d feathers were shuffled face down into the pile.", e.Size)
+	return games.T("said.shuffle", e.Size)
 }
 
 // deal tells who starts and the feathers seat sees (its redacted copy has
 // no feather of its own, and none at all for a seat not dealt in).
-func (d describer) deal(e *DealEvent) string {
-	verb := "bids"
-	if e.First == d.seat {
-		verb = "bid"
-	}
-	head := fmt.Sprintf("Round %d began; %s %s first.", e.Round, d.name(e.First, false), verb)
-	var seen []string
+func (d describer) deal(e *DealEvent) games.Text {
+	head := d.by(e.First, "said.deal", e.Round)
+	var seen []any
 	dealtIn := false
 	for _, w := range e.Worn {
 		if w.Seat == d.seat && seesTable(d.s, d.seat) {
 			dealtIn = true
 		}
 		if w.Feather != nil {
-			seen = append(seen, d.poss(w.Seat)+" "+shown(w.Feather.Face))
+			seen = append(seen, d.by(w.Seat, "said.worn", face(w.Feather.Face)))
 		}
 	}
 	switch {
 	case dealtIn && len(seen) > 0:
-		return head + " You see " + list(seen) + "; your own feather is hidden from you."
+		return then(head, games.T("said.deal_see", games.List(seen...)))
 	case dealtIn:
-		return head + " Your own feather is hidden from you."
+		return then(head, games.T("said.deal_own_hidden"))
 	}
-	return head + " Each player wears a feather hidden from you."
+	return then(head, games.T("said.deal_all_hidden"))
 }
 
-func (d describer) flip(e *FlipEvent) string {
-	who := d.name(e.Seat, true)
+func (d describer) flip(e *FlipEvent) games.Text {
 	switch e.Token {
 	case TokenReveal:
 		if e.Feather == nil {
-			return who + " flipped reveal, but there was no feather to turn."
+			return d.by(e.Seat, "said.reveal_none")
 		}
-		return fmt.Sprintf("%s flipped reveal and turned the %s face up from the pile; it is counted.", who, shown(e.Feather.Face))
+		return d.by(e.Seat, "said.reveal", face(e.Feather.Face))
 	case TokenReverse:
-		way := "counter-clockwise"
+		way := games.T("said.counter_clockwise")
 		if d.s.Dir < 0 {
-			way = "clockwise"
+			way = games.T("clockwise")
 		}
-		return fmt.Sprintf("%s flipped reverse: play goes %s for the rest of the round.", who, way)
+		return d.by(e.Seat, "said.reverse", way)
 	case TokenSkip:
-		return who + " flipped skip and passed the turn without bidding."
+		return d.by(e.Seat, "said.skip")
 	case TokenReplace:
 		// The feather left behind is named only to the seats that see the
 		// new one (the other living players), who saw the old one too.
-		old := d.poss(e.Seat)
-		if e.Seat == d.seat {
-			old = "yours"
+		if e.Feather != nil && e.Seat != d.seat && d.s.valid(e.Seat) && d.s.Worn[e.Seat] >= 0 {
+			return games.T("said.replace_seen", d.name(e.Seat), face(e.Feather.Face), face(d.s.feather(d.s.Worn[e.Seat]).Face))
 		}
-		if e.Feather != nil && d.s.valid(e.Seat) && d.s.Worn[e.Seat] >= 0 {
-			return fmt.Sprintf("%s flipped replace: the %s from the pile now stands in front of %s %s, which no longer counts.",
-				who, shown(e.Feather.Face), old, shown(d.s.feather(d.s.Worn[e.Seat]).Face))
-		}
-		return fmt.Sprintf("%s flipped replace: a feather from the pile now stands in front of %s, which no longer counts.", who, old)
+		return d.by(e.Seat, "said.replace")
 	case TokenDeclare:
-		if e.Feather == nil || e.Right == nil {
-			return fmt.Sprintf("%s declared %s.", who, e.Named)
+		switch {
+		case e.Feather == nil || e.Right == nil:
+			return d.by(e.Seat, "said.declared", face(e.Named))
+		case *e.Right:
+			return d.by(e.Seat, "said.declare_right", face(e.Named), face(e.Feather.Face))
 		}
-		if *e.Right {
-			return fmt.Sprintf("%s declared %s and %s right: the %s lies face up and is counted, and %s %s out of the round.",
-				who, shown(e.Named), d.was(e.Seat), shown(e.Feather.Face), d.name(e.Seat, false), d.be(e.Seat))
-		}
-		return fmt.Sprintf("%s declared %s but wore the %s; the round ends without a count.", who, shown(e.Named), shown(e.Feather.Face))
+		return d.by(e.Seat, "said.declare_wrong", face(e.Named), face(e.Feather.Face))
 	}
-	return fmt.Sprintf("%s flipped %s.", who, e.Token)
+	return d.by(e.Seat, "said.flipped", token(e.Token))
 }
 
-// was is "were" for the seat itself, "was" for another player.
-func (d describer) was(p games.Seat) string {
-	if p == d.seat {
-		return "were"
+// token is a variant token's name in the reader's words.
+func token(kind string) games.Text {
+	if slices.Contains(tokenKinds(), kind) {
+		return games.T("variant." + kind)
 	}
-	return "was"
+	return games.Plain(kind)
+}
+
+func (d describer) call(e *CallEvent) games.Text {
+	switch {
+	case e.Seat == d.seat:
+		return games.T("said.call_you", d.name(e.Against), e.Bid)
+	case e.Against == d.seat:
+		return games.T("said.call_on_you", d.name(e.Seat), e.Bid)
+	}
+	return games.T("said.call", d.name(e.Seat), d.name(e.Against), e.Bid)
 }
 
 // count lists every counted feather (all are public at the count, section
 // 5) and the total against the bid.
-func (d describer) count(c *Count) string {
-	var items []string
-	doubled := ""
+func (d describer) count(c *Count) games.Text {
+	var items []any
+	doubled := false
 	for _, l := range c.Lines {
-		var it string
+		var key string
+		var args []any
 		switch l.From {
 		case FaceQuestion:
-			it = "the " + shown(l.Feather.Face) + " turned by ?"
+			key, args = "said.count_question", []any{face(l.Feather.Face)}
 		case TokenReveal:
-			it = "the " + shown(l.Feather.Face) + " revealed by " + d.name(l.Seat, false)
+			t := d.by(l.Seat, "said.count_revealed", face(l.Feather.Face))
+			key, args = t.Key, t.Args
 		default:
-			it = d.poss(l.Seat) + " " + shown(l.Feather.Face)
+			t := d.by(l.Seat, "said.worn", face(l.Feather.Face))
+			key, args = t.Key, t.Args
 		}
 		switch {
 		case l.Note == noteDoubled:
-			doubled = " with the green feathers doubled by x2"
+			doubled = true
 		case l.Note != "":
-			it += " (" + l.Note + ")"
+			key, args = key+"_noted", append(args, note(l.Note))
 		}
-		items = append(items, it)
+		items = append(items, games.T(key, args...))
 	}
-	head := "The count: no feather."
+	head := games.T("said.count_none")
 	if len(items) > 0 {
-		head = "The count: " + list(items) + "."
+		head = games.T("said.count", games.List(items...))
 	}
-	cmp := "under"
+	cmp := "said.under"
 	if c.Total >= c.Bid {
-		cmp = "reaching"
+		cmp = "said.reaching"
 	}
-	return fmt.Sprintf("%s The total is %d%s, %s %s bid of %d.", head, c.Total, doubled, cmp, d.poss(c.Bidder), c.Bid)
+	total := "said.total"
+	if doubled {
+		total = "said.total_doubled"
+	}
+	return then(head, games.T(total, c.Total, d.by(c.Bidder, cmp, c.Bid)))
 }
 
-func (d describer) coyote(e *TakeEvent) string {
-	who := d.name(e.Seat, true)
+// note is a count line's note in the reader's words; a note this code
+// does not know (none is written today) is said as it was recorded.
+func note(n string) games.Text {
+	switch n {
+	case noteDiscarded:
+		return games.T("said.note_discarded")
+	case noteNegative:
+		return games.T("said.note_negative")
+	}
+	return games.Plain(n)
+}
+
+func (d describer) coyote(e *TakeEvent) games.Text {
 	if e.Eliminated {
-		return fmt.Sprintf("%s took a coyote token (%d of %d) and %s out of the game.", who, e.Coyotes, d.s.Elimination, d.be(e.Seat))
+		return d.by(e.Seat, "said.take_out", e.Coyotes, d.s.Elimination)
 	}
-	return fmt.Sprintf("%s took a coyote token (%d of %d).", who, e.Coyotes, d.s.Elimination)
+	return d.by(e.Seat, "said.take", e.Coyotes, d.s.Elimination)
 }
 
-func (d describer) roundEnd(e *RoundEndEvent) string {
-	faces := make([]string, 0, len(e.Feathers))
-	for _, f := range e.Feathers {
-		faces = append(faces, shown(f.Face))
-	}
-	head := fmt.Sprintf("Round %d is over", e.Round)
+func (d describer) roundEnd(e *RoundEndEvent) games.Text {
+	head := games.T("said.round_over", e.Round)
 	if e.Abandoned {
-		head = fmt.Sprintf("Round %d was abandoned without a count", e.Round)
+		head = games.T("said.round_abandoned", e.Round)
 	}
 	switch {
-	case len(faces) == 0:
-		return head + "."
+	case len(e.Feathers) == 0:
+		return games.T("said.round_end", head)
 	case e.Night:
-		return fmt.Sprintf("%s; its feathers were %s, and with night among them all feathers are reshuffled.", head, list(faces))
+		return games.T("said.round_end_night", head, faceList(e.Feathers))
 	}
-	return fmt.Sprintf("%s; its feathers (%s) go face up to the discard pile.", head, list(faces))
+	return games.T("said.round_end_feathers", head, faceList(e.Feathers))
 }

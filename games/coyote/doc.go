@@ -12,5 +12,13 @@
 //
 // RULES.md in this directory is the game's rules page: every rule id with
 // the [HOUSE] decisions (CY-31 to CY-33 and the clarifications) in their
-// places, the notation and the prompt's list of choices.
+// places, the notation and the prompt's list of choices; RULES.fr.md is the
+// same page in French, with the same rule ids and the French words of the
+// notation.
+//
+// Every word the game says is in its catalog, words/<language>.toml: the
+// boards' and options' words, the refusals ("refusal.…"), what happened
+// ("said.…", with a "…_you" form for the reader's own moves) and the words
+// of the notation ("notation.…"), which the engine reads in any language
+// ("enchère 14", "Coyote !", "deviner nuit") before Parse.
 package coyote

@@ -165,7 +165,9 @@ type CountLine struct {
 
 // Step is one line of the count in resolution order: its number (0 the
 // feathers counted, then the steps of CY-8: 1 `?`, 2 max0, 3 -max, 4 x2,
-// 5 night, and 6 the sum), the face acting and plain words.
+// 5 night, and 6 the sum), the face acting and plain words. Text is
+// English, as recorded: a trace for replays and developers; what players
+// read of a count is Describe's, in their language, from Lines.
 type Step struct {
 	Step int    `json:"step"`
 	Face string `json:"face,omitempty"`

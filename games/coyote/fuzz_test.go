@@ -71,6 +71,7 @@ func FuzzDecide(f *testing.F) {
 		"declare", "declare 7", "declare -5", "declare −10", "declare ?", "declare max0", "declare -max", "declare x2",
 		"declare night", "declare 0", "declare 11", "declare +07", "declare -", "declare --5", "declare ??",
 		"reveal\nbid 3", "bid\t4", "\x00", "déclare 5", "日本", "bid ٣", "declare 1e3", "bid 0x10", "-", "+", "--1",
+		"enchère 5", "J’annonce 12.", "Coyote !", "je dis coyote", "je passe", "deviner nuit", "DEVINER ×2", "nuit", "enchère coyote",
 	}
 	for i, m := range moves {
 		for k := range 4 { // each text against a state of every game, from several seats
@@ -94,10 +95,18 @@ func FuzzDecide(f *testing.F) {
 		before := s.clone()
 		rng := rand.New(rand.NewPCG(uint64(step), uint64(game)))
 
-		m, perr := r.Parse(s, text)
+		// The engine reads the words of every language into the canonical
+		// ones before Parse ("déclare 5" is "declare 5", accents optional).
+		read := words.ReadMove(text)
+		m, perr := r.Parse(s, read)
 		if perr != nil {
 			if re, ok := games.AsRuleError(perr); !ok || re.Rule != games.NotationRule {
-				t.Fatalf("Parse(%q): %v is not a notation error", text, perr)
+				t.Fatalf("Parse(%q): %v is not a notation error", read, perr)
+			}
+			for _, lang := range games.Languages() {
+				if err := words.In(lang).Check(ruleErr(perr).Reason.Text); err != nil {
+					t.Fatalf("Parse(%q) refuses in %s: %v", read, lang, err)
+				}
 			}
 		} else if back, err := r.Parse(s, r.Format(s, m)); err != nil || back != m {
 			t.Fatalf("Parse(Format(%+v)) = %+v, %v", m, back, err)
@@ -117,7 +126,7 @@ func FuzzDecide(f *testing.F) {
 		}
 		if perr != nil {
 			if eerr == nil {
-				t.Fatalf("the engine accepted %q that Parse refuses", text)
+				t.Fatalf("the engine accepted %q that Parse refuses as %q", text, read)
 			}
 			return
 		}
@@ -151,8 +160,11 @@ func FuzzDecide(f *testing.F) {
 				t.Fatal(err)
 			}
 			for v := games.Seat(-1); int(v) < next.seats(); v++ {
-				if d := r.describeEN(next, back, v); d != r.describeEN(next, r.Redact(next, back, v), v) {
-					t.Fatalf("seat %d: the description %q tells more than the redacted event", v, d)
+				full, red := r.Describe(next, back, v), r.Describe(next, r.Redact(next, back, v), v)
+				for _, lang := range games.Languages() {
+					if d := full.In(lang); d != red.In(lang) {
+						t.Fatalf("seat %d: the description %q in %s tells more than the redacted event", v, d, lang)
+					}
 				}
 			}
 			next = evolve(next, back)
@@ -160,4 +172,10 @@ func FuzzDecide(f *testing.F) {
 		}
 		checkTokens(t, next)
 	})
+}
+
+// ruleErr is err's *games.RuleError (nil when it is none).
+func ruleErr(err error) *games.RuleError {
+	e, _ := games.AsRuleError(err)
+	return e
 }

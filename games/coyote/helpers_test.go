@@ -156,6 +156,22 @@ func (tb *table) reject(name, move, rule string) {
 	if re.Rule != rule {
 		tb.t.Fatalf("%s %q: rejected citing %s (%s), want %s", name, move, re.Rule, re.Reason.String(), rule)
 	}
+	checkReason(tb.t, re)
+}
+
+// checkReason checks that a refusal's reason is said in every language
+// with every argument it places: no "[games: …]" in place of words, and
+// the French one is not the English one.
+func checkReason(t testing.TB, re *games.RuleError) {
+	t.Helper()
+	for _, lang := range games.Languages() {
+		if err := words.In(lang).Check(re.Reason.Text); err != nil {
+			t.Fatalf("the reason of %s in %s: %v", re.Rule, lang, err)
+		}
+	}
+	if en, fr := re.Reason.In(games.English), re.Reason.In("fr"); en == fr {
+		t.Fatalf("the reason of %s is %q in English and in French", re.Rule, en)
+	}
 }
 
 // turn is the name of the player to act.

@@ -1,6 +1,7 @@
 package coyote
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,50 +25,71 @@ type Move struct {
 
 // Parse reads one move (rules section 7): "bid 14" or "14", "coyote" or
 // "call", "reveal", "reverse", "skip", "replace", "declare <face>".
-// Case-insensitive; "coyote!" and a typographic minus are accepted too.
+// Case-insensitive; "coyote!" and a typographic minus are accepted too. The
+// engine reads a move's words in any language into these (words/*.toml,
+// keys "notation.…") before Parse.
 func (Rules) Parse(s State, text string) (Move, error) {
 	t := strings.ToLower(strings.TrimSpace(text))
 	t = strings.ReplaceAll(t, "−", "-") // U+2212 minus sign
-	moves := "bid <n> or coyote"
+	moves := games.T("moves.basic")
 	if s.Variant {
-		moves = "bid <n>, coyote, reveal, reverse, skip, replace or declare <face>"
+		moves = games.T("moves.variant")
 	}
 	fields := strings.Fields(t)
 	if len(fields) == 0 {
-		return Move{}, games.Unparsable("an empty line is not a move: send %s", moves)
+		return Move{}, words.Unparsable("refusal.empty", moves)
 	}
 	word, rest := fields[0], fields[1:]
 	switch {
 	case len(fields) == 1 && isNumber(word):
 		n, err := strconv.Atoi(word)
 		if err != nil {
-			return Move{}, games.Unparsable("%q is not a bid: a bid is a whole number", text)
+			return Move{}, words.Unparsable("refusal.not_bid", written(text))
 		}
 		return Move{Kind: MoveBid, Bid: n}, nil
-	case word == "bid":
+	case word == MoveBid:
 		if len(rest) != 1 || !isNumber(rest[0]) {
-			return Move{}, games.Unparsable("a bid is written bid <n>, for example bid 14")
+			return Move{}, words.Unparsable("refusal.bid_form")
 		}
 		n, err := strconv.Atoi(rest[0])
 		if err != nil {
-			return Move{}, games.Unparsable("%q is not a whole number", rest[0])
+			return Move{}, words.Unparsable("refusal.not_whole", rest[0])
 		}
 		return Move{Kind: MoveBid, Bid: n}, nil
-	case (word == "coyote" || word == "coyote!" || word == "call") && len(rest) == 0:
+	case (word == MoveCoyote || word == "coyote!" || word == "call") && len(rest) == 0:
 		return Move{Kind: MoveCoyote}, nil
 	case word == TokenDeclare:
 		if len(rest) != 1 {
-			return Move{}, games.Unparsable("a declaration names one face: declare 7, declare -5, declare ×2, declare ?, declare night")
+			return Move{}, words.Unparsable("refusal.declare_form")
 		}
 		face, ok := normalFace(rest[0])
 		if !ok {
-			return Move{}, games.Unparsable("%q is not a feather face: a number, or ?, max→0, -max, ×2, night", rest[0])
+			return Move{}, words.Unparsable("refusal.not_face", written(rest[0]))
 		}
 		return Move{Kind: TokenDeclare, Face: face}, nil
 	case slices.Contains(tokenKinds(), word) && len(rest) == 0:
 		return Move{Kind: word}, nil
 	}
-	return Move{}, games.Unparsable("%q is not a Coyote move: send %s", text, moves)
+	return Move{}, words.Unparsable("refusal.not_move", written(text), moves)
+}
+
+// written is a line a player sent, as quoted back in a refusal: the
+// engine has read its notation words into the canonical ones (Parse sees
+// "reveal now" where a French player wrote "révéler now"), so each
+// language writes them in its own words again ("révéler now").
+func written(line string) games.Phrase {
+	said := make(map[string]string, len(games.Languages()))
+	for _, lang := range games.Languages() {
+		said[lang] = words.In(lang).WriteMove(line)
+	}
+	// A Phrase in each language's words is made the way a stored one is
+	// read back (games.Phrase.UnmarshalJSON); a map of strings always
+	// encodes and decodes.
+	var p games.Phrase
+	if b, err := json.Marshal(said); err != nil || json.Unmarshal(b, &p) != nil {
+		return games.Said(line)
+	}
+	return p
 }
 
 func isNumber(w string) bool {
@@ -112,15 +134,6 @@ func shown(face string) string {
 		return p
 	}
 	return face
-}
-
-// shownAll is shown of each face.
-func shownAll(faces []string) []string {
-	out := make([]string, len(faces))
-	for i, f := range faces {
-		out[i] = shown(f)
-	}
-	return out
 }
 
 // Format writes a move in canonical notation.

@@ -272,8 +272,11 @@ func checkDescribeHidden(t testing.TB, prev State, e Event, seat games.Seat) {
 		f.Feather = changed(f.Feather)
 		ae.Flip = &f
 	}
-	if got := (Rules{}).Describe(alt, ae, seat); got != want {
-		t.Fatalf("seat %d's description of %s tells a hidden feather: %q, but %q when the hidden feathers are others", seat, e.Type, want, got)
+	got := Rules{}.Describe(alt, ae, seat)
+	for _, lang := range games.Languages() {
+		if got.In(lang) != want.In(lang) {
+			t.Fatalf("seat %d's description of %s in %s tells a hidden feather: %q, but %q when the hidden feathers are others", seat, e.Type, lang, want.In(lang), got.In(lang))
+		}
 	}
 }
 
@@ -410,8 +413,11 @@ func TestResignProperties(t *testing.T) {
 				}
 				checkHidden(t, prev, s, e, i == len(evs)-1)
 				for seat := games.Spectator; int(seat) < s.seats(); seat++ {
-					if d := r.describeEN(prev, e, seat); d != r.describeEN(prev, r.Redact(prev, e, seat), seat) || !strings.HasSuffix(d, ".") {
-						t.Fatalf("seat %d: description %q of %s is not a sentence or tells more than the redacted event", seat, d, e.Type)
+					full, red := r.Describe(prev, e, seat), r.Describe(prev, r.Redact(prev, e, seat), seat)
+					for _, lang := range games.Languages() {
+						if d := full.In(lang); d != red.In(lang) || !strings.HasSuffix(d, ".") && !strings.HasSuffix(d, "!") || strings.HasPrefix(d, "[") {
+							t.Fatalf("seat %d: description %q of %s in %s is not a sentence or tells more than the redacted event", seat, d, e.Type, lang)
+						}
 					}
 				}
 			}

@@ -1,10 +1,10 @@
 package coyote
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -55,7 +55,7 @@ func (Rules) Players(s State) []string { return slices.Clone(s.Players) }
 // the pile (CY-18) and deals the first round, seat 0 bidding first.
 func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Event, error) {
 	if len(players) < 3 || len(players) > 6 {
-		return nil, games.Illegal("CY-1", "Coyote is for 3 to 6 players, not %d", len(players))
+		return nil, words.Illegal("CY-1", "refusal.seats", len(players))
 	}
 	get := func(name string) string {
 		if v, ok := opts[name]; ok {
@@ -71,14 +71,14 @@ func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Ev
 	deckName := get(OptDeck)
 	deck, err := LoadDeck(deckName)
 	if err != nil {
-		return nil, games.Illegal("CY-2", "the deck must be one of %v, not %q", deckNames(), deckName)
+		return nil, words.Illegal("CY-2", "refusal.deck", fmt.Sprint(deckNames()), deckName)
 	}
 	elim, err := strconv.Atoi(get(OptElimination))
 	if err != nil || elim < 3 || elim > 5 {
-		return nil, games.Illegal("CY-10", "elimination must be 3, 4 or 5 tokens")
+		return nil, words.Illegal("CY-10", "refusal.elimination")
 	}
 	if elim > 3 && len(players) > 4 {
-		return nil, games.Illegal("CY-10", "elimination at %d tokens is only for games that start with 3 or 4 players; this one has %d", elim, len(players))
+		return nil, words.Illegal("CY-10", "refusal.elimination_seats", elim, len(players))
 	}
 	var variant bool
 	switch get(OptVariantTokens) {
@@ -86,7 +86,7 @@ func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Ev
 		variant = true
 	case "off":
 	default:
-		return nil, games.Illegal("CY-12", "variant_tokens must be on or off")
+		return nil, words.Illegal("CY-12", "refusal.variant_value")
 	}
 	var tokens []string
 	if variant {
@@ -217,21 +217,21 @@ func (Rules) Decide(s State, seat games.Seat, m Move, rng *rand.Rand) ([]Event, 
 	switch m.Kind {
 	case MoveBid:
 		if m.Bid < 1 {
-			return nil, games.Illegal("CY-6", "a bid is a whole number of at least 1")
+			return nil, words.Illegal("CY-6", "refusal.bid_min")
 		}
 		if s.Bid > 0 && m.Bid <= s.Bid {
-			return nil, games.Illegal("CY-6", "a bid must be higher than the current bid, %d", s.Bid)
+			return nil, words.Illegal("CY-6", "refusal.bid_low", s.Bid)
 		}
 		if limit := bidLimit(s, seat); m.Bid > limit {
-			return nil, games.Illegal("CY-32", "no count can reach more than %d with this deck, so a bid is at most %d", s.MaxBid, limit)
+			return nil, words.Illegal("CY-32", "refusal.bid_max", s.MaxBid, limit)
 		}
 		b.emit(Event{Type: EvBid, Bid: &BidEvent{Seat: seat, Bid: m.Bid}})
 	case MoveCoyote:
 		if s.Bid == 0 {
-			return nil, games.Illegal("CY-6", "there is no bid to call \"Coyote!\" against yet: bid at least 1")
+			return nil, words.Illegal("CY-6", "refusal.no_bid")
 		}
 		if s.Bidder == seat {
-			return nil, games.Illegal("CY-6", "you may not call \"Coyote!\" against your own bid of %d", s.Bid)
+			return nil, words.Illegal("CY-6", "refusal.own_bid", s.Bid)
 		}
 		b.call(seat)
 	default:
@@ -253,17 +253,17 @@ func bidLimit(s State, seat games.Seat) int {
 func mayAct(s State, seat games.Seat) error {
 	switch {
 	case s.Over:
-		return games.Illegal("CY-17", "the game is over")
+		return words.Illegal("CY-17", "refusal.over")
 	case s.Turn < 0:
-		return games.Illegal("CY-15", "nobody is to play: the game has not started")
+		return words.Illegal("CY-15", "refusal.not_started")
 	case !s.valid(seat):
-		return games.Illegal("CY-15", "only seated players play; it is %s's turn", s.Players[s.Turn])
+		return words.Illegal("CY-15", "refusal.not_seated", s.Players[s.Turn])
 	case s.Out[seat]:
-		return games.Illegal("CY-10", "you are eliminated")
+		return words.Illegal("CY-10", "refusal.eliminated")
 	case s.Withdrawn[seat]:
-		return games.Illegal("CY-15", "you withdrew from this round and are skipped until it ends")
+		return words.Illegal("CY-15", "refusal.withdrawn")
 	case s.Turn != seat:
-		return games.Illegal("CY-15", "it is %s's turn", s.Players[s.Turn])
+		return words.Illegal("CY-15", "refusal.not_your_turn", s.Players[s.Turn])
 	}
 	return nil
 }
@@ -271,31 +271,31 @@ func mayAct(s State, seat games.Seat) error {
 func mayFlip(s State, seat games.Seat, m Move) error {
 	switch {
 	case !s.Variant:
-		return games.Illegal("CY-12", "the variant tokens are not in play in this game")
+		return words.Illegal("CY-12", "refusal.no_variant")
 	case s.living() <= 2:
-		return games.Illegal("CY-12", "the variant tokens are not used while only two players remain")
+		return words.Illegal("CY-12", "refusal.two_left")
 	case s.TokenUsed:
-		return games.Illegal("CY-12", "you already flipped a token this turn: bid or call \"Coyote!\"")
+		return words.Illegal("CY-12", "refusal.token_used")
 	case s.faceUpToken(m.Kind) < 0:
 		if !slices.Contains(s.Tokens, m.Kind) {
-			return games.Illegal("CY-12", "this game has no %s token", m.Kind)
+			return words.Illegal("CY-12", "refusal.no_token", token(m.Kind))
 		}
-		return games.Illegal("CY-12", "every %s token is already flipped this round", m.Kind)
+		return words.Illegal("CY-12", "refusal.token_flipped", token(m.Kind))
 	}
 	switch m.Kind {
 	case TokenReveal, TokenReplace:
 		if !s.canTurn() {
-			return games.Illegal("CY-19", "there is no feather to turn: the pile and the discard are empty")
+			return words.Illegal("CY-19", "refusal.nothing_to_turn")
 		}
 	case TokenDeclare:
 		if s.Bidder == seat {
-			return games.Illegal("CY-19", "you may not declare while the current bid is yours")
+			return words.Illegal("CY-19", "refusal.declare_own_bid")
 		}
 		if !slices.Contains(s.Faces, m.Face) {
-			return games.Illegal("CY-19", "this deck has no feather %q (faces: %s)", shown(m.Face), strings.Join(shownAll(s.Faces), ", "))
+			return words.Illegal("CY-19", "refusal.no_face", face(m.Face), faceCodes(s.Faces))
 		}
 		if s.active() <= 2 {
-			return games.Illegal("CY-31", "a declaration may not leave fewer than two players in the round")
+			return words.Illegal("CY-31", "refusal.declare_two")
 		}
 	}
 	return nil
@@ -365,11 +365,11 @@ func (b *builder) call(caller games.Seat) {
 func (Rules) Resign(s State, seat games.Seat, rng *rand.Rand) ([]Event, error) {
 	switch {
 	case s.Over:
-		return nil, games.Illegal("CY-17", "the game is over")
+		return nil, words.Illegal("CY-17", "refusal.over")
 	case !s.valid(seat):
-		return nil, games.Illegal("CY-33", "only a seated player can resign")
+		return nil, words.Illegal("CY-33", "refusal.resign_seated")
 	case s.Out[seat]:
-		return nil, games.Illegal("CY-10", "you are already eliminated")
+		return nil, words.Illegal("CY-10", "refusal.already_out")
 	}
 	b := newBuilder(s.clone(), rng)
 	first := s.Turn
@@ -555,5 +555,5 @@ func (Rules) Result(s State) games.Result {
 	if !s.Over {
 		return games.Result{}
 	}
-	return games.Result{Finished: true, Winners: []games.Seat{s.Winner}, Summary: games.Said(s.Players[s.Winner] + " wins")}
+	return games.Result{Finished: true, Winners: []games.Seat{s.Winner}, Summary: words.Phrase("said.summary", s.Players[s.Winner])}
 }

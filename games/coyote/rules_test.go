@@ -430,7 +430,7 @@ func TestGameOver_CY17(t *testing.T) {
 		t.Fatalf("events %v", got)
 	}
 	res := Rules{}.Result(tb.s)
-	if !res.Finished || !slices.Equal(res.Winners, []games.Seat{2}) || res.Summary != "Cal wins" {
+	if !res.Finished || !slices.Equal(res.Winners, []games.Seat{2}) || res.Summary.In(games.English) != "Cal wins" || res.Summary.In("fr") != "Cal gagne" {
 		t.Fatalf("result %+v", res)
 	}
 	if p := (Rules{}).Pending(tb.s); len(p) != 0 {
