@@ -86,6 +86,12 @@ func TestNotationReadsAndWritesMoves(t *testing.T) {
 	if got := c.In("en").WriteMove("pass"); got != "pass" {
 		t.Errorf("WriteMove en = %q", got)
 	}
+	// A word of the notation, said in a sentence, is its written form.
+	for lang, want := range map[string]string{"en": "pass", "fr": "passe"} {
+		if got, err := c.In(lang).Say(games.T("notation.pass")); err != nil || got != want {
+			t.Errorf("notation.pass in %s = %q, %v; want %q", lang, got, err, want)
+		}
+	}
 }
 
 // Complete finds a key a language lacks and a translation that places
