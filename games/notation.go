@@ -108,13 +108,14 @@ func (w Words) WriteMove(line string) string {
 	return strings.Join(fields, " ")
 }
 
-// FoldWord is s as it is compared when read: lower case, accents removed
-// ("Enchère" → "enchere").
+// FoldWord is s as it is compared when read: lower case, accents removed,
+// the typographic apostrophe read as the straight one ("Enchère" →
+// "enchere", "coup d’État" → "coup d'etat").
 func FoldWord(s string) string {
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil {
 		out = s
 	}
-	return strings.ToLower(out)
+	return strings.ToLower(strings.ReplaceAll(out, "’", "'"))
 }
