@@ -46,15 +46,16 @@ func TestDescribe(t *testing.T) {
 				seat games.Seat
 				want string
 			}{{games.Seat(actor), tc.actor}, {games.Seat(other), tc.other}, {games.Spectator, tc.spectator}} {
-				got := (Rules{}).describeEN(s, e, r.seat)
+				got := (Rules{}).Describe(s, e, r.seat).In("en")
+				en := words.In("en")
 				want := strings.NewReplacer(
-					"{drew}", the(e.Drew), "{cards}", cardList(e.Cards), "{drawn}", cardList(s.Ctx.Drawn),
-					"{ana}", cardList(hand(e, ana)), "{bob}", cardList(hand(e, bob)),
+					"{drew}", en.Must(theChar(e.Drew)), "{cards}", en.Must(cardList(e.Cards)), "{drawn}", en.Must(cardList(s.Ctx.Drawn)),
+					"{ana}", en.Must(cardList(hand(e, ana))), "{bob}", en.Must(cardList(hand(e, bob))),
 				).Replace(r.want)
 				if got != want {
 					t.Errorf("seat %d: %q, want %q", r.seat, got, want)
 				}
-				if red := (Rules{}).describeEN(s, (Rules{}).Redact(s, e, r.seat), r.seat); red != got {
+				if red := (Rules{}).Describe(s, (Rules{}).Redact(s, e, r.seat), r.seat).In("en"); red != got {
 					t.Errorf("seat %d: the redacted event reads %q, the event %q", r.seat, red, got)
 				}
 				if r.seat != games.Seat(actor) {
@@ -650,7 +651,7 @@ func TestRedactOutSeatIsSpectator(t *testing.T) {
 	if out.Cards != nil || !reflect.DeepEqual(out, spec) {
 		t.Fatalf("Cal, out, sees %+v; the spectator %+v", out, spec)
 	}
-	if d, sd := (Rules{}).describeEN(s, e, cal), (Rules{}).describeEN(s, e, games.Spectator); d != sd || d != "Ana draws 2 cards from the Court." {
+	if d, sd := (Rules{}).Describe(s, e, cal).String(), (Rules{}).Describe(s, e, games.Spectator).String(); d != sd || d != "Ana draws 2 cards from the Court." {
 		t.Fatalf("Cal reads %q, the spectator %q", d, sd)
 	}
 
