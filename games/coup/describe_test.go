@@ -756,8 +756,8 @@ func describeCases() []describeCase {
 			other:       "Cal resigns and is out: the Captain and the Ambassador are turned face up.",
 			spectator:   "Cal resigns and is out: the Captain and the Ambassador are turned face up.",
 			frActor:     "Vous abandonnez, êtes hors jeu et dévoilez le Capitaine et l’Ambassadeur.",
-			frOther:     "Cal abandonne, est hors jeu et dévoile le Capitaine et l’Ambassadeur.",
-			frSpectator: "Cal abandonne, est hors jeu et dévoile le Capitaine et l’Ambassadeur.",
+			frOther:     "Cal abandonne, est hors jeu et dévoile le Capitaine et l’Ambassadeur.", //nolint:misspell // French
+			frSpectator: "Cal abandonne, est hors jeu et dévoile le Capitaine et l’Ambassadeur.", //nolint:misspell // French
 		},
 		{
 			name: "ended",

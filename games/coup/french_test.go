@@ -124,7 +124,7 @@ func TestFrenchMoves(t *testing.T) {
 		{"voler Bob", "steal Bob"},
 		{"je vole bob", "steal Bob"},
 		{"assassiner 3", "assassinate Dee"},
-		{"j’assassine Cal", "assassinate Cal"},
+		{"j’assassine Cal", "assassinate Cal"}, //nolint:misspell // French
 		{"examiner cal", "examine Cal"},
 		{"interroger Bob", "examine Bob"},
 		{"coup d’État Bob", "coup Bob"},
@@ -199,7 +199,7 @@ func TestRefusalsInFrench(t *testing.T) {
 		{"no argument", std, ana, "revenu 3", games.NotationRule, `"income" takes no argument`, "« revenu » s’écrit seul"},
 		{"cost", std, ana, "coup d’État Bob", "TC-30", "Coup costs 7 coins and you have 2 coins", "le coup d’État coûte 7 pièces et vous avez 2 pièces"},
 		{"block without character", std, ana, "bloquer", games.NotationRule, "write block <character>, e.g. block duke",
-			"écrivez « bloquer <personnage> », par exemple « bloquer duc »"},
+			"écrivez « bloquer <personnage> », par exemple « bloquer duc »"}, //nolint:misspell // French
 		{"not a character", std, ana, "bloquer joker", games.NotationRule,
 			`"joker" is not a character (duke, assassin, captain, ambassador, contessa, inquisitor)`,
 			"« joker » n’est pas un personnage (duc, assassin, capitaine, ambassadeur, comtesse, inquisiteur)"},
@@ -281,7 +281,7 @@ func TestFrenchWritingReadsBack(t *testing.T) {
 		}
 		nameWords := map[string]bool{}
 		for _, p := range players {
-			for _, w := range strings.Fields(p) {
+			for w := range strings.FieldsSeq(p) {
 				nameWords[w] = true
 			}
 		}
@@ -308,7 +308,7 @@ func TestFrenchWritingReadsBack(t *testing.T) {
 						}
 						continue
 					}
-					for _, w := range strings.Split(line, " ") {
+					for w := range strings.SplitSeq(line, " ") {
 						_, isWord := words.Patterns("fr", games.NotationPrefix+w)
 						_, numErr := strconv.Atoi(w)
 						if !isWord && numErr != nil && w != "…" && !nameWords[w] {

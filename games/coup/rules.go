@@ -499,11 +499,11 @@ func (g Rules) checkResponse(s *State, seat int, m Move) error {
 		bc := s.blockChars(c.Action)
 		if !slices.Contains(bc, m.Char) {
 			var names games.Text
-			for j := len(bc) - 1; j >= 0; j-- {
+			for j, b := range slices.Backward(bc) {
 				if j == len(bc)-1 {
-					names = charName(bc[j])
+					names = charName(b)
 				} else {
-					names = games.T("or", charName(bc[j]), names)
+					names = games.T("or", charName(b), names)
 				}
 			}
 			return words.Illegal("TC-14", "refusal.blocked_by", actTitle(c.Action), names, charName(m.Char))
