@@ -109,8 +109,9 @@ func (w Words) WriteMove(line string) string {
 	return strings.Join(fields, " ")
 }
 
-// FoldWord is s as it is compared when read: lower case, accents removed
-// ("Enchère" → "enchere").
+// FoldWord is s as it is compared when read: lower case, accents removed,
+// the typographic apostrophe read as the straight one ("Enchère" →
+// "enchere", "coup d’État" → "coup d'etat").
 func FoldWord(s string) string {
 	if isASCII(s) { // nothing to take off: the common case, and much cheaper
 		return strings.ToLower(s)
@@ -120,7 +121,7 @@ func FoldWord(s string) string {
 	if err != nil {
 		out = s
 	}
-	return strings.ToLower(out)
+	return strings.ToLower(strings.ReplaceAll(out, "’", "'"))
 }
 
 // isASCII reports whether s has only ASCII characters.

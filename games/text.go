@@ -369,6 +369,11 @@ func (w Words) Say(t Text) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("games: %q in %s: %w", t.Key, w.lang, err)
 	}
+	if strings.HasPrefix(t.Key, NotationPrefix) {
+		// A word of the notation is said as it is written (its first
+		// form), as in a refusal's "write faction up or faction down".
+		s, _, _ = strings.Cut(s, "|")
+	}
 	return s, nil
 }
 

@@ -26,7 +26,7 @@ func twoLanguages(t *testing.T) *games.Catalog {
 "bid" = "{0} annonce {1}"
 "notation.bid" = "enchère|encheris"
 "notation.pass" = "passe|je passe|passer"
-"notation.aid" = "aide étrangère"
+"notation.aid" = "aide étrangère|l’aide étrangère"
 `)},
 	})
 	if err != nil {
@@ -70,6 +70,8 @@ func TestNotationReadsAndWritesMoves(t *testing.T) {
 		"Je passe.":          "pass",
 		"passer":             "pass",
 		"aide etrangere":     "aid",
+		"l'aide étrangère":   "aid",
+		"l’aide étrangère":   "aid",
 		"Aide Étrangère!":    "aid",
 		"bid 7":              "bid 7",
 		"enchère Zoé":        "bid Zoé",
@@ -85,6 +87,12 @@ func TestNotationReadsAndWritesMoves(t *testing.T) {
 	}
 	if got := c.In("en").WriteMove("pass"); got != "pass" {
 		t.Errorf("WriteMove en = %q", got)
+	}
+	// A word of the notation, said in a sentence, is its written form.
+	for lang, want := range map[string]string{"en": "pass", "fr": "passe"} {
+		if got, err := c.In(lang).Say(games.T("notation.pass")); err != nil || got != want {
+			t.Errorf("notation.pass in %s = %q, %v; want %q", lang, got, err, want)
+		}
 	}
 }
 

@@ -77,10 +77,10 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 			what = games.T("act_on", name(a.Actor), games.T("action."+a.Action), name(*a.Target))
 		}
 		if a.Claim != NoChar {
-			what = games.T("claiming", what, charName(a.Claim))
+			what = games.T("claiming", what, theChar(a.Claim))
 		}
 		if a.Blocker != nil {
-			what = games.T("blocks", what, name(*a.Blocker), charName(a.Block))
+			what = games.T("blocks", what, name(*a.Blocker), theChar(a.Block))
 		}
 		if a.Challenger != nil {
 			what = games.T("challenges", what, name(*a.Challenger))
@@ -104,5 +104,8 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 	return b, nil
 }
 
-// charName is a character's name in the catalog.
+// charName is a character's name in the catalog ("Duke").
 func charName(c Char) games.Text { return games.T("card." + c.String()) }
+
+// theChar is a character with its article ("the Duke", "la Comtesse").
+func theChar(c Char) games.Text { return games.T("card.the." + c.String()) }

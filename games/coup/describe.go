@@ -1,24 +1,28 @@
 package coup
 
 import (
-	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/courrier-games/courrier/games"
 )
 
-// Describe says in one or two sentences what event e (which applies to s,
-// the state before it) did, as seat may know it. It describes seat's
-// redacted copy of e and reads only what seat sees of s (public data, and
-// seat's own cards while it is in the game), so it never tells more than
-// Redact shows: a hidden card is named only to its owner, or to the player
-// the rules show it to (Selective Coup's miss, Examine).
+// Describe says in one or two sentences of the catalog ("said.*") what
+// event e (which applies to s, the state before it) did, as seat may know
+// it. It describes seat's redacted copy of e and reads only what seat sees
+// of s (public data, and seat's own cards while it is in the game), so it
+// never tells more than Redact shows, in any language: a hidden card is
+// named only to its owner, or to the player the rules show it to (Selective
+// Coup's miss, Examine).
 func (g Rules) Describe(s *State, e Event, seat games.Seat) games.Phrase {
-	return games.Said(g.describeEN(s, e, seat))
+	t := g.tell(s, e, seat)
+	if t.IsZero() {
+		return games.Phrase{}
+	}
+	return words.Phrase(t.Key, t.Args...)
 }
 
-// describeEN is Describe in English (until the game's catalog says it).
-func (g Rules) describeEN(s *State, e Event, seat games.Seat) string {
+// tell is Describe's text.
+func (g Rules) tell(s *State, e Event, seat games.Seat) games.Text {
 	e = g.Redact(s, e, seat)
 	t := teller{s: s, me: int(seat)}
 	if e.Type == evSetup {
@@ -33,105 +37,103 @@ func (g Rules) describeEN(s *State, e Event, seat games.Seat) string {
 	case evSetup:
 		return t.setup(e)
 	case evKept:
-		if e.Char != NoChar {
-			return t.say("%s and set the other four cards of your set aside.", t.do(e.Seat, "keep")+" "+the(e.Char))
+		if e.Char != NoChar && t.is(e.Seat) {
+			return games.T("said.kept.you", theChar(e.Char))
 		}
-		return t.say("%s one card of their set and sets the other four aside.", t.do(e.Seat, "keep"))
+		return games.T("said.kept", t.name(e.Seat))
 	case evDealt:
-		out := "Each player is dealt one card from the Court."
-		if t.me >= 0 && t.me < len(e.Hands) && len(e.Hands[t.me]) > 0 {
-			out += " You are dealt " + cardList(e.Hands[t.me]) + "."
+		if hand := t.hand(e); len(hand) > 0 {
+			return games.T("said.then", games.T("said.dealt"), games.T("said.dealt_you", cardList(hand)))
 		}
-		return out
+		return games.T("said.dealt")
 	case evFactionChose:
 		if e.Seat == t.own {
-			return "You put your faction card " + upDown(e.On) + "."
+			return games.T("said.faction_side.you", face(e.On))
 		}
-		return t.say("%s a faction.", t.do(e.Seat, "choose"))
+		return t.by("said.faction_chosen", e.Seat)
 	case evFactions:
 		return t.factions(e)
 	case evAutoAllow:
-		w := e.Window + " windows"
-		if e.Window == "all" {
-			w = "every window"
-		}
-		return t.say("%s auto-allow %s for %s.", t.do(e.Seat, "turn"), onOff(e.On), w)
+		return t.by("said.auto_allow."+onOff(e.On), e.Seat, games.T("auto_allow.windows."+e.Window))
 	case evAction:
 		return t.action(e)
 	case evAllow:
 		if e.Auto {
-			return t.say("%s (auto-allow).", t.do(e.Seat, "allow"))
+			return t.by("said.allow_auto", e.Seat)
 		}
-		return t.say("%s.", t.do(e.Seat, "allow"))
+		return t.by("said.allow", e.Seat)
 	case evChallenge:
 		c := &s.Ctx
 		if e.Window == W3.String() {
-			return t.say("%s %s block with %s.", t.do(e.Seat, "challenge"), t.poss(c.Blocker), the(c.Block))
+			return t.to("said.challenge_block", e.Seat, c.Blocker, theChar(c.Block))
 		}
-		return t.say("%s %s claim of %s.", t.do(e.Seat, "challenge"), t.poss(c.Actor), the(s.claimOf(c.Action)))
+		return t.to("said.challenge", e.Seat, c.Actor, theChar(s.claimOf(c.Action)))
 	case evBlock:
-		return t.say("%s %s to block %s %s.", t.do(e.Seat, "claim"), the(e.Char), t.poss(s.Ctx.Actor), actNoun(s.Ctx.Action))
+		return t.by("said.block", e.Seat, theChar(e.Char), t.poss(s.Ctx.Actor, s.Ctx.Action))
 	case evRevealed:
 		return t.revealed(e)
 	case evLost:
-		out := t.say("%s an influence and %s face up.", t.do(e.Seat, "lose"), t.verb(e.Seat, "turn")+" "+the(e.Char))
+		lost := t.by("said.lost", e.Seat, theChar(e.Char))
 		if t.last(e.Seat) {
-			out += " " + t.say("%s out.", t.do(e.Seat, "be"))
+			return games.T("said.then", lost, t.by("said.out", e.Seat))
 		}
-		return out
+		return lost
 	case evReplaced:
 		if e.Drew != NoChar {
-			return t.say("%s %s into the Court and draw %s.", t.do(e.Seat, "shuffle"), the(e.Char), the(e.Drew))
+			return t.by("said.replaced_drew", e.Seat, theChar(e.Char), theChar(e.Drew))
 		}
-		return t.say("%s %s into the Court and %s a replacement.", t.do(e.Seat, "shuffle"), the(e.Char), t.verb(e.Seat, "draw"))
+		return t.by("said.replaced", e.Seat, theChar(e.Char))
 	case evResolved:
 		return t.resolved(e)
 	case evExchDrawn:
 		if e.Cards != nil {
-			return t.say("%s %s from the Court.", t.do(e.Seat, "draw"), cardList(e.Cards))
+			return t.by("said.draw", e.Seat, cardList(e.Cards))
 		}
-		return t.say("%s %s from the Court.", t.do(e.Seat, "draw"), count(e.N, "card"))
+		return t.by("said.draw", e.Seat, games.T("cards", e.N))
 	case evExchanged:
 		return t.exchanged(e)
 	case evCoupShown:
-		miss := t.say("%s no %s and %s nothing", t.do(e.Seat, "have"), s.Ctx.Named.Title(), t.verb(e.Seat, "lose"))
+		none := games.T("card.none." + s.Ctx.Named.String())
 		if e.Cards != nil {
-			return t.say("%s: %s %s to %s.", miss, t.who(e.Seat), t.verb(e.Seat, "show")+" "+cardList(e.Cards), t.who(e.Viewer))
+			return t.to("said.coup_shown_cards", e.Seat, e.Viewer, none, cardList(e.Cards))
 		}
-		return t.say("%s: %s their cards to %s.", miss, t.do(e.Seat, "show"), t.who(e.Viewer))
+		return t.to("said.coup_shown", e.Seat, e.Viewer, none)
 	case evShown:
 		if e.Char != NoChar {
-			return t.say("%s %s to %s.", t.do(e.Seat, "show"), the(e.Char), t.who(e.Viewer))
+			return t.to("said.shown_card", e.Seat, e.Viewer, theChar(e.Char))
 		}
-		return t.say("%s a card to %s.", t.do(e.Seat, "show"), t.who(e.Viewer))
+		return t.to("said.shown", e.Seat, e.Viewer)
 	case evReturned:
-		return t.say("%s %s card.", t.do(e.Seat, "return"), t.poss(e.Target))
+		return t.to("said.returned", e.Seat, e.Target)
 	case evChanged:
-		card := "the card shown"
+		card := games.T("card.shown")
 		if e.Char != NoChar {
-			card = the(e.Char)
+			card = theChar(e.Char)
 		}
-		first := t.say("%s %s change %s", t.do(e.Viewer, "have"), t.who(e.Seat), card)
 		if e.Drew != NoChar {
-			return t.say("%s: %s it into the Court and %s %s.", first, t.do(e.Seat, "shuffle"), t.verb(e.Seat, "draw"), the(e.Drew))
+			return t.to("said.changed_drew", e.Viewer, e.Seat, card, theChar(e.Drew))
 		}
-		return t.say("%s: %s it into the Court and %s a new card.", first, t.do(e.Seat, "shuffle"), t.verb(e.Seat, "draw"))
+		return t.to("said.changed", e.Viewer, e.Seat, card)
 	case evResigned:
-		if len(e.Cards) == 0 {
-			return t.say("%s and %s out.", t.do(e.Seat, "resign"), t.verb(e.Seat, "be"))
+		switch len(e.Cards) {
+		case 0:
+			return t.by("said.resigned", e.Seat)
+		case 1:
+			return t.by("said.resigned_card", e.Seat, cardList(e.Cards))
 		}
-		return t.say("%s and %s out: %s face up.", t.do(e.Seat, "resign"), t.verb(e.Seat, "be"), cardList(e.Cards)+" "+are(len(e.Cards))+" turned")
+		return t.by("said.resigned_cards", e.Seat, cardList(e.Cards))
 	case evEnded:
 		if e.Seat < 0 || e.Seat >= len(s.Players) {
-			return "The game is over, with no winner; every card is shown."
+			return games.T("said.ended_no_winner")
 		}
-		return t.say("The game is over: %s, and every card is shown.", t.do(e.Seat, "win"))
+		return t.by("said.ended", e.Seat)
 	}
-	return ""
+	return games.Text{}
 }
 
-// teller words sentences for one reader: "you" for the reader's own seat,
-// names for the others.
+// teller words sentences for one reader: a sentence about the reader is
+// the catalog's ".you" form of its key (or ".to_you" when the reader is
+// the one it is done to), names for the others.
 type teller struct {
 	s     *State
 	me    int      // the reader's seat (Spectator: nobody's)
@@ -146,52 +148,51 @@ func (t teller) name(i int) string {
 	return t.s.name(i)
 }
 
-// who is player i as a subject or an object: "you" or a name (say
-// capitalizes a leading "you").
-func (t teller) who(i int) string {
-	if i == t.me {
-		return "you"
+// is reports whether seat i is the reader.
+func (t teller) is(i int) bool { return i >= 0 && i == t.me }
+
+// by is key's text about subject, with args after the subject's name; its
+// ".you" form, without the name, when the subject is the reader.
+func (t teller) by(key string, subject int, args ...any) games.Text {
+	if t.is(subject) {
+		return games.T(key+".you", args...)
 	}
-	return t.name(i)
+	return games.T(key, append([]any{t.name(subject)}, args...)...)
 }
 
-// poss is i's possessive: "your" or "Ana's".
-func (t teller) poss(i int) string {
-	if i == t.me {
-		return "your"
-	}
-	return t.name(i) + "'s"
-}
-
-// verb conjugates a verb for subject i: "take" for "you", "takes" for a name.
-func (t teller) verb(i int, base string) string {
-	if i == t.me {
-		if base == "be" {
-			return "are"
-		}
-		return base
-	}
+// to is key's text about subject acting on object: the subject's and the
+// object's names, then args. Its ".you" form, said to the subject, places
+// the object's name then args; its ".to_you" form, said to the object, the
+// subject's name then args.
+func (t teller) to(key string, subject, object int, args ...any) games.Text {
 	switch {
-	case base == "be":
-		return "is"
-	case base == "have":
-		return "has"
-	case strings.HasSuffix(base, "s"), strings.HasSuffix(base, "sh"), strings.HasSuffix(base, "ch"):
-		return base + "es"
+	case t.is(subject):
+		return games.T(key+".you", append([]any{t.name(object)}, args...)...)
+	case t.is(object):
+		return games.T(key+".to_you", append([]any{t.name(subject)}, args...)...)
 	}
-	return base + "s"
+	return games.T(key, append([]any{t.name(subject), t.name(object)}, args...)...)
 }
 
-// do is subject and verb: "you take", "Ana takes".
-func (t teller) do(i int, base string) string { return t.who(i) + " " + t.verb(i, base) }
-
-// say formats a sentence and capitalizes a leading "you"/"your".
-func (t teller) say(format string, args ...any) string {
-	out := fmt.Sprintf(format, args...)
-	if strings.HasPrefix(out, "you") {
-		out = "Y" + out[1:]
+// poss is seat's action a after a verb: "Ana's steal", "your steal".
+func (t teller) poss(seat int, a Act) games.Text {
+	key := "poss.none"
+	if a.String() != "" {
+		key = "poss." + a.String()
 	}
-	return out
+	if t.is(seat) {
+		return games.T(key + ".you")
+	}
+	return games.T(key, t.name(seat))
+}
+
+// hand is the reader's cards dealt by a setup or deal event (redacted:
+// only the reader's own are left).
+func (t teller) hand(e Event) []Char {
+	if t.me >= 0 && t.me < len(e.Hands) {
+		return e.Hands[t.me]
+	}
+	return nil
 }
 
 // last reports whether seat is losing its last unrevealed card (a public count).
@@ -199,213 +200,201 @@ func (t teller) last(seat int) bool {
 	return seat >= 0 && seat < len(t.s.Players) && len(t.s.Players[seat].Hidden) == 1
 }
 
-func (t teller) setup(e Event) string {
-	names := make([]string, len(e.Players))
+func (t teller) setup(e Event) games.Text {
+	seated := make([]any, len(e.Players))
 	for i := range e.Players {
-		names[i] = t.who(i)
+		switch {
+		case t.is(i) && i == 0:
+			seated[i] = games.T("you.first")
+		case t.is(i):
+			seated[i] = games.T("you.listed")
+		default:
+			seated[i] = t.name(i)
+		}
 	}
-	var out string
+	list := games.List(seated...)
+	var out games.Text
 	if len(e.Players) == 2 && len(e.Coins) == 2 && parseOptions(e.Options).TwoPlayerOfficial {
-		out = t.say("%s sit down in this order; %s with %s and %s with %s, and each keeps one card of a set of five.",
-			join(names), t.do(0, "start"), count(e.Coins[0], "coin"), t.who(1), count(e.Coins[1], "coin"))
+		first, second := games.T("coins", e.Coins[0]), games.T("coins", e.Coins[1])
+		switch {
+		case t.is(0):
+			out = games.T("said.setup2.you_start", list, first, t.name(1), second)
+		case t.is(1):
+			out = games.T("said.setup2.you_second", list, t.name(0), first, second)
+		default:
+			out = games.T("said.setup2", list, t.name(0), first, t.name(1), second)
+		}
 	} else {
 		coins := 2
 		if len(e.Coins) > 0 {
 			coins = e.Coins[0]
 		}
-		out = t.say("%s sit down in this order with %s each, and %s.", join(names), count(coins, "coin"), t.do(0, "start"))
+		each := games.T("coins", coins)
+		switch {
+		case t.is(0):
+			out = games.T("said.setup.you_start", list, each)
+		case t.me > 0 && t.me < len(e.Players):
+			out = games.T("said.setup.you", list, each, t.name(0))
+		default:
+			out = games.T("said.setup", list, each, t.name(0))
+		}
 	}
-	if t.me >= 0 && t.me < len(e.Hands) && len(e.Hands[t.me]) > 0 {
-		out += " You are dealt " + cardList(e.Hands[t.me]) + "."
+	if hand := t.hand(e); len(hand) > 0 {
+		out = games.T("said.then", out, games.T("said.dealt_you", cardList(hand)))
 	}
 	return out
 }
 
-func (t teller) factions(e Event) string {
-	var up, down []string
+func (t teller) factions(e Event) games.Text {
+	var up, down []any
 	for i, u := range e.Factions {
 		if !t.s.alive(i) {
 			continue
 		}
+		var who any = t.name(i)
+		if t.is(i) {
+			who = games.T("you.listed")
+		}
 		if u {
-			up = append(up, t.who(i))
+			up = append(up, who)
 		} else {
-			down = append(down, t.who(i))
+			down = append(down, who)
 		}
 	}
-	var parts []string
+	var sides []games.Text
 	if len(up) > 0 {
-		parts = append(parts, join(up)+" face up")
+		sides = append(sides, games.T("said.factions.side", games.List(up...), face(true)))
 	}
 	if len(down) > 0 {
-		parts = append(parts, join(down)+" face down")
+		sides = append(sides, games.T("said.factions.side", games.List(down...), face(false)))
 	}
-	return "The factions are revealed: " + strings.Join(parts, ", ") + "."
+	switch len(sides) {
+	case 0:
+		return games.T("said.factions", games.T("board.nothing"))
+	case 1:
+		return games.T("said.factions", sides[0])
+	}
+	return games.T("said.factions", games.T("board.comma", sides[0], sides[1]))
 }
 
-func (t teller) action(e Event) string {
+func (t teller) action(e Event) games.Text {
 	a := actFromID(e.Action)
-	claim := t.s.claimOf(a)
+	claim := func() games.Text { return theChar(t.s.claimOf(a)) }
 	switch a {
 	case Income:
-		return t.say("%s income.", t.do(e.Seat, "take"))
+		return t.by("said.income", e.Seat)
 	case ForeignAid:
-		return t.say("%s for foreign aid.", t.do(e.Seat, "ask"))
+		return t.by("said.aid", e.Seat)
 	case CoupAct:
 		if e.Char != NoChar {
-			return t.say("%s 7 coins to coup %s, naming %s.", t.do(e.Seat, "pay"), t.who(e.Target), the(e.Char))
+			return t.to("said.coup_named", e.Seat, e.Target, theChar(e.Char))
 		}
-		return t.say("%s 7 coins to coup %s.", t.do(e.Seat, "pay"), t.who(e.Target))
+		return t.to("said.coup", e.Seat, e.Target)
 	case Tax:
-		return t.say("%s %s to take tax.", t.do(e.Seat, "claim"), the(claim))
+		return t.by("said.tax", e.Seat, claim())
 	case Assassinate:
-		return t.say("%s %s and %s 3 coins to assassinate %s.", t.do(e.Seat, "claim"), the(claim), t.verb(e.Seat, "pay"), t.who(e.Target))
+		return t.to("said.assassinate", e.Seat, e.Target, claim())
 	case Steal:
-		return t.say("%s %s to steal from %s.", t.do(e.Seat, "claim"), the(claim), t.who(e.Target))
+		return t.to("said.steal", e.Seat, e.Target, claim())
 	case Exchange:
-		return t.say("%s %s to exchange cards with the Court.", t.do(e.Seat, "claim"), the(claim))
+		return t.by("said.exchange", e.Seat, claim())
 	case Examine:
-		return t.say("%s %s to examine %s.", t.do(e.Seat, "claim"), the(claim), t.who(e.Target))
+		return t.to("said.examine", e.Seat, e.Target, claim())
 	case Defect:
-		return t.say("%s 1 coin to defect.", t.do(e.Seat, "pay"))
+		return t.by("said.defect", e.Seat)
 	}
-	return ""
+	return games.Text{}
 }
 
-func (t teller) revealed(e Event) string {
+func (t teller) revealed(e Event) games.Text {
 	c := &t.s.Ctx
 	if e.Proven {
-		return t.say("%s %s: the claim is proven, and %s must lose an influence.", t.do(e.Seat, "reveal"), the(e.Char), t.who(c.Challenger))
+		return t.to("said.proven", e.Seat, c.Challenger, theChar(e.Char))
 	}
-	what := "the block fails"
+	what := games.T("said.block_fails")
 	if c.Phase == 1 {
-		what = t.poss(c.Actor) + " " + actNoun(c.Action) + " does not happen"
+		what = games.T("said.fails", t.poss(c.Actor, c.Action))
 	}
-	out := t.say("%s %s, not %s, and %s it; %s.", t.do(e.Seat, "reveal"), the(e.Char), the(c.Claim), t.verb(e.Seat, "lose"), what)
+	key := "said.failed"
 	if t.last(e.Seat) {
-		out = strings.TrimSuffix(out, ".") + t.say(", and %s out.", t.who(e.Seat)+" "+t.verb(e.Seat, "be"))
+		key = "said.failed_out"
 	}
+	out := t.by(key, e.Seat, theChar(e.Char), theChar(c.Claim), what)
 	if e.N > 0 {
-		out += " " + t.say("%s %s back.", t.do(e.Seat, "get"), count(e.N, "coin"))
+		out = games.T("said.then", out, t.by("said.refund", e.Seat, games.T("coins", e.N)))
 	}
 	return out
 }
 
-func (t teller) resolved(e Event) string {
+func (t teller) resolved(e Event) games.Text {
 	c := &t.s.Ctx
 	a := actFromID(e.Action)
 	if a.targeted() && !t.s.alive(c.Target) {
-		return t.say("%s %s has no effect: %s out.", t.poss(e.Seat), actNoun(a), t.do(c.Target, "be"))
+		return t.to("said.no_effect."+a.String(), e.Seat, c.Target)
 	}
 	switch a {
 	case Income:
-		return t.say("%s 1 coin.", t.do(e.Seat, "take"))
+		return t.by("said.took", e.Seat, games.T("coins", e.N))
 	case ForeignAid:
-		return t.say("%s 2 coins of foreign aid.", t.do(e.Seat, "take"))
+		return t.by("said.took_aid", e.Seat)
 	case Tax:
-		return t.say("%s 3 coins of tax.", t.do(e.Seat, "take"))
+		return t.by("said.took_tax", e.Seat)
 	case Steal:
 		if e.N == 0 {
-			return t.say("%s nothing from %s, who %s no coins.", t.do(e.Seat, "take"), t.who(c.Target), t.verb(c.Target, "have"))
+			return t.to("said.stole_nothing", e.Seat, c.Target)
 		}
-		return t.say("%s %s from %s.", t.do(e.Seat, "take"), count(e.N, "coin"), t.who(c.Target))
+		return t.to("said.stole", e.Seat, c.Target, games.T("coins", e.N))
 	case Defect:
-		return t.say("%s faction card is now %s.", t.poss(e.Seat), upDown(!t.s.Players[e.Seat].FactionUp))
-	case CoupAct:
-		return t.say("%s coup against %s goes ahead.", t.poss(e.Seat), t.who(c.Target))
-	case Assassinate, Examine:
-		return t.say("%s %s of %s goes ahead.", t.poss(e.Seat), actNoun(a), t.who(c.Target))
+		return t.by("said.defected", e.Seat, face(!t.s.Players[e.Seat].FactionUp))
+	case CoupAct, Assassinate, Examine:
+		return t.to("said.goes_ahead."+a.String(), e.Seat, c.Target)
 	case Exchange:
-		return t.say("%s exchange goes ahead.", t.poss(e.Seat))
+		return t.by("said.goes_ahead.exchange", e.Seat)
 	}
-	return ""
+	return games.Text{}
 }
 
-func (t teller) exchanged(e Event) string {
+func (t teller) exchanged(e Event) games.Text {
 	if e.Cards == nil || e.Seat != t.own {
 		kept := len(t.s.Players[e.Seat].Hidden)
-		return t.say("%s %s and %s %s to the Court.", t.do(e.Seat, "keep"), count(kept, "card"), t.verb(e.Seat, "return"), count(e.N, "card"))
+		return t.by("said.exchanged", e.Seat, games.T("cards", kept), games.T("cards", e.N))
 	}
-	pool := append(append([]Char(nil), t.s.Players[e.Seat].Hidden...), t.s.Ctx.Drawn...)
+	pool := append(slices.Clone(t.s.Players[e.Seat].Hidden), t.s.Ctx.Drawn...)
 	for _, k := range e.Cards {
 		pool = removeOne(pool, k)
 	}
-	return t.say("%s %s and %s %s to the Court.", t.do(e.Seat, "keep"), cardList(e.Cards), t.verb(e.Seat, "return"), cardList(pool))
+	return t.by("said.exchanged", e.Seat, cardList(e.Cards), cardList(pool))
 }
-
-// actNoun names an action after a possessive: "Ana's steal".
-func actNoun(a Act) string {
-	switch a {
-	case ForeignAid:
-		return "foreign aid"
-	case CoupAct:
-		return "coup"
-	case Assassinate:
-		return "assassination"
-	case Examine:
-		return "examination"
-	case NoAct:
-		return "action"
-	}
-	return a.String()
-}
-
-// the is a character with its article: "the Duke".
-func the(c Char) string { return "the " + c.Title() }
 
 // cardList writes cards in canonical order: "the Duke and the Captain",
 // "two Dukes".
-func cardList(cs []Char) string {
+func cardList(cs []Char) games.Text {
 	var n [nChars]int
 	for _, c := range cs {
 		if c > NoChar && c < nChars {
 			n[c]++
 		}
 	}
-	var words []string
+	var items []any
 	for c := Duke; c < nChars; c++ {
+		plural := games.T("card.plural." + c.String())
 		switch n[c] {
 		case 0:
 		case 1:
-			words = append(words, the(c))
+			items = append(items, theChar(c))
 		case 2:
-			words = append(words, "two "+c.Title()+"s")
+			items = append(items, games.T("cards.two", plural))
 		default:
-			words = append(words, fmt.Sprintf("%d %ss", n[c], c.Title()))
+			items = append(items, games.T("cards.many", n[c], plural))
 		}
 	}
-	return join(words)
+	return games.List(items...)
 }
 
-// join writes a list: "a", "a and b", "a, b and c".
-func join(words []string) string {
-	switch len(words) {
-	case 0:
-		return "nobody"
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
-// count writes "1 coin", "2 coins".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func are(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
-}
-
-func upDown(up bool) string {
+// face is a card's side: "face up", "face down".
+func face(up bool) games.Text {
 	if up {
-		return "face up"
+		return games.T("face.up")
 	}
-	return "face down"
+	return games.T("face.down")
 }

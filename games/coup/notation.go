@@ -13,22 +13,22 @@ import (
 func (g Rules) Parse(s *State, text string) (Move, error) {
 	f := strings.Fields(fold(text))
 	if len(f) == 0 {
-		return Move{}, games.Unparsable("empty move")
+		return Move{}, words.Unparsable("refusal.empty")
 	}
 	word, rest := f[0], f[1:]
 	noArgs := func(m Move) (Move, error) {
 		if len(rest) > 0 {
-			return Move{}, games.Unparsable("%q takes no argument", word)
+			return Move{}, words.Unparsable("refusal.no_argument", written(word))
 		}
 		return m, nil
 	}
 	oneChar := func(kind MoveKind) (Move, error) {
 		if len(rest) != 1 {
-			return Move{}, games.Unparsable("write %s <character>, e.g. %s duke", word, word)
+			return Move{}, words.Unparsable("refusal.write_char", written(word), written("duke"))
 		}
 		c, ok := parseChar(rest[0])
 		if !ok {
-			return Move{}, games.Unparsable("%q is not a character (duke, assassin, captain, ambassador, contessa, inquisitor)", rest[0])
+			return Move{}, words.Unparsable("refusal.not_char", rest[0], characterWords())
 		}
 		return Move{Kind: kind, Char: c}, nil
 	}
@@ -41,7 +41,7 @@ func (g Rules) Parse(s *State, text string) (Move, error) {
 		if len(rest) == 1 && rest[0] == "aid" {
 			return Move{Kind: MAction, Action: ForeignAid}, nil
 		}
-		return Move{}, games.Unparsable("write foreign aid")
+		return Move{}, words.Unparsable("refusal.write_foreign_aid", written("foreign"), written("aid"))
 	case "foreign-aid":
 		return noArgs(Move{Kind: MAction, Action: ForeignAid})
 	case "tax":
@@ -66,7 +66,7 @@ func (g Rules) Parse(s *State, text string) (Move, error) {
 		return oneChar(MShow)
 	case "steal", "assassinate", "examine":
 		if len(rest) == 0 {
-			return Move{}, games.Unparsable("write %s <player>", word)
+			return Move{}, words.Unparsable("refusal.write_target", written(word))
 		}
 		t, err := parseSeat(s, strings.Join(rest, " "))
 		if err != nil {
@@ -75,7 +75,7 @@ func (g Rules) Parse(s *State, text string) (Move, error) {
 		return Move{Kind: MAction, Action: map[string]Act{"steal": Steal, "assassinate": Assassinate, "examine": Examine}[word], Target: t}, nil
 	case "coup":
 		if len(rest) == 0 {
-			return Move{}, games.Unparsable("write coup <player> (or coup <player> <character> with Selective Coup)")
+			return Move{}, words.Unparsable("refusal.write_coup", written("coup"))
 		}
 		if t, err := parseSeat(s, strings.Join(rest, " ")); err == nil {
 			return Move{Kind: MAction, Action: CoupAct, Target: t}, nil
@@ -93,13 +93,13 @@ func (g Rules) Parse(s *State, text string) (Move, error) {
 		return Move{}, err
 	case "keep":
 		if len(rest) < 1 || len(rest) > 2 {
-			return Move{}, games.Unparsable("write keep <character> [<character>]")
+			return Move{}, words.Unparsable("refusal.write_keep", written("keep"))
 		}
 		m := Move{Kind: MKeep}
 		for _, w := range rest {
 			c, ok := parseChar(w)
 			if !ok {
-				return Move{}, games.Unparsable("%q is not a character", w)
+				return Move{}, words.Unparsable("refusal.not_char_short", w)
 			}
 			m.Keep = append(m.Keep, c)
 		}
@@ -109,21 +109,42 @@ func (g Rules) Parse(s *State, text string) (Move, error) {
 		if len(rest) == 1 && (rest[0] == "up" || rest[0] == "down") {
 			return Move{Kind: MFaction, On: rest[0] == "up"}, nil
 		}
-		return Move{}, games.Unparsable("write faction up or faction down")
+		return Move{}, words.Unparsable("refusal.write_faction", written("faction"), written("up"), written("down"))
 	case "auto-allow", "autoallow", "auto":
 		if word == "auto" {
 			if len(rest) == 0 || rest[0] != "allow" {
-				return Move{}, games.Unparsable("write auto-allow <challenge|block|block-challenge|all> on|off")
+				return Move{}, writeAutoAllow()
 			}
 			rest = rest[1:]
 		}
 		return parseAutoAllow(rest)
 	}
-	return Move{}, games.Unparsable("%q is not a Coup move", text)
+	return Move{}, words.Unparsable("refusal.not_a_move", text)
+}
+
+// written is a word of the notation as a text: said in a sentence, it is
+// the word as a player of the reader's language writes it.
+func written(word string) games.Text { return games.T(games.NotationPrefix + word) }
+
+// characterWords lists the characters as the notation writes them
+// ("duke, assassin, …").
+func characterWords() games.Text {
+	names := charNames()
+	list := written(names[nChars-1])
+	for c := nChars - 2; c > NoChar; c-- {
+		list = games.T("board.comma", written(names[c]), list)
+	}
+	return list
+}
+
+// writeAutoAllow is the refusal of a malformed auto-allow: how to write it.
+func writeAutoAllow() error {
+	return words.Unparsable("refusal.write_auto_allow", written("auto-allow"), written("challenge"), written("block"),
+		written("block-challenge"), written("all"), written("on"), written("off"))
 }
 
 func parseAutoAllow(rest []string) (Move, error) {
-	bad := games.Unparsable("write auto-allow <challenge|block|block-challenge|all> on|off")
+	bad := writeAutoAllow()
 	if len(rest) < 2 {
 		return Move{}, bad
 	}
@@ -151,7 +172,7 @@ func parseAutoAllow(rest []string) (Move, error) {
 func parseSeat(s *State, w string) (int, error) {
 	if n, err := strconv.Atoi(w); err == nil {
 		if n < 0 || n >= len(s.Players) {
-			return 0, games.Unparsable("there is no seat %d (seats 0 to %d)", n, len(s.Players)-1)
+			return 0, words.Unparsable("refusal.no_seat", n, len(s.Players)-1)
 		}
 		return n, nil
 	}
@@ -159,13 +180,13 @@ func parseSeat(s *State, w string) (int, error) {
 	for i, p := range s.Players {
 		if fold(p.Name) == w {
 			if found >= 0 {
-				return 0, games.Unparsable("two players are called %q: write the seat number", w)
+				return 0, words.Unparsable("refusal.same_name", w)
 			}
 			found = i
 		}
 	}
 	if found < 0 {
-		return 0, games.Unparsable("there is no player %q", w)
+		return 0, words.Unparsable("refusal.no_player", w)
 	}
 	return found, nil
 }

@@ -169,27 +169,32 @@ func (k *checker) check(t testing.TB, gs games.State, raw []games.RawEvent) {
 // s) names no hidden card seat may not know (section 5) and does not depend
 // on another player's hidden card in s.
 func checkDescription(t testing.TB, s *State, e Event, seat games.Seat) {
-	desc := (Rules{}).Describe(s, e, seat)
-	if e.Type != "" && desc == "" {
-		t.Errorf("seat %d: no description of %s", seat, e.Type)
-	}
+	phrase := (Rules{}).Describe(s, e, seat)
 	me := int(seat)
 	if !s.inGame(e, me) {
 		me = -1
 	}
-	if allowed, private := knownChars(s, e, me); private {
-		for c := Duke; c < nChars; c++ {
-			if strings.Contains(desc, c.Title()) && !slices.Contains(allowed, c) {
-				t.Errorf("seat %d: the description of %s names the %s, which it may not know: %q (event %+v)", seat, e.Type, c.Title(), desc, e)
+	alt := swapHidden(s, me)
+	for _, lang := range games.Languages() {
+		say := words.In(lang)
+		desc := phrase.In(lang)
+		if e.Type != "" && desc == "" {
+			t.Errorf("seat %d: no description of %s in %s", seat, e.Type, lang)
+		}
+		if allowed, private := knownChars(s, e, me); private {
+			for c := Duke; c < nChars; c++ {
+				if name := say.Must(charName(c)); strings.Contains(desc, name) && !slices.Contains(allowed, c) {
+					t.Errorf("seat %d: the description of %s names the %s, which it may not know: %q (event %+v)", seat, e.Type, name, desc, e)
+				}
 			}
 		}
-	}
-	if e.Type == evFactionChose && me != e.Seat && strings.Contains(desc, "face") {
-		t.Errorf("seat %d: the description tells %s's secret faction: %q", seat, s.name(e.Seat), desc)
-	}
-	if alt := swapHidden(s, me); alt != nil {
-		if other := (Rules{}).Describe(alt, e, seat); other != desc {
-			t.Errorf("seat %d: the description of %s depends on another player's hidden card: %q vs %q", seat, e.Type, desc, other)
+		if e.Type == evFactionChose && me != e.Seat && strings.Contains(desc, "face") {
+			t.Errorf("seat %d: the description tells %s's secret faction: %q", seat, s.name(e.Seat), desc)
+		}
+		if alt != nil {
+			if other := (Rules{}).Describe(alt, e, seat).In(lang); other != desc {
+				t.Errorf("seat %d: the description of %s depends on another player's hidden card: %q vs %q", seat, e.Type, desc, other)
+			}
 		}
 	}
 }

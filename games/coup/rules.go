@@ -38,7 +38,7 @@ func (Rules) Initial(rules int) *State { return &State{Rules: rules, Winner: -1}
 // the official 2-player sets (TC-2).
 func (Rules) Setup(opts games.Options, players []string, r *rand.Rand) ([]Event, error) {
 	if len(players) < 2 || len(players) > 6 {
-		return nil, games.Illegal("TC-1", "Coup is for 2 to 6 players, not %d", len(players))
+		return nil, words.Illegal("TC-1", "refusal.seats", len(players))
 	}
 	full := games.Options{}
 	for _, spec := range (Rules{}).Info().Options {
@@ -47,13 +47,13 @@ func (Rules) Setup(opts games.Options, players []string, r *rand.Rand) ([]Event,
 			v = spec.Default
 		}
 		if !slices.Contains(spec.Values, v) {
-			return nil, games.Illegal("options", "option %s must be one of %s, not %q", spec.Name, strings.Join(spec.Values, ", "), v)
+			return nil, words.Illegal("options", "refusal.option_value", spec.Name, strings.Join(spec.Values, ", "), v)
 		}
 		full[spec.Name] = v
 	}
 	for name := range opts {
 		if _, ok := full[name]; !ok {
-			return nil, games.Illegal("options", "Coup has no option %q", name)
+			return nil, words.Illegal("options", "refusal.unknown_option", name)
 		}
 	}
 	seated := games.Shuffle(r, players)
@@ -213,45 +213,46 @@ func (s *State) name(seat int) string {
 	return s.Players[seat].Name
 }
 
-// waiting describes what the game waits for, for error messages.
-func (s *State) waiting() string {
+// waiting says what the game waits for, for refusals: public facts only.
+func (s *State) waiting() games.Text {
+	c := &s.Ctx
 	switch s.Stage {
 	case stKeep:
-		return "the players are choosing the card they keep"
+		return games.T("waiting.keep")
 	case stFaction:
-		return "the players are choosing their factions"
+		return games.T("waiting.faction")
 	case stTurn:
-		return "it is " + s.name(s.Turn) + "'s turn"
+		return games.T("waiting.turn", s.name(s.Turn))
 	case stW1:
-		return "the challenge window of " + s.name(s.Ctx.Actor) + "'s action is open"
+		return games.T("waiting.challenge", s.name(c.Actor))
 	case stW2:
-		return "the block window of " + s.name(s.Ctx.Actor) + "'s action is open"
+		return games.T("waiting.block", s.name(c.Actor))
 	case stW3:
-		return "the window to challenge " + s.name(s.Ctx.Blocker) + "'s block is open"
+		return games.T("waiting.block-challenge", s.name(c.Blocker))
 	case stAnswer:
-		return s.name(s.Ctx.Claimant) + " must answer " + s.name(s.Ctx.Challenger) + "'s challenge"
+		return games.T("waiting.answer", s.name(c.Claimant), s.name(c.Challenger))
 	case stLose:
-		return s.name(s.Ctx.Loser) + " must lose an influence"
+		return games.T("waiting.lose", s.name(c.Loser))
 	case stExchange:
-		return s.name(s.Ctx.Actor) + " is choosing the cards to keep"
+		return games.T("waiting.exchange", s.name(c.Actor))
 	case stShow:
-		return s.name(s.Ctx.Target) + " must show a card to " + s.name(s.Ctx.Actor)
+		return games.T("waiting.show", s.name(c.Target), s.name(c.Actor))
 	case stExamine:
-		return s.name(s.Ctx.Actor) + " must return or change the card examined"
+		return games.T("waiting.examine", s.name(c.Actor))
 	}
-	return "the game is over"
+	return games.T("waiting.over")
 }
 
 // check validates a move for seat; it never modifies s.
 func (g Rules) check(s *State, seat int, m Move) error {
 	if s.Stage == stOver || s.Stage == stEnd {
-		return games.Illegal("TC-22", "the game is over")
+		return words.Illegal("TC-22", "refusal.over")
 	}
 	if seat < 0 || seat >= len(s.Players) {
-		return games.Illegal("TC-21", "only seated players may move")
+		return words.Illegal("TC-21", "refusal.not_seated")
 	}
 	if !s.alive(seat) {
-		return games.Illegal("TC-21", "%s has no influence left and cannot act or respond", s.name(seat))
+		return words.Illegal("TC-21", "refusal.no_influence", s.name(seat))
 	}
 	p := &s.Players[seat]
 	c := &s.Ctx
@@ -264,49 +265,49 @@ func (g Rules) check(s *State, seat int, m Move) error {
 			}
 		}
 		if !changes {
-			return games.Illegal("TC-32", "your auto-allow preference is already %s", onOff(m.On))
+			return words.Illegal("TC-32", "refusal.auto_allow_same", games.T("setting."+onOff(m.On)))
 		}
 		return nil
 	case MKeep:
 		if s.Stage == stKeep {
 			if p.Kept {
-				return games.Illegal("TC-2", "you have already chosen the card you keep")
+				return words.Illegal("TC-2", "refusal.kept_already")
 			}
 			if len(m.Keep) != 1 {
-				return games.Illegal("TC-2", "keep exactly one card of your set")
+				return words.Illegal("TC-2", "refusal.keep_one")
 			}
 			if !slices.Contains(p.Set, m.Keep[0]) {
-				return games.Illegal("TC-2", "your set has no %s", m.Keep[0].Title())
+				return words.Illegal("TC-2", "refusal.not_in_set", charName(m.Keep[0]))
 			}
 			return nil
 		}
 		if s.Stage != stExchange || seat != c.Actor {
-			return games.Illegal("TC-10", "there is no exchange of yours to choose cards for; %s", s.waiting())
+			return words.Illegal("TC-10", "refusal.no_exchange", s.waiting())
 		}
 		rule := "TC-10"
 		if s.Opt.Inquisitor {
 			rule = "TC-26"
 		}
 		if len(m.Keep) != len(p.Hidden) {
-			return games.Illegal(rule, "keep exactly %d card(s), as many as your unrevealed cards", len(p.Hidden))
+			return words.Illegal(rule, "refusal.keep_count", len(p.Hidden))
 		}
 		pool := append(slices.Clone(p.Hidden), c.Drawn...)
 		for _, k := range m.Keep {
 			if !slices.Contains(pool, k) {
-				return games.Illegal(rule, "you can keep only your unrevealed cards and the cards drawn; %s is not among them", k.Title())
+				return words.Illegal(rule, "refusal.keep_pool", charName(k))
 			}
 			pool = removeOne(pool, k)
 		}
 		return nil
 	case MFaction:
 		if !s.Opt.Factions {
-			return games.Illegal("TC-27", "this game is played without factions")
+			return words.Illegal("TC-27", "refusal.no_factions")
 		}
 		if s.Stage != stFaction {
-			return games.Illegal("TC-27", "factions are chosen at setup only; use defect on your turn to flip yours")
+			return words.Illegal("TC-27", "refusal.factions_at_setup", written("defect"))
 		}
 		if p.FactionChosen {
-			return games.Illegal("TC-27", "you have already chosen your faction")
+			return words.Illegal("TC-27", "refusal.faction_already")
 		}
 		return nil
 	case MAction:
@@ -317,39 +318,39 @@ func (g Rules) check(s *State, seat int, m Move) error {
 		switch {
 		case s.Stage == stAnswer && seat == c.Claimant:
 			if !slices.Contains(p.Hidden, m.Char) {
-				return games.Illegal("TC-15", "you have no unrevealed %s to reveal", m.Char.Title())
+				return words.Illegal("TC-15", "refusal.no_card_reveal", charName(m.Char))
 			}
 			return nil
 		case s.Stage == stLose && seat == c.Loser:
 			if !slices.Contains(p.Hidden, m.Char) {
-				return games.Illegal("TC-33", "you have no unrevealed %s to turn face up", m.Char.Title())
+				return words.Illegal("TC-33", "refusal.no_card_lose", charName(m.Char))
 			}
 			return nil
 		case s.Stage == stAnswer:
-			return games.Illegal("TC-15", "only the challenged player reveals a card; %s", s.waiting())
+			return words.Illegal("TC-15", "refusal.not_challenged", s.waiting())
 		}
-		return games.Illegal("TC-33", "you have no challenge to answer and no influence to lose now; %s", s.waiting())
+		return words.Illegal("TC-33", "refusal.nothing_to_reveal", s.waiting())
 	case MShow:
 		if !s.Opt.Inquisitor {
-			return games.Illegal("TC-26", "this game is played without the Inquisitor")
+			return words.Illegal("TC-26", "refusal.no_inquisitor")
 		}
 		if s.Stage != stShow || seat != c.Target {
-			return games.Illegal("TC-26", "nobody is examining you now; %s", s.waiting())
+			return words.Illegal("TC-26", "refusal.not_examined", s.waiting())
 		}
 		if !slices.Contains(p.Hidden, m.Char) {
-			return games.Illegal("TC-26", "you have no unrevealed %s to show", m.Char.Title())
+			return words.Illegal("TC-26", "refusal.no_card_show", charName(m.Char))
 		}
 		return nil
 	case MReturn, MChange:
 		if !s.Opt.Inquisitor {
-			return games.Illegal("TC-26", "this game is played without the Inquisitor")
+			return words.Illegal("TC-26", "refusal.no_inquisitor")
 		}
 		if s.Stage != stExamine || seat != c.Actor {
-			return games.Illegal("TC-26", "you have no examined card to return or change; %s", s.waiting())
+			return words.Illegal("TC-26", "refusal.no_examined_card", s.waiting())
 		}
 		return nil
 	}
-	return games.Unparsable("not a Coup move")
+	return words.Unparsable("refusal.not_coup_move")
 }
 
 func onOff(b bool) string {
@@ -361,10 +362,10 @@ func onOff(b bool) string {
 
 func (g Rules) checkAction(s *State, seat int, m Move) error {
 	if s.Stage != stTurn {
-		return games.Illegal("TC-4", "an action is taken only at the start of a turn; %s", s.waiting())
+		return words.Illegal("TC-4", "refusal.not_turn_start", s.waiting())
 	}
 	if seat != s.Turn {
-		return games.Illegal("TC-4", "it is %s's turn, not yours", s.name(s.Turn))
+		return words.Illegal("TC-4", "refusal.not_your_turn", s.name(s.Turn))
 	}
 	p := &s.Players[seat]
 	a := m.Action
@@ -373,57 +374,51 @@ func (g Rules) checkAction(s *State, seat int, m Move) error {
 		// Ambassador or Inquisitor exchange.
 	case Examine:
 		if !s.Opt.Inquisitor {
-			return games.Illegal("TC-26", "Examine is an Inquisitor action and this game is played without the Inquisitor")
+			return words.Illegal("TC-26", "refusal.examine_no_inquisitor")
 		}
 	case Defect:
 		if !s.Opt.Factions {
-			return games.Illegal("TC-27", "Defect exists only with the factions option")
+			return words.Illegal("TC-27", "refusal.defect_no_factions")
 		}
 	case CoupAct:
 		if s.Opt.SelectiveCoup && m.Char == NoChar {
-			return games.Illegal("TC-28", "with Selective Coup a coup names a character: coup <player> <character>")
+			return words.Illegal("TC-28", "refusal.coup_names", written("coup"))
 		}
 		if !s.Opt.SelectiveCoup && m.Char != NoChar {
-			return games.Illegal("TC-28", "a coup names a character only with the selective_coup option")
+			return words.Illegal("TC-28", "refusal.coup_no_name")
 		}
 		if m.Char != NoChar && !s.inDeck(m.Char) {
-			return games.Illegal("TC-28", "there is no %s in this game", m.Char.Title())
+			return words.Illegal("TC-28", "refusal.not_in_game", charName(m.Char))
 		}
 	}
 	if p.Coins >= 10 && a != CoupAct {
-		return games.Illegal("TC-5", "you start your turn with %d coins: Coup is your only legal action", p.Coins)
+		return words.Illegal("TC-5", "refusal.must_coup", p.Coins)
 	}
 	if p.Coins < a.cost() {
-		return games.Illegal("TC-30", "%s costs %s and you have %s", actTitle(a), count(a.cost(), "coin"), count(p.Coins, "coin"))
+		return words.Illegal("TC-30", "refusal.cost", actTitle(a), games.T("coins", a.cost()), games.T("coins", p.Coins))
 	}
 	if a.targeted() {
 		t := m.Target
 		switch {
 		case t < 0 || t >= len(s.Players):
-			return games.Illegal("TC-8", "there is no seat %d", t)
+			return words.Illegal("TC-8", "refusal.no_seat_target", t)
 		case t == seat:
-			return games.Illegal("TC-8", "the target must be another player")
+			return words.Illegal("TC-8", "refusal.target_self")
 		case !s.alive(t):
-			return games.Illegal("TC-21", "%s has no influence left and cannot be targeted", s.name(t))
+			return words.Illegal("TC-21", "refusal.target_out", s.name(t))
 		case !s.mayTarget(seat, t):
-			return games.Illegal("TC-27", "%s belongs to your faction; target a player of the other faction", s.name(t))
+			return words.Illegal("TC-27", "refusal.same_faction", s.name(t))
 		}
 	}
 	return nil
 }
 
-func actTitle(a Act) string {
-	switch a {
-	case ForeignAid:
-		return "Foreign Aid"
-	case CoupAct:
-		return "Coup"
+// actTitle names an action in a refusal ("Foreign Aid").
+func actTitle(a Act) games.Text {
+	if a.String() == "" {
+		return games.T("action.title.none")
 	}
-	t := a.String()
-	if t == "" {
-		return "no action"
-	}
-	return strings.ToUpper(t[:1]) + t[1:]
+	return games.T("action.title." + a.String())
 }
 
 func (g Rules) checkResponse(s *State, seat int, m Move) error {
@@ -432,87 +427,95 @@ func (g Rules) checkResponse(s *State, seat int, m Move) error {
 	// inTurn: an action is under way (its windows, answers, losses, …).
 	inTurn := c.Action != NoAct && s.Stage != stTurn
 	if m.Kind == MChallenge && inTurn && c.Blocker < 0 && s.claimOf(c.Action) == NoChar {
-		return games.Illegal("TC-12", "%s is not a claim and cannot be challenged", actTitle(c.Action))
+		return words.Illegal("TC-12", "refusal.not_claim", actTitle(c.Action))
 	}
 	if m.Kind == MBlock && inTurn {
 		bc := s.blockChars(c.Action)
 		if len(bc) == 0 {
 			if c.Action == Tax {
-				return games.Illegal("TC-29", "Tax can be blocked only with the blocking_contessa option")
+				return words.Illegal("TC-29", "refusal.tax_unblockable")
 			}
-			return games.Illegal("TC-14", "%s cannot be blocked", actTitle(c.Action))
+			return words.Illegal("TC-14", "refusal.unblockable", actTitle(c.Action))
 		}
 		if (open && w == W1) || (c.Phase == 1 && (s.Stage == stAnswer || s.Stage == stLose)) {
-			return games.Illegal("TC-13", "the challenge of the action is settled before anyone may block; wait for the block window")
+			return words.Illegal("TC-13", "refusal.block_too_early")
 		}
 	}
 	if !open {
 		if s.Stage == stTurn && seat == s.Turn {
 			if m.Kind == MAllow {
-				return games.Illegal("TC-4", "passing is not allowed: take exactly one action")
+				return words.Illegal("TC-4", "refusal.no_pass")
 			}
-			return games.Illegal("TC-4", "it is your turn: take an action; there is nothing to challenge or block")
+			return words.Illegal("TC-4", "refusal.your_turn")
 		}
 		if s.Stage == stAnswer && c.Phase == 1 {
-			return games.Illegal("TC-24", "%s's challenge was recorded first; the window has closed", s.name(c.Challenger))
+			return words.Illegal("TC-24", "refusal.challenged_first", s.name(c.Challenger))
 		}
 		if s.Stage == stAnswer || (s.Stage == stLose && c.Phase == 3) {
-			return games.Illegal("TC-24", "the window has closed: %s's challenge of the block was recorded first", s.name(c.Challenger))
+			return words.Illegal("TC-24", "refusal.block_challenged_first", s.name(c.Challenger))
 		}
 		if c.Action != NoAct && s.Stage != stTurn {
-			return games.Illegal("TC-24", "the window has closed: a response recorded earlier decided it; %s", s.waiting())
+			return words.Illegal("TC-24", "refusal.window_decided", s.waiting())
 		}
-		return games.Illegal("TC-31", "no challenge or block window is open; %s", s.waiting())
+		return words.Illegal("TC-31", "refusal.no_window", s.waiting())
 	}
 	i := slices.Index(c.Resp, seat)
 	if i < 0 {
 		switch {
 		case w == W1 && seat == c.Actor:
-			return games.Illegal("TC-23", "the other players answer the challenge window of your action, not you")
+			return words.Illegal("TC-23", "refusal.own_action")
 		case w == W3 && seat == c.Blocker:
-			return games.Illegal("TC-23", "you cannot challenge your own block")
+			return words.Illegal("TC-23", "refusal.own_block")
 		case w == W2 && m.Kind == MAllow:
-			return games.Illegal("TC-23", "only %s may answer the block window of %s; the challenge window has closed", s.blockerWords(), actTitle(c.Action))
+			if s.targetBlocks() {
+				return words.Illegal("TC-23", "refusal.block_window_target", s.name(c.Target), actTitle(c.Action))
+			}
+			return words.Illegal("TC-23", "refusal.block_window_others", actTitle(c.Action))
 		case w == W2 && m.Kind == MChallenge:
-			return games.Illegal("TC-24", "the challenge window of the action has closed; now the block window is open")
+			return words.Illegal("TC-24", "refusal.block_window_open")
 		case w == W2:
-			return games.Illegal("TC-14", "only %s may block %s", s.blockerWords(), actTitle(c.Action))
+			if s.targetBlocks() {
+				return words.Illegal("TC-14", "refusal.block_target", s.name(c.Target), actTitle(c.Action))
+			}
+			return words.Illegal("TC-14", "refusal.block_others", actTitle(c.Action))
 		}
-		return games.Illegal("TC-23", "you may not respond in this window")
+		return words.Illegal("TC-23", "refusal.not_responder")
 	}
 	if c.Answered[i] {
-		return games.Illegal("TC-31", "you have already answered allow in this window; answers are final")
+		return words.Illegal("TC-31", "refusal.answered", written("allow"))
 	}
 	switch m.Kind {
 	case MChallenge:
 		if w == W2 {
-			return games.Illegal("TC-24", "the challenge window of the action has closed; you may block or allow")
+			return words.Illegal("TC-24", "refusal.challenge_closed")
 		}
 	case MBlock:
 		if w == W3 && c.Action == ForeignAid && m.Char == Contessa {
-			return games.Illegal("TC-29", "Contessa does not block a Duke's block of Foreign Aid")
+			return words.Illegal("TC-29", "refusal.contessa_duke")
 		}
 		if w == W3 {
-			return games.Illegal("TC-24", "%s's block was recorded first; you may challenge it or allow", s.name(c.Blocker))
+			return words.Illegal("TC-24", "refusal.blocked_first", s.name(c.Blocker))
 		}
 		bc := s.blockChars(c.Action)
 		if !slices.Contains(bc, m.Char) {
-			names := make([]string, len(bc))
-			for j, b := range bc {
-				names[j] = b.Title()
+			var names games.Text
+			for j, b := range slices.Backward(bc) {
+				if j == len(bc)-1 {
+					names = charName(b)
+				} else {
+					names = games.T("or", charName(b), names)
+				}
 			}
-			return games.Illegal("TC-14", "%s is blocked only by %s, not %s", actTitle(c.Action), strings.Join(names, " or "), m.Char.Title())
+			return words.Illegal("TC-14", "refusal.blocked_by", actTitle(c.Action), names, charName(m.Char))
 		}
 	}
 	return nil
 }
 
-func (s *State) blockerWords() string {
-	c := &s.Ctx
-	if c.Action == Assassinate || c.Action == Steal {
-		return "the target, " + s.name(c.Target)
-	}
-	return "the other living players"
+// targetBlocks reports whether only the target of the action in progress
+// may block it (TC-14).
+func (s *State) targetBlocks() bool {
+	return s.Ctx.Action == Assassinate || s.Ctx.Action == Steal
 }
 
 // primary builds the events of a checked move.
@@ -572,10 +575,10 @@ func (g Rules) primary(s *State, seat int, m Move, r *rand.Rand) []Event {
 func (g Rules) Resign(s *State, seat games.Seat, r *rand.Rand) ([]Event, error) {
 	i := int(seat)
 	if s.Stage == stOver || s.Stage == stEnd {
-		return nil, games.Illegal("TC-22", "the game is over")
+		return nil, words.Illegal("TC-22", "refusal.over")
 	}
 	if i < 0 || i >= len(s.Players) || !s.alive(i) {
-		return nil, games.Illegal("TC-21", "only a player still in the game can resign")
+		return nil, words.Illegal("TC-21", "refusal.resign_out")
 	}
 	e := Event{Type: evResigned, Seat: i, Cards: slices.Clone(s.Players[i].Hidden)}
 	return g.settle(s, []Event{e}, r), nil
@@ -765,9 +768,9 @@ func (Rules) Result(s *State) games.Result {
 		return games.Result{}
 	}
 	if s.Winner < 0 {
-		return games.Result{Finished: true, Summary: games.Said("no winner")}
+		return games.Result{Finished: true, Summary: words.Phrase("summary.no_winner")}
 	}
-	return games.Result{Finished: true, Winners: []games.Seat{games.Seat(s.Winner)}, Summary: games.Said(s.name(s.Winner) + " wins")}
+	return games.Result{Finished: true, Winners: []games.Seat{games.Seat(s.Winner)}, Summary: words.Phrase("summary.wins", s.name(s.Winner))}
 }
 
 // Players returns the player names by seat; nil before seating.

@@ -284,7 +284,7 @@ func testGameEnd(t *testing.T) {
 	g.do(cal, "challenge")
 	g.do(ana, "reveal captain")
 	r := (Rules{}).Result(g.s)
-	if !r.Finished || !slices.Equal(r.Winners, []games.Seat{ana}) || r.Summary != "Ana wins" {
+	if !r.Finished || !slices.Equal(r.Winners, []games.Seat{ana}) || r.Summary.String() != "Ana wins" || r.Summary.In("fr") != "Ana gagne" {
 		t.Fatalf("%+v", r)
 	}
 	if len((Rules{}).Pending(g.s)) != 0 {

@@ -37,25 +37,13 @@ func charNames() [nChars]string {
 	return [nChars]string{"", "duke", "assassin", "captain", "ambassador", "contessa", "inquisitor"}
 }
 
-// charTitles returns the display name of each character, indexed by Char.
-func charTitles() [nChars]string {
-	return [nChars]string{"", "Duke", "Assassin", "Captain", "Ambassador", "Contessa", "Inquisitor"}
-}
-
-// String is the notation name of the character ("duke").
+// String is the notation name of the character ("duke"); the catalog
+// names it for a person ("card.duke": "Duke", "Duc").
 func (c Char) String() string {
 	if c <= NoChar || c >= nChars {
 		return ""
 	}
 	return charNames()[c]
-}
-
-// Title is the display name of the character ("Duke").
-func (c Char) Title() string {
-	if c <= NoChar || c >= nChars {
-		return "no character"
-	}
-	return charTitles()[c]
 }
 
 // MarshalText writes the notation name.
