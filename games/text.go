@@ -366,6 +366,9 @@ func (w Words) Say(t Text) (string, error) {
 		cfg.PluralCount = count
 	}
 	s, err := w.loc.Localize(cfg)
+	if _, notHere := errors.AsType[*i18n.MessageNotFoundErr](err); notHere {
+		err = nil // a key only English has: go-i18n said it in English
+	}
 	if err != nil {
 		return "", fmt.Errorf("games: %q in %s: %w", t.Key, w.lang, err)
 	}

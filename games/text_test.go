@@ -116,6 +116,18 @@ func TestCatalogCompleteFindsGaps(t *testing.T) {
 	if _, err := games.LoadCatalog(fstest.MapFS{"xx.toml": {Data: []byte(`"a" = "b"`)}}); err == nil {
 		t.Error("a message file of no language loaded")
 	}
+	// Until the gap is filled, a key only English has is said in English
+	// (a page still shows), and a key no language has is an error.
+	fr := c.In("fr")
+	if got, err := fr.Say(games.T("b")); err != nil || got != "bee" {
+		t.Errorf("a key only English has, in French: %q, %v", got, err)
+	}
+	if got, err := fr.Say(games.T("a", "x", "y")); err != nil || got != "x et" {
+		t.Errorf("a key French has: %q, %v", got, err)
+	}
+	if _, err := fr.Say(games.T("nowhere")); err == nil {
+		t.Error("a key no language has was said")
+	}
 }
 
 // Languages are chosen from a setting or a browser's Accept-Language.

@@ -23,8 +23,8 @@ import (
 // fold away under it.
 
 // board renders the board of a game of kind from seat's view (seat -1: the
-// public's).
-func (h *Handler) board(kind string, seat int, view json.RawMessage) (template.HTML, string, error) {
+// public's), in lang: the game's words and web's around them.
+func (h *Handler) board(kind string, seat int, view json.RawMessage, lang string) (template.HTML, string, error) {
 	eng, err := h.cfg.Play.Registry().Get(kind)
 	if err != nil {
 		return "", "", fmt.Errorf("web: the %s board: %w", kind, err)
@@ -33,7 +33,7 @@ func (h *Handler) board(kind string, seat int, view json.RawMessage) (template.H
 	if err != nil {
 		return "", "", fmt.Errorf("web: the %s board: %w", kind, err)
 	}
-	words := eng.Words().In(games.English)
+	words := eng.Words().In(lang)
 	model := drawBoard(kind, b, words, games.Seat(seat))
 	for _, d := range []struct {
 		width int
@@ -48,7 +48,7 @@ func (h *Handler) board(kind string, seat int, view json.RawMessage) (template.H
 		*d.out = template.HTML(pic.SVG(draw.SVG{Class: d.class})) //nolint:gosec // G203: package draw escapes every word it writes
 	}
 	var out bytes.Buffer
-	if err := h.pages["boards"].ExecuteTemplate(&out, "board", model); err != nil {
+	if err := h.pagesIn(lang)["boards"].ExecuteTemplate(&out, "board", model); err != nil {
 		return "", "", fmt.Errorf("web: the %s board: %w", kind, err)
 	}
 	return template.HTML(out.String()), strings.Join(b.Tell(words), " "), nil //nolint:gosec // G203: html/template wrote and escaped it

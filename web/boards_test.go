@@ -13,7 +13,8 @@ import (
 // Every game's board renders through the one generic template, for every
 // seat and the public, at many points of a random game: each page shows the
 // board, every player's name, the viewer's own place marked, and no word is
-// missing from the game's catalog; it is drawn (SVG) wide and narrow.
+// missing from the game's catalog; it is drawn (SVG) wide and narrow; and
+// so in every language, the viewer's place marked in its words.
 func TestBoardOfEveryGame(t *testing.T) {
 	reg := catalog.Registry()
 	h, err := New(Config{Play: play.New(nil, reg), CSRFKey: bytes.Repeat([]byte{1}, 32)})
@@ -39,12 +40,14 @@ func TestBoardOfEveryGame(t *testing.T) {
 			for step := range 400 {
 				pending := eng.Pending(s)
 				if step%7 == 0 || len(pending) == 0 {
-					for seat := games.Spectator; seat < games.Seat(len(players)); seat++ {
+					for i := range int(games.Seat(len(players)) - games.Spectator) {
+						seat := games.Spectator + games.Seat(i)
+						lang := games.Languages()[(step/7+i)%len(games.Languages())]
 						view, err := eng.View(s, seat)
 						if err != nil {
 							t.Fatal(err)
 						}
-						page, text, err := h.board(id, int(seat), view)
+						page, text, err := h.board(id, int(seat), view, lang)
 						if err != nil {
 							t.Fatalf("step %d, seat %d: %v", step, seat, err)
 						}
@@ -60,8 +63,12 @@ func TestBoardOfEveryGame(t *testing.T) {
 								t.Fatalf("step %d, seat %d: the board does not name %s:\n%s", step, seat, name, html)
 							}
 						}
-						if you := strings.Count(html, "(you)"); seat >= 0 && you == 0 || seat < 0 && you > 0 {
-							t.Fatalf("step %d, seat %d: the board marks the viewer's place %d times:\n%s", step, seat, you, html)
+						mark := games.BoardWords().In(lang).Must(games.T("board.you"))
+						if you := strings.Count(html, mark); seat >= 0 && you == 0 || seat < 0 && you > 0 {
+							t.Fatalf("step %d, seat %d, %s: the board marks the viewer's place (%s) %d times:\n%s", step, seat, lang, mark, you, html)
+						}
+						if !strings.Contains(html, `<summary>`+Words().In(lang).Must(games.T("boards.in_words"))+`</summary>`) {
+							t.Fatalf("step %d, seat %d: the board's words are not in %s:\n%s", step, seat, lang, html)
 						}
 						boards++
 					}

@@ -23,9 +23,9 @@ func TestNumberMoves(t *testing.T) {
 		nums  []numberMove
 	}{
 		{"a few bids stay buttons", slices.Concat([]string{"coyote"}, many("bid", 3, 14)), slices.Concat([]string{"coyote"}, many("bid", 3, 14)), nil},
-		{"many bids are a field", slices.Concat([]string{"coyote"}, many("bid", 3, 250)), []string{"coyote"}, []numberMove{{"bid", 3, 250}}},
-		{"a verb of two words, negative numbers", slices.Concat(many("take from -20", -20, 0), []string{"pass"}), []string{"pass"}, []numberMove{{"take from -20", -20, 0}}},
-		{"two verbs, one long", slices.Concat(many("raise", 1, 20), many("call", 1, 3)), many("call", 1, 3), []numberMove{{"raise", 1, 20}}},
+		{"many bids are a field", slices.Concat([]string{"coyote"}, many("bid", 3, 250)), []string{"coyote"}, []numberMove{{Verb: "bid", Min: 3, Max: 250}}},
+		{"a verb of two words, negative numbers", slices.Concat(many("take from -20", -20, 0), []string{"pass"}), []string{"pass"}, []numberMove{{Verb: "take from -20", Min: -20, Max: 0}}},
+		{"two verbs, one long", slices.Concat(many("raise", 1, 20), many("call", 1, 3)), many("call", 1, 3), []numberMove{{Verb: "raise", Min: 1, Max: 20}}},
 		{"no number", []string{"income", "tax"}, []string{"income", "tax"}, nil},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -30,6 +31,11 @@ type Layout struct {
 	Me      string // the signed-in player's display name
 	CSRF    string
 	DevMail bool
+	// Lang is the page's language; Languages are the switch at its foot,
+	// which sends the browser Back to this page.
+	Lang      string
+	Languages []languageChoice
+	Back      string
 }
 
 // SignedIn reports whether someone is signed in.
@@ -37,7 +43,28 @@ func (l Layout) SignedIn() bool { return l.User.ID != "" }
 
 func (h *Handler) layout(r *http.Request, title string) Layout {
 	v := visitOf(r)
-	return Layout{Title: title, User: v.User, Me: v.User.DisplayName(), CSRF: v.CSRF, DevMail: h.cfg.DevMail}
+	lang := v.Lang
+	if lang == "" {
+		lang = games.English
+	}
+	return Layout{Title: title, User: v.User, Me: v.User.DisplayName(), CSRF: v.CSRF, DevMail: h.cfg.DevMail,
+		Lang: lang, Languages: languageChoices(lang), Back: h.backTo(r)}
+}
+
+// backTo is the page to show again after the language switch: this one,
+// or, for the answer to a form (a refused move), the page the form is on
+// when the form's address has none of its own.
+func (h *Handler) backTo(r *http.Request) string {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return r.URL.RequestURI()
+	}
+	for p := r.URL.Path; p != "/" && p != "."; p = path.Dir(p) {
+		probe := &http.Request{Method: http.MethodGet, Host: r.Host, URL: &url.URL{Path: p}, Header: http.Header{}}
+		if _, pattern := h.routes.Handler(probe); pattern != "/" && pattern != "" {
+			return p
+		}
+	}
+	return "/"
 }
 
 type errorPage struct {
@@ -60,7 +87,7 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, "/games")
 		return
 	}
-	h.render(w, r, http.StatusOK, "home", homePage{Layout: h.layout(r, "Sign in")})
+	h.render(w, r, http.StatusOK, "home", homePage{Layout: h.layout(r, visitOf(r).say("title.sign_in"))})
 }
 
 // signOut ends the session, on the server: its token is refused from now
@@ -80,6 +107,7 @@ type accountPage struct {
 	Layout
 	Email    string
 	TimeZone string
+	Language string // the language of the player's pages and mail, in its own words
 }
 
 // account shows the signed-in account and its sign-out buttons.
@@ -87,9 +115,10 @@ func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
 	}
-	u := visitOf(r).User
-	h.render(w, r, http.StatusOK, "account", accountPage{Layout: h.layout(r, "Your account"), Email: u.Email,
-		TimeZone: u.Location().String()})
+	v := visitOf(r)
+	u := v.User
+	h.render(w, r, http.StatusOK, "account", accountPage{Layout: h.layout(r, v.say("title.account")), Email: u.Email,
+		TimeZone: u.Location().String(), Language: languageName(v.Lang)})
 }
 
 // signOutEverywhere ends every session of the account, on every device,
@@ -111,8 +140,8 @@ func (h *Handler) signOutEverywhere(w http.ResponseWriter, r *http.Request) {
 // gameRow is a game in a list.
 type gameRow struct {
 	ID, Name, Status string
-	Players          []string
-	ToAct            []string // names of who must act
+	Players          string // the players' names, as a list in words
+	ToAct            string // the names of who must act, as a list in words
 	YourTurn         bool
 	Deadline         string // the player's own deadline, in their time zone
 	Updated          string
@@ -142,54 +171,57 @@ func (h *Handler) myGames(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	page := gamesPage{Layout: h.layout(r, "My games")}
-	loc := visitOf(r).User.Location()
+	v := visitOf(r)
+	page := gamesPage{Layout: h.layout(r, v.say("title.my_games"))}
 	for _, g := range mine {
-		page.Mine = append(page.Mine, h.row(g.Game, games.Seat(g.Seat), loc))
+		page.Mine = append(page.Mine, h.row(v, g.Game, games.Seat(g.Seat)))
 	}
 	for _, g := range open {
 		if !slices.ContainsFunc(mine, func(m projections.GameOfUser) bool { return m.ID == g.ID }) {
-			page.Open = append(page.Open, h.row(g, games.Spectator, loc))
+			page.Open = append(page.Open, h.row(v, g, games.Spectator))
 		}
 	}
 	h.render(w, r, http.StatusOK, "games", page)
 }
 
-func (h *Handler) row(g projections.Game, seat games.Seat, loc *time.Location) gameRow {
-	row := gameRow{ID: g.ID, Name: h.gameName(g.Kind), Status: g.Status, Updated: readable(g.UpdatedAt, loc)}
+// row is game g as seat's player (games.Spectator: a game they may join)
+// reads it in the list, in their language and time zone.
+func (h *Handler) row(v visit, g projections.Game, seat games.Seat) gameRow {
+	loc := v.User.Location()
+	row := gameRow{ID: g.ID, Name: h.gameName(g.Kind), Status: g.Status, Updated: v.when(g.UpdatedAt, loc)}
+	var players, toAct []string
 	for _, p := range g.Players {
-		row.Players = append(row.Players, p.Name)
+		players = append(players, p.Name)
 	}
 	for _, a := range g.ToAct {
-		name := fmt.Sprintf("seat %d", a.Seat)
+		name := v.say("game.seat", int(a.Seat))
 		if int(a.Seat) < len(g.Players) {
 			name = g.Players[a.Seat].Name
 		}
-		if !slices.Contains(row.ToAct, name) {
-			row.ToAct = append(row.ToAct, name)
+		if !slices.Contains(toAct, name) {
+			toAct = append(toAct, name)
 		}
 		if a.Seat == seat && seat != games.Spectator {
 			row.YourTurn = true
 			if a.Deadline != nil {
-				row.Deadline = readable(*a.Deadline, loc)
+				row.Deadline = v.when(*a.Deadline, loc)
 			}
 		}
 	}
+	row.Players, row.ToAct = v.list(players), v.list(toAct)
 	if g.Result != nil {
-		row.Result = g.Result.Summary.In(games.English)
+		row.Result = g.Result.Summary.In(v.Lang)
 	}
 	return row
 }
 
-// readable writes a time as a person reads it, in loc.
-func readable(t time.Time, loc *time.Location) string {
-	if t.IsZero() {
-		return ""
+// gameWords are the words of the game of kind in lang (the words every
+// game shares, for a kind the registry does not know).
+func (h *Handler) gameWords(kind, lang string) games.Words {
+	if eng, err := h.cfg.Play.Registry().Get(kind); err == nil {
+		return eng.Words().In(lang)
 	}
-	if loc == nil {
-		loc = time.UTC
-	}
-	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
+	return games.BoardWords().In(lang)
 }
 
 func (h *Handler) gameName(kind string) string {
@@ -204,6 +236,7 @@ func (h *Handler) gameName(kind string) string {
 type catalogGame struct {
 	ID, Name           string
 	MinSeats, MaxSeats int
+	Seats              string // how many players, in words: "3 to 6 players"
 	Options            []catalogOption
 }
 
@@ -228,11 +261,24 @@ type newGamePage struct {
 	Game    *catalogGame
 	Message string
 	Form    url.Values
+	// Weekdays are the days the form offers for deadlines to run on.
+	Weekdays []optionValue
 }
 
-// Weekdays are the days the form offers for deadlines to run on.
-func (newGamePage) Weekdays() []string {
-	return []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
+// weekdays are the days a game's deadlines may run on, as the form sends
+// them, named in the visit's language.
+func (v visit) weekdays() []optionValue {
+	words := games.BoardWords().In(v.Lang)
+	out := make([]optionValue, 0, 7)
+	for i, day := range []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"} {
+		out = append(out, optionValue{Value: day, Label: words.Must(games.T("date.weekday." + strconv.Itoa((i+1)%7)))})
+	}
+	return out
+}
+
+// newGame is the new-game form of the visit, in its language.
+func (h *Handler) newGame(v visit, form url.Values) newGamePage {
+	return newGamePage{Games: h.catalog(v), Form: form, Weekdays: v.weekdays()}
 }
 
 // DayPicked reports whether the form ticked day.
@@ -257,13 +303,14 @@ func (h *Handler) newGamePage(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
 	}
-	page := newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(),
-		Form: url.Values{"name": {visitOf(r).User.DisplayName()}, "play": {"on"}}}
+	v := visitOf(r)
+	page := h.newGame(v, url.Values{"name": {v.User.DisplayName()}, "play": {"on"}})
+	page.Layout = h.layout(r, v.say("title.new_game"))
 	status := http.StatusOK
 	if id := r.URL.Query().Get("game"); id != "" {
-		page.pick(id)
+		page.pick(v, id)
 		if page.Game == nil {
-			status, page.Message = http.StatusNotFound, "There is no game "+strconv.Quote(id)+": choose one of these."
+			status, page.Message = http.StatusNotFound, v.say("new.no_game", id)
 		}
 	}
 	h.render(w, r, status, "new", page)
@@ -271,17 +318,27 @@ func (h *Handler) newGamePage(w http.ResponseWriter, r *http.Request) {
 
 // pick chooses game id of the catalog, if it is one, and titles the page
 // after it.
-func (p *newGamePage) pick(id string) {
+func (p *newGamePage) pick(v visit, id string) {
 	for i := range p.Games {
 		if p.Games[i].ID == id {
 			p.Game = &p.Games[i]
-			p.Title = "New game of " + p.Game.Name
+			p.Title = v.say("title.new_game_of", p.Game.Name)
 		}
 	}
 }
 
-// catalog lists the games with their options, in each game's own words.
-func (h *Handler) catalog() []catalogGame {
+// seats says how many players a game takes: "4 players", "2 to 6
+// players".
+func (v visit) seats(minSeats, maxSeats int) string {
+	if minSeats == maxSeats {
+		return v.say("new.seats", minSeats)
+	}
+	return v.say("new.seats_range", minSeats, maxSeats)
+}
+
+// catalog lists the games with their options, in each game's own words
+// in the visit's language.
+func (h *Handler) catalog(v visit) []catalogGame {
 	reg := h.cfg.Play.Registry()
 	var out []catalogGame
 	for _, id := range reg.IDs() {
@@ -289,16 +346,16 @@ func (h *Handler) catalog() []catalogGame {
 		if err != nil {
 			continue
 		}
-		info, words := eng.Info(), eng.Words()
-		g := catalogGame{ID: id, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats}
+		info, words := eng.Info(), eng.Words().In(v.Lang)
+		g := catalogGame{ID: id, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats, Seats: v.seats(info.MinSeats, info.MaxSeats)}
 		for _, o := range info.Options {
-			opt := catalogOption{Name: o.Name, Label: words.In(games.English).Must(o.Label), Description: words.In(games.English).Must(o.Description), Default: o.Default, Rules: o.Rules}
-			for i, v := range o.Values {
-				label := v
+			opt := catalogOption{Name: o.Name, Label: words.Must(o.Label), Description: words.Must(o.Description), Default: o.Default, Rules: o.Rules}
+			for i, value := range o.Values {
+				label := value
 				if i < len(o.ValueLabels) {
-					label = words.In(games.English).Must(o.ValueLabels[i])
+					label = words.Must(o.ValueLabels[i])
 				}
-				opt.Values = append(opt.Values, optionValue{Value: v, Label: label})
+				opt.Values = append(opt.Values, optionValue{Value: value, Label: label})
 			}
 			g.Options = append(g.Options, opt)
 		}
@@ -315,9 +372,11 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = r.ParseForm() // checkCSRF parsed it already
-	page := newGamePage{Layout: h.layout(r, "New game"), Games: h.catalog(), Form: r.PostForm}
+	v := visitOf(r)
+	page := h.newGame(v, r.PostForm)
+	page.Layout = h.layout(r, v.say("title.new_game"))
 	kind := r.PostFormValue("game")
-	page.pick(kind)
+	page.pick(v, kind)
 	again := func(msg string) {
 		page.Message = msg
 		h.render(w, r, http.StatusBadRequest, "new", page)
@@ -335,7 +394,7 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	if r.PostFormValue("play") != "" {
 		spec.Name = strings.TrimSpace(r.PostFormValue("name"))
 		if spec.Name == "" {
-			again("Give your player name, or untick “I play”.")
+			again(v.say("new.need_name"))
 			return
 		}
 	}
@@ -346,11 +405,11 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	out, err := h.cfg.Play.CreateGame(r.Context(), h.actor(r), spec)
 	if err != nil {
 		if re, ok := games.AsRuleError(err); ok {
-			again(re.Explain(games.English))
+			again(re.Explain(v.Lang))
 			return
 		}
 		if pe, ok := errors.AsType[*play.Error](err); ok {
-			again(pe.Message)
+			again(games.Explain(pe, v.Lang))
 			return
 		}
 		h.failErr(w, r, err)
@@ -380,15 +439,19 @@ type gamePageData struct {
 	BoardText string // the board in words, for screen readers and text browsers
 	Since     []string
 	SinceFrom int
-	Legal     []string
+	Legal     []legalMove
 	Numbers   []numberMove // moves of a verb and a number, many of them: a number field each
-	Choices   []string
-	ToDo      []string // what the seat is asked to decide
+	Choices   []string     // the numbered list of moves, in the player's words
+	ToDo      []string     // what the seat is asked to decide
 	Deadline  string
 	Result    string
 	Ended     bool
-	// A refused move, shown with what was typed.
+	// A refused move, shown with what was typed, and the rule it breaks
+	// with the address of that rule on the game's rules page in the
+	// player's language.
 	Problem, Rule, Typed string
+	RuleURL              string
+	RulesURL             string // the game's rules page in the player's language
 	Live                 bool
 	// Commitment is the sha256 of the game's seed, published from its
 	// creation (the end reveals the seed).
@@ -399,6 +462,22 @@ type playerRow struct {
 	Seat     int
 	Name     string
 	You, Act bool
+}
+
+// legalMove is a move the player may make: Move as the game writes it
+// (what the button sends), Label in the player's words.
+type legalMove struct {
+	Move, Label string
+}
+
+// rulesURL is the address of a game's rules page in lang, at rule when
+// one is named.
+func rulesURL(kind, lang, rule string) string {
+	u := "/rules/" + url.PathEscape(kind) + "?lang=" + url.QueryEscape(lang)
+	if rule != "" {
+		u += "#" + url.PathEscape(rule)
+	}
+	return u
 }
 
 // gamePage shows a game to one of its players: to join, to start, or its
@@ -414,9 +493,10 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 	ctx := r.Context()
 	id := r.PathValue("id")
 	user := userOf(r)
+	who := visitOf(r)
 	g, v, err := h.cfg.Play.GameAndViewFor(ctx, id, user)
 	if errors.Is(err, projections.ErrNotFound) {
-		h.fail(w, r, http.StatusNotFound, "There is no game "+id+".")
+		h.fail(w, r, http.StatusNotFound, who.say("game.not_found", id))
 		return
 	}
 	if err != nil {
@@ -429,24 +509,28 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 			seeOther(w, r, "/games/"+id+"/history")
 			return
 		}
-		h.fail(w, r, http.StatusForbidden, "This is not your game: only its players can see it.")
+		h.fail(w, r, http.StatusForbidden, who.say("game.not_yours"))
 		return
 	}
 	d.Layout = h.layout(r, h.gameName(g.Kind)+" "+id)
 	d.ID, d.Kind, d.Name, d.Status, d.Version, d.Seat = id, g.Kind, h.gameName(g.Kind), g.Status, g.Version, int(v.Seat)
 	d.Live = h.cfg.Live != nil
+	d.RulesURL = rulesURL(g.Kind, who.Lang, "")
+	if d.Rule != "" {
+		d.RuleURL = rulesURL(g.Kind, who.Lang, d.Rule)
+	}
 	if d.Commitment, err = h.cfg.Play.Commitment(ctx, id); err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	loc := visitOf(r).User.Location()
+	loc := who.User.Location()
 	for _, p := range g.Players {
 		row := playerRow{Seat: p.Seat, Name: p.Name, You: p.Seat == int(v.Seat) && v.Seat != games.Spectator}
 		for _, a := range g.ToAct {
 			if int(a.Seat) == p.Seat {
 				row.Act = true
 				if row.You && a.Deadline != nil {
-					d.Deadline = readable(*a.Deadline, loc)
+					d.Deadline = who.when(*a.Deadline, loc)
 				}
 			}
 		}
@@ -462,23 +546,33 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 		d.Joined = slices.ContainsFunc(b.Joined, func(j play.Joined) bool { return j.User == user })
 		d.Creator = b.Creator == user
 		d.CanStart = d.Creator && len(b.Joined) >= info.Info().MinSeats
-		d.Needed = fmt.Sprintf("%d to %d players", info.Info().MinSeats, info.Info().MaxSeats)
+		d.Needed = who.seats(info.Info().MinSeats, info.Info().MaxSeats)
 		d.JoinURL = strings.TrimRight(h.cfg.BaseURL, "/") + "/games/" + id
 		h.render(w, r, status, "game", d)
 		return
 	}
-	if d.Board, d.BoardText, err = h.board(g.Kind, int(v.Seat), v.View); err != nil {
+	if d.Board, d.BoardText, err = h.board(g.Kind, int(v.Seat), v.View, who.Lang); err != nil {
 		h.failErr(w, r, err)
 		return
 	}
 	if g.Result != nil {
-		d.Ended, d.Result = true, g.Result.Summary.In(games.English)
+		d.Ended, d.Result = true, g.Result.Summary.In(who.Lang)
 	} else {
-		d.Legal, d.Numbers = numberMoves(v.Legal)
-		d.Choices = v.Choices
+		words := h.gameWords(g.Kind, who.Lang)
+		legal, numbers := numberMoves(v.Legal)
+		for _, m := range legal {
+			d.Legal = append(d.Legal, legalMove{Move: m, Label: words.WriteMove(m)})
+		}
+		for _, n := range numbers {
+			n.Label = words.WriteMove(n.Verb)
+			d.Numbers = append(d.Numbers, n)
+		}
+		for _, c := range v.Choices {
+			d.Choices = append(d.Choices, words.WriteMove(c))
+		}
 		for _, a := range g.ToAct {
 			if a.Seat == v.Seat {
-				d.ToDo = append(d.ToDo, fmt.Sprintf("%s (rule %s)", a.Kind, a.Rule))
+				d.ToDo = append(d.ToDo, who.say("game.todo", games.ToDo(words, a.Kind), a.Rule))
 			}
 		}
 	}
@@ -494,7 +588,7 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 		}
 		for _, c := range changes {
 			if !c.Text.IsZero() {
-				d.Since = append(d.Since, c.Text.In(games.English))
+				d.Since = append(d.Since, c.Text.In(who.Lang))
 			}
 		}
 		d.SinceFrom = seen
@@ -535,7 +629,7 @@ func (h *Handler) resign(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.PostFormValue("confirm") != "yes" {
-		h.showGame(w, r, http.StatusBadRequest, gamePageData{Problem: "Tick “yes, I resign” to leave the game."})
+		h.showGame(w, r, http.StatusBadRequest, gamePageData{Problem: visitOf(r).say("game.resign_tick")})
 		return
 	}
 	h.command(w, r, func(ctx context.Context, id string) error {
@@ -548,13 +642,14 @@ func (h *Handler) resign(w http.ResponseWriter, r *http.Request) {
 // when it was refused.
 func (h *Handler) command(w http.ResponseWriter, r *http.Request, run func(ctx context.Context, id string) error) {
 	id := r.PathValue("id")
+	lang := visitOf(r).Lang
 	if err := run(r.Context(), id); err != nil {
 		if pe, ok := errors.AsType[*play.Error](err); ok {
-			h.showGame(w, r, http.StatusConflict, gamePageData{Problem: pe.Message})
+			h.showGame(w, r, http.StatusConflict, gamePageData{Problem: games.Explain(pe, lang)})
 			return
 		}
 		if re, ok := games.AsRuleError(err); ok {
-			h.showGame(w, r, http.StatusUnprocessableEntity, gamePageData{Problem: re.Explain(games.English), Rule: re.Rule})
+			h.showGame(w, r, http.StatusUnprocessableEntity, gamePageData{Problem: re.Explain(lang), Rule: re.Rule})
 			return
 		}
 		h.failErr(w, r, err)
@@ -573,6 +668,7 @@ const maxListed = 12
 // rules, as it refuses any move.
 type numberMove struct {
 	Verb     string
+	Label    string // the verb in the player's words
 	Min, Max int
 }
 
@@ -635,18 +731,19 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := gamePageData{Typed: text}
+	v := visitOf(r)
 	if stale, ok := errors.AsType[*play.StaleError](err); ok {
-		d.Problem = stale.Error() + " (nothing was played)"
+		d.Problem = v.say("game.stale", games.Explain(stale, v.Lang))
 		h.showGame(w, r, http.StatusConflict, d)
 		return
 	}
 	if re, ok := games.AsRuleError(err); ok {
-		d.Problem, d.Rule = re.Explain(games.English), re.Rule
+		d.Problem, d.Rule = re.Explain(v.Lang), re.Rule
 		h.showGame(w, r, http.StatusUnprocessableEntity, d)
 		return
 	}
 	if pe, ok := errors.AsType[*play.Error](err); ok {
-		d.Problem = pe.Message
+		d.Problem = games.Explain(pe, v.Lang)
 		h.showGame(w, r, http.StatusBadRequest, d)
 		return
 	}
@@ -702,6 +799,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	id := r.PathValue("id")
+	v := visitOf(r)
 	version, _ := strconv.Atoi(r.URL.Query().Get("version"))
 	from, _ := strconv.Atoi(r.URL.Query().Get("from"))
 	g, err := h.cfg.Play.GameFor(ctx, id)
@@ -711,7 +809,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	}
 	latest := g.Version
 	if latest < 1 {
-		h.fail(w, r, http.StatusNotFound, "Game "+id+" has no history yet.")
+		h.fail(w, r, http.StatusNotFound, v.say("history.none", id))
 		return
 	}
 	if version <= 0 || version > latest {
@@ -738,11 +836,11 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 		names[i] = p.Name
 	}
 	seat := -1
-	if _, v, err := h.cfg.Play.GameAndViewFor(ctx, id, userOf(r)); err == nil {
-		seat = int(v.Seat)
+	if _, view, err := h.cfg.Play.GameAndViewFor(ctx, id, userOf(r)); err == nil {
+		seat = int(view.Seat)
 	}
-	page := historyPage{Layout: h.layout(r, "History of "+h.gameName(g.Kind)+" "+id), ID: id, Name: h.gameName(g.Kind),
-		Version: version, Latest: latest, Text: st.Text.In(games.English), At: readable(st.At, visitOf(r).User.Location()),
+	page := historyPage{Layout: h.layout(r, v.say("title.history", h.gameName(g.Kind), id)), ID: id, Name: h.gameName(g.Kind),
+		Version: version, Latest: latest, Text: st.Text.In(v.Lang), At: v.when(st.At, v.User.Location()),
 		Prev: version - 1, Finished: g.Status == projections.StatusFinished, From: from, To: to}
 	if from > 1 {
 		page.EarlierFrom, page.EarlierTo = from-historyPageSize, from-1
@@ -755,20 +853,20 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	}
 	if string(st.View) != "null" && len(st.View) > 0 {
 		page.Started = true
-		if page.Board, page.BoardText, err = h.board(g.Kind, seat, st.View); err != nil {
+		if page.Board, page.BoardText, err = h.board(g.Kind, seat, st.View, v.Lang); err != nil {
 			h.failErr(w, r, err)
 			return
 		}
 	}
 	if st.Reveal != nil {
 		page.HasReveal = true
-		for i, v := range st.Reveal.Views {
-			b, text, err := h.board(g.Kind, i, v)
+		for i, view := range st.Reveal.Views {
+			b, text, err := h.board(g.Kind, i, view, v.Lang)
 			if err != nil {
 				h.failErr(w, r, err)
 				return
 			}
-			name := fmt.Sprintf("seat %d", i)
+			name := v.say("game.seat", i)
 			if i < len(names) {
 				name = names[i]
 			}
@@ -776,15 +874,31 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for _, s := range steps[from-1 : to] {
-		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text.In(games.English), Current: s.Version == version})
+		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text.In(v.Lang), Current: s.Version == version})
 	}
 	h.render(w, r, http.StatusOK, "history", page)
 }
 
+// auditPage is an audit report as its reader reads it: what the game's
+// moves did and its result in their language, each move in their words.
 type auditPage struct {
 	Layout
-	ID     string
-	Report *archive.AuditReport
+	ID                 string
+	Passed             bool
+	FirstBad, Version  int
+	Players            string
+	Commitment, Seed   string
+	Result             string
+	Checked, Unchecked []string
+	Problems           []archive.AuditProblem
+	Disputes           []archive.Dispute
+	Moves              []auditMove
+}
+
+// auditMove is a move of the audit report in the reader's words.
+type auditMove struct {
+	archive.AuditedMove
+	Said []string
 }
 
 // audit shows the audit report of a finished game.
@@ -797,7 +911,28 @@ func (h *Handler) audit(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "audit", auditPage{Layout: h.layout(r, "Audit of game "+rep.Game), ID: rep.Game, Report: rep})
+	v := visitOf(r)
+	words := h.gameWords(rep.Kind, v.Lang)
+	page := auditPage{Layout: h.layout(r, v.say("title.audit", rep.Game)), ID: rep.Game, Passed: rep.Passed, FirstBad: rep.FirstBad,
+		Version: rep.Version, Players: v.list(rep.Players), Commitment: rep.Commitment, Seed: rep.Seed,
+		Checked: rep.Checked, Unchecked: rep.Unchecked, Problems: rep.Problems, Disputes: rep.Disputes}
+	if rep.Result != nil {
+		page.Result = rep.Result.Summary.In(v.Lang)
+	}
+	for _, m := range rep.Moves {
+		am := auditMove{AuditedMove: m}
+		am.Move = words.WriteMove(m.Move)
+		if s, err := pageWords.In(v.Lang).Say(games.T("audit.channel." + strings.ReplaceAll(m.Channel, " ", "_"))); err == nil {
+			am.Channel = s
+		}
+		for _, said := range m.Said {
+			if s := said.In(v.Lang); s != "" {
+				am.Said = append(am.Said, s)
+			}
+		}
+		page.Moves = append(page.Moves, am)
+	}
+	h.render(w, r, http.StatusOK, "audit", page)
 }
 
 // record downloads the game's record as the player may have it.
@@ -818,24 +953,65 @@ func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
 
 type rulesPage struct {
 	Layout
-	Game   string
-	Blocks []block
+	Game     string
+	Markdown string // the address of the page as Markdown
+	PageLang string // the language the rules are written in
+	Blocks   []block
 }
 
-// rules shows a game's rules page.
+// rules shows a game's rules page in the page's language, or in the one
+// its address names (?lang=fr: a link from a refusal or a mail), each rule
+// anchored by its id (/rules/coyote?lang=fr#CY-6).
 func (h *Handler) rules(w http.ResponseWriter, r *http.Request) {
+	v := visitOf(r)
+	if l, ok := games.Language(r.URL.Query().Get("lang")); ok && r.URL.Query().Get("lang") != "" {
+		v.Lang = l
+		r = r.WithContext(withSession(r.Context(), v))
+		w.Header().Set("Content-Language", l)
+	}
 	game := r.PathValue("game")
-	page, err := catalog.RulesPage(game, games.English)
+	page, err := catalog.RulesPage(game, v.Lang)
 	if err != nil {
-		h.fail(w, r, http.StatusNotFound, "There is no game "+strconv.Quote(game)+".")
+		h.fail(w, r, http.StatusNotFound, v.say("error.no_game", game))
 		return
+	}
+	written := v.Lang
+	if english, _ := catalog.RulesPage(game, games.English); v.Lang != games.English && page == english {
+		written = games.English // no page in the reader's language yet
 	}
 	if strings.Contains(r.Header.Get("Accept"), "text/markdown") || r.URL.Query().Get("format") == "md" {
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-		_, _ = w.Write([]byte(page)) // the client went away: nothing to do
+		w.Header().Set("Content-Language", written)
+		_, _ = w.Write([]byte(page)) //nolint:gosec // G705: our own embedded rules page, served as text/markdown with nosniff; the query only picks which
 		return
 	}
-	h.render(w, r, http.StatusOK, "rules", rulesPage{Layout: h.layout(r, "Rules of "+h.gameName(game)), Game: h.gameName(game), Blocks: markdown(page)})
+	h.render(w, r, http.StatusOK, "rules", rulesPage{Layout: h.layout(r, v.say("title.rules", h.gameName(game))), Game: h.gameName(game),
+		Markdown: "?format=md&lang=" + url.QueryEscape(v.Lang), PageLang: written, Blocks: markdown(page)})
+}
+
+// setLanguage is the language switch at the foot of every page: it
+// remembers the visitor's choice (a cookie, for a year), saves it as the
+// signed-in player's setting, and shows the page again.
+func (h *Handler) setLanguage(w http.ResponseWriter, r *http.Request) {
+	v := visitOf(r)
+	tag := r.PostFormValue("language")
+	lang, ok := games.Language(tag)
+	if !ok || tag == "" {
+		h.fail(w, r, http.StatusBadRequest, v.say("error.language", tag, strings.Join(games.Languages(), ", ")))
+		return
+	}
+	if v.User.ID != "" {
+		if err := h.cfg.Users.SetLanguage(r.Context(), v.User.ID, lang); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+	}
+	http.SetCookie(w, h.cookie(langCookie, lang, "/", 365*24*3600))
+	back := r.PostFormValue("back")
+	if !localPath(back) {
+		back = "/"
+	}
+	seeOther(w, r, back)
 }
 
 // live streams the game's changes as Server-Sent Events: the page's script
@@ -886,7 +1062,7 @@ func (h *Handler) live(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return
 			}
-			data, _ := json.Marshal(map[string]any{"version": u.Version, "text": u.Text}) // a map of a string and an int always encodes
+			data, _ := json.Marshal(map[string]any{"version": u.Version, "text": u.Text.In(visitOf(r).Lang)}) // a map of a string and an int always encodes
 			if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", u.Version, data); err != nil {
 				return
 			}

@@ -6,18 +6,41 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
 	"regexp"
 	"strings"
+
+	"github.com/courrier-games/courrier/games"
 )
 
 // pageNames are the pages, each parsed with the layout and the partials
 // into its own set; "boards" holds the game boards alone.
 var pageNames = []string{"home", "login", "account", "games", "new", "game", "history", "audit", "rules", "error", "settings"}
 
-// parsePages parses every page once, at start.
-func parsePages(funcs template.FuncMap) (map[string]*template.Template, error) {
-	out := map[string]*template.Template{}
+// pageSet is every page of one language by name.
+type pageSet map[string]*template.Template
+
+// parsePages parses every page once per language, at start: a language's
+// pages say web's words in it (templateWords).
+func parsePages(funcs template.FuncMap) (map[string]pageSet, error) {
+	out := map[string]pageSet{}
+	for _, lang := range games.Languages() {
+		all := template.FuncMap{}
+		maps.Copy(all, funcs)
+		maps.Copy(all, templateWords(lang))
+		set, err := parseLanguage(all)
+		if err != nil {
+			return nil, fmt.Errorf("web: the pages in %s: %w", lang, err)
+		}
+		out[lang] = set
+	}
+	return out, nil
+}
+
+// parseLanguage parses every page with funcs.
+func parseLanguage(funcs template.FuncMap) (pageSet, error) {
+	out := pageSet{}
 	for _, name := range pageNames {
 		t, err := template.New(name).Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/boards.html", "templates/pages/"+name+".html")
 		if err != nil {
@@ -107,10 +130,20 @@ func favicon(w http.ResponseWriter, _ *http.Request) {
 type block struct {
 	Kind  string // h2, h3, h4, p, ul, table, pre
 	Text  string
-	Items []string
+	Items []item
 	Rows  [][]string
 	ID    string
 }
+
+// item is one item of a list; ID is the rule it states ("CY-6"), the
+// anchor that a refusal citing the rule links to.
+type item struct {
+	Text, ID string
+}
+
+// ruleItem is a list item that states a rule: it starts with the rule's
+// id in bold ("**CY-6** [TEXT] On your turn…").
+var ruleItem = regexp.MustCompile(`^\*\*([A-Z]{1,4}-[0-9]+[a-z]?)\*\*`)
 
 var (
 	mdEmphasis = regexp.MustCompile("[`*]")
@@ -125,6 +158,15 @@ func plain(s string) string {
 // markdown reads the subset of Markdown the rules pages use into blocks.
 func markdown(src string) []block {
 	var out []block
+	ids := map[string]bool{}
+	listItem := func(raw string) item {
+		it := item{Text: plain(raw)}
+		if m := ruleItem.FindStringSubmatch(raw); m != nil && !ids[m[1]] {
+			ids[m[1]] = true
+			it.ID = m[1]
+		}
+		return it
+	}
 	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -162,11 +204,11 @@ func markdown(src string) []block {
 				lt := strings.TrimSpace(lines[i])
 				switch {
 				case strings.HasPrefix(lt, "- ") || strings.HasPrefix(lt, "* "):
-					b.Items = append(b.Items, plain(lt[2:]))
+					b.Items = append(b.Items, listItem(lt[2:]))
 				case listNumber.MatchString(lt):
-					b.Items = append(b.Items, plain(listNumber.ReplaceAllString(lt, "")))
+					b.Items = append(b.Items, listItem(listNumber.ReplaceAllString(lt, "")))
 				case lt != "" && len(b.Items) > 0 && strings.HasPrefix(lines[i], " "):
-					b.Items[len(b.Items)-1] += " " + plain(lt)
+					b.Items[len(b.Items)-1].Text += " " + plain(lt)
 				default:
 					i--
 					out = append(out, b)
@@ -193,9 +235,11 @@ func markdown(src string) []block {
 
 var listNumber = regexp.MustCompile(`^\d+\.\s+`)
 
+// anchor is a heading's id: its words folded (no accents, lower case),
+// joined by hyphens.
 func anchor(s string) string {
 	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
+	for _, r := range games.FoldWord(s) {
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 			b.WriteRune(r)

@@ -29,11 +29,13 @@ const (
 )
 
 // visit is who is asking: the signed-in user (zero when nobody), their
-// session's id, and the CSRF token their forms carry.
+// session's id, the CSRF token their forms carry, and the language their
+// pages are in.
 type visit struct {
 	User    auth.User
 	Session string
 	CSRF    string
+	Lang    string
 }
 
 type visitKey struct{}
@@ -54,6 +56,13 @@ func userOf(r *http.Request) string { return visitOf(r).User.ID }
 // session reads the session cookie (a session still open on the server)
 // and computes the CSRF token of the visit's forms.
 func (h *Handler) session(w http.ResponseWriter, r *http.Request) visit {
+	v := h.readSession(w, r)
+	v.Lang = h.pageLanguage(r, v.User)
+	return v
+}
+
+// readSession is session without the language.
+func (h *Handler) readSession(w http.ResponseWriter, r *http.Request) visit {
 	var v visit
 	// A visitor's own random value, which binds the forms shown before
 	// signing in (the sign-in form, a link's button).
@@ -124,7 +133,7 @@ func (h *Handler) checkCSRF(fn func(http.ResponseWriter, *http.Request)) func(ht
 		}
 		want := visitOf(r).CSRF
 		if sent == "" || want == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(want)) != 1 {
-			h.fail(w, r, http.StatusForbidden, "This form has expired or did not come from this site: nothing was done. Reload the page and send it again.")
+			h.fail(w, r, http.StatusForbidden, visitOf(r).say("error.csrf"))
 			return
 		}
 		fn(w, r)
@@ -136,8 +145,9 @@ func (h *Handler) requireUser(w http.ResponseWriter, r *http.Request) bool {
 	if userOf(r) != "" {
 		return true
 	}
-	h.render(w, r, http.StatusUnauthorized, "home", homePage{Layout: h.layout(r, "Sign in"),
-		Message: "Sign in to see this page.", Next: r.URL.Path})
+	v := visitOf(r)
+	h.render(w, r, http.StatusUnauthorized, "home", homePage{Layout: h.layout(r, v.say("title.sign_in")),
+		Message: v.say("home.need_sign_in"), Next: r.URL.Path})
 	return false
 }
 

@@ -5,21 +5,34 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
 )
 
-// The settings page: which mail the player gets, for all games (a
-// checkbox per kind) and for each of their games (the game's own
+// The settings page: the language the player reads (api/auth's
+// SetLanguage, as PATCH /v1/me does), and which mail they get, for all
+// games (a checkbox per kind) and for each of their games (the game's own
 // settings, which win). It reads and writes through api/auth's
 // MailPreferences, as GET/PATCH /v1/me/mail and the mail's unsubscribe
-// link do.
+// link do. One form, one Save.
 
 // mailBox is a kind's checkbox for all games.
 type mailBox struct {
-	auth.MailKind
+	mailKind
 	Name string // the form field
 	On   bool
+}
+
+// mailKind is a kind of mail in the reader's words.
+type mailKind struct {
+	ID, Label, About string
+}
+
+// kindOf says kind k in the visit's language.
+func (v visit) kindOf(k auth.MailKind) mailKind {
+	return mailKind{ID: k.ID, Label: v.say("mail.kind." + k.ID + ".label"), About: v.say("mail.kind." + k.ID + ".about")}
 }
 
 // mailCell is a select of a game's own setting: "" (none: the broader
@@ -41,7 +54,7 @@ type gameSettings struct {
 type settingsPage struct {
 	Layout
 	All     []mailBox
-	PerGame []auth.MailKind // the kinds set per game: the columns of the games' table
+	PerGame []mailKind // the kinds set per game: the columns of the games' table
 	Games   []gameSettings
 	Bounced bool
 	Saved   bool
@@ -63,21 +76,22 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 		h.failErr(w, r, err)
 		return
 	}
-	page := settingsPage{Layout: h.layout(r, "Mail settings"), Bounced: m.Bounced, Saved: saved, Problem: problem}
+	v := visitOf(r)
+	page := settingsPage{Layout: h.layout(r, v.say("title.settings")), Bounced: m.Bounced, Saved: saved, Problem: problem}
 	for _, k := range auth.MailKinds() {
-		page.All = append(page.All, mailBox{MailKind: k, Name: "all." + k.ID, On: m.AllGames[k.ID]})
+		page.All = append(page.All, mailBox{mailKind: v.kindOf(k), Name: "all." + k.ID, On: m.AllGames[k.ID]})
 		if k.PerGame {
-			page.PerGame = append(page.PerGame, k)
+			page.PerGame = append(page.PerGame, v.kindOf(k))
 		}
 	}
 	for _, g := range m.Games {
 		own := ownSettings(g.Settings)
 		name := g.Game.Name
 		if name == "" {
-			name = "Game"
+			name = v.say("settings.col.game")
 		}
 		row := gameSettings{ID: g.Game.ID, Name: name, Every: mailCell{
-			Name: "g." + g.Game.ID + ".every", Label: "Every kind of mail about " + name + " " + g.Game.ID, Value: own[""],
+			Name: "g." + g.Game.ID + ".every", Label: v.say("settings.every_label", name, g.Game.ID), Value: own[""],
 		}}
 		for _, k := range page.PerGame {
 			def := m.AllGames[k.ID]
@@ -85,33 +99,50 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 				def = v == "on"
 			}
 			row.Cells = append(row.Cells, mailCell{Name: "g." + g.Game.ID + "." + k.ID,
-				Label: k.Label + " mail about " + name + " " + g.Game.ID, Value: own[k.ID], Default: def})
+				Label: v.say("settings.kind_label", k.Label, name, g.Game.ID), Value: own[k.ID], Default: def})
 		}
 		page.Games = append(page.Games, row)
 	}
 	h.render(w, r, status, "settings", page)
 }
 
-// saveSettings applies what the form changed, in one call to auth (all or
-// nothing), and shows the page again.
+// saveSettings applies what the form changed: the mail settings in one
+// call to auth (all or nothing), then the language when the form changed
+// it; and shows the page again, in the language now chosen.
 func (h *Handler) saveSettings(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return
 	}
 	ctx := r.Context()
+	v := visitOf(r)
 	prefs := h.mailPrefs()
 	cur, err := prefs.Get(ctx, userOf(r))
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	changes, err := formChanges(r, cur)
+	lang := ""
+	if tag := r.PostFormValue("language"); tag != "" {
+		l, ok := games.Language(tag)
+		if !ok {
+			h.renderSettings(w, r, http.StatusBadRequest, false, v.say("error.language", tag, strings.Join(games.Languages(), ", ")))
+			return
+		}
+		if l != v.User.Language {
+			lang = l
+		}
+	}
+	changes, err := formChanges(r, cur, v)
 	if err == nil && len(changes) > 0 {
 		err = prefs.Change(ctx, userOf(r), changes)
 	}
 	if me, ok := errors.AsType[*auth.MailError](err); ok {
-		h.renderSettings(w, r, http.StatusBadRequest, false, me.Error())
+		h.renderSettings(w, r, http.StatusBadRequest, false, games.Explain(me, v.Lang))
 		return
+	}
+	if err == nil && lang != "" {
+		err = h.cfg.Users.SetLanguage(ctx, userOf(r), lang)
+		http.SetCookie(w, h.cookie(langCookie, lang, "/", 365*24*3600))
 	}
 	if err != nil {
 		h.failErr(w, r, err)
@@ -124,7 +155,7 @@ func (h *Handler) saveSettings(w http.ResponseWriter, r *http.Request) {
 // showed: the checkboxes for all games that changed, and each game's
 // selects that changed (all of them again after its setting for every
 // kind changed, which replaces them).
-func formChanges(r *http.Request, cur auth.MailSettings) ([]auth.MailChange, error) {
+func formChanges(r *http.Request, cur auth.MailSettings, v visit) ([]auth.MailChange, error) {
 	if err := r.ParseForm(); err != nil {
 		return nil, fmt.Errorf("read the form: %w", err)
 	}
@@ -136,14 +167,14 @@ func formChanges(r *http.Request, cur auth.MailSettings) ([]auth.MailChange, err
 		}
 	}
 	var bad []string
-	change := func(game, kind, v string) {
+	change := func(game, kind, value string) {
 		c := auth.MailChange{Game: game, Kind: kind}
-		switch v {
+		switch value {
 		case "on", "off":
-			c.On = new(v == "on")
+			c.On = new(value == "on")
 		case "":
 		default:
-			bad = append(bad, fmt.Sprintf("%q is not on, off or empty", v))
+			bad = append(bad, v.say("settings.bad_value", value))
 			return
 		}
 		changes = append(changes, c)
@@ -162,8 +193,8 @@ func formChanges(r *http.Request, cur auth.MailSettings) ([]auth.MailChange, err
 			if !k.PerGame {
 				continue
 			}
-			if v := r.PostForm.Get(prefix + k.ID); v != own[k.ID] || every != own[""] && v != "" {
-				change(g.Game.ID, k.ID, v)
+			if value := r.PostForm.Get(prefix + k.ID); value != own[k.ID] || every != own[""] && value != "" {
+				change(g.Game.ID, k.ID, value)
 			}
 		}
 	}

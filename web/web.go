@@ -14,7 +14,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -22,16 +21,18 @@ import (
 	"time"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play"
 )
 
 //go:embed templates static
 var files embed.FS
 
-// Update is one change of a game as a follower's seat may know it.
+// Update is one change of a game as a follower's seat may know it: the
+// page says Text in its reader's language.
 type Update struct {
 	Version int
-	Text    string
+	Text    games.Phrase
 }
 
 // Live follows games for the game page's live refresh: Follow delivers the
@@ -69,10 +70,11 @@ type Config struct {
 type Handler struct {
 	cfg    Config
 	log    *slog.Logger
-	pages  map[string]*template.Template
+	pages  map[string]pageSet // by language, then by name
 	static http.Handler
 	assets map[string]string // file name → its URL under /static/, with a checksum
 	mux    *http.ServeMux
+	routes *http.ServeMux // the pages' routes, behind the cross-origin check
 	secure bool
 }
 
@@ -101,15 +103,15 @@ func New(cfg Config) (*Handler, error) {
 		return nil, fmt.Errorf("web: static files: %w", err)
 	}
 	h.static = http.StripPrefix("/static/", staticFiles(http.FileServerFS(sub)))
-	h.routes()
+	h.route()
 	return h, nil
 }
 
 // ServeHTTP serves a page.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-// routes registers the pages. Every POST goes through the CSRF checks.
-func (h *Handler) routes() {
+// route registers the pages. Every POST goes through the CSRF checks.
+func (h *Handler) route() {
 	m := http.NewServeMux()
 	get := func(pattern string, fn func(http.ResponseWriter, *http.Request)) {
 		m.Handle("GET "+pattern, h.page(fn))
@@ -141,13 +143,15 @@ func (h *Handler) routes() {
 	get("/games/{id}/record", h.record)
 	get("/games/{id}/live", h.live)
 	get("/rules/{game}", h.rules)
+	post("/language", h.setLanguage)
 	m.Handle("/", h.page(func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, http.StatusNotFound, "There is no such page.")
+		h.fail(w, r, http.StatusNotFound, visitOf(r).say("error.no_page"))
 	}))
 	cop := http.NewCrossOriginProtection()
-	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, http.StatusForbidden, "This form was sent from another site: nothing was done. Go back to courrier and send it from there.")
+	cop.SetDenyHandler(h.page(func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, http.StatusForbidden, visitOf(r).say("error.cross_site"))
 	}))
+	h.routes = m
 	h.mux = http.NewServeMux()
 	h.mux.Handle("/", cop.Handler(m))
 }
@@ -161,7 +165,9 @@ func (h *Handler) page(fn func(http.ResponseWriter, *http.Request)) http.Handler
 		hdr.Set("X-Frame-Options", "DENY")
 		hdr.Set("Referrer-Policy", "same-origin")
 		hdr.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-		r = r.WithContext(withSession(r.Context(), h.session(w, r)))
+		v := h.session(w, r)
+		hdr.Set("Content-Language", v.Lang)
+		r = r.WithContext(withSession(r.Context(), v))
 		fn(w, r)
 	})
 }
@@ -169,10 +175,11 @@ func (h *Handler) page(fn func(http.ResponseWriter, *http.Request)) http.Handler
 // render writes page name with data, through a buffer: a template error
 // is logged and answered with a plain 500 page, never half a page.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
-	t, ok := h.pages[name]
+	v := visitOf(r)
+	t, ok := h.pagesIn(v.Lang)[name]
 	if !ok {
 		h.log.ErrorContext(r.Context(), "web: no such page", "page", name)
-		http.Error(w, "Something went wrong on our side; it has been logged.", http.StatusInternalServerError)
+		http.Error(w, v.say("error.internal"), http.StatusInternalServerError)
 		return
 	}
 	var b bytes.Buffer
@@ -182,7 +189,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	}
 	if err := t.ExecuteTemplate(&b, tmpl, data); err != nil {
 		h.log.ErrorContext(r.Context(), "web: render", "page", name, "err", err)
-		http.Error(w, "Something went wrong on our side; it has been logged.", http.StatusInternalServerError)
+		http.Error(w, v.say("error.internal"), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -191,14 +198,23 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	_, _ = w.Write(b.Bytes()) // the client went away: nothing to do
 }
 
+// pagesIn is the pages in lang (English when courrier does not speak it).
+func (h *Handler) pagesIn(lang string) pageSet {
+	if set, ok := h.pages[lang]; ok {
+		return set
+	}
+	return h.pages[games.English]
+}
+
 // fail answers with the error page.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, message string) {
-	h.render(w, r, status, "error", errorPage{Layout: h.layout(r, http.StatusText(status)), Status: status, Message: message})
+	h.render(w, r, status, "error", errorPage{Layout: h.layout(r, visitOf(r).statusTitle(status)), Status: status, Message: message})
 }
 
 // failErr answers a play error as a person reads it; anything else is
 // logged and answered with a 500 (or a 503 when the database is away).
 func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	v := visitOf(r)
 	if pe, ok := errors.AsType[*play.Error](err); ok {
 		status := http.StatusBadRequest
 		switch pe.Code {
@@ -209,16 +225,16 @@ func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		case play.CodeConflict:
 			status = http.StatusConflict
 		}
-		h.fail(w, r, status, pe.Message)
+		h.fail(w, r, status, games.Explain(pe, v.Lang))
 		return
 	}
 	if unavailable(err) {
 		w.Header().Set("Retry-After", "5")
-		h.fail(w, r, http.StatusServiceUnavailable, "courrier cannot reach its database just now; try again in a few seconds.")
+		h.fail(w, r, http.StatusServiceUnavailable, v.say("error.database"))
 		return
 	}
 	h.log.ErrorContext(r.Context(), "web: page", "path", r.URL.Path, "err", err)
-	h.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side; it has been logged.")
+	h.fail(w, r, http.StatusInternalServerError, v.say("error.internal"))
 }
 
 // unavailable reports whether err is the database being away

@@ -59,13 +59,16 @@ func (l *loginJobs) InsertTx(_ context.Context, _ pgx.Tx, args river.JobArgs, _ 
 type site struct {
 	t        *testing.T
 	url      string
+	play     *play.Service // the pages' own, with their seed box
 	pool     *pgxpool.Pool
 	users    *auth.Users
 	sessions *auth.Sessions
 	jobs     *loginJobs
 }
 
-func newSite(t *testing.T, baseURL string) *site {
+// newSite serves the pages on a fresh database; opts change its
+// configuration.
+func newSite(t *testing.T, baseURL string, opts ...func(*web.Config)) *site {
 	t.Helper()
 	pool := pgtest.New(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -81,17 +84,21 @@ func newSite(t *testing.T, baseURL string) *site {
 		t.Fatal(err)
 	}
 	box := play.NewEphemeralSeedBox()
-	h, err := web.New(web.Config{
+	cfg := web.Config{
 		Play:    play.New(pool, catalog.Registry(), play.WithLogger(log), play.WithSeedBox(box), play.WithAccounts(auth.NewInvitees())),
 		Archive: play.NewArchive(pool, catalog.Registry(), box), Users: users, Sessions: sessions, SignIn: signIn,
 		CSRFKey: csrfKey, BaseURL: baseURL, Log: log,
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	h, err := web.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &site{t: t, url: srv.URL, pool: pool, users: users, sessions: sessions, jobs: lj}
+	return &site{t: t, url: srv.URL, play: cfg.Play, pool: pool, users: users, sessions: sessions, jobs: lj}
 }
 
 // browser is a cookie jar that does not run JavaScript.
@@ -100,6 +107,9 @@ type browser struct {
 	client *http.Client
 	page   string // the last page's HTML
 	status int
+	header http.Header // the last page's response headers
+	// accept is the Accept-Language header it sends ("" for none).
+	accept string
 }
 
 func (s *site) browser() *browser {
@@ -128,21 +138,25 @@ func (b *browser) post(path string, form url.Values) string {
 
 func (b *browser) do(req *http.Request) string {
 	b.s.t.Helper()
+	if b.accept != "" {
+		req.Header.Set("Accept-Language", b.accept)
+	}
 	resp, err := b.client.Do(req)
 	if err != nil {
 		b.s.t.Fatal(err)
 	}
 	defer func() { _ = resp.Body.Close() }()
 	body, _ := io.ReadAll(resp.Body)
-	b.page, b.status = string(body), resp.StatusCode
+	b.page, b.status, b.header = string(body), resp.StatusCode, resp.Header
 	return b.page
 }
 
-// signIn signs in through the pages, with the link the mail would carry.
+// signIn signs in through the pages, with the link the mail would carry
+// (in whatever language the pages speak to the browser).
 func (b *browser) signIn(email, name string) {
 	b.s.t.Helper()
 	b.get("/")
-	if page := b.post("/signin", url.Values{"email": {email}, "name": {name}}); !strings.Contains(page, "Check your mail") {
+	if page := b.post("/signin", url.Values{"email": {email}, "name": {name}}); !strings.Contains(page, `data-testid="link-sent"`) {
 		b.s.t.Fatalf("sign in: %d\n%s", b.status, page)
 	}
 	u, err := b.s.users.Ensure(b.s.t.Context(), email)
@@ -153,7 +167,7 @@ func (b *browser) signIn(email, name string) {
 	link := auth.LinkSecret(loginKey, b.s.jobs.last[u.ID])
 	b.s.jobs.mu.Unlock()
 	b.get("/login/" + link)
-	if page := b.post("/login/"+link, url.Values{}); !strings.Contains(page, "My games") || b.status != http.StatusOK {
+	if page := b.post("/login/"+link, url.Values{}); !strings.Contains(page, `<a href="/games/new">`) || b.status != http.StatusOK {
 		b.s.t.Fatalf("confirm the link: %d\n%s", b.status, page)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/courrier-games/courrier/games"
 	"io"
 	"log/slog"
 	"net"
@@ -274,7 +273,7 @@ func (f liveFeed) Follow(ctx context.Context, gameID, user string, after int) (<
 		defer close(out)
 		send := func(c play.Change) bool {
 			select {
-			case out <- web.Update{Version: c.Version, Text: c.Text.In(games.English)}:
+			case out <- web.Update{Version: c.Version, Text: c.Text}:
 				return true
 			case <-ctx.Done():
 				return false

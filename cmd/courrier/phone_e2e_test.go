@@ -28,7 +28,8 @@ const widest = `[...document.querySelectorAll("body *")].filter(e => {
 // sign-in page, My games, both steps of New game, the settings, the
 // account, every game's page mid-game (Kramer's Coup's tables included:
 // only a table's own box may scroll), a history, a rules page and the dev
-// mailbox. Screenshots of each go to $TMPDIR/courrier-phone.
+// mailbox; and all of them again in French. Screenshots of each go to
+// $TMPDIR/courrier-phone.
 func TestPagesFitAPhone(t *testing.T) {
 	chrome := chromePath(t)
 	base, _, _ := startServe(t)
@@ -120,5 +121,22 @@ func TestPagesFitAPhone(t *testing.T) {
 	for _, pg := range pages {
 		check(pg.who, pg.name, pg.path)
 	}
-	t.Logf("%d pages checked at %d pixels; screenshots in %s", len(pages)+1, phoneWidth, shots)
+	// In French too, whose words are longer: each person chooses French
+	// with the switch at the foot of a page.
+	for _, p := range append([]*person{visitor}, people...) {
+		p.run(phone, chromedp.Navigate(p.base+"/"), chromedp.Click(chromedp.CSS(`[data-testid=language-fr]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=language-en]`)))
+	}
+	checkFrench := func(p *person, name, path string) {
+		t.Helper()
+		check(p, name+"-fr", path)
+		if lang := eval[string](p, `document.documentElement.lang`); lang != "fr" && !strings.HasPrefix(path, "/dev/") {
+			t.Errorf("%s is in %q after choosing French", path, lang)
+		}
+	}
+	checkFrench(visitor, "home", "/")
+	for _, pg := range pages {
+		checkFrench(pg.who, pg.name, pg.path)
+	}
+	t.Logf("%d pages checked at %d pixels, in English and in French; screenshots in %s", len(pages)+1, phoneWidth, shots)
 }

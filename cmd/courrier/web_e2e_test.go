@@ -170,7 +170,7 @@ const readPage = `(() => {
       for (let i = Number(n.min); i <= Number(n.max); i++) out.push(f.dataset.verb + " " + i);
       return out;
     }),
-    to_act: [...document.querySelectorAll(".players li.to-act")].map(li => li.textContent.replace(" (you)", "").replace("to act", "").trim()),
+    to_act: [...document.querySelectorAll(".players li.to-act")].map(li => li.dataset.name),
     over: !!document.querySelector("[data-testid=result]"),
     text: document.body.innerText,
     width: document.documentElement.scrollWidth,
@@ -356,7 +356,7 @@ func TestPlayInTheBrowser(t *testing.T) {
 				}
 				players[1].run(chromedp.Navigate(base + "/games/" + id + "/audit"))
 				verdict := get(players[1], chromedp.Text(chromedp.CSS(`[data-testid=verdict]`)))
-				if !strings.HasPrefix(verdict, "Passed") {
+				if passed := eval[string](players[1], `document.querySelector("[data-testid=verdict]").dataset.passed`); passed != "true" || !strings.HasPrefix(verdict, "Passed") {
 					t.Fatalf("the audit page after the end says %q", verdict)
 				}
 			}
