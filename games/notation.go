@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -111,10 +112,23 @@ func (w Words) WriteMove(line string) string {
 // FoldWord is s as it is compared when read: lower case, accents removed
 // ("Enchère" → "enchere").
 func FoldWord(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s) // no accent to remove: the common case, made cheap
+	}
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil {
 		out = s
 	}
 	return strings.ToLower(out)
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

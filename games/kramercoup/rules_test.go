@@ -635,7 +635,7 @@ func TestNotation(t *testing.T) {
 		{other, "discard g12 r3 b1", "discard red 3 blue 1 green 12"},
 		{other, "keep", "keep"},
 		{other, "KEEP", "keep"},
-		{other, "place bleu 7", ""},
+		{other, "place pink 7", ""},
 		{other, "place blue 0", ""},
 		{other, "place blue 21", ""},
 		{other, "place blue", ""},
