@@ -228,7 +228,7 @@ func TestRefusalsInFrench(t *testing.T) {
 		{0, "pose bleu 10", "KC-9", "it is the buy phase: buy tokens (e.g. buy 2 red) or buy nothing",
 			"c’est la phase d’achat : achetez des jetons (par exemple achète 2 rouge) ou rien (achète rien) (le coup permis le plus proche : « achète 1 bleu »)"},
 		{0, "achète 2 roses", games.NotationRule, "\"roses\" is not a colour (yellow, orange, red, violet, blue, green)",
-			"« roses » n’est pas une couleur (jaune, orange, rouge, violet, bleu, vert) (le coup permis le plus proche : « achète 1 rouge »)"},
+			"« roses » n’est pas une couleur (jaune, orange, rouge, violet, bleu, vert) (le coup permis le plus proche : « achète 2 rouge »)"},
 	}
 	eng := New()
 	for _, c := range cases {
