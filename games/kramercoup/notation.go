@@ -89,13 +89,13 @@ func fields(text string) []string {
 // "tuile", "jetons").
 func fillers() []string { return []string{"and", "the", "tile", "tiles", "token", "tokens"} }
 
-// words reads text as Parse does: fields, each word or run of words that
+// readWords reads text as Parse does: fields, each word or run of words that
 // is a form of a notation word in any language the catalog speaks made
 // that word (also the letters of a glued code: "j7" is "yellow 7"), and
 // the fillers dropped.
 func readWords(text string) []string {
 	var out []string
-	for _, w := range strings.Fields(words.ReadMove(strings.Join(fields(text), " "))) {
+	for w := range strings.FieldsSeq(words.ReadMove(strings.Join(fields(text), " "))) {
 		if !slices.Contains(fillers(), w) {
 			out = append(out, w)
 		}

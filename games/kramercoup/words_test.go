@@ -1,6 +1,7 @@
 package kramercoup
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -226,7 +227,7 @@ func TestRefusalsInFrench(t *testing.T) {
 		{0, "achète 5 verts", "KC-9", "with 2 players you may buy at most 4 tokens per buy phase, not 5",
 			"à 2 joueurs, vous pouvez acheter au plus 4 jetons par phase d’achat, pas 5 (le coup permis le plus proche : « achète 1 vert »)"},
 		{0, "pose bleu 10", "KC-9", "it is the buy phase: buy tokens (e.g. buy 2 red) or buy nothing",
-			"c’est la phase d’achat : achetez des jetons (par exemple achète 2 rouge) ou rien (achète rien) (le coup permis le plus proche : « achète 1 bleu »)"},
+			"c’est la phase d’achat : achetez des jetons (par exemple achète 2 rouge) ou rien (achète rien) (le coup permis le plus proche : « achète 1 bleu »)"}, //nolint:misspell // French
 		{0, "achète 2 roses", games.NotationRule, "\"roses\" is not a colour (yellow, orange, red, violet, blue, green)",
 			"« roses » n’est pas une couleur (jaune, orange, rouge, violet, bleu, vert) (le coup permis le plus proche : « achète 2 rouge »)"},
 	}
@@ -257,7 +258,7 @@ func TestRefusalsInFrench(t *testing.T) {
 		{"pose vert 12", "KC-10", "you do not hold green 12", "vous n’avez pas la tuile vert 12"},
 		{"pose violet 5", "KC-1", "violet 5 is already on the board", "la tuile violet 5 est déjà sur le plan de jeu"},
 		{"garde", "KC-10", "it is the place phase and placing is mandatory while you hold a tile: place one of your tiles (e.g. place yellow 1)",
-			"c’est la phase de pose, et poser est obligatoire tant que vous avez une tuile : posez l’une de vos tuiles (par exemple pose jaune 1)"},
+			"c’est la phase de pose, et poser est obligatoire tant que vous avez une tuile : posez l’une de vos tuiles (par exemple pose jaune 1)"}, //nolint:misspell // French
 	} {
 		_, err := eng.Decide(tb.s, 0, c.move, games.Seed{}.Rand(0))
 		re, ok := games.AsRuleError(err)
@@ -267,6 +268,59 @@ func TestRefusalsInFrench(t *testing.T) {
 		}
 		if re.Rule != c.rule || re.Reason.In("en") != c.en || re.Reason.In("fr") != c.fr {
 			t.Errorf("%q: %v (fr %q), want %s %q / %q", c.move, err, re.Reason.In("fr"), c.rule, c.en, c.fr)
+		}
+	}
+}
+
+// TestSummaries: the result's summary and the board's first lines in
+// English (as results and records have always held them) and in French:
+// the last tiles after a Coup, a win shared three ways.
+func TestSummaries(t *testing.T) {
+	last := newTable(t, "", tls(t, "blue 10", "y1"), tls(t, "r1", "r2"))
+	last.row(blue, 1, 9)
+	last.buyNothing()
+	last.play(0, "place blue 10")
+	last.expect(1, "last")
+
+	tie := newTable(t, "", tls(t, "g20"), tls(t, "g18"), tls(t, "g16"))
+	tie.s.Phase, tie.s.Turn = PhaseOver, -1 // every capital 3000, every cash 3000
+
+	cases := []struct {
+		name             string
+		s                *State
+		en, fr           string // the result's summary
+		boardEN, boardFR string // a line of the board
+	}{
+		{"last tile", last.s, "Coup by A: B may place a last tile", "« Coup » fait par A : B peut poser une dernière tuile",
+			"Coup by A: B may place a last tile.", "« Coup » fait par A : B peut poser une dernière tuile."},
+		{"three-way tie", tie.s, "A and B and C share the win with a capital of 3000", "A, B et C se partagent la victoire avec un capital de 3000",
+			"A, B and C share the win with a capital of 3000.", "A, B et C se partagent la victoire avec un capital de 3000."},
+	}
+	eng := New()
+	for _, c := range cases {
+		res := eng.Result(c.s)
+		if got := res.Summary.In("en"); got != c.en {
+			t.Errorf("%s: summary %q, want %q", c.name, got, c.en)
+		}
+		if got := res.Summary.In("fr"); got != c.fr {
+			t.Errorf("%s: résumé %q, want %q", c.name, got, c.fr)
+		}
+		view, err := eng.View(c.s, games.Spectator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v View
+		if err := json.Unmarshal(view, &v); err != nil || v.Summary.In("en") != c.en || v.Summary.In("fr") != c.fr {
+			t.Errorf("%s: the view's summary %s (%v)", c.name, view, err)
+		}
+		b, err := eng.Board(view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lang, want := range map[string]string{"en": c.boardEN, "fr": c.boardFR} {
+			if lines := b.Tell(words.In(lang)); !slices.Contains(lines, want) {
+				t.Errorf("%s: the board in %s has no line %q:\n%s", c.name, lang, want, strings.Join(lines, "\n"))
+			}
 		}
 	}
 }
