@@ -156,6 +156,9 @@ func TestDescribe(t *testing.T) {
 			if s := got.In(lang); s != want {
 				t.Errorf("%s for seat %d in %s:\n got %q\nwant %q", c.event, c.seat, lang, s, want)
 			}
+			if err := words.In(lang).Check(got.Text); err != nil {
+				t.Errorf("%s for seat %d in %s: %v", c.event, c.seat, lang, err)
+			}
 			if s := red.In(lang); s != got.In(lang) {
 				t.Errorf("%s for seat %d in %s: the redacted event reads %q", c.event, c.seat, lang, s)
 			}
@@ -246,6 +249,9 @@ func TestDescribe_Variants(t *testing.T) {
 		for lang, want := range map[string]string{"en": c.en, "fr": c.fr} {
 			if s := got.In(lang); s != want {
 				t.Errorf("%s in %s:\n got %q\nwant %q", c.name, lang, s, want)
+			}
+			if err := words.In(lang).Check(got.Text); err != nil {
+				t.Errorf("%s in %s: %v", c.name, lang, err)
 			}
 		}
 	}

@@ -151,6 +151,11 @@ func FuzzDecide(f *testing.F) {
 			if re.Reason.String() == "" {
 				t.Errorf("seat %d %q: rule %s without a reason", seat, text, re.Rule)
 			}
+			for _, lang := range games.Languages() {
+				if err := words.In(lang).Check(re.Reason.Text); err != nil {
+					t.Errorf("seat %d %q: the reason in %s: %v", seat, text, lang, err)
+				}
+			}
 			if re.Rule == games.NotationRule {
 				return // Parse reads only the phase: its fixed examples ("e.g. blue 7") name nobody's tile
 			}

@@ -239,6 +239,11 @@ func TestRefusalsInFrench(t *testing.T) {
 			t.Errorf("%q: %v, want a %s refusal", c.move, err, c.rule)
 			continue
 		}
+		for _, lang := range games.Languages() {
+			if err := words.In(lang).Check(re.Reason.Text); err != nil {
+				t.Errorf("%q in %s: %v", c.move, lang, err)
+			}
+		}
 		if got := re.Reason.In("en"); got != c.en {
 			t.Errorf("%q in English:\n got %q\nwant %q", c.move, got, c.en)
 		}
