@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/courrier-games/courrier/games"
 )
 
 // Colours is the number of colour rows (KC-1).
@@ -129,6 +131,12 @@ func (t Tile) Valid() bool { return t >= 0 && t < TileCount }
 // String is the tile's canonical notation, e.g. "blue 7".
 func (t Tile) String() string {
 	return ColourName(t.Colour()) + " " + strconv.Itoa(t.Number())
+}
+
+// Text is the tile's name in words of the game's catalog ("blue 7",
+// "bleu 7").
+func (t Tile) Text() games.Text {
+	return games.T("tile", games.T("colour."+ColourName(t.Colour())), t.Number())
 }
 
 // MarshalText writes the tile's notation.

@@ -3,7 +3,6 @@ package kramercoup
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -63,150 +62,188 @@ func (r Rules) Choices(s *State, seat games.Seat) []string {
 	return r.Legal(s, seat)
 }
 
-// Describe says in plain words what event e, which applies to s (the state
-// before it), did as seat may know it. It describes Redact(s, e, seat), so it
-// never tells more than that shows.
+// Describe says in words of the game's catalog what event e, which applies
+// to s (the state before it), did as seat may know it. It describes
+// Redact(s, e, seat), so it never tells more than that shows, in any
+// language. The seat's own actions have their own messages ("said.you_…"),
+// since a language may conjugate them differently.
 func (r Rules) Describe(s *State, e Event, seat games.Seat) games.Phrase {
-	return games.Said(r.describeEN(s, e, seat))
+	t := r.describe(s, e, seat)
+	if t.IsZero() {
+		return games.Said("") // an event this engine does not know
+	}
+	return games.Phrase{Text: t, Words: words}
 }
 
-// describeEN is Describe in English (until the game's catalog says it).
-func (r Rules) describeEN(s *State, e Event, seat games.Seat) string {
+// describe is Describe's text, without the phrase around it.
+func (r Rules) describe(s *State, e Event, seat games.Seat) games.Text {
 	e = r.Redact(s, e, seat)
-	actor := func(capital bool) string { return who(s, e.Seat, seat, capital) }
+	act := func(key string, args ...any) games.Text { return said(s, e.Seat, seat, key, args...) }
 	switch e.Type {
 	case EvSeated:
-		order := make([]string, len(e.Players))
+		order := make([]any, len(e.Players))
 		for i, name := range e.Players {
 			order[i] = name
 			if i == seatOf(seat) {
-				order[i] = "you"
+				order[i] = games.T("said.you")
 			}
 		}
-		text := "Seats were drawn; the order of play is " + strings.Join(order, ", ") + "."
 		if e.Options[OptExchangeOrder] == DrawFirst {
-			text += " Exchanged tiles go back into the pool after the draw (draw-first)."
+			return games.T("said.seated_draw_first", commas(order))
 		}
-		return text
+		return games.T("said.seated", commas(order))
 	case EvDealt:
-		text := "The tiles were dealt"
+		text := games.T("said.dealt", tiles(e.PoolSize))
 		if k, ok := sameCount(e.Counts); ok {
-			text = "Each player was dealt " + tiles(k)
+			text = games.T("said.dealt_each", tiles(k), tiles(e.PoolSize))
 		}
-		text += ", leaving " + tiles(e.PoolSize) + " in the pool."
-		var got []string
+		var got []games.Text
 		for q, h := range e.Hands {
-			if len(h) > 0 {
-				got = append(got, who(s, q, seat, len(got) == 0)+" got "+tileWords(h))
+			if len(h) == 0 {
+				continue
+			}
+			switch {
+			case q == seatOf(seat) && len(got) == 0:
+				got = append(got, games.T("said.you_got", tilesNamed(h)))
+			case q == seatOf(seat):
+				got = append(got, games.T("said.you_got_after", tilesNamed(h)))
+			default:
+				got = append(got, games.T("said.got", name(s, q), tilesNamed(h)))
 			}
 		}
-		if len(got) > 0 {
-			text += " " + strings.Join(got, "; ") + "."
+		if len(got) == 0 {
+			return text
 		}
-		return text
+		return games.T("said.then", text, semicolons(got))
 	case EvBought:
-		var parts []string
+		var parts []any
 		for c, k := range e.Tokens {
 			if k > 0 && c < Colours {
-				parts = append(parts, strconv.Itoa(k)+" "+ColourName(c))
+				parts = append(parts, chipsText(c, k))
 			}
 		}
 		if len(parts) == 0 {
-			return actor(true) + " bought nothing."
+			return act("bought_nothing")
 		}
-		return actor(true) + " bought " + andList(parts) + " for " + strconv.Itoa(e.Cost) + "."
+		return act("bought", games.List(parts...), e.Cost)
 	case EvPlaced:
 		if e.Tile == nil || !e.Tile.Valid() {
-			return actor(true) + " placed a tile."
+			return act("placed_a_tile")
 		}
-		text := actor(true) + " placed " + e.Tile.String()
-		if e.Last {
-			text += " as a last tile"
+		t, chain := e.Tile.Text(), games.T("colour_chain."+ColourName(e.Tile.Colour()))
+		switch {
+		case e.Coup:
+			return act("coup", t, chain, e.Chain)
+		case e.Last && e.Chain > 1:
+			return act("placed_last_chain", t, chain, e.Chain)
+		case e.Last:
+			return act("placed_last", t)
+		case e.Chain > 1:
+			return act("placed_chain", t, chain, e.Chain)
 		}
-		if e.Chain > 1 {
-			text += ", making a " + ColourName(e.Tile.Colour()) + " chain of " + strconv.Itoa(e.Chain)
-		}
-		if e.Coup {
-			return text + ": the Coup! The other players may each place one last tile."
-		}
-		return text + "."
+		return act("placed", t)
 	case EvPassed:
-		return actor(true) + " placed no last tile."
+		return act("passed")
 	case EvExchanged:
-		text := actor(true)
-		if e.NDiscarded == 0 {
-			text += " kept every tile"
-		} else {
-			text += " discarded " + someTiles(e.NDiscarded, e.Discarded)
+		switch {
+		case e.NDiscarded == 0 && e.NDrawn == 0:
+			return act("kept_drew_none")
+		case e.NDiscarded == 0:
+			return act("kept", someTiles(e.NDrawn, e.Drawn))
+		case e.NDrawn == 0:
+			return act("discarded_drew_none", someTiles(e.NDiscarded, e.Discarded))
 		}
-		if e.NDrawn == 0 {
-			return text + " and drew none."
-		}
-		return text + " and drew " + someTiles(e.NDrawn, e.Drawn) + "."
+		return act("discarded", someTiles(e.NDiscarded, e.Discarded), someTiles(e.NDrawn, e.Drawn))
 	case EvResigned:
 		if e.Returned == 0 {
-			return actor(true) + " left the game."
+			return act("left")
 		}
-		return actor(true) + " left the game and put " + tiles(e.Returned) + " back into the pool unseen."
+		return act("left_returned", tiles(e.Returned))
 	case EvGameOver:
-		ws := make([]string, 0, len(e.Winners))
-		for i, w := range e.Winners {
-			ws = append(ws, who(s, w, seat, i == 0))
-		}
 		best := 0
 		if len(e.Winners) > 0 && e.Winners[0] >= 0 && e.Winners[0] < len(e.Capital) {
 			best = e.Capital[e.Winners[0]]
 		}
-		switch len(ws) {
+		switch len(e.Winners) {
 		case 0:
-			return "The game is over and every hand is shown; nobody won."
+			return games.T("said.over_nobody")
 		case 1:
-			return "The game is over and every hand is shown. " + ws[0] + " won with a capital of " + strconv.Itoa(best) + "."
+			return said(s, e.Winners[0], seat, "over_won", best)
 		}
-		return "The game is over and every hand is shown. " + andList(ws) + " shared the win with a capital of " + strconv.Itoa(best) + "."
+		ws := make([]any, len(e.Winners))
+		you := false
+		for i, w := range e.Winners {
+			ws[i] = name(s, w)
+			if w == seatOf(seat) && w >= 0 {
+				you = true
+				ws[i] = games.T("said.you")
+				if i == 0 {
+					ws[i] = games.T("said.you_first")
+				}
+			}
+		}
+		if you {
+			return games.T("said.over_you_shared", games.List(ws...), best)
+		}
+		return games.T("said.over_shared", games.List(ws...), best)
 	}
-	return ""
+	return games.Text{}
 }
 
-// who names seat p for viewer: "You"/"you" for the viewer's own seat, the
-// player's name otherwise.
-func who(s *State, p int, viewer games.Seat, capital bool) string {
-	switch {
-	case p == seatOf(viewer) && p >= 0:
-		if capital {
-			return "You"
-		}
-		return "you"
-	case p >= 0 && p < s.n():
+// said is the text of key about what seat p did, as viewer reads it: the
+// message "said.you_<key>" for the viewer's own seat, else "said.<key>"
+// with the player's name first.
+func said(s *State, p int, viewer games.Seat, key string, args ...any) games.Text {
+	if p >= 0 && p == seatOf(viewer) {
+		return games.T("said.you_"+key, args...)
+	}
+	return games.T("said."+key, append([]any{name(s, p)}, args...)...)
+}
+
+// name is seat p's player's name (a seat number for a seat not at the
+// table).
+func name(s *State, p int) any {
+	if p >= 0 && p < s.n() {
 		return s.Players[p]
 	}
-	return "seat " + strconv.Itoa(p)
+	return games.T("said.seat", p)
 }
 
-// tiles writes a number of tiles: "1 tile", "3 tiles".
-func tiles(k int) string {
-	if k == 1 {
-		return "1 tile"
-	}
-	return strconv.Itoa(k) + " tiles"
-}
+// tiles is a number of tiles in words: "1 tile", "3 tiles".
+func tiles(k int) games.Text { return games.T("said.tiles", k) }
 
-// tileWords writes tiles in notation as an English list: "red 3, blue 7 and
-// green 1".
-func tileWords(ts []Tile) string {
-	parts := make([]string, len(ts))
+// chipsText is k tokens of colour c in words: "2 red".
+func chipsText(c, k int) games.Text { return games.T("said.chips."+ColourName(c), k) }
+
+// tilesNamed is tiles named one by one as a list: "red 3, blue 7 and green 1".
+func tilesNamed(ts []Tile) games.Text {
+	parts := make([]any, len(ts))
 	for i, t := range ts {
-		parts[i] = t.String()
+		parts[i] = t.Text()
 	}
-	return andList(parts)
+	if len(ts) == 1 {
+		return games.T("said.tile_named", games.List(parts...))
+	}
+	return games.T("said.tiles_named", games.List(parts...))
 }
 
-// andList joins words as an English list: "a", "a and b", "a, b and c".
-func andList(parts []string) string {
-	if len(parts) < 2 {
-		return strings.Join(parts, "")
+// commas joins items with commas: "A, you, C".
+func commas(items []any) games.Text {
+	if len(items) == 1 {
+		if t, ok := items[0].(games.Text); ok {
+			return t
+		}
+		return games.Plain(items[0])
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return games.T("board.commas", items[0], commas(items[1:]))
+}
+
+// semicolons joins texts with semicolons.
+func semicolons(items []games.Text) games.Text {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return games.T("board.semicolons", items[0], semicolons(items[1:]))
 }
 
 // sameCount returns the common value of counts, if they are all equal and
@@ -220,9 +257,9 @@ func sameCount(counts []int) (int, bool) {
 
 // someTiles names the tiles when the reader may see them (shown), else says
 // how many there were.
-func someTiles(n int, shown []Tile) string {
+func someTiles(n int, shown []Tile) games.Text {
 	if len(shown) > 0 {
-		return tileWords(shown)
+		return tilesNamed(shown)
 	}
 	return tiles(n)
 }

@@ -2,7 +2,9 @@ package kramercoup
 
 import (
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,56 +89,84 @@ func TestDescribe(t *testing.T) {
 
 	const spectator = games.Spectator
 	cases := []struct {
-		event string
-		seat  games.Seat
-		want  string
+		event  string
+		seat   games.Seat
+		en, fr string
 	}{
-		{"seated", 1, "Seats were drawn; the order of play is A, you, C."},
-		{"seated", spectator, "Seats were drawn; the order of play is A, B, C."},
-		{"dealt", 0, "Each player was dealt 3 tiles, leaving 111 tiles in the pool. You got yellow 1, yellow 2 and blue 10."},
-		{"dealt", 1, "Each player was dealt 3 tiles, leaving 111 tiles in the pool. You got red 3, blue 11 and green 12."},
-		{"dealt", spectator, "Each player was dealt 3 tiles, leaving 111 tiles in the pool."},
-		{"bought", 0, "You bought 2 red and 1 blue for 300."},
-		{"bought", 1, "A bought 2 red and 1 blue for 300."},
-		{"bought", spectator, "A bought 2 red and 1 blue for 300."},
-		{"bought nothing", 1, "You bought nothing."},
-		{"bought nothing", 2, "B bought nothing."},
-		{"placed chain", 0, "You placed yellow 2, making a yellow chain of 4."},
-		{"placed chain", spectator, "A placed yellow 2, making a yellow chain of 4."},
-		{"placed single", 2, "B placed red 3."},
-		{"coup", 0, "You placed blue 10, making a blue chain of 10: the Coup! The other players may each place one last tile."},
-		{"coup", 1, "A placed blue 10, making a blue chain of 10: the Coup! The other players may each place one last tile."},
-		{"last", 1, "You placed blue 11 as a last tile, making a blue chain of 12."},
-		{"last", spectator, "B placed blue 11 as a last tile, making a blue chain of 12."},
-		{"passed", 2, "You placed no last tile."},
-		{"passed", 0, "C placed no last tile."},
-		{"passed+", 0, "The game is over and every hand is shown. You won with a capital of 3200."},
-		{"passed+", 2, "The game is over and every hand is shown. A won with a capital of 3200."},
-		{"passed+", spectator, "The game is over and every hand is shown. A won with a capital of 3200."},
-		{"exchanged", 0, "You discarded red 3, blue 1 and green 12 and drew red 3, blue 1, blue 11, green 2 and green 12."},
-		{"exchanged", 1, "A discarded 3 tiles and drew 5 tiles."},
-		{"exchanged", spectator, "A discarded 3 tiles and drew 5 tiles."},
-		{"kept", 1, "You kept every tile and drew none."},
-		{"kept", 3, "B kept every tile and drew none."},
-		{"resigned", 1, "You left the game and put 4 tiles back into the pool unseen."},
-		{"resigned", 0, "B left the game and put 4 tiles back into the pool unseen."},
-		{"resigned", spectator, "B left the game and put 4 tiles back into the pool unseen."},
+		{"seated", 1, "Seats were drawn; the order of play is A, you, C.",
+			"Les places ont été tirées au sort ; l’ordre de jeu est : A, vous, C."},
+		{"seated", spectator, "Seats were drawn; the order of play is A, B, C.",
+			"Les places ont été tirées au sort ; l’ordre de jeu est : A, B, C."},
+		{"dealt", 0, "Each player was dealt 3 tiles, leaving 111 tiles in the pool. You got yellow 1, yellow 2 and blue 10.",
+			"Chaque joueur a reçu 3 tuiles ; il reste 111 tuiles dans la pioche. Vous avez reçu les tuiles jaune 1, jaune 2 et bleu 10."},
+		{"dealt", 1, "Each player was dealt 3 tiles, leaving 111 tiles in the pool. You got red 3, blue 11 and green 12.",
+			"Chaque joueur a reçu 3 tuiles ; il reste 111 tuiles dans la pioche. Vous avez reçu les tuiles rouge 3, bleu 11 et vert 12."},
+		{"dealt", spectator, "Each player was dealt 3 tiles, leaving 111 tiles in the pool.",
+			"Chaque joueur a reçu 3 tuiles ; il reste 111 tuiles dans la pioche."},
+		{"bought", 0, "You bought 2 red and 1 blue for 300.",
+			"Vous avez acheté 2 jetons rouges et 1 jeton bleu pour 300."},
+		{"bought", 1, "A bought 2 red and 1 blue for 300.",
+			"A a acheté 2 jetons rouges et 1 jeton bleu pour 300."},
+		{"bought", spectator, "A bought 2 red and 1 blue for 300.",
+			"A a acheté 2 jetons rouges et 1 jeton bleu pour 300."},
+		{"bought nothing", 1, "You bought nothing.", "Vous n’avez rien acheté."},
+		{"bought nothing", 2, "B bought nothing.", "B n’a rien acheté."},
+		{"placed chain", 0, "You placed yellow 2, making a yellow chain of 4.",
+			"Vous avez posé la tuile jaune 2, formant une chaîne jaune de 4 tuiles."},
+		{"placed chain", spectator, "A placed yellow 2, making a yellow chain of 4.",
+			"A a posé la tuile jaune 2, formant une chaîne jaune de 4 tuiles."},
+		{"placed single", 2, "B placed red 3.", "B a posé la tuile rouge 3."},
+		{"coup", 0, "You placed blue 10, making a blue chain of 10: the Coup! The other players may each place one last tile.",
+			"Vous avez posé la tuile bleu 10, formant une chaîne bleue de 10 tuiles : c’est le « Coup » ! Les autres joueurs peuvent encore poser chacun une dernière tuile."},
+		{"coup", 1, "A placed blue 10, making a blue chain of 10: the Coup! The other players may each place one last tile.",
+			"A a posé la tuile bleu 10, formant une chaîne bleue de 10 tuiles : c’est le « Coup » ! Les autres joueurs peuvent encore poser chacun une dernière tuile."},
+		{"last", 1, "You placed blue 11 as a last tile, making a blue chain of 12.",
+			"Vous avez posé une dernière tuile, bleu 11, formant une chaîne bleue de 12 tuiles."},
+		{"last", spectator, "B placed blue 11 as a last tile, making a blue chain of 12.",
+			"B a posé une dernière tuile, bleu 11, formant une chaîne bleue de 12 tuiles."},
+		{"passed", 2, "You placed no last tile.", "Vous n’avez pas posé de dernière tuile."},
+		{"passed", 0, "C placed no last tile.", "C n’a pas posé de dernière tuile."},
+		{"passed+", 0, "The game is over and every hand is shown. You won with a capital of 3200.",
+			"La partie est terminée et toutes les mains sont dévoilées. Vous avez gagné avec un capital de 3200."},
+		{"passed+", 2, "The game is over and every hand is shown. A won with a capital of 3200.",
+			"La partie est terminée et toutes les mains sont dévoilées. A a gagné avec un capital de 3200."},
+		{"passed+", spectator, "The game is over and every hand is shown. A won with a capital of 3200.",
+			"La partie est terminée et toutes les mains sont dévoilées. A a gagné avec un capital de 3200."},
+		{"exchanged", 0, "You discarded red 3, blue 1 and green 12 and drew red 3, blue 1, blue 11, green 2 and green 12.",
+			"Vous avez défaussé les tuiles rouge 3, bleu 1 et vert 12, puis pioché les tuiles rouge 3, bleu 1, bleu 11, vert 2 et vert 12."},
+		{"exchanged", 1, "A discarded 3 tiles and drew 5 tiles.", "A a défaussé 3 tuiles, puis pioché 5 tuiles."},
+		{"exchanged", spectator, "A discarded 3 tiles and drew 5 tiles.", "A a défaussé 3 tuiles, puis pioché 5 tuiles."},
+		{"kept", 1, "You kept every tile and drew none.", "Vous avez gardé toutes vos tuiles et n’en avez pioché aucune."},
+		{"kept", 3, "B kept every tile and drew none.", "B a gardé toutes ses tuiles et n’en a pioché aucune."},
+		{"resigned", 1, "You left the game and put 4 tiles back into the pool unseen.",
+			"Vous avez quitté la partie et remis 4 tuiles face cachée dans la pioche."},
+		{"resigned", 0, "B left the game and put 4 tiles back into the pool unseen.",
+			"B a quitté la partie et remis 4 tuiles face cachée dans la pioche."},
+		{"resigned", spectator, "B left the game and put 4 tiles back into the pool unseen.",
+			"B a quitté la partie et remis 4 tuiles face cachée dans la pioche."},
 	}
 	for _, c := range cases {
 		d, ok := ev[c.event]
 		if !ok {
 			t.Fatalf("no %s event", c.event)
 		}
-		got := Rules{}.describeEN(d.before, d.e, c.seat)
-		if got != c.want {
-			t.Errorf("%s for seat %d:\n got %q\nwant %q", c.event, c.seat, got, c.want)
-		}
-		if red := (Rules{}).describeEN(d.before, Rules{}.Redact(d.before, d.e, c.seat), c.seat); red != got {
-			t.Errorf("%s for seat %d: the redacted event reads %q", c.event, c.seat, red)
+		got := Rules{}.Describe(d.before, d.e, c.seat)
+		red := Rules{}.Describe(d.before, Rules{}.Redact(d.before, d.e, c.seat), c.seat)
+		for lang, want := range map[string]string{"en": c.en, "fr": c.fr} {
+			if s := got.In(lang); s != want {
+				t.Errorf("%s for seat %d in %s:\n got %q\nwant %q", c.event, c.seat, lang, s, want)
+			}
+			if err := words.In(lang).Check(got.Text); err != nil {
+				t.Errorf("%s for seat %d in %s: %v", c.event, c.seat, lang, err)
+			}
+			if s := red.In(lang); s != got.In(lang) {
+				t.Errorf("%s for seat %d in %s: the redacted event reads %q", c.event, c.seat, lang, s)
+			}
 		}
 	}
 
-	// Hidden tiles never reach another seat's description (section 5).
+	// Hidden tiles never reach another seat's description (section 5), in
+	// any language.
 	hidden := []struct {
 		event string
 		tiles []Tile
@@ -150,15 +180,118 @@ func TestDescribe(t *testing.T) {
 			if seat == 0 {
 				continue
 			}
-			text := Rules{}.describeEN(d.before, d.e, seat)
-			found := tilesIn([]byte(text))
-			for _, x := range h.tiles {
-				if found[x] {
-					t.Errorf("seat %d's description of %s names %s: %q", seat, h.event, x, text)
+			for _, lang := range games.Languages() {
+				text := Rules{}.Describe(d.before, d.e, seat).In(lang)
+				found := tilesNamedIn(lang, text)
+				for _, x := range h.tiles {
+					if found[x] {
+						t.Errorf("seat %d's description of %s in %s names %s: %q", seat, h.event, lang, x, text)
+					}
 				}
 			}
 		}
 	}
+}
+
+// TestDescribe_Variants: the sentences the game above does not reach: the
+// draw-first seating, shared wins (with and without the reader), nobody
+// winning, an exchange that keeps every tile and draws some, a resignation
+// with an empty hand, the deal re-read after the end; in English and French.
+func TestDescribe_Variants(t *testing.T) {
+	s := Rules{}.Initial(RulesVersion)
+	seated := Event{Type: EvSeated, Players: []string{"Ana", "Bob", "Cleo"}, Options: games.Options{OptExchangeOrder: DrawFirst}}
+	s = Rules{}.Evolve(s, seated)
+	over := s.clone()
+	over.Phase = PhaseOver
+	tile := tl(t, "green 4")
+	cases := []struct {
+		name   string
+		s      *State
+		e      Event
+		seat   games.Seat
+		en, fr string
+	}{
+		{"draw-first", Rules{}.Initial(RulesVersion), seated, 0,
+			"Seats were drawn; the order of play is you, Bob, Cleo. Exchanged tiles go back into the pool after the draw (draw-first).",
+			"Les places ont été tirées au sort ; l’ordre de jeu est : vous, Bob, Cleo. Les tuiles défaussées ne retournent dans la pioche qu’après le tirage (draw-first)."},
+		{"shared", s, Event{Type: EvGameOver, Winners: []int{0, 2}, Capital: []int{3000, 2000, 3000}}, 1,
+			"The game is over and every hand is shown. Ana and Cleo shared the win with a capital of 3000.",
+			"La partie est terminée et toutes les mains sont dévoilées. Ana et Cleo ont partagé la victoire avec un capital de 3000."},
+		{"shared by you first", s, Event{Type: EvGameOver, Winners: []int{0, 2}, Capital: []int{3000, 2000, 3000}}, 0,
+			"The game is over and every hand is shown. You and Cleo shared the win with a capital of 3000.",
+			"La partie est terminée et toutes les mains sont dévoilées. Vous et Cleo avez partagé la victoire avec un capital de 3000."},
+		{"shared by you", s, Event{Type: EvGameOver, Winners: []int{0, 1, 2}, Capital: []int{3000, 3000, 3000}}, 2,
+			"The game is over and every hand is shown. Ana, Bob and you shared the win with a capital of 3000.",
+			"La partie est terminée et toutes les mains sont dévoilées. Ana, Bob et vous avez partagé la victoire avec un capital de 3000."},
+		{"nobody", s, Event{Type: EvGameOver}, games.Spectator,
+			"The game is over and every hand is shown; nobody won.",
+			"La partie est terminée et toutes les mains sont dévoilées ; personne n’a gagné."},
+		{"kept and drew", s, Event{Type: EvExchanged, Seat: 1, Drawn: []Tile{tile}, NDrawn: 1, PoolSize: 50}, 1,
+			"You kept every tile and drew green 4.",
+			"Vous avez gardé toutes vos tuiles et pioché la tuile vert 4."},
+		{"kept and drew, seen by another", s, Event{Type: EvExchanged, Seat: 1, Drawn: []Tile{tile}, NDrawn: 1, PoolSize: 50}, 0,
+			"Bob kept every tile and drew 1 tile.",
+			"Bob a gardé toutes ses tuiles et pioché 1 tuile."},
+		{"discarded one, drew none", s, Event{Type: EvExchanged, Seat: 1, Discarded: []Tile{tile}, NDiscarded: 1}, 2,
+			"Bob discarded 1 tile and drew none.",
+			"Bob a défaussé 1 tuile et n’en a pioché aucune."},
+		{"left empty-handed", s, Event{Type: EvResigned, Seat: 2}, 2,
+			"You left the game.", "Vous avez quitté la partie."},
+		{"bought one", s, Event{Type: EvBought, Seat: 0, Tokens: []int{1, 0, 0, 0, 0, 3}, Cost: 400}, 1,
+			"Ana bought 1 yellow and 3 green for 400.",
+			"Ana a acheté 1 jeton jaune et 3 jetons verts pour 400."},
+		{"deal re-read after the end", over, Event{Type: EvDealt, Hands: [][]Tile{{tile}, {tl(t, "orange 1")}, {tl(t, "violet 20")}}, Counts: []int{1, 1, 1}, PoolSize: 117}, 1,
+			"Each player was dealt 1 tile, leaving 117 tiles in the pool. Ana got green 4; you got orange 1; Cleo got violet 20.",
+			"Chaque joueur a reçu 1 tuile ; il reste 117 tuiles dans la pioche. Ana a reçu la tuile vert 4 ; vous avez reçu la tuile orange 1 ; Cleo a reçu la tuile violet 20."},
+	}
+	for _, c := range cases {
+		got := Rules{}.Describe(c.s, c.e, c.seat)
+		for lang, want := range map[string]string{"en": c.en, "fr": c.fr} {
+			if s := got.In(lang); s != want {
+				t.Errorf("%s in %s:\n got %q\nwant %q", c.name, lang, s, want)
+			}
+			if err := words.In(lang).Check(got.Text); err != nil {
+				t.Errorf("%s in %s: %v", c.name, lang, err)
+			}
+		}
+	}
+}
+
+// tileNamer finds tiles as the game's catalog writes them in one language
+// ("blue 7", "bleu 7"): a colour's name, a space and a number, each a whole
+// word.
+type tileNamer struct {
+	re      *regexp.Regexp
+	colours map[string]int // a colour's name → its index
+}
+
+// tileNames are the tile finders by language, built once, never changed.
+var tileNames = func() map[string]tileNamer {
+	out := map[string]tileNamer{}
+	for _, lang := range games.Languages() {
+		n := tileNamer{colours: map[string]int{}}
+		var names []string
+		for c := range Colours {
+			name := words.In(lang).Must(games.T("colour." + ColourName(c)))
+			n.colours[name] = c
+			names = append(names, regexp.QuoteMeta(name))
+		}
+		n.re = regexp.MustCompile(`\b(` + strings.Join(names, "|") + `) ([0-9]+)\b`)
+		out[lang] = n
+	}
+	return out
+}()
+
+// tilesNamedIn is the set of tiles a text in lang names.
+func tilesNamedIn(lang, text string) *[TileCount]bool {
+	var out [TileCount]bool
+	n := tileNames[lang]
+	for _, m := range n.re.FindAllStringSubmatch(text, -1) {
+		if k, err := strconv.Atoi(m[2]); err == nil && k >= 1 && k <= Numbers {
+			out[NewTile(n.colours[m[1]], k)] = true
+		}
+	}
+	return &out
 }
 
 // TestKC34_ResignedSeatRereadsAsSpectator ([HOUSE] KC-34, section 5): a
@@ -187,9 +320,11 @@ func TestKC34_ResignedSeatRereadsAsSpectator(t *testing.T) {
 			t.Errorf("resigned seat 1 sees %v of seat %d's deal (count %d)", h, q, got.Counts[q])
 		}
 	}
-	d := Rules{}.describeEN(tb.s, dealt, 1)
-	if d != (Rules{}).describeEN(tb.s, dealt, games.Spectator) || strings.Contains(d, "yellow") {
-		t.Errorf("resigned seat 1 reads the deal as %q", d)
+	for _, lang := range games.Languages() {
+		d := Rules{}.Describe(tb.s, dealt, 1).In(lang)
+		if d != (Rules{}).Describe(tb.s, dealt, games.Spectator).In(lang) || strings.Contains(d, words.In(lang).Must(games.T("colour.yellow"))) {
+			t.Errorf("resigned seat 1 reads the deal in %s as %q", lang, d)
+		}
 	}
 	// The end makes every hand public, to the resigned seat too.
 	if out, err = (Rules{}).Resign(tb.s, 0, nil); err != nil {
@@ -217,8 +352,9 @@ func TestKC34_ResignedSeatRereadsAsSpectator(t *testing.T) {
 	if e := (Rules{}).Redact(sp.s, evs[0], 0); e.Discarded != nil || e.Drawn != nil || e.NDiscarded != 3 || e.NDrawn != 5 {
 		t.Errorf("after leaving, seat 0 re-reads its exchange as %+v", e)
 	}
-	if d := (Rules{}).describeEN(sp.s, evs[0], 0); d != "You discarded 3 tiles and drew 5 tiles." {
-		t.Errorf("after leaving, seat 0 reads its exchange as %q", d)
+	if d := (Rules{}).Describe(sp.s, evs[0], 0); d.In("en") != "You discarded 3 tiles and drew 5 tiles." ||
+		d.In("fr") != "Vous avez défaussé 3 tuiles, puis pioché 5 tuiles." {
+		t.Errorf("after leaving, seat 0 reads its exchange as %q / %q", d.In("en"), d.In("fr"))
 	}
 }
 

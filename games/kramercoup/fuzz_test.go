@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -69,14 +68,20 @@ var fuzzStates = sync.OnceValue(func() []*State {
 	return out
 })
 
-// namedTiles are the tiles written in text ("b7", "blue 7"): a rule error
-// may repeat them to the mover without revealing anything.
+// namedTiles are the tiles written in text in any language ("b7", "blue
+// 7", "le 7 bleu"): a rule error may repeat them to the mover without
+// revealing anything.
 func namedTiles(text string) []Tile {
 	var out []Tile
-	f := fields(text)
+	f := readWords(text)
 	for i := 0; i+1 < len(f); i++ {
 		if c, ok := colourIndex(f[i]); ok {
 			if k, err := strconv.Atoi(f[i+1]); err == nil && k >= 1 && k <= Numbers {
+				out = append(out, NewTile(c, k))
+			}
+		}
+		if c, ok := colourIndex(f[i+1]); ok {
+			if k, err := strconv.Atoi(f[i]); err == nil && k >= 1 && k <= Numbers {
 				out = append(out, NewTile(c, k))
 			}
 		}
@@ -96,7 +101,9 @@ func FuzzDecide(f *testing.F) {
 	texts := []string{"", "pass", "keep", "buy nothing", "buy 0", "place nothing", "buy 4 red", "buy 1 red 2 blue",
 		"buy 999 green", "buy -1 red", "buy red red red red red", "place b7", "place blue 21", "place", "discard",
 		"discard y1 y1", "discard p20 g20 b20", "keep red 3", "bUy  2 Réd, 1 BLUE", "place violet7", "\x00\xff",
-		"place purple 0", "buy 99999999999999999999 red", "place b٣", "discard b 7 8", "hello world", "place nothing else"}
+		"place purple 0", "buy 99999999999999999999 red", "place b٣", "discard b 7 8", "hello world", "place nothing else",
+		"pose bleu 7", "Je pose le 7 bleu", "je défausse le 3 rouge et le 12 vert", "J’achète 2 jetons rouges et 1 bleu",
+		"je garde tout", "je n'achète rien", "pose j7", "échange", "achète 2", "pose rose 7", "passe mon tour"}
 	for i, s := range states {
 		seats := []int{-1, 0, 1, s.n(), s.n() + 5, -7}
 		if s.Turn >= 0 {
@@ -144,14 +151,24 @@ func FuzzDecide(f *testing.F) {
 			if re.Reason.String() == "" {
 				t.Errorf("seat %d %q: rule %s without a reason", seat, text, re.Rule)
 			}
+			for _, lang := range games.Languages() {
+				if err := words.In(lang).Check(re.Reason.Text); err != nil {
+					t.Errorf("seat %d %q: the reason in %s: %v", seat, text, lang, err)
+				}
+			}
 			if re.Rule == games.NotationRule {
 				return // Parse reads only the phase: its fixed examples ("e.g. blue 7") name nobody's tile
 			}
-			reason := strings.ReplaceAll(re.Reason.String(), "e.g. discard red 3 green 12", "") // a fixed example
-			shown, named := tilesIn([]byte(reason)), namedTiles(text)
-			for _, x := range hiddenFrom(s, seat) {
-				if shown[x] && !slices.Contains(named, x) {
-					t.Errorf("seat %d %q: error %q reveals %s", seat, text, re.Reason.String(), x)
+			if re.Reason.Text.Key == "refusal.exchange_phase" {
+				return // a fixed text, whose example ("discard red 3 green 12") names nobody's tile
+			}
+			named := namedTiles(text)
+			for _, lang := range games.Languages() {
+				shown := tilesNamedIn(lang, re.Reason.In(lang))
+				for _, x := range hiddenFrom(s, seat) {
+					if shown[x] && !slices.Contains(named, x) {
+						t.Errorf("seat %d %q: error %q in %s reveals %s", seat, text, re.Reason.In(lang), lang, x)
+					}
 				}
 			}
 			return

@@ -83,21 +83,52 @@ func fields(text string) []string {
 	return out
 }
 
-// parseTile reads "<colour> <number>" from the front of f.
+// fillers are the words a move may have between its items, which Parse
+// skips: "buy 2 red and 1 blue", "place the blue 7", "buy 2 red tokens"
+// (and their forms in every language, read by the catalog: "et", "la",
+// "tuile", "jetons").
+func fillers() []string { return []string{"and", "the", "tile", "tiles", "token", "tokens"} }
+
+// readWords reads text as Parse does: fields, each word or run of words that
+// is a form of a notation word in any language the catalog speaks made
+// that word (also the letters of a glued code: "j7" is "yellow 7"), and
+// the fillers dropped.
+func readWords(text string) []string {
+	var out []string
+	for w := range strings.FieldsSeq(words.ReadMove(strings.Join(fields(text), " "))) {
+		if !slices.Contains(fillers(), w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// parseTile reads "<colour> <number>" (or "<number> <colour>") from the
+// front of f.
 func parseTile(f []string) (Tile, []string, error) {
 	if len(f) == 0 {
-		return 0, nil, games.Unparsable("a tile is written <colour> <number>, e.g. blue 7 or b7")
+		return 0, nil, words.Unparsable("refusal.tile_form")
+	}
+	if len(f) >= 2 {
+		if n, err := strconv.Atoi(f[0]); err == nil {
+			if c, ok := colourIndex(f[1]); ok {
+				if n < 1 || n > Numbers {
+					return 0, nil, words.Unparsable("refusal.not_number", f[0])
+				}
+				return NewTile(c, n), f[2:], nil
+			}
+		}
 	}
 	c, ok := colourIndex(f[0])
 	if !ok {
-		return 0, nil, games.Unparsable("%q is not a colour (yellow, orange, red, violet, blue, green or y, o, r, v, b, g)", f[0])
+		return 0, nil, words.Unparsable("refusal.not_tile_colour", f[0])
 	}
 	if len(f) < 2 {
-		return 0, nil, games.Unparsable("a tile needs a number after its colour, e.g. %s 7", ColourName(c))
+		return 0, nil, words.Unparsable("refusal.tile_number", games.T("colour."+ColourName(c)))
 	}
 	n, err := strconv.Atoi(f[1])
 	if err != nil || n < 1 || n > Numbers {
-		return 0, nil, games.Unparsable("%q is not a tile number: numbers go from 1 to 20", f[1])
+		return 0, nil, words.Unparsable("refusal.not_number", f[1])
 	}
 	return NewTile(c, n), f[2:], nil
 }
@@ -109,27 +140,27 @@ func parseBuy(f []string) (Move, error) {
 		return m, nil
 	}
 	if len(f) == 0 {
-		return m, games.Unparsable("write buy <n> <colour> … (e.g. buy 2 red 1 blue) or buy nothing")
+		return m, words.Unparsable("refusal.buy_form")
 	}
 	for len(f) > 0 {
 		n := 1
 		if k, err := strconv.Atoi(f[0]); err == nil {
 			if k < 0 || k > 999 {
-				return m, games.Unparsable("%q is not a number of tokens", f[0])
+				return m, words.Unparsable("refusal.token_count", f[0])
 			}
 			n = k
 			f = f[1:]
 			if len(f) == 0 {
-				return m, games.Unparsable("a number of tokens needs a colour after it, e.g. buy %d red", n)
+				return m, words.Unparsable("refusal.count_colour", n)
 			}
 		}
 		c, ok := colourIndex(f[0])
 		if !ok {
-			return m, games.Unparsable("%q is not a colour (yellow, orange, red, violet, blue, green)", f[0])
+			return m, words.Unparsable("refusal.not_colour", f[0])
 		}
 		if m.Buy[c]+n > 999 {
 			// Format writes one count per colour: keep it readable by Parse.
-			return m, games.Unparsable("%d %s tokens is not a purchase", m.Buy[c]+n, ColourName(c))
+			return m, words.Unparsable("refusal.too_many", chipsText(c, m.Buy[c]+n))
 		}
 		m.Buy[c] += n
 		f = f[1:]
@@ -137,12 +168,13 @@ func parseBuy(f []string) (Move, error) {
 	return m, nil
 }
 
-// Parse reads one move line (section 7). "pass" is "buy nothing" during a
-// Buy phase and "pass" (no last tile) otherwise.
+// Parse reads one move line (section 7), in the notation words of any
+// language of the game's catalog. "pass" is "buy nothing" during a Buy
+// phase and "pass" (no last tile) otherwise.
 func (Rules) Parse(s *State, text string) (Move, error) {
-	f := fields(text)
+	f := readWords(text)
 	if len(f) == 0 {
-		return Move{}, games.Unparsable("empty move: write buy …, place <tile>, pass, discard <tile> … or keep")
+		return Move{}, words.Unparsable("refusal.empty")
 	}
 	rest := f[1:]
 	switch f[0] {
@@ -150,7 +182,7 @@ func (Rules) Parse(s *State, text string) (Move, error) {
 		return parseBuy(rest)
 	case "pass":
 		if len(rest) > 0 {
-			return Move{}, games.Unparsable("pass takes nothing after it")
+			return Move{}, words.Unparsable("refusal.pass_alone")
 		}
 		if s != nil && s.Phase == PhaseBuy {
 			return Move{Kind: KindBuy}, nil
@@ -158,7 +190,7 @@ func (Rules) Parse(s *State, text string) (Move, error) {
 		return Move{Kind: KindPass}, nil
 	case "keep":
 		if len(rest) > 0 {
-			return Move{}, games.Unparsable("keep takes nothing after it; to discard write discard <tile> …")
+			return Move{}, words.Unparsable("refusal.keep_alone")
 		}
 		return Move{Kind: KindKeep}, nil
 	case "place":
@@ -170,12 +202,12 @@ func (Rules) Parse(s *State, text string) (Move, error) {
 			return Move{}, err
 		}
 		if len(more) > 0 {
-			return Move{}, games.Unparsable("place one tile at a time, e.g. place blue 7")
+			return Move{}, words.Unparsable("refusal.one_tile")
 		}
 		return Move{Kind: KindPlace, Tile: t}, nil
 	case "discard":
 		if len(rest) == 0 {
-			return Move{}, games.Unparsable("discard needs at least one tile (e.g. discard red 3); to discard nothing write keep")
+			return Move{}, words.Unparsable("refusal.discard_none")
 		}
 		m := Move{Kind: KindDiscard}
 		for len(rest) > 0 {
@@ -189,7 +221,7 @@ func (Rules) Parse(s *State, text string) (Move, error) {
 		slices.Sort(m.Tiles)
 		return m, nil
 	}
-	return Move{}, games.Unparsable("%q is not a move: write buy …, place <tile>, pass, discard <tile> … or keep", f[0])
+	return Move{}, words.Unparsable("refusal.not_move", f[0])
 }
 
 // Format writes a move in canonical notation: the first form of section 7,

@@ -222,7 +222,7 @@ func checkHidden(t testing.TB, eng games.Engine, prev, s *State, evs []games.Raw
 			if err != nil {
 				t.Fatalf("describe: %v", err)
 			}
-			if desc == "" {
+			if desc.In(games.English) == "" {
 				t.Errorf("seat %d: %s has no description", p, raw.Type)
 			}
 			var e Event
@@ -235,13 +235,18 @@ func checkHidden(t testing.TB, eng games.Engine, prev, s *State, evs []games.Raw
 			if e.Type == EvExchanged && e.Seat == p {
 				own = e.Discarded
 			}
-			inEvent, inDesc := tilesIn(red.Data), tilesIn([]byte(desc))
+			inEvent := tilesIn(red.Data)
 			for _, x := range hidden {
 				if inEvent[x] && !slices.Contains(own, x) {
 					t.Errorf("seat %d's copy of %s shows hidden tile %s", p, raw.Type, x)
 				}
-				if inDesc[x] && !slices.Contains(own, x) {
-					t.Errorf("seat %d's description of %s names hidden tile %s: %q", p, raw.Type, x, desc)
+			}
+			for _, lang := range games.Languages() {
+				inDesc := tilesNamedIn(lang, desc.In(lang))
+				for _, x := range hidden {
+					if inDesc[x] && !slices.Contains(own, x) {
+						t.Errorf("seat %d's description of %s in %s names hidden tile %s: %q", p, raw.Type, lang, x, desc.In(lang))
+					}
 				}
 			}
 			switch e.Type {

@@ -254,7 +254,7 @@ func TestHouse_CapitalAtAnyMoment_KC19(t *testing.T) {
 	if res.Finished || res.Winners != nil || !slices.Equal(res.Scores, []int{3000 - 200 + 200, 3000}) {
 		t.Errorf("result %+v", res)
 	}
-	if res.Summary != "round 1, buy phase: B to buy" {
-		t.Errorf("summary %q", res.Summary)
+	if en, fr := res.Summary.In("en"), res.Summary.In("fr"); en != "round 1, buy phase: B to buy" || fr != "manche 1, phase d’achat : à B d’acheter" {
+		t.Errorf("summary %q / %q", en, fr)
 	}
 }

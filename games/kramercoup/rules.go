@@ -3,7 +3,6 @@ package kramercoup
 import (
 	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -108,14 +107,14 @@ func (Rules) Initial(rules int) *State {
 func (Rules) Setup(opts games.Options, players []string, r *rand.Rand) ([]Event, error) {
 	lim, ok := LimitsFor(len(players))
 	if !ok {
-		return nil, games.Illegal("KC-3", "Coup is for 2 to 6 players, not %d", len(players))
+		return nil, words.Illegal("KC-3", "refusal.seats", len(players))
 	}
 	order := opts[OptExchangeOrder]
 	if order == "" {
 		order = DiscardFirst
 	}
 	if order != DiscardFirst && order != DrawFirst {
-		return nil, games.Illegal("KC-11", "exchange_order must be %s or %s, not %q", DiscardFirst, DrawFirst, order)
+		return nil, words.Illegal("KC-11", "refusal.exchange_order", DiscardFirst, DrawFirst, order)
 	}
 	seated := games.Shuffle(r, players)
 	tiles := games.Shuffle(r, allTiles())
@@ -135,28 +134,28 @@ func (Rules) Setup(opts games.Options, players []string, r *rand.Rand) ([]Event,
 // turnError is the error for a seat that may not act now.
 func turnError(s *State, seat int) error {
 	if s.finished() || s.Phase == PhaseScoring {
-		return games.Illegal("KC-14", "the game is over")
+		return words.Illegal("KC-14", "refusal.over")
 	}
 	if seat < 0 || seat >= s.n() {
-		return games.Illegal("KC-8", "seat %d is not at this table", seat)
+		return words.Illegal("KC-8", "refusal.no_seat", seat)
 	}
 	if s.Resigned[seat] {
-		return games.Illegal("KC-34", "you have left the game")
+		return words.Illegal("KC-34", "refusal.left")
 	}
 	if s.Turn < 0 || s.Turn >= s.n() {
 		// Between the seating and the deal: nobody may act yet.
-		return games.Illegal("KC-8", "nobody may move now")
+		return words.Illegal("KC-8", "refusal.nobody")
 	}
 	who := s.Players[s.Turn]
 	switch s.Phase {
 	case PhaseBuy:
-		return games.Illegal("KC-8", "it is %s's turn to buy (round %d)", who, s.Round)
+		return words.Illegal("KC-8", "refusal.turn_buy", who, s.Round)
 	case PhasePlace:
-		return games.Illegal("KC-8", "it is %s's turn to place a tile (round %d, lap %d)", who, s.Round, s.Lap)
+		return words.Illegal("KC-8", "refusal.turn_place", who, s.Round, s.Lap)
 	case PhaseExchange:
-		return games.Illegal("KC-8", "it is %s's turn to exchange (round %d)", who, s.Round)
+		return words.Illegal("KC-8", "refusal.turn_exchange", who, s.Round)
 	default:
-		return games.Illegal("KC-15", "it is %s's turn to place a last tile or pass", who)
+		return words.Illegal("KC-15", "refusal.turn_last", who)
 	}
 }
 
@@ -165,7 +164,7 @@ func turnError(s *State, seat int) error {
 func (Rules) Decide(s *State, seat games.Seat, m Move, r *rand.Rand) ([]Event, error) {
 	p := seatOf(seat)
 	if !s.started() {
-		return nil, games.Illegal("KC-7", "the game has not been set up")
+		return nil, words.Illegal("KC-7", "refusal.not_set_up")
 	}
 	if s.Turn < 0 || p != s.Turn {
 		return nil, turnError(s, p)
@@ -219,23 +218,23 @@ func gameOver(s *State) Event {
 
 func decideBuy(s *State, p int, m Move) (Event, error) {
 	if m.Kind != KindBuy {
-		return Event{}, games.Illegal("KC-9", "it is the buy phase: buy tokens (e.g. buy 2 red) or buy nothing")
+		return Event{}, words.Illegal("KC-9", "refusal.buy_phase")
 	}
 	for c, k := range m.Buy {
 		if k < 0 {
-			return Event{}, games.Illegal("KC-9", "tokens are never sold back: %d %s is not a purchase", k, ColourName(c))
+			return Event{}, words.Illegal("KC-9", "refusal.sold_back", k, games.T("colour."+ColourName(c)))
 		}
 	}
 	total := m.total()
 	if total > s.Limits.Buy {
-		return Event{}, games.Illegal("KC-9", "with %d players you may buy at most %d tokens per buy phase, not %d", s.n(), s.Limits.Buy, total)
+		return Event{}, words.Illegal("KC-9", "refusal.buy_limit", s.n(), s.Limits.Buy, total)
 	}
 	if cost := total * TokenPrice; cost > s.Cash[p] {
-		return Event{}, games.Illegal("KC-9", "%d tokens cost %d but you have %d in cash", total, cost, s.Cash[p])
+		return Event{}, words.Illegal("KC-9", "refusal.cash", total, cost, s.Cash[p])
 	}
 	for c, k := range m.Buy {
 		if k > s.Supply[c] {
-			return Event{}, games.Illegal("KC-9", "only %d %s tokens are left, you asked for %d", s.Supply[c], ColourName(c), k)
+			return Event{}, words.Illegal("KC-9", "refusal.supply", chipsText(c, s.Supply[c]), k)
 		}
 	}
 	return Event{Type: EvBought, Seat: p, Tokens: m.Buy[:], Cost: total * TokenPrice}, nil
@@ -244,20 +243,20 @@ func decideBuy(s *State, p int, m Move) (Event, error) {
 // checkPlace checks that p may place tile t.
 func checkPlace(s *State, p int, t Tile, rule string) error {
 	if !t.Valid() {
-		return games.Unparsable("there is no tile %d", int(t))
+		return words.Unparsable("refusal.no_tile", int(t))
 	}
 	if s.Board[t] {
-		return games.Illegal("KC-1", "%s is already on the board", t)
+		return words.Illegal("KC-1", "refusal.on_board", t.Text())
 	}
 	if !slices.Contains(s.Hands[p], t) {
-		return games.Illegal(rule, "you do not hold %s", t)
+		return words.Illegal(rule, "refusal.not_held", t.Text())
 	}
 	return nil
 }
 
 func decidePlace(s *State, p int, m Move) (Event, error) {
 	if m.Kind != KindPlace {
-		return Event{}, games.Illegal("KC-10", "it is the place phase and placing is mandatory while you hold a tile: place one of your tiles (e.g. place %s)", s.Hands[p][0])
+		return Event{}, words.Illegal("KC-10", "refusal.place_phase", s.Hands[p][0].Text())
 	}
 	if err := checkPlace(s, p, m.Tile, "KC-10"); err != nil {
 		return Event{}, err
@@ -278,7 +277,7 @@ func decideLast(s *State, p int, m Move) (Event, error) {
 		t := m.Tile
 		return Event{Type: EvPlaced, Seat: p, Tile: &t, Chain: s.chainWith(m.Tile), Last: true}, nil
 	}
-	return Event{}, games.Illegal("KC-15", "after the Coup you may only place one last tile (place <tile>) or pass")
+	return Event{}, words.Illegal("KC-15", "refusal.last_only")
 }
 
 func decideExchange(s *State, p int, m Move, r *rand.Rand) (Event, error) {
@@ -290,17 +289,17 @@ func decideExchange(s *State, p int, m Move, r *rand.Rand) (Event, error) {
 		slices.Sort(discards)
 		for i, t := range discards {
 			if !t.Valid() {
-				return Event{}, games.Unparsable("there is no tile %d", int(t))
+				return Event{}, words.Unparsable("refusal.no_tile", int(t))
 			}
 			if i > 0 && discards[i-1] == t {
-				return Event{}, games.Illegal("KC-11", "%s is listed twice", t)
+				return Event{}, words.Illegal("KC-11", "refusal.listed_twice", t.Text())
 			}
 			if !slices.Contains(s.Hands[p], t) {
-				return Event{}, games.Illegal("KC-11", "you do not hold %s", t)
+				return Event{}, words.Illegal("KC-11", "refusal.not_held", t.Text())
 			}
 		}
 	default:
-		return Event{}, games.Illegal("KC-11", "it is the exchange phase: discard tiles (e.g. discard red 3 green 12) or keep")
+		return Event{}, words.Illegal("KC-11", "refusal.exchange_phase")
 	}
 	kept := len(s.Hands[p]) - len(discards)
 	avail := slices.Clone(s.Pool)
@@ -327,16 +326,16 @@ func decideExchange(s *State, p int, m Move, r *rand.Rand) (Event, error) {
 func (Rules) Resign(s *State, seat games.Seat, _ *rand.Rand) ([]Event, error) {
 	p := seatOf(seat)
 	if !s.started() {
-		return nil, games.Illegal("KC-7", "the game has not been set up")
+		return nil, words.Illegal("KC-7", "refusal.not_set_up")
 	}
 	if s.finished() || s.Phase == PhaseScoring {
-		return nil, games.Illegal("KC-14", "the game is over")
+		return nil, words.Illegal("KC-14", "refusal.over")
 	}
 	if p < 0 || p >= s.n() {
-		return nil, games.Illegal("KC-34", "seat %d is not at this table", p)
+		return nil, words.Illegal("KC-34", "refusal.no_seat", p)
 	}
 	if s.Resigned[p] {
-		return nil, games.Illegal("KC-34", "you have already left the game")
+		return nil, words.Illegal("KC-34", "refusal.already_left")
 	}
 	ev := Event{Type: EvResigned, Seat: p, Returned: len(s.Hands[p]), PoolSize: len(s.Pool) + len(s.Hands[p])}
 	return finish(s, []Event{ev}), nil
@@ -433,13 +432,4 @@ func (Rules) Evolve(s *State, e Event) *State {
 		s.Phase, s.Turn = PhaseOver, -1
 	}
 	return s
-}
-
-// names lists the names of seats.
-func names(s *State, seats []int) string {
-	out := make([]string, len(seats))
-	for i, p := range seats {
-		out[i] = s.Players[p]
-	}
-	return strings.Join(out, " and ")
 }

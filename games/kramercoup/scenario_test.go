@@ -337,9 +337,12 @@ func TestScenario11_Ties_KC20(t *testing.T) {
 		aCash   int
 		want    []games.Seat
 		summary string
+		resume  string // in French
 	}{
-		{"B wins on cash", [Colours]int{yellow: 4, blue: 8}, 800, []games.Seat{1}, "B wins with a capital of 5200"},
-		{"A and B share", [Colours]int{blue: 8}, 1200, []games.Seat{0, 1}, "A and B share the win with a capital of 5200"},
+		{"B wins on cash", [Colours]int{yellow: 4, blue: 8}, 800, []games.Seat{1}, "B wins with a capital of 5200",
+			"B gagne avec un capital de 5200"},
+		{"A and B share", [Colours]int{blue: 8}, 1200, []games.Seat{0, 1}, "A and B share the win with a capital of 5200",
+			"A et B se partagent la victoire avec un capital de 5200"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb := newTable(t, "", tls(t, "g20"), tls(t, "g18"), tls(t, "g16"))
@@ -359,8 +362,8 @@ func TestScenario11_Ties_KC20(t *testing.T) {
 			}
 			tb.s.Phase, tb.s.Turn = PhaseOver, -1 // rig the end
 			res := Rules{}.Result(tb.s)
-			if !slices.Equal(res.Winners, tc.want) || res.Summary != tc.summary {
-				t.Errorf("winners %v (%s), want %v (%s)", res.Winners, res.Summary, tc.want, tc.summary)
+			if !slices.Equal(res.Winners, tc.want) || res.Summary.In("en") != tc.summary || res.Summary.In("fr") != tc.resume {
+				t.Errorf("winners %v (%s / %s), want %v (%s / %s)", res.Winners, res.Summary.In("en"), res.Summary.In("fr"), tc.want, tc.summary, tc.resume)
 			}
 			if !slices.Equal(res.Scores, []int{5200, 5200, 4900}) {
 				t.Errorf("scores %v, want 5200 5200 4900", res.Scores)

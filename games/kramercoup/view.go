@@ -1,9 +1,7 @@
 package kramercoup
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -154,7 +152,9 @@ type View struct {
 	Players   []PlayerView `json:"players"`
 	Finished  bool         `json:"finished"`
 	Winners   []int        `json:"winners,omitempty"`
-	Summary   string       `json:"summary"`
+	// Summary is the state of play in words, in every language: {"en":
+	// "…", "fr": "…"}.
+	Summary games.Phrase `json:"summary"`
 }
 
 // View is what seat may see: its own hand, the board, every player's cash,
@@ -248,9 +248,9 @@ func (Rules) Redact(s *State, e Event, seat games.Seat) Event {
 // public at every moment since cash, tokens and the board are public.
 func (Rules) Result(s *State) games.Result {
 	if !s.started() {
-		return games.Result{Summary: games.Said("not set up")}
+		return games.Result{Summary: summary(s)}
 	}
-	res := games.Result{Finished: s.finished(), Summary: games.Said(summary(s))}
+	res := games.Result{Finished: s.finished(), Summary: summary(s)}
 	vals := s.values()
 	for i := range s.Players {
 		res.Scores = append(res.Scores, s.capital(i, vals))
@@ -263,29 +263,43 @@ func (Rules) Result(s *State) games.Result {
 	return res
 }
 
-// summary is one readable line on the game's state.
-func summary(s *State) string {
+// summary is one line on the game's state, in words of the game's
+// catalog. Its English is the one results and records have always held:
+// "round 2, place phase: Ana to place", "Ana wins with a capital of 5920".
+func summary(s *State) games.Phrase {
 	if !s.started() {
-		return "not set up"
+		return words.Phrase("summary.not_set_up")
 	}
 	if !s.finished() {
-		if s.Turn < 0 {
-			return "scoring"
+		switch {
+		case s.Turn < 0:
+			return words.Phrase("scoring")
+		case s.Phase == PhaseLast:
+			return words.Phrase("last_tile", s.Players[s.CoupMaker], s.Players[s.Turn])
 		}
-		if s.Phase == PhaseLast {
-			return "Coup by " + s.Players[s.CoupMaker] + ": " + s.Players[s.Turn] + " may place a last tile"
-		}
-		kind, _, _ := pendingOf(s)
-		return "round " + strconv.Itoa(s.Round) + ", " + string(s.Phase) + " phase: " + s.Players[s.Turn] + " to " + kind
+		return words.Phrase("summary."+string(s.Phase), s.Round, s.Players[s.Turn])
 	}
 	w := s.winners()
 	switch len(w) {
 	case 0:
-		return "nobody wins"
+		return words.Phrase("nobody_wins")
 	case 1:
-		return fmt.Sprintf("%s wins with a capital of %d", s.Players[w[0]], s.Capital(w[0]))
+		return words.Phrase("wins", s.Players[w[0]], s.Capital(w[0]))
 	}
-	return fmt.Sprintf("%s share the win with a capital of %d", names(s, w), s.Capital(w[0]))
+	return words.Phrase("share", winnerNames(s, w), s.Capital(w[0]))
+}
+
+// winnerNames lists the names of seats as the summary always has: "A and
+// B and C" in English, "A, B et C" in French.
+func winnerNames(s *State, seats []int) games.Text {
+	if len(seats) == 1 {
+		return games.Plain(s.Players[seats[0]])
+	}
+	key := "summary.and_more"
+	if len(seats) == 2 {
+		key = "summary.and"
+	}
+	return games.T(key, s.Players[seats[0]], winnerNames(s, seats[1:]))
 }
 
 // Players returns the player names by seat, as seated; nil before seating.
