@@ -452,7 +452,10 @@ func (r Rules) Result(s State) games.Result {
 	if res.Finished {
 		w := s.Winner
 		res.Winners = []games.Seat{games.Seat(w), games.Seat(w + 2)}
-		letter := string(rune('A' + w))
+		letter := "A"
+		if w == 1 {
+			letter = "B"
+		}
 		if s.Reason == "resign" {
 			res.Summary = words.Phrase("summary.won_resign", letter, s.name(games.Seat(w)), s.name(games.Seat(w+2)), s.R[0], s.R[1], s.name(s.Resigned))
 			return res

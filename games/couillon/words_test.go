@@ -116,11 +116,11 @@ func TestRefusals_EveryLanguage(t *testing.T) {
 		{"no kind of move", func(t *testing.T) error { return decideErr(trump(t), 1, Move{}) },
 			games.NotationRule, "not a move: write accept, pass or play <card>", "ce n’est pas un coup : écrivez jouer, passer ou jouer <carte>"},
 		{"empty", func(t *testing.T) error { return moveErr(t, trump(t), 1, " ") },
-			games.NotationRule, "empty move: write accept, pass or play <card> (e.g. play kh)", "coup vide : écrivez jouer, passer ou jouer <carte> (par exemple jouer R♥)"},
+			games.NotationRule, "empty move: write accept, pass or play <card> (e.g. play kh)", "coup vide : écrivez jouer, passer ou jouer <carte> (par exemple jouer R♥)"}, //nolint:misspell // French
 		{"not a move", func(t *testing.T) error { return moveErr(t, trump(t), 1, "fold\x00") },
 			games.NotationRule,
 			`"fold\x00" is not a move: write accept, pass or play <card>, where a card is a rank (a k q j 10 9) and a suit (c d h s, ♣ ♦ ♥ ♠), e.g. play kh, play 10d or king of hearts`,
-			`« fold\x00 » n’est pas un coup : écrivez jouer, passer ou jouer <carte>, où une carte est une valeur (as, roi, dame, valet, dix, neuf ou A R D V 10 9) et une couleur (trèfle, carreau, cœur, pique ou ♣ ♦ ♥ ♠), par exemple jouer R♥, jouer 10♦ ou roi de cœur`},
+			`« fold\x00 » n’est pas un coup : écrivez jouer, passer ou jouer <carte>, où une carte est une valeur (as, roi, dame, valet, dix, neuf ou A R D V 10 9) et une couleur (trèfle, carreau, cœur, pique ou ♣ ♦ ♥ ♠), par exemple jouer R♥, jouer 10♦ ou roi de cœur`}, //nolint:misspell // French
 		{"a card before trump", func(t *testing.T) error { return moveErr(t, trump(t), 1, "kd") },
 			"CO-4", "trump is not made yet: Ben must accept or pass the proposed spades", "l’atout n’est pas encore choisi : Ben doit jouer ou passer sur pique, la couleur proposée"},
 		{"speaking out of turn", func(t *testing.T) error { return moveErr(t, trump(t), 2, "accept") },
@@ -301,10 +301,12 @@ func TestNotation_FormsDoNotCollide(t *testing.T) {
 			forms, _ := c.Patterns(lang, key)
 			for f := range strings.SplitSeq(forms[0], "|") {
 				folded := games.FoldWord(f)
-				if other, taken := owner[folded]; taken && other != word && !(folded == "jouer" && other == "accept" && word == "play") {
+				other, taken := owner[folded]
+				jouer := folded == "jouer" && other == "accept" && word == "play" // the text's word for both
+				if taken && other != word && !jouer {
 					t.Errorf("%s form %q of %q is a form of %q too", lang, f, word, other)
 				}
-				if _, taken := owner[folded]; !taken {
+				if !taken {
 					owner[folded] = word
 				}
 				// The form in a move, alone and after a verb, is the word's move.
@@ -368,7 +370,7 @@ func TestNotation_FrenchRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		pick := seed.Rand(1 << 40)
-		for step := 0; step < 400; step++ {
+		for step := range 400 {
 			pend := eng.Pending(s)
 			if len(pend) == 0 {
 				break
