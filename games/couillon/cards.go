@@ -46,7 +46,9 @@ func (u Suit) Symbol() string {
 	return ""
 }
 
-// Name is the suit's English name in the plural: clubs, diamonds, hearts, spades.
+// Name is the suit's English name in the plural (clubs, diamonds, hearts,
+// spades), as the English notation reads it; a reader reads the catalog's
+// "suit.<code>" in their language.
 func (u Suit) Name() string {
 	switch u {
 	case Clubs:
@@ -117,7 +119,8 @@ func (k Rank) Code() string {
 // Label is the rank as printed on a card: 9, 10, J, Q, K, A.
 func (k Rank) Label() string { return strings.ToUpper(k.Code()) }
 
-// Name is the rank's English name.
+// Name is the rank's English name, as the English notation reads it ("king
+// of hearts"); a reader reads the catalog's "rank.<code>".
 func (k Rank) Name() string {
 	switch k {
 	case Nine:

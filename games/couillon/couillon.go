@@ -6,10 +6,8 @@
 package couillon
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -48,7 +46,7 @@ func (Rules) Initial(rules int) State {
 // first deal (CO-3) and turns the 17th card.
 func (Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Event, error) {
 	if len(players) != 4 {
-		return nil, games.Illegal("CO-1", "Couillon is for exactly 4 players in two teams, not %d", len(players))
+		return nil, words.Illegal("CO-1", "refusal.players", len(players))
 	}
 	opts = completeOptions(opts)
 	if _, err := parseSettings(opts); err != nil {
@@ -172,49 +170,51 @@ func overEvent(s State, winner int, reason string) Event {
 // check says why seat may not make move m now, or nil.
 func (r Rules) check(s State, seat games.Seat, m Move) error {
 	if s.Phase == PhaseOver {
-		return games.Illegal("CO-14", "the match is over")
+		return words.Illegal("CO-14", "refusal.over")
 	}
 	if seat < 0 || seat > 3 {
-		return games.Illegal("CO-1", "only the four seated players may move")
+		return words.Illegal("CO-1", "refusal.not_seated")
 	}
 	if m.Kind < Accept || m.Kind > Play {
-		return games.Unparsable("not a move: write accept, pass or play <card>")
+		return words.Unparsable("refusal.no_move")
 	}
 	switch s.Phase {
 	case PhaseTrump:
 		if m.Kind == Play {
-			return games.Illegal("CO-4", "trump is not made yet: %s must accept or pass the proposed %s", s.name(s.Speaker), s.Stock[s.Proposed-17].Suit().Name())
+			return words.Illegal("CO-4", "refusal.trump_not_made", s.name(s.Speaker), suitText(s.Stock[s.Proposed-17].Suit()))
 		}
 		if seat != s.Speaker {
-			return games.Illegal("CO-4", "it is %s's turn to accept or pass, not yours", s.name(s.Speaker))
+			return words.Illegal("CO-4", "refusal.not_your_say", s.name(s.Speaker))
 		}
 		return nil
 	case PhasePlay:
 		if m.Kind != Play {
-			return games.Illegal("CO-4", "trump is already made (%s); play a card", s.Trump.Name())
+			return words.Illegal("CO-4", "refusal.trump_made", suitText(s.Trump))
 		}
 		if seat != s.Turn {
-			return games.Illegal("CO-1", "it is %s's turn to play, not yours", s.name(s.Turn))
+			return words.Illegal("CO-1", "refusal.not_your_turn", s.name(s.Turn))
 		}
 		if !m.Card.Valid() {
-			return games.Illegal("CO-2", "there is no such card")
+			return words.Illegal("CO-2", "refusal.no_card")
 		}
 		if !s.Hands[seat].has(m.Card) {
-			return games.Illegal("CO-18", "you do not hold %s", m.Card)
+			return words.Illegal("CO-18", "refusal.not_held", cardText(m.Card))
 		}
-		if why := s.whyNot(seat, m.Card); why != "" {
-			return games.Illegal("CO-7", "%s", why)
+		if why := s.whyNot(seat, m.Card); !why.IsZero() {
+			return words.Illegal("CO-7", why.Key, why.Args...)
 		}
 		return nil
 	}
-	return games.Illegal("CO-3", "the deal is not ready")
+	return words.Illegal("CO-3", "refusal.not_dealt")
 }
 
-func (s *State) name(seat games.Seat) string {
+// name is seat's player name, or the words "seat n" for a seat with no
+// player: a string or a Text, an argument of a message.
+func (s *State) name(seat games.Seat) any {
 	if seat >= 0 && int(seat) < len(s.Players) {
 		return s.Players[seat]
 	}
-	return fmt.Sprintf("seat %d", seat)
+	return games.T("said.seat", int(seat))
 }
 
 // trickFacts are what CO-7 needs of the current trick.
@@ -273,35 +273,37 @@ func (s *State) legalSet(seat games.Seat) cardSet {
 	return hand // (d)
 }
 
-// whyNot says in plain words why seat may not play c (held) now, or "".
-func (s *State) whyNot(seat games.Seat, c Card) string {
+// whyNot says in words of the catalog why seat may not play c (held) now
+// (a "refusal.*" text), or the zero Text. It names only the cards of the
+// trick and the suits.
+func (s *State) whyNot(seat games.Seat, c Card) games.Text {
 	if s.legalSet(seat).has(c) {
-		return ""
+		return games.Text{}
 	}
 	hand := s.Hands[seat]
 	f := facts(s.Trick, s.Trump)
 	if s.Set.FollowingGerver {
-		return fmt.Sprintf("%s were led and you hold %s: play %s or a trump (%s)", f.led.Name(), f.led.Name(), f.led.Name(), s.Trump.Name())
+		return games.T("refusal.follow_or_trump", suitText(f.led), suitText(s.Trump))
 	}
 	if f.led != s.Trump && hand.ofSuit(f.led) != 0 {
 		if c.Suit() != f.led {
-			return fmt.Sprintf("%s were led and you hold %s: you must follow suit", f.led.Name(), f.led.Name())
+			return games.T("refusal.follow", suitText(f.led))
 		}
 		switch {
 		case !s.beatTrumped(): // rules version 1
-			return fmt.Sprintf("the trick is not trumped and you can beat the %s: you must play a higher %s", f.highLed, f.led.Symbol())
+			return games.T("refusal.beat_untrumped", cardText(f.highLed), f.led.Symbol())
 		case f.highTrump != NoCard:
-			return fmt.Sprintf("you can beat the %s: you must play a higher %s, even on a trumped trick", f.highLed, f.led.Symbol())
+			return games.T("refusal.beat_trumped", cardText(f.highLed), f.led.Symbol())
 		}
-		return fmt.Sprintf("you can beat the %s: you must play a higher %s", f.highLed, f.led.Symbol())
+		return games.T("refusal.beat", cardText(f.highLed), f.led.Symbol())
 	}
 	if c.Suit() != s.Trump {
 		if f.led == s.Trump {
-			return fmt.Sprintf("trumps (%s) were led and you hold trumps: you must play a trump", s.Trump.Name())
+			return games.T("refusal.trump_led", suitText(s.Trump))
 		}
-		return fmt.Sprintf("you hold no %s but you hold trumps: you must trump (%s)", f.led.Name(), s.Trump.Name())
+		return games.T("refusal.must_trump", suitText(f.led), suitText(s.Trump))
 	}
-	return fmt.Sprintf("you can beat the %s: you must play a higher trump", f.highTrump)
+	return games.T("refusal.overtrump", cardText(f.highTrump))
 }
 
 // trickWinner is the seat that wins a full trick (CO-8).
@@ -381,13 +383,13 @@ func (s *State) anyEqualTie() bool { return s.Rules >= 2 }
 // other team wins; every card becomes public.
 func (r Rules) Resign(s State, seat games.Seat, _ *rand.Rand) ([]Event, error) {
 	if s.Phase == PhaseOver {
-		return nil, games.Illegal("CO-14", "the match is over")
+		return nil, words.Illegal("CO-14", "refusal.over")
 	}
 	if s.Phase == PhaseSetup {
-		return nil, games.Illegal("CO-17", "the match has not started")
+		return nil, words.Illegal("CO-17", "refusal.not_started")
 	}
 	if seat < 0 || seat > 3 {
-		return nil, games.Illegal("CO-32", "only a seated player can resign")
+		return nil, words.Illegal("CO-32", "refusal.resign_not_seated")
 	}
 	return []Event{
 		{Type: EvResigned, Seat: seat},
@@ -447,24 +449,25 @@ func (r Rules) Result(s State) games.Result {
 	for i := range 4 {
 		res.Scores[i] = s.Set.Lines - s.R[team(games.Seat(i))]
 	}
-	teamName := func(t int) string {
-		return fmt.Sprintf("Team %c (%s & %s)", 'A'+t, s.name(games.Seat(t)), s.name(games.Seat(t+2)))
-	}
 	if res.Finished {
-		res.Winners = []games.Seat{games.Seat(s.Winner), games.Seat(s.Winner + 2)}
-		var why string
-		if s.Reason == "resign" {
-			why = fmt.Sprintf(" (%s resigned)", s.name(s.Resigned))
+		w := s.Winner
+		res.Winners = []games.Seat{games.Seat(w), games.Seat(w + 2)}
+		letter := "A"
+		if w == 1 {
+			letter = "B"
 		}
-		res.Summary = games.Said(fmt.Sprintf("%s wins%s; lines still to erase A %d, B %d", teamName(s.Winner), why, s.R[0], s.R[1]))
+		if s.Reason == "resign" {
+			res.Summary = words.Phrase("summary.won_resign", letter, s.name(games.Seat(w)), s.name(games.Seat(w+2)), s.R[0], s.R[1], s.name(s.Resigned))
+			return res
+		}
+		res.Summary = words.Phrase("summary.won", letter, s.name(games.Seat(w)), s.name(games.Seat(w+2)), s.R[0], s.R[1])
 		return res
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "deal %d; lines still to erase: A %d, B %d", s.Deal, s.R[0], s.R[1])
 	if s.B > 0 {
-		fmt.Fprintf(&b, "; tie bonus %d", s.B)
+		res.Summary = words.Phrase("summary.deal_tie", s.Deal, s.R[0], s.R[1], s.B)
+		return res
 	}
-	res.Summary = games.Said(b.String())
+	res.Summary = words.Phrase("summary.deal", s.Deal, s.R[0], s.R[1])
 	return res
 }
 

@@ -1,24 +1,27 @@
 package couillon
 
 import (
-	"fmt"
-	"strings"
-	"unicode"
-	"unicode/utf8"
-
 	"github.com/courrier-games/courrier/games"
 )
 
-// Describe says in plain English what event e (applied to s, the state
-// before it) did, as seat may know it. Only the "dealt" event holds hidden
-// cards, and it names only seat's own hand, which Redact keeps; every other
-// event is public (section 5).
+// Describe says in words of the game's catalog ("said.*") what event e
+// (applied to s, the state before it) did, as seat may know it. Only the
+// "dealt" event holds hidden cards, and it names only seat's own hand, which
+// Redact keeps; every other event is public (section 5). A sentence whose
+// subject is the seat itself, or a team the seat plays in, has its own key
+// ("said.played_you"): French conjugates it ("Vous avez joué", "Ben et vous
+// gagnez").
 func (r Rules) Describe(s State, e Event, seat games.Seat) games.Phrase {
-	return games.Said(r.describeEN(s, e, seat))
+	key, args := r.describe(s, e, seat)
+	if key == "" {
+		return games.Said("")
+	}
+	return words.Phrase(key, args...)
 }
 
-// describeEN is Describe in English (until the game's catalog says it).
-func (r Rules) describeEN(s State, e Event, seat games.Seat) string {
+// describe is Describe's key and arguments ("" for an event of no known
+// type).
+func (r Rules) describe(s State, e Event, seat games.Seat) (string, []any) {
 	d := describer{players: s.Players, viewer: seat}
 	switch e.Type {
 	case EvSeated:
@@ -28,38 +31,39 @@ func (r Rules) describeEN(s State, e Event, seat games.Seat) string {
 		return d.dealt(e)
 	case EvTurned:
 		if e.Pos == 24 && s.Set.AllPassGerver { // CO-5 all_pass = gerver: it makes trump
-			return fmt.Sprintf("The bottom card of the stock, %s, is turned.", e.Card)
+			return "said.turned_bottom", []any{cardText(e.Card)}
 		}
-		return fmt.Sprintf("The %dth card, %s, is turned: %s are proposed as trump.", e.Pos, e.Card, e.Card.Suit().Name())
+		return "said.turned", []any{e.Pos, cardText(e.Card), suitText(e.Card.Suit())}
 	case EvAccepted:
-		return fmt.Sprintf("%s accepted %s as trump.", d.who(e.Seat, true), s.proposedSuit(e.Pos).Name())
+		return d.says(e.Seat, "said.accepted", suitText(s.proposedSuit(e.Pos)))
 	case EvPassed:
-		return fmt.Sprintf("%s passed on %s.", d.who(e.Seat, true), s.proposedSuit(e.Pos).Name())
+		return d.says(e.Seat, "said.passed", suitText(s.proposedSuit(e.Pos)))
 	case EvTrump:
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s are trump", capitalize(e.Suit.Name()))
-		if e.NoDeclare {
-			b.WriteString(", with no declaring team")
-		} else {
-			fmt.Fprintf(&b, "; %s declare", d.team(team(e.Declarer)))
+		lead, leadArgs := d.says(e.Leader, "said.lead")
+		leads := games.T(lead, leadArgs...)
+		suit := games.T("said.trump_suit." + e.Suit.Code())
+		switch {
+		case e.NoDeclare:
+			return "said.trump_none", []any{suit, leads}
+		case d.in(team(e.Declarer)):
+			return "said.trump_you", []any{suit, d.team(team(e.Declarer), false), leads}
 		}
-		fmt.Fprintf(&b, ". %s the first trick.", d.does(e.Leader, "lead"))
-		return b.String()
+		return "said.trump", []any{suit, d.team(team(e.Declarer), false), leads}
 	case EvPlayed:
-		return fmt.Sprintf("%s played %s.", d.who(e.Seat, true), e.Card)
+		return d.says(e.Seat, "said.played", cardText(e.Card))
 	case EvTrick:
-		return fmt.Sprintf("%s won the trick (%s).", d.who(e.Winner, true), plural(e.Points, "point"))
+		return d.says(e.Winner, "said.trick", games.T("said.points", e.Points))
 	case EvScored:
 		return d.scored(e.Score)
 	case EvResigned:
-		return fmt.Sprintf("%s resigned.", d.who(e.Seat, true))
+		return d.says(e.Seat, "said.resigned")
 	case EvOver:
 		if e.Team < 0 || e.Team > 1 {
-			return "The match is over."
+			return "said.over_none", nil
 		}
-		return fmt.Sprintf("%s win the match; every card is now shown.", capitalize(d.team(e.Team)))
+		return d.teamSays(e.Team, "said.over", d.team(e.Team, true))
 	}
-	return ""
+	return "", nil
 }
 
 // proposedSuit is the suit of the face-up stock card at position pos (17..24).
@@ -70,92 +74,124 @@ func (s *State) proposedSuit(pos int) Suit {
 	return NoSuit
 }
 
-// describer names players as the viewer knows them: "You"/"you" for the
-// viewer's own seat, the player's name otherwise.
+// suitText is a suit's name in the catalog ("spades", "pique").
+func suitText(u Suit) games.Text {
+	if u == NoSuit {
+		return games.T("suit.none")
+	}
+	return games.T("suit." + u.Code())
+}
+
+// cardText is a card as the board prints it, in the reader's words: "K♥",
+// "R♥".
+func cardText(c Card) games.Text {
+	if !c.Valid() {
+		return games.T("said.no_card")
+	}
+	return games.T("short", games.T("rank."+c.Rank().Code()), c.Suit().Symbol())
+}
+
+// describer names players as the viewer knows them: "you" for the viewer's
+// own seat, the player's name otherwise.
 type describer struct {
 	players []string
 	viewer  games.Seat
 }
 
-func (d describer) who(seat games.Seat, start bool) string {
+// who is seat's player as an argument: its name, "you" ("You" at the start
+// of a sentence) for the viewer, "seat n" for a seat with no player.
+func (d describer) who(seat games.Seat, start bool) any {
 	if seat == d.viewer && seat >= 0 {
 		if start {
-			return "You"
+			return games.T("said.you_start")
 		}
-		return "you"
+		return games.T("said.you")
 	}
 	if seat >= 0 && int(seat) < len(d.players) {
 		return d.players[seat]
 	}
-	return fmt.Sprintf("seat %d", seat)
+	return games.T("said.seat", int(seat))
 }
 
-// does is "You win" or "Ana wins": seat and a verb that agrees with it.
-func (d describer) does(seat games.Seat, verb string) string {
-	if seat == d.viewer {
-		return d.who(seat, true) + " " + verb
+// says is the sentence key of seat doing something, with args after the
+// doer: key with the doer's name first, or key+"_you" without it when the
+// doer is the viewer.
+func (d describer) says(seat games.Seat, key string, args ...any) (string, []any) {
+	if seat == d.viewer && seat >= 0 {
+		return key + "_you", args
 	}
-	return d.who(seat, true) + " " + verb + "s"
+	return key, append([]any{d.who(seat, true)}, args...)
 }
 
-// team names team t by its players: "Ana and Cleo", "you and Cleo".
-func (d describer) team(t int) string {
-	return d.who(games.Seat(t), false) + " and " + d.who(games.Seat(t+2), false)
+// in reports whether the viewer plays in team t.
+func (d describer) in(t int) bool { return d.viewer >= 0 && team(d.viewer) == t }
+
+// teamSays is key for team t as the subject (key+"_you" when the viewer
+// plays in it), with args.
+func (d describer) teamSays(t int, key string, args ...any) (string, []any) {
+	if d.in(t) {
+		return key + "_you", args
+	}
+	return key, args
 }
 
-func (d describer) seated(e Event) string {
-	draw := func(seat games.Seat) string {
+// team names team t by its players: "Ana and Cleo", "you and Cleo" ("You
+// and Cleo" at the start of a sentence).
+func (d describer) team(t int, start bool) games.Text {
+	return games.T("said.team", d.who(games.Seat(t), start), d.who(games.Seat(t+2), false))
+}
+
+func (d describer) seated(e Event) (string, []any) {
+	draw := func(seat games.Seat) any {
 		if int(seat) < len(e.Draws) {
-			return fmt.Sprintf("%s (%s)", d.who(seat, false), e.Draws[seat])
+			return games.T("said.drew", d.who(seat, false), cardText(e.Draws[seat]))
 		}
 		return d.who(seat, false)
 	}
-	return fmt.Sprintf("The draw seats %s and %s against %s and %s; the first dealer is %s.",
-		draw(0), draw(2), draw(1), draw(3), d.who(0, false))
+	args := []any{draw(0), draw(2), draw(1), draw(3)}
+	if d.viewer == 0 {
+		return "said.seated_you", args
+	}
+	return "said.seated", append(args, d.who(0, false))
 }
 
-func (d describer) dealt(e Event) string {
-	out := fmt.Sprintf("Deal %d: %s dealt 4 cards to each player.", e.Deal, d.who(e.Dealer, false))
+func (d describer) dealt(e Event) (string, []any) {
+	key, args := "said.dealt", []any{e.Deal, d.who(e.Dealer, false)}
+	if e.Dealer == d.viewer && d.viewer >= 0 {
+		key, args = "said.dealt_you", []any{e.Deal}
+	}
 	if d.viewer >= 0 && int(d.viewer) < len(e.Hands) && len(e.Hands[d.viewer]) > 0 {
-		names := make([]string, len(e.Hands[d.viewer]))
-		for i, c := range e.Hands[d.viewer] {
-			names[i] = c.String()
-		}
-		out += " Your hand: " + strings.Join(names, ", ") + "."
+		return "said.with_hand", []any{games.T(key, args...), cardList(e.Hands[d.viewer])}
+	}
+	return key, args
+}
+
+// cardList is cards separated by commas: "9♦, 10♣, J♥, Q♠".
+func cardList(cards []Card) games.Text {
+	out := cardText(cards[len(cards)-1])
+	for i := len(cards) - 2; i >= 0; i-- {
+		out = games.T("board.commas", cardText(cards[i]), out)
 	}
 	return out
 }
 
-func (d describer) scored(rec *DealRecord) string {
+func (d describer) scored(rec *DealRecord) (string, []any) {
 	if rec == nil {
-		return "The deal is scored."
+		return "said.scored_none", nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Deal %d: %s took %s, %s %s", rec.Deal, d.team(0), plural(rec.Points[0], "point"), d.team(1), plural(rec.Points[1], "point"))
+	took, tookArgs := d.teamSays(0, "said.took", d.team(0, false), games.T("said.points", rec.Points[0]), d.team(1, false), games.T("said.points", rec.Points[1]))
+	var outcome games.Text
 	w := rec.Winner
-	if w < 0 || w > 1 {
-		fmt.Fprintf(&b, "; a tie, nobody erases a line (the next winners erase %s).", plural(1+rec.B, "line"))
-	} else {
-		fmt.Fprintf(&b, "; %s win the deal and erase %s", d.team(w), plural(-rec.Change[w], "line"))
-		if l := rec.Declarers; l >= 0 && l <= 1 && l != w && rec.Change[l] > 0 {
-			fmt.Fprintf(&b, ", and %s, the declarers, take %s", d.team(l), plural(rec.Change[l], "loop"))
-		}
-		b.WriteString(".")
+	switch {
+	case w < 0 || w > 1:
+		outcome = games.T("said.tie", games.T("said.lines", 1+rec.B))
+	case rec.Declarers >= 0 && rec.Declarers <= 1 && rec.Declarers != w && rec.Change[rec.Declarers] > 0:
+		l := rec.Declarers
+		k, args := d.teamSays(w, "said.won_deal_loop", d.team(w, false), games.T("said.lines", -rec.Change[w]), d.team(l, false), games.T("said.loops", rec.Change[l]))
+		outcome = games.T(k, args...)
+	default:
+		k, args := d.teamSays(w, "said.won_deal", d.team(w, false), games.T("said.lines", -rec.Change[w]))
+		outcome = games.T(k, args...)
 	}
-	fmt.Fprintf(&b, " Lines still to erase: %s %d, %s %d.", d.team(0), rec.R[0], d.team(1), rec.R[1])
-	return capitalize(b.String())
-}
-
-// plural is "1 point", "0 points", "3 lines".
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return fmt.Sprintf("%d %ss", n, unit)
-}
-
-// capitalize upper-cases the first letter.
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
+	return "said.scored", []any{rec.Deal, games.T(took, tookArgs...), outcome, d.team(0, false), rec.R[0], d.team(1, false), rec.R[1]}
 }

@@ -3,6 +3,7 @@ package couillon
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -54,7 +55,8 @@ func firstOf(t testing.TB, evs []applied, typ string) applied {
 }
 
 // Describe for every event type, as the actor (or a player it names), another
-// seat and a spectator.
+// seat and a spectator, in English and in French (where the sentences whose
+// subject is the reader conjugate: "Vous avez joué", "Ben et vous gagnez").
 func TestDescribe_EveryEvent(t *testing.T) {
 	const (
 		ana, ben, cleo, dan = games.Seat(0), games.Seat(1), games.Seat(2), games.Seat(3)
@@ -94,53 +96,130 @@ func TestDescribe_EveryEvent(t *testing.T) {
 		name string
 		a    applied
 		seat games.Seat
-		want string
+		want string // in English
+		fr   string // in French
 	}{
-		{"seated, first dealer", applied{s0, seated}, ana, "The draw seats you (A♠) and Cleo (K♦) against Ben (A♥) and Dan (9♣); the first dealer is you."},
-		{"seated, other", applied{s0, seated}, ben, "The draw seats Ana (A♠) and Cleo (K♦) against you (A♥) and Dan (9♣); the first dealer is Ana."},
-		{"seated, spectator", applied{s0, seated}, spec, "The draw seats Ana (A♠) and Cleo (K♦) against Ben (A♥) and Dan (9♣); the first dealer is Ana."},
-		{"dealt, dealer", applied{s1, dealt}, ana, "Deal 1: you dealt 4 cards to each player. Your hand: 9♦, 10♣, J♥, Q♠."},
-		{"dealt, other", applied{s1, dealt}, ben, "Deal 1: Ana dealt 4 cards to each player. Your hand: 10♠, J♠, K♦, A♥."},
-		{"dealt, spectator", applied{s1, dealt}, spec, "Deal 1: Ana dealt 4 cards to each player."},
-		{"turned, a seat", applied{s2, turned}, dan, "The 17th card, 9♠, is turned: spades are proposed as trump."},
-		{"turned, spectator", applied{s2, turned}, spec, "The 17th card, 9♠, is turned: spades are proposed as trump."},
-		{"passed, actor", firstOf(t, play, EvPassed), ben, "You passed on spades."},
-		{"passed, other", firstOf(t, play, EvPassed), ana, "Ben passed on spades."},
-		{"passed, spectator", firstOf(t, play, EvPassed), spec, "Ben passed on spades."},
-		{"accepted, actor", firstOf(t, play, EvAccepted), cleo, "You accepted spades as trump."},
-		{"accepted, other", firstOf(t, play, EvAccepted), dan, "Cleo accepted spades as trump."},
-		{"accepted, spectator", firstOf(t, play, EvAccepted), spec, "Cleo accepted spades as trump."},
-		{"trump, declarer", firstOf(t, play, EvTrump), cleo, "Spades are trump; Ana and you declare. Ben leads the first trick."},
-		{"trump, leader", firstOf(t, play, EvTrump), ben, "Spades are trump; Ana and Cleo declare. You lead the first trick."},
-		{"trump, spectator", firstOf(t, play, EvTrump), spec, "Spades are trump; Ana and Cleo declare. Ben leads the first trick."},
-		{"trump, no declarers", firstOf(t, gerver, EvTrump), ana, "Diamonds are trump, with no declaring team. Ben leads the first trick."},
-		{"turned, gerver bottom card", firstOf(t, gerver, EvTurned), spec, "The bottom card of the stock, 9♦, is turned."},
-		{"played, actor", firstOf(t, play, EvPlayed), ben, "You played A♥."},
-		{"played, other", firstOf(t, play, EvPlayed), cleo, "Ben played A♥."},
-		{"played, spectator", firstOf(t, play, EvPlayed), spec, "Ben played A♥."},
-		{"trick, winner", firstOf(t, play, EvTrick), ben, "You won the trick (5 points)."},
-		{"trick, other", firstOf(t, play, EvTrick), ana, "Ben won the trick (5 points)."},
-		{"trick, spectator", firstOf(t, play, EvTrick), spec, "Ben won the trick (5 points)."},
-		{"scored, declarer", firstOf(t, play, EvScored), cleo, "Deal 1: Ana and you took 10 points, Ben and Dan 15 points; Ben and Dan win the deal and erase 1 line, and Ana and you, the declarers, take 1 loop. Lines still to erase: Ana and you 6, Ben and Dan 4."},
-		{"scored, winner", firstOf(t, play, EvScored), dan, "Deal 1: Ana and Cleo took 10 points, Ben and you 15 points; Ben and you win the deal and erase 1 line, and Ana and Cleo, the declarers, take 1 loop. Lines still to erase: Ana and Cleo 6, Ben and you 4."},
-		{"scored, spectator", firstOf(t, play, EvScored), spec, "Deal 1: Ana and Cleo took 10 points, Ben and Dan 15 points; Ben and Dan win the deal and erase 1 line, and Ana and Cleo, the declarers, take 1 loop. Lines still to erase: Ana and Cleo 6, Ben and Dan 4."},
-		{"scored, tie", firstOf(t, tie, EvScored), ana, "Deal 1: you and Cleo took 10 points, Ben and Dan 10 points; a tie, nobody erases a line (the next winners erase 2 lines). Lines still to erase: you and Cleo 5, Ben and Dan 5."},
-		{"resigned, actor", resigned, cleo, "You resigned."},
-		{"resigned, other", resigned, ben, "Cleo resigned."},
-		{"resigned, spectator", resigned, spec, "Cleo resigned."},
-		{"over, winner", over, dan, "Ben and you win the match; every card is now shown."},
-		{"over, loser", over, cleo, "Ben and Dan win the match; every card is now shown."},
-		{"over, spectator", over, spec, "Ben and Dan win the match; every card is now shown."},
+		{"seated, first dealer", applied{s0, seated}, ana,
+			"The draw seats you (A♠) and Cleo (K♦) against Ben (A♥) and Dan (9♣); the first dealer is you.",
+			"Le tirage forme les équipes : vous (A♠) et Cleo (R♦) contre Ben (A♥) et Dan (9♣) ; vous donnez en premier."},
+		{"seated, other", applied{s0, seated}, ben,
+			"The draw seats Ana (A♠) and Cleo (K♦) against you (A♥) and Dan (9♣); the first dealer is Ana.",
+			"Le tirage forme les équipes : Ana (A♠) et Cleo (R♦) contre vous (A♥) et Dan (9♣) ; Ana donne en premier."},
+		{"seated, spectator", applied{s0, seated}, spec,
+			"The draw seats Ana (A♠) and Cleo (K♦) against Ben (A♥) and Dan (9♣); the first dealer is Ana.",
+			"Le tirage forme les équipes : Ana (A♠) et Cleo (R♦) contre Ben (A♥) et Dan (9♣) ; Ana donne en premier."},
+		{"dealt, dealer", applied{s1, dealt}, ana,
+			"Deal 1: you dealt 4 cards to each player. Your hand: 9♦, 10♣, J♥, Q♠.",
+			"Donne 1 : vous avez distribué 4 cartes à chaque joueur. Votre main : 9♦, 10♣, V♥, D♠."},
+		{"dealt, other", applied{s1, dealt}, ben,
+			"Deal 1: Ana dealt 4 cards to each player. Your hand: 10♠, J♠, K♦, A♥.",
+			"Donne 1 : Ana a distribué 4 cartes à chaque joueur. Votre main : 10♠, V♠, R♦, A♥."},
+		{"dealt, spectator", applied{s1, dealt}, spec,
+			"Deal 1: Ana dealt 4 cards to each player.",
+			"Donne 1 : Ana a distribué 4 cartes à chaque joueur."},
+		{"turned, a seat", applied{s2, turned}, dan,
+			"The 17th card, 9♠, is turned: spades are proposed as trump.",
+			"La 17e carte, 9♠, est retournée : sa couleur, pique, est proposée comme atout."},
+		{"turned, spectator", applied{s2, turned}, spec,
+			"The 17th card, 9♠, is turned: spades are proposed as trump.",
+			"La 17e carte, 9♠, est retournée : sa couleur, pique, est proposée comme atout."},
+		{"passed, actor", firstOf(t, play, EvPassed), ben,
+			"You passed on spades.",
+			"Vous avez passé (pique refusé)."},
+		{"passed, other", firstOf(t, play, EvPassed), ana,
+			"Ben passed on spades.",
+			"Ben a passé (pique refusé)."},
+		{"passed, spectator", firstOf(t, play, EvPassed), spec,
+			"Ben passed on spades.",
+			"Ben a passé (pique refusé)."},
+		{"accepted, actor", firstOf(t, play, EvAccepted), cleo,
+			"You accepted spades as trump.",
+			"Vous avez accepté pique comme atout."},
+		{"accepted, other", firstOf(t, play, EvAccepted), dan,
+			"Cleo accepted spades as trump.",
+			"Cleo a accepté pique comme atout."},
+		{"accepted, spectator", firstOf(t, play, EvAccepted), spec,
+			"Cleo accepted spades as trump.",
+			"Cleo a accepté pique comme atout."},
+		{"trump, declarer", firstOf(t, play, EvTrump), cleo,
+			"Spades are trump; Ana and you declare. Ben leads the first trick.",
+			"L’atout est pique ; Ana et vous formez l’équipe déclarante. Ben entame la première levée."},
+		{"trump, leader", firstOf(t, play, EvTrump), ben,
+			"Spades are trump; Ana and Cleo declare. You lead the first trick.",
+			"L’atout est pique ; Ana et Cleo forment l’équipe déclarante. Vous entamez la première levée."},
+		{"trump, spectator", firstOf(t, play, EvTrump), spec,
+			"Spades are trump; Ana and Cleo declare. Ben leads the first trick.",
+			"L’atout est pique ; Ana et Cleo forment l’équipe déclarante. Ben entame la première levée."},
+		{"trump, no declarers", firstOf(t, gerver, EvTrump), ana,
+			"Diamonds are trump, with no declaring team. Ben leads the first trick.",
+			"L’atout est carreau, sans équipe déclarante. Ben entame la première levée."},
+		{"turned, gerver bottom card", firstOf(t, gerver, EvTurned), spec,
+			"The bottom card of the stock, 9♦, is turned.",
+			"La dernière carte du talon, 9♦, est retournée."},
+		{"played, actor", firstOf(t, play, EvPlayed), ben,
+			"You played A♥.",
+			"Vous avez joué A♥."},
+		{"played, other", firstOf(t, play, EvPlayed), cleo,
+			"Ben played A♥.",
+			"Ben a joué A♥."},
+		{"played, spectator", firstOf(t, play, EvPlayed), spec,
+			"Ben played A♥.",
+			"Ben a joué A♥."},
+		{"trick, winner", firstOf(t, play, EvTrick), ben,
+			"You won the trick (5 points).",
+			"Vous avez remporté la levée (5 points)."},
+		{"trick, other", firstOf(t, play, EvTrick), ana,
+			"Ben won the trick (5 points).",
+			"Ben a remporté la levée (5 points)."},
+		{"trick, spectator", firstOf(t, play, EvTrick), spec,
+			"Ben won the trick (5 points).",
+			"Ben a remporté la levée (5 points)."},
+		{"scored, declarer", firstOf(t, play, EvScored), cleo,
+			"Deal 1: Ana and you took 10 points, Ben and Dan 15 points; Ben and Dan win the deal and erase 1 line, and Ana and you, the declarers, take 1 loop. Lines still to erase: Ana and you 6, Ben and Dan 4.",
+			"Donne 1 : Ana et vous avez fait 10 points, Ben et Dan 15 points ; Ben et Dan gagnent la donne et effacent 1 ligne ; l’équipe déclarante, Ana et vous, ajoute 1 boucle. Lignes restant à effacer : Ana et vous 6, Ben et Dan 4."},
+		{"scored, winner", firstOf(t, play, EvScored), dan,
+			"Deal 1: Ana and Cleo took 10 points, Ben and you 15 points; Ben and you win the deal and erase 1 line, and Ana and Cleo, the declarers, take 1 loop. Lines still to erase: Ana and Cleo 6, Ben and you 4.",
+			"Donne 1 : Ana et Cleo ont fait 10 points, Ben et vous 15 points ; Ben et vous gagnez la donne et effacez 1 ligne ; l’équipe déclarante, Ana et Cleo, ajoute 1 boucle. Lignes restant à effacer : Ana et Cleo 6, Ben et vous 4."},
+		{"scored, spectator", firstOf(t, play, EvScored), spec,
+			"Deal 1: Ana and Cleo took 10 points, Ben and Dan 15 points; Ben and Dan win the deal and erase 1 line, and Ana and Cleo, the declarers, take 1 loop. Lines still to erase: Ana and Cleo 6, Ben and Dan 4.",
+			"Donne 1 : Ana et Cleo ont fait 10 points, Ben et Dan 15 points ; Ben et Dan gagnent la donne et effacent 1 ligne ; l’équipe déclarante, Ana et Cleo, ajoute 1 boucle. Lignes restant à effacer : Ana et Cleo 6, Ben et Dan 4."},
+		{"scored, tie", firstOf(t, tie, EvScored), ana,
+			"Deal 1: you and Cleo took 10 points, Ben and Dan 10 points; a tie, nobody erases a line (the next winners erase 2 lines). Lines still to erase: you and Cleo 5, Ben and Dan 5.",
+			"Donne 1 : vous et Cleo avez fait 10 points, Ben et Dan 10 points ; égalité, « la craie dans le trou » : personne n’efface de ligne (les gagnants de la donne suivante effaceront 2 lignes). Lignes restant à effacer : vous et Cleo 5, Ben et Dan 5."},
+		{"resigned, actor", resigned, cleo,
+			"You resigned.",
+			"Vous avez abandonné."},
+		{"resigned, other", resigned, ben,
+			"Cleo resigned.",
+			"Cleo a abandonné."},
+		{"resigned, spectator", resigned, spec,
+			"Cleo resigned.",
+			"Cleo a abandonné."},
+		{"over, winner", over, dan,
+			"Ben and you win the match; every card is now shown.",
+			"Ben et vous gagnez la partie ; toutes les cartes sont maintenant visibles."},
+		{"over, loser", over, cleo,
+			"Ben and Dan win the match; every card is now shown.",
+			"Ben et Dan gagnent la partie ; toutes les cartes sont maintenant visibles."},
+		{"over, spectator", over, spec,
+			"Ben and Dan win the match; every card is now shown.",
+			"Ben et Dan gagnent la partie ; toutes les cartes sont maintenant visibles."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Rules{}.describeEN(tc.a.before, tc.a.e, tc.seat)
-			if got != tc.want {
-				t.Fatalf("Describe = %q\n           want %q", got, tc.want)
-			}
+			said := Rules{}.Describe(tc.a.before, tc.a.e, tc.seat)
 			red := Rules{}.Redact(tc.a.before, tc.a.e, tc.seat)
-			if again := (Rules{}).describeEN(tc.a.before, red, tc.seat); again != got {
-				t.Fatalf("the redacted event is described %q", again)
+			again := Rules{}.Describe(tc.a.before, red, tc.seat)
+			for lang, want := range map[string]string{games.English: tc.want, "fr": tc.fr} {
+				if err := words.In(lang).Check(said.Text); err != nil {
+					t.Errorf("in %s: %v", lang, err)
+				}
+				if got := said.In(lang); got != want {
+					t.Errorf("Describe in %s = %q\n                 want %q", lang, got, want)
+				}
+				if got := again.In(lang); got != said.In(lang) {
+					t.Errorf("the redacted event is described %q in %s", got, lang)
+				}
 			}
 		})
 	}
@@ -176,20 +255,53 @@ func TestDescribe_DealHidesCards(t *testing.T) {
 		if again, err := eng.Describe(before, red, seat); err != nil || again.String() != desc.String() {
 			t.Fatalf("seat %d: %q, redacted %q (%v)", seat, desc, again, err)
 		}
-		for _, c := range hiddenFrom(st, seat).cards() {
-			if strings.Contains(desc, c.String()) {
-				t.Errorf("seat %d's description %q names the hidden %v", seat, desc, c)
-			}
-		}
-		if seat >= 0 {
-			for _, c := range st.Hands[seat].cards() {
-				if !strings.Contains(desc, c.String()) {
-					t.Errorf("seat %d's description %q does not name its own %v", seat, desc, c)
+		for _, lang := range games.Languages() {
+			said := desc.In(lang)
+			for _, c := range hiddenFrom(st, seat).cards() {
+				if namesCard(said, lang, c) {
+					t.Errorf("seat %d's description %q names the hidden %v", seat, said, c)
 				}
 			}
-		} else if strings.Contains(desc, "hand") {
-			t.Errorf("the spectator's description %q tells a hand", desc)
+			if seat >= 0 {
+				for _, c := range st.Hands[seat].cards() {
+					if !namesCard(said, lang, c) {
+						t.Errorf("seat %d's description %q does not name its own %v", seat, said, c)
+					}
+				}
+			} else if hand := words.In(lang).Must(games.T("hand")); strings.Contains(said, hand) {
+				t.Errorf("the spectator's description %q tells a hand (%q)", said, hand)
+			}
 		}
+	}
+}
+
+// cardNames are the cards' printed names by language, said once.
+var cardNames = sync.OnceValue(func() map[string][NumCards + 1]string {
+	out := map[string][NumCards + 1]string{}
+	for _, lang := range games.Languages() {
+		var names [NumCards + 1]string
+		for _, c := range Pack() {
+			names[c] = words.In(lang).Must(cardText(c))
+		}
+		out[lang] = names
+	}
+	return out
+})
+
+// namesCard reports whether text, in lang, names card c as the game prints
+// it ("K♥" in English, "R♥" in French), as a whole (10♥ does not name 0♥).
+func namesCard(text, lang string, c Card) bool {
+	name := cardNames()[lang][c]
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if at == 0 || !strings.ContainsAny(text[at-1:at], "0123456789") {
+			return true
+		}
+		i = at + len(name)
 	}
 }
 

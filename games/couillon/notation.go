@@ -1,9 +1,8 @@
 package couillon
 
 import (
+	"strconv"
 	"strings"
-
-	"github.com/courrier-games/courrier/games"
 )
 
 // MoveKind is what a move does.
@@ -69,6 +68,31 @@ func suitWord(w string) (Suit, bool) {
 	return NoSuit, false
 }
 
+// frenchRank reads the letter a French card prints for a rank: R (roi),
+// D (dame), V (valet); with a suit symbol or a French suit word only, as
+// "d" alone is the English code of diamonds.
+func frenchRank(w string) (Rank, bool) {
+	switch w {
+	case "r":
+		return King, true
+	case "d":
+		return Queen, true
+	case "v":
+		return Jack, true
+	}
+	return 0, false
+}
+
+// frenchSuit reports whether w is a suit symbol or a French suit word.
+func frenchSuit(w string) bool {
+	switch w {
+	case "c", "d", "h", "s", "club", "clubs", "diamond", "diamonds", "heart", "hearts", "spade", "spades":
+		return false
+	}
+	_, ok := suitWord(w)
+	return ok
+}
+
 // rankWord reads a rank code or word (English or French).
 func rankWord(w string) (Rank, bool) {
 	switch w {
@@ -96,10 +120,14 @@ func parseCard(s string) (Card, bool) {
 	switch len(words) {
 	case 1:
 		w := words[0]
-		for _, rk := range []string{"10", "9", "t", "j", "q", "k", "a"} {
+		for _, rk := range []string{"10", "9", "t", "j", "q", "k", "a", "r", "d", "v"} {
 			if rest, ok := strings.CutPrefix(w, rk); ok {
-				k, _ := rankWord(rk)
-				if u, ok := suitWord(rest); ok && len([]rune(rest)) == 1 {
+				k, ok := rankWord(rk)
+				if !ok { // R♥, D♠, V♣: a French letter and a symbol
+					k, ok = frenchRank(rk)
+					ok = ok && frenchSuit(rest)
+				}
+				if u, isSuit := suitWord(rest); ok && isSuit && len([]rune(rest)) == 1 {
 					return NewCard(k, u), true
 				}
 			}
@@ -113,6 +141,10 @@ func parseCard(s string) (Card, bool) {
 		}
 		k, ok1 := rankWord(words[0])
 		u, ok2 := suitWord(words[1])
+		if !ok1 { // "R cœur", "V de trèfle"
+			k, ok1 = frenchRank(words[0])
+			ok1 = ok1 && frenchSuit(words[1])
+		}
 		if ok1 && ok2 {
 			return NewCard(k, u), true
 		}
@@ -120,7 +152,10 @@ func parseCard(s string) (Card, bool) {
 	return NoCard, false
 }
 
-// parseMove reads one move in the notation of section 7.
+// parseMove reads one move in the notation of section 7: the canonical
+// words, with the English and French words of section 7 beside them (the
+// engine has already written the catalog's forms of every language in the
+// canonical words: "jouer roi de cœur" arrives as "accept K♥").
 func parseMove(text string) (Move, error) {
 	if m, ok := quickMove(text); ok {
 		return m, nil
@@ -128,15 +163,23 @@ func parseMove(text string) (Move, error) {
 	s := fold(text)
 	switch s {
 	case "":
-		return Move{}, games.Unparsable("empty move: write accept, pass or play <card> (e.g. play kh)")
+		return Move{}, words.Unparsable("refusal.empty")
 	case "accept", "play", "take", "jouer", "prendre":
 		return Move{Kind: Accept}, nil
 	case "pass", "passer", "passe":
 		return Move{Kind: Pass}, nil
 	}
 	rest := s
-	for _, verb := range []string{"play ", "jouer ", "joue "} {
+	// "accept <card>" is a play: French "jouer" is both accepting trump
+	// (alone, CO-4's word) and playing a card, as English "play" is.
+	for _, verb := range []string{"play ", "accept ", "jouer ", "joue "} {
 		if r, ok := strings.CutPrefix(s, verb); ok {
+			rest = r
+			break
+		}
+	}
+	for _, article := range []string{"le ", "la ", "l "} { // "le roi de cœur", "l’as de pique"
+		if r, ok := strings.CutPrefix(rest, article); ok {
 			rest = r
 			break
 		}
@@ -144,7 +187,14 @@ func parseMove(text string) (Move, error) {
 	if c, ok := parseCard(rest); ok {
 		return Move{Kind: Play, Card: c}, nil
 	}
-	return Move{}, games.Unparsable("%q is not a move: write accept, pass or play <card>, where a card is a rank (a k q j 10 9) and a suit (c d h s, ♣ ♦ ♥ ♠), e.g. play kh, play 10d or king of hearts", strings.TrimSpace(text))
+	return Move{}, words.Unparsable("refusal.not_a_move", quoted(text))
+}
+
+// quoted is text as %q writes it, without its quotation marks: a move a
+// person wrote, said back with its control characters escaped.
+func quoted(text string) string {
+	q := strconv.Quote(strings.TrimSpace(text))
+	return q[1 : len(q)-1]
 }
 
 // formatMove writes a move in canonical notation: accept, pass, play K♥

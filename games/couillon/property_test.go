@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime/debug"
-	"strings"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -231,9 +230,12 @@ func checkEvents(t testing.TB, eng games.Engine, before State, evs []games.RawEv
 				t.Errorf("seat %d's copy of %s reveals %v", seat, raw.Type, l.cards())
 			}
 			desc := (Rules{}).Describe(s, e, seat)
-			for _, c := range hidden.cards() {
-				if strings.Contains(desc, c.String()) {
-					t.Errorf("seat %d's description of %s names the hidden %v: %q", seat, raw.Type, c, desc)
+			for _, lang := range games.Languages() {
+				said := desc.In(lang)
+				for _, c := range hidden.cards() {
+					if namesCard(said, lang, c) {
+						t.Errorf("seat %d's description of %s in %s names the hidden %v: %q", seat, raw.Type, lang, c, said)
+					}
 				}
 			}
 		}
@@ -292,10 +294,13 @@ func checkState(t testing.TB, eng games.Engine, s games.State, evs []games.RawEv
 			t.Errorf("seat %d %q: want a rule error, got %v", seat, m, err)
 			return
 		}
-		// The reason names no card the mover may not see.
-		for _, c := range hiddenFrom(st, seat).cards() {
-			if strings.Contains(re.Reason.String(), c.String()) {
-				t.Errorf("seat %d %q: reason %q names the hidden %s", seat, m, re.Reason.String(), c)
+		// The reason names no card the mover may not see, in any language.
+		for _, lang := range games.Languages() {
+			why := re.Reason.In(lang)
+			for _, c := range hiddenFrom(st, seat).cards() {
+				if namesCard(why, lang, c) {
+					t.Errorf("seat %d %q: reason %q names the hidden %s", seat, m, why, c)
+				}
 			}
 		}
 	}

@@ -267,7 +267,7 @@ func TestResign_CO32(t *testing.T) {
 		s = (Rules{}).Evolve(s, e)
 	}
 	res := (Rules{}).Result(s)
-	if !res.Finished || !slices.Equal(res.Winners, []games.Seat{1, 3}) || !strings.Contains(res.Summary, "Cleo resigned") {
+	if !res.Finished || !slices.Equal(res.Winners, []games.Seat{1, 3}) || !strings.Contains(res.Summary.String(), "Cleo resigned") {
 		t.Fatalf("result %+v", res)
 	}
 	if len(Rules{}.Pending(s)) != 0 {

@@ -2,6 +2,7 @@ package couillon
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -168,7 +169,7 @@ func parseSettings(opts games.Options) (Settings, error) {
 	var err error
 	check := func(name, v string, values ...string) {
 		if err == nil && !slices.Contains(values, v) {
-			err = games.Illegal("options", "option %s must be one of %v, not %q", name, values, v)
+			err = words.Illegal("options", "refusal.option_value", name, strings.Join(values, ", "), v)
 		}
 	}
 	f := get("following", "ardennes")
