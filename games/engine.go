@@ -39,6 +39,9 @@ type Engine interface {
 	Decide(s State, seat Seat, move string, r *rand.Rand) ([]RawEvent, error)
 	// Resign returns the events of seat leaving the game.
 	Resign(s State, seat Seat, r *rand.Rand) ([]RawEvent, error)
+	// Suggest returns err, a refusal of seat's move, with the legal move
+	// closest to it (RuleError.Suggest); any other error as it is.
+	Suggest(s State, seat Seat, move string, err error) error
 	// Canonical parses a move and writes it back in canonical notation.
 	Canonical(s State, move string) (string, error)
 	// Pending lists who may act now.
@@ -151,21 +154,24 @@ func (a adapter[S, M, E]) Decide(s State, seat Seat, move string, r *rand.Rand) 
 	st := a.state(s)
 	m, err := a.rules.Parse(st, a.Words().ReadMove(move))
 	if err != nil {
-		return nil, a.suggest(st, seat, move, err)
+		return nil, err
 	}
 	evs, err := a.rules.Decide(st, seat, m, r)
 	if err != nil {
-		return nil, a.suggest(st, seat, move, err)
+		return nil, err
 	}
 	return encode(evs)
 }
 
-// suggest adds to a refusal of move the legal move of seat closest to it.
-func (a adapter[S, M, E]) suggest(st S, seat Seat, move string, err error) error {
+// Suggest adds to a refusal of move the legal move of seat closest to it
+// (a person's refused move: looking through every legal move costs more
+// than deciding, so Decide leaves it to the command side).
+func (a adapter[S, M, E]) Suggest(s State, seat Seat, move string, err error) error {
 	re, ok := err.(*RuleError)
 	if !ok {
 		return err
 	}
+	st := a.state(s)
 	out := *re
 	out.Notation = a.Words()
 	out.Suggest = closest(FoldWord(out.Notation.ReadMove(move)), a.rules.Legal(st, seat))

@@ -95,7 +95,9 @@ type Catalog struct {
 	// messages by language, then by key.
 	messages map[string]map[string]*i18n.Message
 	bundle   *i18n.Bundle
-	notation notation
+	// localizers by language, made once with the bundle.
+	localizers map[string]*i18n.Localizer
+	notation   notation
 }
 
 // LoadCatalog reads a catalog from fsys: one message file per language,
@@ -191,6 +193,10 @@ func (c *Catalog) built() *Catalog {
 		for _, k := range slices.Sorted(maps.Keys(msgs)) {
 			c.bundle.MustAddMessages(tag, everyForm(msgs[k]))
 		}
+	}
+	c.localizers = map[string]*i18n.Localizer{}
+	for lang := range c.messages {
+		c.localizers[lang] = i18n.NewLocalizer(c.bundle, lang)
 	}
 	c.notation = c.readTable()
 	return c
@@ -294,7 +300,7 @@ func (c *Catalog) In(lang string) Words {
 	if _, ok := c.messages[lang]; !ok {
 		lang = English
 	}
-	return Words{c: c, lang: lang, loc: i18n.NewLocalizer(c.bundle, lang)}
+	return Words{c: c, lang: lang, loc: c.localizers[lang]}
 }
 
 // Phrase returns the text of key with args, said by c.
@@ -358,14 +364,19 @@ func (w Words) Say(t Text) (string, error) {
 			count = n
 		}
 	}
-	cfg := &i18n.LocalizeConfig{MessageID: t.Key, TemplateData: args, TemplateParser: positional{}}
+	var s string
+	var err error
 	if plural(m) {
+		// go-i18n chooses the form by the language's CLDR rules.
 		if count < 0 {
 			return "", fmt.Errorf("games: %q has plural forms but no int argument", t.Key)
 		}
-		cfg.PluralCount = count
+		s, err = w.loc.Localize(&i18n.LocalizeConfig{MessageID: t.Key, TemplateData: args, TemplateParser: positional{}, PluralCount: count})
+	} else {
+		// One form: its pattern is placed directly (the same as go-i18n
+		// would, without its lookups, on every word of every board).
+		s, err = pattern(m.Other).Execute(args)
 	}
-	s, err := w.loc.Localize(cfg)
 	if _, notHere := errors.AsType[*i18n.MessageNotFoundErr](err); notHere {
 		err = nil // a key only English has: go-i18n said it in English
 	}

@@ -194,6 +194,7 @@ func TestRefusals_EveryLanguage(t *testing.T) {
 func TestRefusal_FrenchMoveExplainedInFrench(t *testing.T) {
 	s, _ := run(t, followRig(t, nil), "qd") // Cleo holds 10♦ K♦ A♠ 9♣ and must play K♦
 	_, err := New().Decide(s, 2, "jouer le dix de carreau", rng())
+	err = New().Suggest(s, 2, "jouer le dix de carreau", err)
 	re, ok := games.AsRuleError(err)
 	if !ok || re.Rule != "CO-7" {
 		t.Fatalf("want a CO-7 refusal, got %v", err)

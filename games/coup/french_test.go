@@ -233,6 +233,7 @@ func TestRefusalsInFrench(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := tc.build(t)
 			_, err := eng.Decide(g.s, games.Seat(tc.seat), tc.move, g.r)
+			err = eng.Suggest(g.s, games.Seat(tc.seat), tc.move, err)
 			re, ok := games.AsRuleError(err)
 			if !ok {
 				t.Fatalf("%q: %v, want a %s refusal", tc.move, err, tc.rule)

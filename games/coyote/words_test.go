@@ -252,6 +252,7 @@ func TestNotation_FrenchRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := eng.Decide(tc.s, tc.seat, tc.move, rand.New(rand.NewPCG(1, 2)))
+			err = eng.Suggest(tc.s, tc.seat, tc.move, err)
 			re, ok := games.AsRuleError(err)
 			if !ok || re.Rule != tc.rule {
 				t.Fatalf("%q: %v, want a refusal citing %s", tc.move, err, tc.rule)

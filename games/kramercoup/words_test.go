@@ -234,6 +234,7 @@ func TestRefusalsInFrench(t *testing.T) {
 	eng := New()
 	for _, c := range cases {
 		_, err := eng.Decide(tb.s, games.Seat(c.seat), c.move, games.Seed{}.Rand(0))
+		err = eng.Suggest(tb.s, games.Seat(c.seat), c.move, err)
 		re, ok := games.AsRuleError(err)
 		if !ok || re.Rule != c.rule {
 			t.Errorf("%q: %v, want a %s refusal", c.move, err, c.rule)
