@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -110,11 +109,29 @@ func (w Words) WriteMove(line string) string {
 
 // FoldWord is s as it is compared when read: lower case, accents removed
 // ("Enchère" → "enchere").
+//
+// It is called for every word of every move read and every legal move a
+// refusal is compared with, so it allocates little: plain ASCII is only
+// lower-cased, and other text is decomposed, stripped of its marks and
+// composed again without a transform chain's buffers.
 func FoldWord(s string) string {
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	out, _, err := transform.String(t, s)
-	if err != nil {
-		out = s
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
 	}
-	return strings.ToLower(out)
+	if ascii {
+		return strings.ToLower(s)
+	}
+	d := norm.NFD.String(s)
+	var b strings.Builder
+	b.Grow(len(d))
+	for _, r := range d {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return strings.ToLower(norm.NFC.String(b.String()))
 }

@@ -265,17 +265,19 @@ func checkDescribed(t testing.TB, r Rules, s *State, e Event, seats int) {
 	t.Helper()
 	tl := teller{s: s}
 	for seat := games.Spectator; int(seat) < seats; seat++ {
-		d := r.Describe(s, e, seat)
-		if d != "" && !strings.HasSuffix(d, ".") {
-			t.Errorf("seat %d: description of %s %q is not a sentence", seat, e.Type, d)
-		}
-		public := slices.Concat(e.Paid, e.Cards)
-		for _, c := range hiddenCards(s, e, seat) {
-			if c == "" || (e.Type != evDrew && slices.Contains(public, c)) {
-				continue
+		for _, lang := range games.Languages() {
+			d := r.Describe(s, e, seat).In(lang)
+			if d != "" && !strings.HasSuffix(d, ".") {
+				t.Errorf("seat %d: description of %s in %s %q is not a sentence", seat, e.Type, lang, d)
 			}
-			if name := tl.card(c); namesCard(d, name) {
-				t.Errorf("seat %d: description of %s %q names the hidden card %s", seat, e.Type, d, name)
+			public := slices.Concat(e.Paid, e.Cards)
+			for _, c := range hiddenCards(s, e, seat) {
+				if c == "" || (e.Type != evDrew && slices.Contains(public, c)) {
+					continue
+				}
+				if name := words.In(lang).Must(tl.card(c)); namesCard(d, name) {
+					t.Errorf("seat %d: description of %s in %s %q names the hidden card %s", seat, e.Type, lang, d, name)
+				}
 			}
 		}
 	}

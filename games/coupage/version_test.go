@@ -269,8 +269,21 @@ func TestCP50_Deadlock(t *testing.T) {
 		t.Fatalf("result %+v, pending %+v: want the game over without a winner", res, tb.r.Pending(tb.s))
 	}
 	over := first(t, steps, evGameOver)
-	if d := tb.r.Describe(over.before, over.e, bob); d != "The game is over without a winner: no wine or cava can be finished any more." {
-		t.Errorf("description %q", d)
+	for lang, want := range map[string]string{
+		"en": "The game is over without a winner: no wine or cava can be finished any more.",
+		"fr": "La partie est terminée sans gagnant : plus aucun vin ni cava ne peut être achevé.",
+	} {
+		if d := tb.r.Describe(over.before, over.e, bob).In(lang); d != want {
+			t.Errorf("description in %s %q, want %q", lang, d, want)
+		}
+	}
+	for lang, want := range map[string]string{
+		"en": "no wine or cava can be finished any more: the game ends without a winner",
+		"fr": "plus aucun vin ni cava ne peut être achevé : la partie se termine sans gagnant",
+	} {
+		if sum := res.Summary.In(lang); sum != want {
+			t.Errorf("summary in %s %q, want %q", lang, sum, want)
+		}
 	}
 	if has([]Event{steps[len(steps)-1].e}, evTurnStarted) {
 		t.Errorf("a turn started after the deadlock")
@@ -309,8 +322,16 @@ func TestCP51_IdleRounds(t *testing.T) {
 		t.Fatalf("result %+v: want the game over without a winner after %d idle rounds", res, idleRounds)
 	}
 	over := first(t, steps, evGameOver)
-	if d, want := tb.r.Describe(over.before, over.e, ana), "The game is over without a winner: no barrel was made, repaired or bottled in 50 rounds."; d != want {
-		t.Errorf("description %q, want %q", d, want)
+	for lang, want := range map[string]string{
+		"en": "The game is over without a winner: no barrel was made, repaired or bottled in 50 rounds.",
+		"fr": "La partie est terminée sans gagnant : aucun tonneau n’a été lancé, réparé ni mis en bouteille en 50 tours de table.",
+	} {
+		if d := tb.r.Describe(over.before, over.e, ana).In(lang); d != want {
+			t.Errorf("description in %s %q, want %q", lang, d, want)
+		}
+	}
+	if sum, want := tb.r.Result(tb.s).Summary.In(games.English), "no barrel was made, repaired or bottled in 50 rounds: the game ends without a winner"; sum != want {
+		t.Errorf("summary %q, want %q", sum, want)
 	}
 
 	tb = setup(rulesV1)
