@@ -252,7 +252,7 @@ func TestFrenchNotationRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for step := 0; step < 200; step++ {
+		for step := range 200 {
 			pend := eng.Pending(s)
 			if len(pend) == 0 {
 				break
@@ -308,7 +308,7 @@ func untranslated(s *State, line string) string {
 	known := map[string]bool{}
 	for _, k := range words.Keys() {
 		if w, ok := strings.CutPrefix(k, games.NotationPrefix); ok {
-			for _, f := range strings.Fields(w) {
+			for f := range strings.FieldsSeq(w) {
 				known[f] = true
 			}
 		}
@@ -318,14 +318,14 @@ func untranslated(s *State, line string) string {
 		names = append(names, s.aid.wineName(w.Code))
 	}
 	for _, n := range names {
-		for _, f := range strings.Fields(n) {
+		for f := range strings.FieldsSeq(n) {
 			known[f] = true
 		}
 	}
 	for seat := range s.Players {
 		known[s.seatName(games.Seat(seat))] = true
 	}
-	for _, f := range strings.Fields(line) {
+	for f := range strings.FieldsSeq(line) {
 		if _, err := strconv.Atoi(f); err == nil || known[f] {
 			continue
 		}
@@ -349,7 +349,7 @@ func TestNotationFormsDoNotCollide(t *testing.T) {
 			if !ok || len(ps) != 1 {
 				t.Fatalf("%s: %s has %d forms", lang, k, len(ps))
 			}
-			for _, f := range strings.Split(ps[0], "|") {
+			for f := range strings.SplitSeq(ps[0], "|") {
 				f = strings.Join(strings.Fields(games.FoldWord(f)), " ")
 				if o, taken := owner[f]; taken && o != word {
 					t.Errorf("%q stands for %q and %q", f, o, word)
@@ -366,6 +366,44 @@ func TestNotationFormsDoNotCollide(t *testing.T) {
 				if got := normalize(words.ReadMove(name)); got != name {
 					t.Errorf("reading %q gives %q: a word of the notation hides a name", name, got)
 				}
+			}
+		}
+	}
+}
+
+// The French rules page lists the French words of the notation as the
+// catalog reads them, and both pages explain every blank of the choices
+// in their language.
+func TestRulesPagesListTheNotation(t *testing.T) {
+	page := RulesPage("fr")
+	row := regexp.MustCompile("(?m)^\\| `([a-z]+)` \\| (.+) \\|$")
+	listed := 0
+	for _, m := range row.FindAllStringSubmatch(page, -1) {
+		ps, ok := words.Patterns("fr", games.NotationPrefix+m[1])
+		if !ok {
+			continue
+		}
+		var forms []string
+		for _, f := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(m[2], -1) {
+			forms = append(forms, f[1])
+		}
+		if want := strings.Split(ps[0], "|"); !slices.Equal(forms, want) {
+			t.Errorf("RULES.fr.md lists %q for %s, the catalog %q", forms, m[1], want)
+		}
+		listed++
+	}
+	if listed < 15 {
+		t.Errorf("RULES.fr.md lists the French forms of %d words of the notation", listed)
+	}
+	for _, k := range words.Keys() {
+		if !strings.HasPrefix(k, games.NotationPrefix+"<") {
+			continue
+		}
+		for _, lang := range games.Languages() {
+			ps, _ := words.Patterns(lang, k)
+			first, _, _ := strings.Cut(ps[0], "|")
+			if !strings.Contains(RulesPage(lang), "| `"+first+"` |") {
+				t.Errorf("the %s rules page does not explain the blank %s", lang, first)
 			}
 		}
 	}
