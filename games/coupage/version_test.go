@@ -381,7 +381,8 @@ func TestRulesV1_GameRecordedByTheV1Engine(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same state, but for what this version added (the rules version
-	// and the idle count of CP-51).
+	// and the idle count of CP-51) and the English summary the state kept
+	// (Result now says it in each language from the winners).
 	var got, want map[string]any
 	b, err := json.Marshal(folded)
 	if err != nil {
@@ -398,11 +399,22 @@ func TestRulesV1_GameRecordedByTheV1Engine(t *testing.T) {
 	}
 	delete(got, "rules")
 	delete(got, "idle")
+	recorded, _ := want["Summary"].(string)
+	delete(want, "Summary")
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("the fold under version 1 differs from the recorded state:\n got %v\nwant %v", got, want)
 	}
-	if res := eng.Result(folded); !res.Finished {
+	res := eng.Result(folded)
+	if !res.Finished {
 		t.Errorf("the recorded game is not over after the fold: %+v", res)
+	}
+	// Its last event recorded an English summary; the summary said from
+	// the winners is the same words, and French too.
+	if recorded == "" || res.Summary.In(games.English) != recorded {
+		t.Errorf("the summary %q, recorded %q", res.Summary.In(games.English), recorded)
+	}
+	if fr, want := res.Summary.In("fr"), "Cleo gagne avec 2 vins et 1 cava mis en bouteille"; fr != want {
+		t.Errorf("the summary in French %q, want %q", fr, want)
 	}
 
 	// Replay: each move decided on the state folded so far.
@@ -453,6 +465,7 @@ func TestRulesV1_GameRecordedByTheV1Engine(t *testing.T) {
 			if err := json.Unmarshal(g.Events[m.From+j].Data, &y); err != nil {
 				t.Fatal(err)
 			}
+			y.Summary = "" // no longer recorded: checked through Result above
 			if e.Type != g.Events[m.From+j].Type || !reflect.DeepEqual(x, y) {
 				t.Fatalf("move %d %q, event %d: %+v, recorded %+v", i, m.Move, j, x, y)
 			}
