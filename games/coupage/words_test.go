@@ -408,3 +408,24 @@ func TestRulesPagesListTheNotation(t *testing.T) {
 		}
 	}
 }
+
+// French writes "d’" for "de" before a name that begins with a vowel
+// sound; English says "Ana's" either way.
+func TestOfName(t *testing.T) {
+	for _, c := range []struct{ name, en, fr string }{
+		{"Ana", "Ana's", "d’Ana"},
+		{"Bob", "Bob's", "de Bob"},
+		{"Élodie", "Élodie's", "d’Élodie"},
+		{"Œdipe", "Œdipe's", "d’Œdipe"},
+		{"Yves", "Yves's", "d’Yves"},
+		{"Yann", "Yann's", "de Yann"},
+		{"Hugo", "Hugo's", "de Hugo"},
+		{"42", "42's", "de 42"},
+	} {
+		for lang, want := range map[string]string{"en": c.en, "fr": c.fr} {
+			if got := words.In(lang).Must(ofName(c.name)); got != want {
+				t.Errorf("%s in %s: %q, want %q", c.name, lang, got, want)
+			}
+		}
+	}
+}
