@@ -233,11 +233,11 @@ func TestFrenchMoves(t *testing.T) {
 
 // Every legal move and every line of choices of random positions, written
 // in French, reads back as itself (a line with blanks, word for word);
-// every word of a line is a word of the
-// notation (so it is translated), a number, a card's name or a player's.
+// every word of a line is a word of the notation (so it is translated), a
+// number, a card's or a wine's name or a player's.
 func TestFrenchNotationRoundTrip(t *testing.T) {
 	eng := New()
-	fr := words.In("fr")
+	fr := eng.Words().In("fr")
 	moves, lines := 0, 0
 	for g := range 6 {
 		var seed games.Seed
@@ -269,7 +269,7 @@ func TestFrenchNotationRoundTrip(t *testing.T) {
 			st := s.(*State)
 			for _, line := range eng.Choices(s, p.Seat) {
 				w := fr.WriteMove(line)
-				if back := words.ReadMove(w); games.FoldWord(back) != games.FoldWord(line) {
+				if back := eng.Words().ReadMove(w); games.FoldWord(back) != games.FoldWord(line) {
 					t.Errorf("choice %q written in French %q reads back as %q", line, w, back)
 				}
 				if !strings.Contains(line, "<") {
