@@ -17,10 +17,11 @@ import (
 )
 
 // gameCount is the number of random games of TestRandomGames (a tenth of it
-// under rules version 1). The default of 400 keeps the package near a minute
-// and a half on two cores: a version-2 game runs longer, and the harness
-// redacts and describes every event for every seat. Soak with -gamecount
-// 5000 (BENCHMARKS.md records the runs).
+// under rules version 1). The default of 400 keeps the package near three
+// minutes of CPU: a version-2 game runs longer, the harness redacts and
+// describes every event for every seat in every language, and the engine
+// looks for the closest legal move to each refused candidate. Soak with
+// -gamecount 5000 (BENCHMARKS.md records the runs).
 var gameCount = flag.Int("gamecount", 400, "number of random games in TestRandomGames")
 
 // conserved checks that every card of the deck is somewhere exactly once
