@@ -7,8 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -112,16 +110,28 @@ func (w Words) WriteMove(line string) string {
 // FoldWord is s as it is compared when read: lower case, accents removed,
 // the typographic apostrophe read as the straight one ("Enchère" →
 // "enchere", "coup d’État" → "coup d'etat").
+//
+// It is called for every word of every move read and every legal move a
+// refusal is compared with, so it allocates little: plain ASCII is only
+// lower-cased, and other text is decomposed, stripped of its marks and
+// composed again without a transform chain's buffers.
 func FoldWord(s string) string {
-	if isASCII(s) { // nothing to take off: the common case, and much cheaper
+	if isASCII(s) {
 		return strings.ToLower(s)
 	}
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	out, _, err := transform.String(t, s)
-	if err != nil {
-		out = s
+	d := norm.NFD.String(s)
+	var b strings.Builder
+	b.Grow(len(d))
+	for _, r := range d {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case r == '’':
+			b.WriteByte('\'')
+		default:
+			b.WriteRune(r)
+		}
 	}
-	return strings.ToLower(strings.ReplaceAll(out, "’", "'"))
+	return strings.ToLower(norm.NFC.String(b.String()))
 }
 
 // isASCII reports whether s has only ASCII characters.

@@ -57,8 +57,11 @@ func Said(s string) Phrase { return Phrase{Text: Plain(s)} }
 // IsZero reports whether p says nothing.
 func (p Phrase) IsZero() bool { return p.Text.IsZero() && len(p.said) == 0 }
 
-// In says p in lang.
+// In says p in lang; the zero phrase says "".
 func (p Phrase) In(lang string) string {
+	if p.IsZero() {
+		return ""
+	}
 	if p.said != nil {
 		if s, ok := p.said[lang]; ok {
 			return s

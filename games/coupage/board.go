@@ -3,6 +3,7 @@ package coupage
 import (
 	"embed"
 	"encoding/json"
+	"strconv"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -85,7 +86,7 @@ func (Rules) Board(raw json.RawMessage) (games.Board, error) {
 
 	cellars := games.Section{}
 	for i, name := range v.Players {
-		a := games.Area{Seat: games.Seat(i), Title: games.T("cellar", name)}
+		a := games.Area{Seat: games.Seat(i), Title: games.T("cellar", ofName(name))}
 		if i < len(v.Resigned) {
 			a.Out = v.Resigned[i]
 		}
@@ -184,19 +185,26 @@ func result(v View) games.Text {
 	if len(v.Winners) == 0 {
 		return games.T("over")
 	}
-	names := make([]any, len(v.Winners))
-	for i, w := range v.Winners {
-		if w >= 0 && int(w) < len(v.Players) {
-			names[i] = v.Players[w]
+	return won(v.Players, v.Winners, v.Resigned)
+}
+
+// won says who won and how: with 2 wines and 1 cava bottled (CP-6), or
+// as the last player left in the game (CP-42).
+func won(players []string, winners []games.Seat, resigned []bool) games.Text {
+	names := make([]any, len(winners))
+	for i, w := range winners {
+		names[i] = strconv.Itoa(int(w))
+		if w >= 0 && int(w) < len(players) {
+			names[i] = players[w]
 		}
 	}
 	left := 0
-	for _, r := range v.Resigned {
+	for _, r := range resigned {
 		if r {
 			left++
 		}
 	}
-	if left == len(v.Players)-1 {
+	if left == len(players)-1 {
 		return games.T("wins_left", games.List(names...))
 	}
 	return games.T("wins", games.List(names...))

@@ -151,7 +151,7 @@ func (s *State) choicePath(m Move, text string) []string {
 		}
 		return []string{"age <barrel> <card>", "age " + b(m.Barrel) + " <card>", text}
 	case mvRecover:
-		return []string{"recover <time|facedown> <grape>", "recover " + form + " <grape>", text}
+		return []string{"recover <time/facedown> <grape>", "recover " + form + " <grape>", text}
 	case mvSpecial:
 		code := s.aid.verb(m.Special)
 		switch s.aid.effect[m.Special] {
@@ -168,10 +168,10 @@ func (s *State) choicePath(m Move, text string) []string {
 				code + " " + p + " " + b(m.Barrel) + " <grape>", text}
 		case effStealTime:
 			p := s.seatName(m.Target)
-			return []string{code + " <player> <barrel> <time|facedown> <your barrel>",
-				code + " " + p + " <barrel> <time|facedown> <your barrel>",
-				code + " " + p + " " + b(m.Barrel) + " <time|facedown> <your barrel>",
-				code + " " + p + " " + b(m.Barrel) + " " + form + " <your barrel>", text}
+			return []string{code + " <player> <barrel> <time/facedown> <your-barrel>",
+				code + " " + p + " <barrel> <time/facedown> <your-barrel>",
+				code + " " + p + " " + b(m.Barrel) + " <time/facedown> <your-barrel>",
+				code + " " + p + " " + b(m.Barrel) + " " + form + " <your-barrel>", text}
 		}
 	}
 	return []string{text}

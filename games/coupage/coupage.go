@@ -119,7 +119,8 @@ type State struct {
 	Idle    int `json:"idle"`
 	Over    bool
 	Winners []games.Seat
-	Summary string
+	// End is why a game ended without a winner (endDeadlock, endIdle).
+	End string `json:"end,omitempty"`
 }
 
 // clone deep-copies the state. The card lists share one backing array and
@@ -217,7 +218,11 @@ type Event struct {
 	Order   []games.Seat `json:"order,omitempty"`
 	Winners []games.Seat `json:"winners,omitempty"`
 	Hands   [][]string   `json:"hands,omitempty"`
-	Summary string       `json:"summary,omitempty"`
+	// Summary is the English summary that game_over events recorded
+	// before the summary was said in each language (issue 33); it is read
+	// and never written: Result says the summary from Winners, Reason and
+	// the players who left.
+	Summary string `json:"summary,omitempty"`
 }
 
 // EventType implements games.Event.
@@ -254,6 +259,12 @@ const (
 	evGameOver    = "game_over"
 )
 
+// Why a game ends without a winner (the Reason of its game_over event).
+const (
+	endDeadlock = "deadlock" // CP-50
+	endIdle     = "idle"     // CP-51
+)
+
 // Info implements games.Rules.
 func (Rules) Info() games.Info {
 	return games.Info{
@@ -282,7 +293,7 @@ func (r Rules) aidOf(opts games.Options) (*Aid, error) {
 	}
 	a, ok := r.aids[name]
 	if !ok {
-		return nil, games.Illegal("options", "aid_tables %q is not a known data set", name)
+		return nil, words.Illegal("options", "refusal.aid_tables", name)
 	}
 	return a, nil
 }
@@ -290,10 +301,10 @@ func (r Rules) aidOf(opts games.Options) (*Aid, error) {
 // Setup implements games.Rules: CP-15 seat order, CP-3 deck, deal and market.
 func (r Rules) Setup(opts games.Options, players []string, rng *rand.Rand) ([]Event, error) {
 	if len(players) < 2 || len(players) > 4 {
-		return nil, games.Illegal("CP-2", "Coupage is for 2 to 4 players, not %d", len(players))
+		return nil, words.Illegal("CP-2", "refusal.player_count", len(players))
 	}
 	if v := opts["wine_abilities"]; v != "" && v != "on" && v != "off" {
-		return nil, games.Illegal("options", "wine_abilities must be on or off, not %q", v)
+		return nil, words.Illegal("options", "refusal.wine_abilities", v)
 	}
 	a, err := r.aidOf(opts)
 	if err != nil {
@@ -541,7 +552,7 @@ func (r Rules) Evolve(s *State, e Event) *State {
 	case evGameOver:
 		s.Over = true
 		s.Winners = slices.Clone(e.Winners)
-		s.Summary = e.Summary
+		s.End = e.Reason
 	}
 	return s
 }

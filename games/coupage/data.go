@@ -216,16 +216,6 @@ func (a *Aid) verb(code string) string {
 	return code
 }
 
-// cardList is cardName of each code, separated by commas: "Macabeu ★,
-// Trepat ★★".
-func (a *Aid) cardList(codes []string) string {
-	out := make([]string, len(codes))
-	for i, c := range codes {
-		out[i] = a.cardName(c)
-	}
-	return strings.Join(out, ", ")
-}
-
 // wineName is a wine as players read it and write it, lower case: "cava
 // rosé".
 func (a *Aid) wineName(code string) string {

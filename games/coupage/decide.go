@@ -1,11 +1,10 @@
 package coupage
 
 import (
-	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -64,13 +63,13 @@ func (s *State) name(seat games.Seat) string {
 	if seat >= 0 && int(seat) < len(s.Players) {
 		return s.Players[seat]
 	}
-	return fmt.Sprintf("seat %d", seat)
+	return strconv.Itoa(int(seat)) // no seat of a valid game
 }
 
 // Decide implements games.Rules.
 func (r Rules) Decide(s *State, seat games.Seat, m Move, rng *rand.Rand) ([]Event, error) {
 	if s.aid == nil {
-		return nil, games.Illegal("CP-3", "the game has not been set up")
+		return nil, words.Illegal("CP-3", "refusal.not_set_up")
 	}
 	if err := s.validate(seat, m); err != nil {
 		return nil, err
@@ -83,33 +82,33 @@ func (r Rules) Decide(s *State, seat games.Seat, m Move, rng *rand.Rand) ([]Even
 // validate checks a move without changing anything: nil when it is legal.
 func (s *State) validate(seat games.Seat, m Move) error {
 	if s.Over {
-		return games.Illegal("CP-13", "the game is over")
+		return words.Illegal("CP-13", "refusal.over")
 	}
 	if seat < 0 || int(seat) >= len(s.Players) {
-		return games.Illegal("CP-15", "only seated players make moves; it is %s's turn", s.name(s.Turn.Seat))
+		return words.Illegal("CP-15", "refusal.not_seated", s.of(s.Turn.Seat))
 	}
 	if h := s.Harvest; h != nil {
 		picker := h.Order[h.Next]
 		if seat != picker {
-			return games.Illegal("CP-41", "a Récolte is being picked: it is %s's pick", s.name(picker))
+			return words.Illegal("CP-41", "refusal.harvest_pick_of", s.of(picker))
 		}
 		if m.Kind != mvPick {
-			return games.Illegal("CP-27", "a Récolte is being picked: pick one of the revealed cards (%s) first", s.aid.cardList(h.Cards))
+			return words.Illegal("CP-27", "refusal.harvest_first", s.aid.cardList(h.Cards))
 		}
 		if !slices.Contains(h.Cards, m.Card) {
-			return games.Illegal("CP-27", "%s is not among the revealed cards (%s)", s.aid.cardName(m.Card), s.aid.cardList(h.Cards))
+			return words.Illegal("CP-27", "refusal.harvest_not_revealed", s.aid.cardText(m.Card), s.aid.cardList(h.Cards))
 		}
 		return nil
 	}
 	// A seat that may not act is told so first, whatever its move (CP-15).
 	if seat != s.Turn.Seat {
-		return games.Illegal("CP-15", "it is %s's turn, not yours", s.name(s.Turn.Seat))
+		return words.Illegal("CP-15", "refusal.not_your_turn", s.of(s.Turn.Seat))
 	}
 	if m.Kind == mvPick {
-		return games.Illegal("CP-27", "there is no Récolte to pick from")
+		return words.Illegal("CP-27", "refusal.no_harvest")
 	}
 	if (m.Kind == mvTake || m.Kind == mvAge || m.Kind == mvRecover) && !s.Abilities {
-		return games.Illegal("CP-7", "wine abilities are off in this game (option wine_abilities)")
+		return words.Illegal("CP-7", "refusal.abilities_off")
 	}
 	if m.Kind == mvEnd {
 		return nil
@@ -120,7 +119,7 @@ func (s *State) validate(seat games.Seat, m Move) error {
 	}
 	if isAbility {
 		rule := map[string]string{mvTake: "CP-31", mvAge: "CP-32", mvRecover: "CP-34"}[m.Kind]
-		return games.Illegal(rule, "a wine's ability is used only at the moment it is bottled (CP-7), and none is waiting now")
+		return words.Illegal(rule, "refusal.no_ability")
 	}
 	if !s.Turn.Drawn {
 		switch m.Kind {
@@ -128,17 +127,17 @@ func (s *State) validate(seat games.Seat, m Move) error {
 			return nil
 		case mvMarket:
 			if s.Market[m.Slot-1] == "" {
-				return games.Illegal("CP-4", "market slot %d is empty", m.Slot)
+				return words.Illegal("CP-4", "refusal.slot_empty", m.Slot)
 			}
 			return nil
 		}
-		return games.Illegal("CP-4", "first draw a card: draw (top of the deck) or draw market 1 or 2")
+		return words.Illegal("CP-4", "refusal.draw_first")
 	}
 	if m.Kind == mvDraw || m.Kind == mvMarket {
-		return games.Illegal("CP-4", "you draw exactly one card at the start of the turn and have already drawn")
+		return words.Illegal("CP-4", "refusal.drawn")
 	}
 	if s.Turn.Actions <= 0 {
-		return games.Illegal("CP-16", "you have no action left; end the turn")
+		return words.Illegal("CP-16", "refusal.no_action")
 	}
 	a := s.aid
 	hand := s.Hands[seat]
@@ -148,44 +147,44 @@ func (s *State) validate(seat games.Seat, m Move) error {
 		bar := s.Barrels[seat][m.Barrel-1]
 		switch bar.State {
 		case Bottled:
-			return games.Illegal("CP-10", "barrel %d holds a bottle: a bottled barrel is never used again", m.Barrel)
+			return words.Illegal("CP-10", "refusal.barrel_bottled", m.Barrel)
 		case Production:
-			return games.Illegal("CP-8", "barrel %d already holds a %s; grapes go on an empty barrel", m.Barrel, s.wineName(bar.Wine))
+			return words.Illegal("CP-8", "refusal.barrel_busy", m.Barrel, s.wineName(bar.Wine))
 		}
 		if err := a.grapesFromHand("CP-8", hand, m.Cards); err != nil {
 			return err
 		}
 		if !a.matches(w, m.Cards) {
 			if len(m.Cards) < w.size() && a.couldComplete(w, m.Cards) {
-				return games.Illegal("CP-8", "all the grapes of a %s (%s) are put on the barrel in one action, not %d of them", w.Name, a.recipeText(w), len(m.Cards))
+				return words.Illegal("CP-8", "refusal.recipe_all", w.Name, a.recipeText(w), len(m.Cards))
 			}
-			return games.Illegal("CP-8", "%s is not a %s recipe (%s)", s.aid.cardList(m.Cards), w.Name, a.recipeText(w))
+			return words.Illegal("CP-8", "refusal.not_recipe", s.aid.cardList(m.Cards), w.Name, a.recipeText(w))
 		}
 		wines, cavas := s.countWines(seat)
 		if w.IsCava() && cavas >= 2 {
-			return games.Illegal("CP-17", "you already have 2 cavas in production or bottled and may not start a third")
+			return words.Illegal("CP-17", "refusal.third_cava")
 		}
 		if !w.IsCava() && wines >= 3 {
-			return games.Illegal("CP-17", "you already have 3 wines in production or bottled and may not start a fourth")
+			return words.Illegal("CP-17", "refusal.fourth_wine")
 		}
 		return nil
 	case mvRepair:
 		bar := s.Barrels[seat][m.Barrel-1]
 		if bar.State != Production {
-			return games.Illegal("CP-29", "barrel %d is %s: only a barrel in production can be repaired", m.Barrel, bar.State)
+			return words.Illegal("CP-29", "refusal.repair_state", m.Barrel, stateText(bar.State))
 		}
 		if bar.Spoil > 0 {
-			return games.Illegal("CP-24", "barrel %d carries a Vin piqué: it may not be repaired until it is removed", m.Barrel)
+			return words.Illegal("CP-24", "refusal.repair_spoiled", m.Barrel)
 		}
 		w, _ := a.wine(bar.Wine)
 		if a.matches(w, bar.Grapes) {
-			return games.Illegal("CP-29", "barrel %d is complete: there is nothing to repair", m.Barrel)
+			return words.Illegal("CP-29", "refusal.repair_complete", m.Barrel)
 		}
 		if err := a.grapesFromHand("CP-29", hand, m.Cards); err != nil {
 			return err
 		}
 		if !a.matches(w, append(slices.Clone(bar.Grapes), m.Cards...)) {
-			return games.Illegal("CP-29", "with %s barrel %d would not match the %s recipe (%s)", s.aid.cardList(m.Cards), m.Barrel, w.Name, a.recipeText(w))
+			return words.Illegal("CP-29", "refusal.repair_mismatch", s.aid.cardList(m.Cards), m.Barrel, w.Name, a.recipeText(w))
 		}
 		return nil
 	case mvTime:
@@ -194,14 +193,14 @@ func (s *State) validate(seat games.Seat, m Move) error {
 		}
 		if len(m.Cards) == 0 {
 			if !slices.Contains(hand, timeCard) {
-				return games.Illegal("CP-18", "you hold no Time card (grapes of 3★ or more can stand in: time %d <grapes>)", m.Barrel)
+				return words.Illegal("CP-18", "refusal.no_time_card", m.Barrel)
 			}
 			return nil
 		}
 		if err := a.grapesFromHand("CP-9", hand, m.Cards); err != nil {
 			return err
 		}
-		return a.payment("CP-9", m.Cards, 3, "Time from stars")
+		return a.payment("CP-9", m.Cards, 3, "payment.time")
 	case mvBottle:
 		w, err := s.ready(seat, m.Barrel, "CP-10")
 		if err != nil {
@@ -210,35 +209,35 @@ func (s *State) validate(seat games.Seat, m Move) error {
 		if err := a.grapesFromHand("CP-10", hand, m.Cards); err != nil {
 			return err
 		}
-		what := "a wine"
+		what := "payment.wine"
 		if w.IsCava() {
-			what = "a cava"
+			what = "payment.cava"
 		}
-		return a.payment("CP-10", m.Cards, w.Stars, "bottling "+what)
+		return a.payment("CP-10", m.Cards, w.Stars, what)
 	case mvDiscard:
 		if !slices.Contains(hand, m.Card) {
-			return games.Illegal("CP-20", "you hold no %s to discard", s.aid.cardName(m.Card))
+			return words.Illegal("CP-20", "refusal.discard_none", s.aid.cardText(m.Card))
 		}
 		return nil
 	case mvSpecial:
 		return s.validateSpecial(seat, m)
 	}
-	return games.Illegal(games.NotationRule, "unknown move %q", m.Kind)
+	return words.Illegal(games.NotationRule, "refusal.unknown_kind", m.Kind)
 }
 
 // grapesFromHand checks that cards are grape cards held in hand.
 func (a *Aid) grapesFromHand(rule string, hand, cards []string) error {
 	if len(cards) == 0 {
-		return games.Illegal(rule, "name the grape cards to play")
+		return words.Illegal(rule, "refusal.no_grapes")
 	}
 	left := slices.Clone(hand)
 	for _, c := range cards {
 		if !a.isGrape(c) {
-			return games.Illegal(rule, "%s is not a grape card", a.cardName(c))
+			return words.Illegal(rule, "refusal.not_grape", a.cardText(c))
 		}
 		i := slices.Index(left, c)
 		if i < 0 {
-			return games.Illegal(rule, "you do not hold %s", a.cardList(countedMissing(hand, cards)))
+			return words.Illegal(rule, "refusal.not_held_all", a.cardList(countedMissing(hand, cards)))
 		}
 		left = slices.Delete(left, i, i+1)
 	}
@@ -260,21 +259,39 @@ func countedMissing(hand, cards []string) []string {
 }
 
 // payment checks a star payment: at least need stars, with no card that is
-// not needed (CP-43).
+// not needed (CP-43). what is the key of what is paid for ("payment.wine").
 func (a *Aid) payment(rule string, cards []string, need int, what string) error {
 	st := a.starsOf(cards)
 	if st < need {
-		return games.Illegal(rule, "%s needs at least %d★, and %s make only %d★", what, need, a.cardList(cards), st)
+		return words.Illegal(rule, "refusal.stars_short", games.T(what), need, a.cardList(cards), st)
 	}
-	for _, c := range cards {
-		if st-a.stars[c] >= need {
-			return games.Illegal("CP-43", "%s is not needed: the other cards already make %d★ of the %d★ required", a.cardName(c), st-a.stars[c], need)
-		}
+	if c, ok := a.unneeded(cards, st, need); ok {
+		return words.Illegal("CP-43", "refusal.stars_unneeded", a.cardText(c), st-a.stars[c], need)
 	}
 	return nil
 }
 
-// wineName is the display name of a wine code.
+// paid tells whether cards are a star payment of need (what payment
+// accepts), without a refusal's words: Legal asks it of many sets of cards.
+func (a *Aid) paid(cards []string, need int) bool {
+	st := a.starsOf(cards)
+	_, extra := a.unneeded(cards, st, need)
+	return st >= need && !extra
+}
+
+// unneeded is a card of a payment of st stars that could be left out while
+// the others still make need (CP-43), and whether there is one.
+func (a *Aid) unneeded(cards []string, st, need int) (string, bool) {
+	for _, c := range cards {
+		if st-a.stars[c] >= need {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// wineName is the display name of a wine code (the same in every
+// language: the wines have their names of the game).
 func (s *State) wineName(code string) string {
 	if s.aid == nil {
 		return code
@@ -285,22 +302,29 @@ func (s *State) wineName(code string) string {
 	return code
 }
 
-// recipeText describes a recipe in words: "1 red + 1 white".
-func (a *Aid) recipeText(w Wine) string {
-	var parts []string
+// recipeText describes a recipe in words: "1 red + 1 white" (a colour
+// is the catalog's "recipe.<colour>", its number of cards the argument).
+func (a *Aid) recipeText(w Wine) games.Text {
+	var parts []games.Text
 	for _, col := range []string{"red", "white"} {
 		if n := w.Recipe[col]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, col))
+			parts = append(parts, games.T("recipe."+col, n))
 		}
 	}
 	for _, col := range slices.Sorted(maps.Keys(w.Recipe)) {
 		if n := w.Recipe[col]; col != "red" && col != "white" && n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, col))
+			parts = append(parts, games.T("recipe."+col, n))
 		}
 	}
-	t := strings.Join(parts, " + ")
+	if len(parts) == 0 {
+		return games.T("board.nothing")
+	}
+	t := parts[len(parts)-1]
+	for i := len(parts) - 2; i >= 0; i-- {
+		t = games.T("recipe.plus", parts[i], t)
+	}
 	if w.Distinct {
-		t += " of different varieties"
+		t = games.T("recipe.distinct", t)
 	}
 	return t
 }
@@ -336,24 +360,25 @@ func (s *State) complete(b Barrel) bool {
 func (s *State) canReceiveTime(seat games.Seat, barrel int, rule string) error {
 	b := s.Barrels[seat][barrel-1]
 	if b.State != Production {
-		return games.Illegal(rule, "barrel %d is %s: Time goes only on %s barrel in production (CP-19)", barrel, b.State, s.timeTarget())
+		return words.Illegal(rule, s.timeTarget("refusal.time_state"), barrel, stateText(b.State))
 	}
 	if b.Spoil > 0 {
-		return games.Illegal("CP-24", "barrel %d carries a Vin piqué: no Time may be added until it is removed", barrel)
+		return words.Illegal("CP-24", "refusal.time_spoiled", barrel)
 	}
 	if !s.timeOnIncomplete() && !s.complete(b) {
-		return games.Illegal("CP-29", "barrel %d lost a grape and is incomplete: repair it before adding Time", barrel)
+		return words.Illegal("CP-29", "refusal.time_incomplete", barrel)
 	}
 	return nil
 }
 
-// timeTarget says which barrels may receive Time under the game's rules
-// version, for messages.
-func (s *State) timeTarget() string {
+// timeTarget is the key of a refusal that says which barrels may receive
+// Time, under the game's rules version: key itself, or key+"_complete"
+// under version 1 (only a complete barrel).
+func (s *State) timeTarget(key string) string {
 	if s.timeOnIncomplete() {
-		return "a"
+		return key
 	}
-	return "a complete"
+	return key + "_complete"
 }
 
 // ready checks that seat's barrel may be bottled now.
@@ -361,19 +386,19 @@ func (s *State) ready(seat games.Seat, barrel int, rule string) (Wine, error) {
 	b := s.Barrels[seat][barrel-1]
 	switch b.State {
 	case Bottled:
-		return Wine{}, games.Illegal(rule, "barrel %d is already bottled", barrel)
+		return Wine{}, words.Illegal(rule, "refusal.already_bottled", barrel)
 	case Empty:
-		return Wine{}, games.Illegal(rule, "barrel %d is empty: there is nothing to bottle", barrel)
+		return Wine{}, words.Illegal(rule, "refusal.bottle_empty", barrel)
 	}
 	w, _ := s.aid.wine(b.Wine)
 	if b.Spoil > 0 {
-		return w, games.Illegal("CP-24", "barrel %d carries a Vin piqué: it may not be bottled until it is removed", barrel)
+		return w, words.Illegal("CP-24", "refusal.bottle_spoiled", barrel)
 	}
 	if !s.complete(b) {
-		return w, games.Illegal("CP-29", "barrel %d lost a grape and is incomplete: repair it before bottling", barrel)
+		return w, words.Illegal("CP-29", "refusal.bottle_incomplete", barrel)
 	}
 	if len(b.Time) < w.Time {
-		return w, games.Illegal(rule, "barrel %d is not ready: a %s needs %d Time and has %d", barrel, w.Name, w.Time, len(b.Time))
+		return w, words.Illegal(rule, "refusal.not_ready", barrel, w.Name, w.Time, len(b.Time))
 	}
 	return w, nil
 }
@@ -392,13 +417,13 @@ func (s *State) timeReceivers(seat games.Seat) []int {
 // other checks that target is another seat still in the game.
 func (s *State) other(seat, target games.Seat, rule, what string) error {
 	if target == seat {
-		return games.Illegal(rule, "%s targets another player, not yourself", what)
+		return words.Illegal(rule, "refusal.target_self", what)
 	}
 	if target < 0 || int(target) >= len(s.Players) {
-		return games.Illegal(rule, "there is no seat %d", target)
+		return words.Illegal(rule, "refusal.no_seat", int(target))
 	}
 	if s.Resigned[target] {
-		return games.Illegal(rule, "%s has left the game", s.name(target))
+		return words.Illegal(rule, "refusal.target_left", s.name(target))
 	}
 	return nil
 }
@@ -408,7 +433,7 @@ func (s *State) validateSpecial(seat games.Seat, m Move) error {
 	a := s.aid
 	sp := a.specialByCode(m.Special)
 	if !slices.Contains(s.Hands[seat], m.Special) {
-		return games.Illegal("CP-21", "you hold no %s", sp.Name)
+		return words.Illegal("CP-21", "refusal.not_held", games.Plain(sp.Name))
 	}
 	switch sp.Effect {
 	case effYoung:
@@ -419,7 +444,7 @@ func (s *State) validateSpecial(seat games.Seat, m Move) error {
 			return err
 		}
 		if len(s.Hands[m.Target]) == 0 {
-			return games.Illegal("CP-23", "%s holds no card to take", s.name(m.Target))
+			return words.Illegal("CP-23", "refusal.steal_empty", s.name(m.Target))
 		}
 	case effSpoil:
 		if err := s.other(seat, m.Target, "CP-24", sp.Name); err != nil {
@@ -427,21 +452,21 @@ func (s *State) validateSpecial(seat games.Seat, m Move) error {
 		}
 		b := s.Barrels[m.Target][m.Barrel-1]
 		if b.State != Production {
-			return games.Illegal("CP-24", "%s's barrel %d is %s: a Vin piqué goes on a barrel in production (CP-14)", s.name(m.Target), m.Barrel, b.State)
+			return words.Illegal("CP-24", "refusal.spoil_state", s.of(m.Target), m.Barrel, stateText(b.State))
 		}
 		if b.Spoil > 0 {
-			return games.Illegal("CP-24", "%s's barrel %d already carries a Vin piqué", s.name(m.Target), m.Barrel)
+			return words.Illegal("CP-24", "refusal.spoil_twice", s.of(m.Target), m.Barrel)
 		}
 	case effOenologue:
 		if m.Target < 0 || int(m.Target) >= len(s.Players) {
-			return games.Illegal("CP-26", "there is no seat %d", m.Target)
+			return words.Illegal("CP-26", "refusal.no_seat", int(m.Target))
 		}
 		if s.Barrels[m.Target][m.Barrel-1].Spoil == 0 {
-			return games.Illegal("CP-26", "%s's barrel %d carries no Vin piqué to remove", s.name(m.Target), m.Barrel)
+			return words.Illegal("CP-26", "refusal.no_spoil", s.of(m.Target), m.Barrel)
 		}
 	case effHarvest:
 		if len(s.Deck)+len(s.Discard) == 0 {
-			return games.Illegal("CP-27", "the deck and the discard pile are empty: there is no card to reveal")
+			return words.Illegal("CP-27", "refusal.harvest_empty")
 		}
 	case effEvaporate:
 		if err := s.other(seat, m.Target, "CP-28", sp.Name); err != nil {
@@ -449,31 +474,27 @@ func (s *State) validateSpecial(seat games.Seat, m Move) error {
 		}
 		b := s.Barrels[m.Target][m.Barrel-1]
 		if b.State != Production {
-			return games.Illegal("CP-28", "%s's barrel %d is %s: only a barrel in production loses grapes (CP-14)", s.name(m.Target), m.Barrel, b.State)
+			return words.Illegal("CP-28", "refusal.evaporate_state", s.of(m.Target), m.Barrel, stateText(b.State))
 		}
 		if !slices.Contains(b.Grapes, m.Card) {
-			return games.Illegal("CP-28", "%s's barrel %d holds no %s grape", s.name(m.Target), m.Barrel, s.aid.cardName(m.Card))
+			return words.Illegal("CP-28", "refusal.evaporate_none", s.of(m.Target), m.Barrel, s.aid.cardText(m.Card))
 		}
 		if len(b.Grapes) < 2 {
-			return games.Illegal("CP-28", "%s is the last grape card of %s's barrel %d and may not be removed", s.aid.cardName(m.Card), s.name(m.Target), m.Barrel)
+			return words.Illegal("CP-28", "refusal.evaporate_last", s.aid.cardText(m.Card), s.of(m.Target), m.Barrel)
 		}
 	case effStealTime:
 		if err := s.other(seat, m.Target, "CP-30", sp.Name); err != nil {
 			return err
 		}
 		if len(s.timeReceivers(seat)) == 0 {
-			return games.Illegal("CP-30", "you have no barrel that may receive Time (%s barrel in production, not spoiled: CP-19)", s.timeTarget())
+			return words.Illegal("CP-30", s.timeTarget("refusal.steal_time_nowhere"))
 		}
 		b := s.Barrels[m.Target][m.Barrel-1]
 		if b.State != Production {
-			return games.Illegal("CP-30", "%s's barrel %d is %s: Time is taken only from a barrel in production (CP-14)", s.name(m.Target), m.Barrel, b.State)
+			return words.Illegal("CP-30", "refusal.steal_time_state", s.of(m.Target), m.Barrel, stateText(b.State))
 		}
 		if timeIndex(b, m.FaceDown) < 0 {
-			form := "face-up Time card"
-			if m.FaceDown {
-				form = "face-down card counting as Time"
-			}
-			return games.Illegal("CP-30", "%s's barrel %d has no %s", s.name(m.Target), m.Barrel, form)
+			return words.Illegal("CP-30", "refusal.steal_time_none", s.of(m.Target), m.Barrel, formText(m.FaceDown))
 		}
 		if err := s.canReceiveTime(seat, m.Own, "CP-30"); err != nil {
 			return err
@@ -502,36 +523,32 @@ func (s *State) validateAbility(seat games.Seat, ab string, m Move) error {
 	switch ab {
 	case abTake:
 		if m.Kind != mvTake {
-			return games.Illegal("CP-31", "first use the Rosé ability: take market 1, take market 2 or take nothing")
+			return words.Illegal("CP-31", "refusal.rose_first")
 		}
 		if !m.Nothing && s.Market[m.Slot-1] == "" {
-			return games.Illegal("CP-31", "market slot %d is empty", m.Slot)
+			return words.Illegal("CP-31", "refusal.slot_empty", m.Slot)
 		}
 	case abAge:
 		if m.Kind != mvAge {
-			return games.Illegal("CP-32", "first use the Rouge ability: age <barrel> <card> or age nothing")
+			return words.Illegal("CP-32", "refusal.rouge_first")
 		}
 		if m.Nothing {
 			return nil
 		}
 		if !slices.Contains(s.Hands[seat], m.Card) {
-			return games.Illegal("CP-32", "you hold no %s", s.aid.cardName(m.Card))
+			return words.Illegal("CP-32", "refusal.not_held", s.aid.cardText(m.Card))
 		}
 		return s.canReceiveTime(seat, m.Barrel, "CP-32")
 	case abRecover:
 		if m.Kind != mvRecover {
-			return games.Illegal("CP-34", "first use the Cava blanc ability: recover time|facedown <grape>")
+			return words.Illegal("CP-34", "refusal.cava_blanc_first")
 		}
 		b := s.Barrels[seat][s.Turn.AbilityBarrel]
 		if timeIndex(b, m.FaceDown) < 0 {
-			form := "face-up Time card"
-			if m.FaceDown {
-				form = "face-down card counting as Time"
-			}
-			return games.Illegal("CP-34", "the bottled Cava blanc has no %s", form)
+			return words.Illegal("CP-34", "refusal.recover_none", formText(m.FaceDown))
 		}
 		if !slices.Contains(b.Grapes, m.Card) {
-			return games.Illegal("CP-34", "the bottled Cava blanc holds no %s grape", m.Card)
+			return words.Illegal("CP-34", "refusal.recover_no_grape", s.aid.cardText(m.Card))
 		}
 	}
 	return nil
@@ -568,7 +585,7 @@ func (b *builder) apply(seat games.Seat, m Move) {
 		}
 	case mvBottle:
 		if b.bottle(seat, m.Barrel, m.Cards, true) {
-			b.gameOver([]games.Seat{seat}, b.winSummary(seat))
+			b.gameOver([]games.Seat{seat})
 			return
 		}
 	case mvDiscard:
@@ -694,13 +711,15 @@ func (b *builder) wins(seat games.Seat) bool {
 }
 
 // gameOver ends the game with winners; every hand becomes public.
-func (b *builder) gameOver(winners []games.Seat, summary string) {
-	b.gameOverWhy(winners, "", summary)
+func (b *builder) gameOver(winners []games.Seat) {
+	b.gameOverWhy(winners, "")
 }
 
 // gameOverWhy ends the game with winners (none for CP-50 and CP-51) and
 // the reason of an end without a winner; every hand becomes public.
-func (b *builder) gameOverWhy(winners []games.Seat, reason, summary string) {
+// The event carries no summary: Result says it from the winners, the
+// reason and the players who left (summary).
+func (b *builder) gameOverWhy(winners []games.Seat, reason string) {
 	hands := make([][]string, len(b.s.Hands))
 	for i, h := range b.s.Hands {
 		hands[i] = slices.Clone(h)
@@ -708,12 +727,7 @@ func (b *builder) gameOverWhy(winners []games.Seat, reason, summary string) {
 			hands[i] = []string{}
 		}
 	}
-	b.emit(Event{Type: evGameOver, Winners: winners, Hands: hands, Summary: summary, Reason: reason})
-}
-
-// winSummary is the summary of a win by bottling.
-func (b *builder) winSummary(seat games.Seat) string {
-	return fmt.Sprintf("%s wins with 2 wines and 1 cava bottled", b.s.name(seat))
+	b.emit(Event{Type: evGameOver, Winners: winners, Hands: hands, Reason: reason})
 }
 
 // clear discards what is left in a bottled barrel; the event lists the
@@ -795,7 +809,7 @@ func (b *builder) special(seat games.Seat, m Move) bool {
 		b.emit(Event{Type: evDiscarded, Seat: seat, Cards: []string{m.Special}, Reason: "special"})
 	}
 	if over {
-		b.gameOver([]games.Seat{seat}, b.winSummary(seat))
+		b.gameOver([]games.Seat{seat})
 	}
 	return over
 }
@@ -883,7 +897,7 @@ func (b *builder) stalled() bool {
 		return false
 	}
 	if s.deadlocked() {
-		b.gameOverWhy(nil, "deadlock", "no wine or cava can be finished any more: the game ends without a winner")
+		b.gameOverWhy(nil, endDeadlock)
 		return true
 	}
 	alive := 0
@@ -893,7 +907,7 @@ func (b *builder) stalled() bool {
 		}
 	}
 	if s.Idle >= idleRounds*alive {
-		b.gameOverWhy(nil, "idle", fmt.Sprintf("no barrel was made, repaired or bottled in %d rounds: the game ends without a winner", idleRounds))
+		b.gameOverWhy(nil, endIdle)
 		return true
 	}
 	return false
@@ -921,16 +935,16 @@ func (b *builder) nextTurn() {
 // Resign implements games.Rules: [HOUSE] CP-42.
 func (r Rules) Resign(s *State, seat games.Seat, rng *rand.Rand) ([]Event, error) {
 	if s.aid == nil {
-		return nil, games.Illegal("CP-3", "the game has not been set up")
+		return nil, words.Illegal("CP-3", "refusal.not_set_up")
 	}
 	if s.Over {
-		return nil, games.Illegal("CP-13", "the game is over")
+		return nil, words.Illegal("CP-13", "refusal.over")
 	}
 	if seat < 0 || int(seat) >= len(s.Players) {
-		return nil, games.Illegal("CP-42", "seat %d is not a player of this game", seat)
+		return nil, words.Illegal("CP-42", "refusal.resign_no_seat", int(seat))
 	}
 	if s.Resigned[seat] {
-		return nil, games.Illegal("CP-42", "%s has already left the game", s.name(seat))
+		return nil, words.Illegal("CP-42", "refusal.already_left", s.name(seat))
 	}
 	b := &builder{r: r, s: s.clone(), rng: rng}
 	var gone []string
@@ -952,7 +966,7 @@ func (r Rules) Resign(s *State, seat games.Seat, rng *rand.Rand) ([]Event, error
 		}
 	}
 	if len(left) == 1 {
-		b.gameOver(left, fmt.Sprintf("%s wins: every other player left the game", b.s.name(left[0])))
+		b.gameOver(left)
 		return b.evs, nil
 	}
 	b.harvestDone()

@@ -1,23 +1,27 @@
 package coupage
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
 	"github.com/courrier-games/courrier/games"
 )
 
 // Describe implements games.Rules: what event e (which applies to s) did,
-// in plain words, as seat may know it. It describes the seat's redacted
-// event, so it never tells more than Redact shows: a card drawn, stolen or
-// put face down is named only for the seats that may see it (section 5).
+// in words of the game's catalog, as seat may know it. It describes the
+// seat's redacted event, so it never tells more than Redact shows, in any
+// language: a card drawn, stolen or put face down is named only for the
+// seats that may see it (section 5). The end of a turn and the discard of
+// a special just played are not told (the zero phrase).
 func (r Rules) Describe(s *State, e Event, seat games.Seat) games.Phrase {
-	return games.Said(r.describeEN(s, e, seat))
+	t := r.describe(s, e, seat)
+	if t.IsZero() {
+		return games.Phrase{}
+	}
+	return words.Phrase(t.Key, t.Args...)
 }
 
-// describeEN is Describe in English (until the game's catalog says it).
-func (r Rules) describeEN(s *State, e Event, seat games.Seat) string {
+// describe is Describe as a text of the catalog ("said.<name>", and
+// "said.<name>.you" where the seat itself is the subject: "You drew…",
+// "Vous avez pioché…"), the zero text for an event not told.
+func (r Rules) describe(s *State, e Event, seat games.Seat) games.Text {
 	e = r.Redact(s, e, seat)
 	t := teller{s: s, seat: seat}
 	switch e.Type {
@@ -25,173 +29,171 @@ func (r Rules) describeEN(s *State, e Event, seat games.Seat) string {
 		return t.seated(e)
 	case evShuffled:
 		if e.Reason == "reshuffle" {
-			return fmt.Sprintf("The discard pile was shuffled into a new deck of %s.", count(e.N, "card"))
+			return games.T("said.reshuffled", games.T("said.n_cards", e.N))
 		}
-		return fmt.Sprintf("The deck of %s was shuffled.", count(e.N, "card"))
+		return games.T("said.shuffled", games.T("said.n_cards", e.N))
 	case evDrew:
 		return t.drew(e)
 	case evMarket:
-		return fmt.Sprintf("Market slot %d now shows %s.", e.Slot, t.card(e.Card))
+		return games.T("said.market", e.Slot, t.card(e.Card))
 	case evTook:
-		out := fmt.Sprintf("%s took %s from market slot %d", t.who(e.Seat), t.card(e.Card), e.Slot)
 		if e.Reason == "ability" {
-			out += " (" + t.abilityWine(abTake) + " ability)"
+			return t.by(e.Seat, "said.took_ability", t.card(e.Card), e.Slot, t.abilityWine(abTake))
 		}
-		return out + "."
+		return t.by(e.Seat, "said.took", t.card(e.Card), e.Slot)
 	case evMade:
-		return fmt.Sprintf("%s started a %s on %s with %s.", t.who(e.Seat), s.wineName(e.Wine), t.barrel(e.Seat, e.Seat, e.Barrel), t.cards(e.Cards))
+		return t.by(e.Seat, "said.made", games.Plain(s.wineName(e.Wine)), t.barrel(e.Seat, e.Seat, e.Barrel), t.cards(e.Cards))
 	case evRepaired:
-		return fmt.Sprintf("%s repaired %s with %s.", t.who(e.Seat), t.barrel(e.Seat, e.Seat, e.Barrel), t.cards(e.Cards))
+		return t.by(e.Seat, "said.repaired", t.barrel(e.Seat, e.Seat, e.Barrel), t.cards(e.Cards))
 	case evAged:
 		return t.aged(e)
 	case evBottled:
 		return t.bottled(e)
 	case evCleared:
 		if len(e.Cards) == 0 {
-			return ""
+			return games.Text{}
 		}
-		return fmt.Sprintf("The contents of %s went to the discard pile: %s.", t.barrel(-2, e.Seat, e.Barrel), t.cards(e.Cards))
+		return games.T("said.cleared", t.fromBarrel(nobody, e.Seat, e.Barrel), t.cards(e.Cards))
 	case evRecovered:
-		what := "a face-down card"
+		what := games.T("said.a_face_down_card")
 		if e.Card != "" {
 			what = t.card(e.Card)
 		}
 		if len(e.Cards) > 0 {
-			what += " and " + t.cards(e.Cards)
+			what = games.List(what, t.cards(e.Cards))
 		}
-		return fmt.Sprintf("%s took %s back into %s hand from the bottled %s (%s ability).", t.who(e.Seat), what, t.whoseOwn(e.Seat), t.barrelWine(e.Seat, e.Barrel), t.abilityWine(abRecover))
+		return t.by(e.Seat, "said.recovered", what, t.barrelWine(e.Seat, e.Barrel), t.barrel(e.Seat, e.Seat, e.Barrel), t.abilityWine(abRecover))
 	case evDeclined:
-		return fmt.Sprintf("%s declined the %s ability.", t.who(e.Seat), t.abilityWine(e.Ability))
+		return t.by(e.Seat, "said.declined", t.abilityWine(e.Ability))
 	case evAbility:
-		return fmt.Sprintf("%s may now use the %s ability.", t.who(e.Seat), t.abilityWine(e.Ability))
+		return t.by(e.Seat, "said.ability", t.abilityWine(e.Ability))
 	case evDiscarded:
 		switch e.Reason {
 		case "special":
-			return "" // the special was announced when played (evPlayed)
+			return games.Text{} // the special was announced when played (evPlayed)
 		case "harvest":
-			return fmt.Sprintf("The Récolte cards nobody could pick went to the discard pile: %s.", t.cards(e.Cards))
+			return games.T("said.harvest_discarded", t.cards(e.Cards))
 		}
-		return fmt.Sprintf("%s discarded %s.", t.who(e.Seat), t.cards(e.Cards))
+		return t.by(e.Seat, "said.discarded", t.cards(e.Cards))
 	case evPlayed:
-		return fmt.Sprintf("%s played %s.", t.who(e.Seat), t.card(e.Card))
+		return t.by(e.Seat, "said.played", t.card(e.Card))
 	case evSpoiled:
-		return fmt.Sprintf("%s put a Vin piqué on %s.", t.who(e.Seat), t.barrel(e.Seat, e.Target, e.Barrel))
+		return t.by(e.Seat, "said.spoiled", t.barrel(e.Seat, e.Target, e.Barrel))
 	case evSpoilMoved:
-		return fmt.Sprintf("The Vin piqué on %s turned to %d.", t.barrel(-2, e.Target, e.Barrel), e.Counter)
+		return games.T("said.spoil_moved", t.barrel(nobody, e.Target, e.Barrel), e.Counter)
 	case evSpoilGone:
 		if e.Reason == "oenologue" {
-			return fmt.Sprintf("%s removed the Vin piqué from %s (Œnologue).", t.who(e.Seat), t.barrel(e.Seat, e.Target, e.Barrel))
+			return t.by(e.Seat, "said.oenologue", t.fromBarrel(e.Seat, e.Target, e.Barrel))
 		}
-		return fmt.Sprintf("The Vin piqué on %s wore off and was discarded.", t.barrel(-2, e.Target, e.Barrel))
+		return games.T("said.spoil_gone", t.barrel(nobody, e.Target, e.Barrel))
 	case evStole:
-		what := "a card"
-		if e.Card != "" {
-			what = t.card(e.Card)
-		}
-		return fmt.Sprintf("%s took %s at random from %s hand.", t.who(e.Seat), what, t.whose(e.Target))
+		return t.stole(e)
 	case evEvaporated:
-		return fmt.Sprintf("%s evaporated %s from %s.", t.who(e.Seat), t.card(e.Card), t.barrel(e.Seat, e.Target, e.Barrel))
+		return t.by(e.Seat, "said.evaporated", t.card(e.Card), t.fromBarrel(e.Seat, e.Target, e.Barrel))
 	case evTimeStolen:
-		what := "a Time card"
+		what := games.T("said.a_time_card")
 		if e.FaceDown {
-			what = "a face-down card counting as Time"
+			what = games.T("said.a_face_down_time")
 		}
-		return fmt.Sprintf("%s moved %s from %s to %s.", t.who(e.Seat), what, t.barrel(e.Seat, e.Target, e.Barrel), t.barrel(-2, e.Seat, e.Own))
+		return t.by(e.Seat, "said.time_stolen", what, t.fromBarrel(e.Seat, e.Target, e.Barrel), t.barrel(nobody, e.Seat, e.Own))
 	case evRevealed:
-		return fmt.Sprintf("The Récolte revealed %s.", t.cards(e.Cards))
+		return games.T("said.revealed", t.cards(e.Cards))
 	case evPicked:
-		return fmt.Sprintf("%s picked %s from the Récolte.", t.who(e.Seat), t.card(e.Card))
+		return t.by(e.Seat, "said.picked", t.card(e.Card))
 	case evTurnEnded:
-		return ""
+		return games.Text{}
 	case evTurnStarted:
-		if e.Extra {
-			return fmt.Sprintf("%s took an extra turn (%s).", t.who(e.Seat), t.abilityWine(abExtra))
+		switch {
+		case e.Extra:
+			return t.by(e.Seat, "said.extra_turn", t.abilityWine(abExtra))
+		case e.Seat == seat:
+			return games.T("said.your_turn")
 		}
-		if e.Seat == seat {
-			return "It is your turn."
-		}
-		return fmt.Sprintf("It is %s's turn.", s.name(e.Seat))
+		return games.T("said.turn_of", s.of(e.Seat))
 	case evResigned:
-		out := fmt.Sprintf("%s left the game", t.who(e.Seat))
 		if len(e.Cards) > 0 {
-			out += fmt.Sprintf("; %s cards went to the discard pile: %s", t.whose(e.Seat), t.cards(e.Cards))
+			return t.by(e.Seat, "said.resigned_cards", t.cards(e.Cards))
 		}
-		return out + "."
+		return t.by(e.Seat, "said.resigned")
 	case evGameOver:
 		return t.gameOver(e)
 	}
-	return ""
+	return games.Text{}
 }
 
-// teller writes names, cards and barrels as one seat reads them.
+// nobody is the subject of a sentence about no player ("The Vin piqué on
+// Ana's barrel 2…"), for teller.barrel.
+const nobody games.Seat = -2
+
+// teller writes names, cards and barrels as one seat reads them, as texts
+// of the catalog.
 type teller struct {
 	s    *State
 	seat games.Seat
 }
 
-// who is a player at the start of a sentence: "You" or the name.
-func (t teller) who(p games.Seat) string {
+// by is the text of key told of p, the subject of the sentence: key+".you"
+// with args when p is the seat itself ("You drew…"), else key with p's
+// name before args ("Ana drew…"). French conjugates the verb for "vous",
+// so the two are separate messages.
+func (t teller) by(p games.Seat, key string, args ...any) games.Text {
 	if p == t.seat {
-		return "You"
+		return games.T(key+".you", args...)
 	}
-	return t.s.name(p)
+	return games.T(key, append([]any{t.s.name(p)}, args...)...)
 }
 
-// whose is a player's possessive: "your" or "Ana's".
-func (t teller) whose(p games.Seat) string {
-	if p == t.seat {
-		return "your"
-	}
-	return t.s.name(p) + "'s"
+// barrel is owner's barrel n as told in a sentence whose subject is actor
+// (nobody for none): "your barrel 2", "barrel 2" (the subject's own, "son
+// tonneau 2") or "Ana's barrel 2" ("le tonneau 2 d’Ana").
+func (t teller) barrel(actor, owner games.Seat, n int) games.Text {
+	return t.barrelAs("said.barrel", actor, owner, n)
 }
 
-// whoseOwn is the possessive of the sentence's subject: "your" for the
-// seat itself, else "their" (names carry no grammatical gender).
-func (t teller) whoseOwn(p games.Seat) string {
-	if p == t.seat {
-		return "your"
-	}
-	return "their"
+// fromBarrel is barrel after "from" (French joins "de" to the barrel:
+// "du tonneau 2 d’Ana", "de votre tonneau 2").
+func (t teller) fromBarrel(actor, owner games.Seat, n int) games.Text {
+	return t.barrelAs("said.from_barrel", actor, owner, n)
 }
 
-// barrel is owner's barrel n as told in a sentence whose subject is actor:
-// "your barrel 2", "barrel 2" (the subject's own) or "Ana's barrel 2".
-// An actor of -2 is nobody.
-func (t teller) barrel(actor, owner games.Seat, n int) string {
+// barrelAs is barrel in the forms of key: key+".yours", key+".own" and
+// key+".of".
+func (t teller) barrelAs(key string, actor, owner games.Seat, n int) games.Text {
 	switch owner {
 	case t.seat:
-		return "your barrel " + strconv.Itoa(n)
+		return games.T(key+".yours", n)
 	case actor:
-		return "barrel " + strconv.Itoa(n)
+		return games.T(key+".own", n)
 	}
-	return t.s.name(owner) + "'s barrel " + strconv.Itoa(n)
+	return games.T(key+".of", t.s.of(owner), n)
 }
 
-// barrelWine is "Cava blanc of barrel 4" (the wine of owner's barrel).
-func (t teller) barrelWine(owner games.Seat, n int) string {
-	wine := "wine"
+// barrelWine is the wine of owner's barrel n ("Cava blanc"), or the word
+// for a wine when the barrel is none.
+func (t teller) barrelWine(owner games.Seat, n int) games.Text {
 	if owner >= 0 && int(owner) < len(t.s.Barrels) && n >= 1 && n <= len(t.s.Barrels[owner]) {
-		wine = t.s.wineName(t.s.Barrels[owner][n-1].Wine)
+		return games.Plain(t.s.wineName(t.s.Barrels[owner][n-1].Wine))
 	}
-	return wine + " of " + t.barrel(owner, owner, n)
+	return games.T("said.wine")
 }
 
 // card is a card in words, by its name as the board shows it: a grape by
-// its variety and stars ("Macabeu ★★"), a Time card, a special by its name.
-func (t teller) card(c string) string {
+// its variety and stars ("Macabeu ★★"), a special by its name, the same
+// in every language; a Time card in the reader's words ("a Time card").
+func (t teller) card(c string) games.Text {
 	if c == timeCard {
-		return "a Time card"
+		return games.T("said.a_time_card")
 	}
 	if a := t.s.aid; a != nil {
-		return a.cardName(c)
+		return games.Plain(a.cardName(c))
 	}
-	return c
+	return games.Plain(c)
 }
 
 // cards lists cards in words: "Macabeu ★, 2 Time cards and Vin piqué" (the
 // Time cards counted where the first one is).
-func (t teller) cards(cs []string) string {
-	words := make([]string, 0, len(cs))
+func (t teller) cards(cs []string) games.Text {
+	items := make([]any, 0, len(cs))
 	times := 0
 	for _, c := range cs {
 		if c == timeCard {
@@ -201,131 +203,129 @@ func (t teller) cards(cs []string) string {
 	for _, c := range cs {
 		switch {
 		case c != timeCard:
-			words = append(words, t.card(c))
+			items = append(items, t.card(c))
 		case times == 1:
-			words = append(words, t.card(c))
+			items = append(items, t.card(c))
 		case times > 1:
-			words = append(words, strconv.Itoa(times)+" Time cards")
+			items = append(items, games.T("said.time_cards", times))
 			times = 0
 		}
 	}
-	return list(words)
+	return games.List(items...)
 }
 
 // abilityWine is the name of the wine that has an ability ("Rosé").
-func (t teller) abilityWine(ability string) string {
+func (t teller) abilityWine(ability string) games.Text {
 	if a := t.s.aid; a != nil {
 		for _, w := range a.Wines {
 			if w.Ability == ability {
-				return w.Name
+				return games.Plain(w.Name)
 			}
 		}
 	}
-	return ability
+	return games.Plain(ability)
 }
 
-func (t teller) seated(e Event) string {
-	names := make([]string, len(e.Players))
+func (t teller) seated(e Event) games.Text {
+	names := make([]any, len(e.Players))
 	for i, n := range e.Players {
 		names[i] = n
 		if games.Seat(i) == t.seat {
-			names[i] += " (you)"
+			names[i] = games.T("said.you_tag", n)
 		}
 	}
-	out := fmt.Sprintf("The game began with %s, in this order of play", list(names))
 	if e.Options["wine_abilities"] == "off" {
-		out += "; wine abilities are off"
+		return games.T("said.seated_off", games.List(names...))
 	}
-	return out + "."
+	return games.T("said.seated", games.List(names...))
 }
 
-func (t teller) drew(e Event) string {
-	who := t.who(e.Seat)
+func (t teller) drew(e Event) games.Text {
 	if e.N == 0 {
-		return who + " could not draw: the deck and the discard pile are empty."
+		return t.by(e.Seat, "said.drew_none")
 	}
-	what := count(e.N, "card")
+	what := games.T("said.n_cards", e.N)
 	if e.Cards != nil {
 		what = t.cards(e.Cards)
 	}
 	switch e.Reason {
 	case "deal":
-		if e.Seat == t.seat {
-			return "You were dealt " + what + "."
-		}
-		return who + " was dealt " + what + "."
+		return t.by(e.Seat, "said.dealt", what)
 	case "turn":
-		return who + " drew " + what + " from the deck."
+		return t.by(e.Seat, "said.drew_deck", what)
 	case "refill":
-		return who + " drew " + what + " at the end of the turn."
+		return t.by(e.Seat, "said.drew_refill", what)
 	}
-	return who + " drew " + what + "."
+	return t.by(e.Seat, "said.drew", what)
 }
 
-func (t teller) aged(e Event) string {
-	who := t.who(e.Seat)
+func (t teller) aged(e Event) games.Text {
 	where := t.barrel(e.Seat, e.Seat, e.Barrel)
 	switch e.Reason {
 	case "stars":
-		what := "a grape card"
+		what := games.T("said.a_grape_card")
 		if e.Card != "" {
 			what = t.card(e.Card)
 		}
-		out := fmt.Sprintf("%s put %s face down under %s as Time", who, what, where)
 		if len(e.Paid) > 0 {
-			out += " and discarded " + t.cards(e.Paid)
+			return t.by(e.Seat, "said.aged_stars_paid", what, where, t.cards(e.Paid))
 		}
-		return out + "."
+		return t.by(e.Seat, "said.aged_stars", what, where)
 	case "rouge":
-		what := "a card from " + t.whoseOwn(e.Seat) + " hand"
-		if e.Card != "" {
+		what := games.T("said.a_card_from_their_hand")
+		switch {
+		case e.Card != "":
 			what = t.card(e.Card)
+		case e.Seat == t.seat:
+			what = games.T("said.a_card_from_your_hand")
 		}
-		return fmt.Sprintf("%s put %s face down under %s as Time (%s ability).", who, what, where, t.abilityWine(abAge))
+		return t.by(e.Seat, "said.aged_rouge", what, where, t.abilityWine(abAge))
 	}
-	return fmt.Sprintf("%s added a Time card to %s.", who, where)
+	return t.by(e.Seat, "said.aged", where)
 }
 
-func (t teller) bottled(e Event) string {
-	out := fmt.Sprintf("%s bottled the %s of %s", t.who(e.Seat), t.s.wineName(e.Wine), t.barrel(e.Seat, e.Seat, e.Barrel))
+func (t teller) bottled(e Event) games.Text {
+	var paying, cava any = "", ""
 	if len(e.Paid) > 0 {
-		out += ", paying " + t.cards(e.Paid)
+		paying = games.T("said.paying", t.cards(e.Paid))
 	} else if !e.Action {
-		out += " without paying stars (Vin jeune)"
+		paying = games.T("said.young")
 	}
 	if e.Cava {
-		out += ", and took a Cava card for it"
+		cava = games.T("said.with_cava")
 	}
-	out += "."
+	out := t.by(e.Seat, "said.bottled", games.Plain(t.s.wineName(e.Wine)), t.barrel(e.Seat, e.Seat, e.Barrel), paying, cava)
 	if e.Extra {
-		out += fmt.Sprintf(" %s will play an extra turn (%s).", t.who(e.Seat), t.abilityWine(abExtra))
+		out = games.T("said.two", out, t.by(e.Seat, "said.extra_next", t.abilityWine(abExtra)))
 	}
 	return out
 }
 
-func (t teller) gameOver(e Event) string {
+func (t teller) stole(e Event) games.Text {
+	what := games.T("said.a_card")
+	if e.Card != "" {
+		what = t.card(e.Card)
+	}
+	switch t.seat {
+	case e.Seat:
+		return games.T("said.stole.you", what, t.s.of(e.Target))
+	case e.Target:
+		return games.T("said.stole_yours", t.s.name(e.Seat), what)
+	}
+	return games.T("said.stole", t.s.name(e.Seat), what, t.s.of(e.Target))
+}
+
+func (t teller) gameOver(e Event) games.Text {
 	if len(e.Winners) == 0 {
 		switch e.Reason {
-		case "deadlock":
-			return "The game is over without a winner: no wine or cava can be finished any more."
-		case "idle":
-			return fmt.Sprintf("The game is over without a winner: no barrel was made, repaired or bottled in %d rounds.", idleRounds)
+		case endDeadlock:
+			return games.T("said.over_deadlock")
+		case endIdle:
+			return games.T("said.over_idle", idleRounds)
 		}
-		return "The game is over."
+		return games.T("said.over")
 	}
-	names := make([]string, len(e.Winners))
-	won := false
-	for i, w := range e.Winners {
-		names[i] = t.s.name(w)
-		if w == t.seat {
-			names[i], won = "you", true
-		}
-	}
-	verb := "wins"
-	if won || len(names) > 1 {
-		verb = "win"
-	}
-	how := "with 2 wines and 1 cava bottled"
+	key := "said.won"
 	left := 0
 	for _, r := range t.s.Resigned {
 		if r {
@@ -333,26 +333,14 @@ func (t teller) gameOver(e Event) string {
 		}
 	}
 	if left == len(t.s.Players)-1 {
-		how = "as every other player left the game"
+		key = "said.won_left"
 	}
-	return fmt.Sprintf("The game is over: %s %s %s.", list(names), verb, how)
-}
-
-// list joins words as "a, b and c".
-func list(words []string) string {
-	switch len(words) {
-	case 0:
-		return "nothing"
-	case 1:
-		return words[0]
+	if len(e.Winners) == 1 {
+		return t.by(e.Winners[0], key)
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
-// count is "a card" or "3 cards".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "a " + noun
+	names := make([]any, len(e.Winners))
+	for i, w := range e.Winners {
+		names[i] = t.s.name(w)
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return games.T(key+"_many", games.List(names...))
 }

@@ -67,7 +67,7 @@ func (a *Aid) payments(hand []string, need int) [][]string {
 	var out [][]string
 	for k := 1; k <= need; k++ {
 		for _, ms := range multisets(codes, counts, k) {
-			if a.payment("", ms, need, "") == nil {
+			if a.paid(ms, need) {
 				out = append(out, ms)
 			}
 		}

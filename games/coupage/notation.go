@@ -1,6 +1,7 @@
 package coupage
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,8 +136,25 @@ func (p *parser) next() string {
 	return t
 }
 
-func (p *parser) fail(what string) error {
-	return games.Unparsable("%q: %s", p.text, what)
+// fail refuses the line with the catalog's reason "refusal.parse_<what>":
+// the line as it was read, then args.
+func (p *parser) fail(what string, args ...any) error {
+	return words.Unparsable("refusal.parse_"+what, append([]any{moveText(p.text)}, args...)...)
+}
+
+// moveText is a move line, as the notation read it, written in the words of
+// each language: a refusal quotes it in the reader's words.
+func moveText(line string) games.Phrase {
+	said := make(map[string]string, len(games.Languages()))
+	for _, lang := range games.Languages() {
+		said[lang] = words.In(lang).WriteMove(line)
+	}
+	b, err := json.Marshal(said)
+	var p games.Phrase
+	if err != nil || p.UnmarshalJSON(b) != nil {
+		return games.Said(line)
+	}
+	return p
 }
 
 // barrel reads a barrel number 1–4.
@@ -144,7 +162,7 @@ func (p *parser) barrel() (int, error) {
 	t := p.next()
 	n, err := strconv.Atoi(t)
 	if err != nil || n < 1 || n > p.s.aid.Barrels {
-		return 0, p.fail("expected a barrel number 1 to " + strconv.Itoa(p.s.aid.Barrels))
+		return 0, p.fail("barrel", p.s.aid.Barrels)
 	}
 	return n, nil
 }
@@ -154,7 +172,7 @@ func (p *parser) slot() (int, error) {
 	t := p.next()
 	n, err := strconv.Atoi(t)
 	if err != nil || n < 1 || n > 2 {
-		return 0, p.fail("expected a market slot 1 or 2")
+		return 0, p.fail("slot")
 	}
 	return n, nil
 }
@@ -164,9 +182,9 @@ func (p *parser) card() (string, error) {
 	c, n := match(p.s.aid.cardPhrases(), p.toks)
 	if n == 0 {
 		if !p.more() {
-			return "", p.fail("a card is missing")
+			return "", p.fail("card_missing")
 		}
-		return "", p.fail("unknown card " + strconv.Quote(p.peek()))
+		return "", p.fail("card", p.peek())
 	}
 	p.toks = p.toks[n:]
 	return c, nil
@@ -189,11 +207,11 @@ func (p *parser) cards() ([]string, error) {
 func (p *parser) seat() (games.Seat, error) {
 	t := p.peek()
 	if t == "" {
-		return 0, p.fail("a player is missing")
+		return 0, p.fail("player_missing")
 	}
 	if n, err := strconv.Atoi(t); err == nil {
 		if n < 0 || n >= len(p.s.Players) {
-			return 0, p.fail("there is no seat " + t)
+			return 0, p.fail("seat", t)
 		}
 		p.next()
 		return games.Seat(n), nil
@@ -206,7 +224,7 @@ func (p *parser) seat() (games.Seat, error) {
 		}
 	}
 	if best < 0 {
-		return 0, p.fail("no player is called " + strconv.Quote(t))
+		return 0, p.fail("player", t)
 	}
 	p.toks = p.toks[used:]
 	return games.Seat(best), nil
@@ -220,12 +238,12 @@ func (p *parser) form() (bool, error) {
 	case "facedown", "face-down":
 		return true, nil
 	}
-	return false, p.fail("expected time or facedown")
+	return false, p.fail("form")
 }
 
 func (p *parser) done() error {
 	if p.more() {
-		return p.fail("unexpected " + strconv.Quote(strings.Join(p.toks, " ")))
+		return p.fail("extra", strings.Join(p.toks, " "))
 	}
 	return nil
 }
@@ -233,13 +251,13 @@ func (p *parser) done() error {
 // Parse implements games.Rules: the notation of section 7.
 func (Rules) Parse(s *State, text string) (Move, error) {
 	if s.aid == nil {
-		return Move{}, games.Unparsable("the game has not been set up")
+		return Move{}, words.Unparsable("refusal.not_set_up")
 	}
 	norm := normalize(text)
 	norm = strings.ReplaceAll(norm, "face down", "facedown")
 	p := &parser{s: s, toks: strings.Fields(norm), text: strings.TrimSpace(text)}
 	if !p.more() {
-		return Move{}, games.Unparsable("empty move")
+		return Move{}, words.Unparsable("refusal.empty")
 	}
 	m, err := p.move()
 	if err != nil {
@@ -269,7 +287,7 @@ func (p *parser) move() (Move, error) {
 			m.Slot, err = p.slot()
 			return m, err
 		}
-		return m, p.fail("expected draw, draw deck or draw market 1|2")
+		return m, p.fail("draw")
 	case "make":
 		p.next()
 		m.Kind = mvMake
@@ -279,7 +297,7 @@ func (p *parser) move() (Move, error) {
 			for i, w := range a.Wines {
 				codes[i] = w.Code
 			}
-			return m, p.fail("expected a wine: " + strings.Join(codes, ", "))
+			return m, p.fail("wine", strings.Join(codes, ", "))
 		}
 		p.toks = p.toks[n:]
 		m.Wine = w
@@ -324,7 +342,7 @@ func (p *parser) move() (Move, error) {
 			p.next()
 			h := p.s.Harvest
 			if h == nil || n < 1 || n > len(h.Cards) {
-				return m, games.Illegal("CP-27", "there is no revealed card at position %d", n)
+				return m, words.Illegal("CP-27", "refusal.no_position", n)
 			}
 			m.Card = h.Cards[n-1]
 			return m, nil
@@ -342,7 +360,7 @@ func (p *parser) move() (Move, error) {
 			m.Slot, err = p.slot()
 			return m, err
 		}
-		return m, p.fail("expected take market 1|2 or take nothing")
+		return m, p.fail("take")
 	case "age":
 		p.next()
 		m.Kind = mvAge
@@ -370,7 +388,7 @@ func (p *parser) move() (Move, error) {
 	}
 	code, n := match(a.cardPhrases(), p.toks)
 	if n == 0 || a.effect[code] == "" {
-		return m, p.fail("unknown move; moves are draw, make, repair, time, bottle, discard, a special's name, pick, take, age, recover or end")
+		return m, p.fail("move")
 	}
 	p.toks = p.toks[n:]
 	m.Kind, m.Special = mvSpecial, code

@@ -17,10 +17,11 @@ import (
 )
 
 // gameCount is the number of random games of TestRandomGames (a tenth of it
-// under rules version 1). The default of 400 keeps the package near a minute
-// and a half on two cores: a version-2 game runs longer, and the harness
-// redacts and describes every event for every seat. Soak with -gamecount
-// 5000 (BENCHMARKS.md records the runs).
+// under rules version 1). The default of 400 keeps the package near three
+// minutes of CPU: a version-2 game runs longer, the harness redacts and
+// describes every event for every seat in every language, and the engine
+// looks for the closest legal move to each refused candidate. Soak with
+// -gamecount 5000 (BENCHMARKS.md records the runs).
 var gameCount = flag.Int("gamecount", 400, "number of random games in TestRandomGames")
 
 // conserved checks that every card of the deck is somewhere exactly once
@@ -265,17 +266,19 @@ func checkDescribed(t testing.TB, r Rules, s *State, e Event, seats int) {
 	t.Helper()
 	tl := teller{s: s}
 	for seat := games.Spectator; int(seat) < seats; seat++ {
-		d := r.Describe(s, e, seat)
-		if d != "" && !strings.HasSuffix(d, ".") {
-			t.Errorf("seat %d: description of %s %q is not a sentence", seat, e.Type, d)
-		}
-		public := slices.Concat(e.Paid, e.Cards)
-		for _, c := range hiddenCards(s, e, seat) {
-			if c == "" || (e.Type != evDrew && slices.Contains(public, c)) {
-				continue
+		for _, lang := range games.Languages() {
+			d := r.Describe(s, e, seat).In(lang)
+			if d != "" && !strings.HasSuffix(d, ".") {
+				t.Errorf("seat %d: description of %s in %s %q is not a sentence", seat, e.Type, lang, d)
 			}
-			if name := tl.card(c); namesCard(d, name) {
-				t.Errorf("seat %d: description of %s %q names the hidden card %s", seat, e.Type, d, name)
+			public := slices.Concat(e.Paid, e.Cards)
+			for _, c := range hiddenCards(s, e, seat) {
+				if c == "" || (e.Type != evDrew && slices.Contains(public, c)) {
+					continue
+				}
+				if name := words.In(lang).Must(tl.card(c)); namesCard(d, name) {
+					t.Errorf("seat %d: description of %s in %s %q names the hidden card %s", seat, e.Type, lang, d, name)
+				}
 			}
 		}
 	}
@@ -323,6 +326,10 @@ func candidates(s games.State, seat games.Seat, r *rand.Rand, eng games.Engine) 
 		"evaporation 0 1 mac1", "evaporation 1 1 gar2", "vol de temps 0 1 facedown 1",
 		"vol de temps 1 1 time 2", "steal time 1 2 time 1", "young wine 4", "harvest",
 		"", "fly", "make", "draw market 3", "time 5", "pick 9",
+		// The same in French (games.Catalog.ReadMove reads them).
+		"piocher", "Je pioche marché 2", "fin", "élaborer rouge 1 gar1 gar1", "mettre en bouteille 1 mac1",
+		"défausser temps", "prendre rien", "vieillir rien", "récupérer face cachée mac1", "choisir 1",
+		"temps 1", "réparer 1 mac1", "vol de temps 0 1 face cachée 1", "vin piqué 1 2",
 	}
 	var out []string
 	for range 6 {
@@ -335,9 +342,13 @@ func candidates(s games.State, seat games.Seat, r *rand.Rand, eng games.Engine) 
 		}
 		m := legal[r.IntN(len(legal))]
 		toks := strings.Fields(m)
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			out = append(out, strings.Join(toks[:len(toks)-1], " "))
+		case 4:
+			// The move in French, its last word dropped.
+			fr := strings.Fields(words.In("fr").WriteMove(m))
+			out = append(out, strings.Join(fr[:len(fr)-1], " "))
 		case 1:
 			out = append(out, m+" mac1")
 		case 2:
@@ -353,18 +364,15 @@ func candidates(s games.State, seat games.Seat, r *rand.Rand, eng games.Engine) 
 	return out
 }
 
-// legalMemo is the engine under test, remembering the legal moves and the
-// choices of the state and seat it was last asked about until the next
-// Evolve: the harness asks for the acting seat's legal moves and choices
-// more than once and candidates asks again, for the same, unchanged state
-// (the harness checks that Decide leaves it alone). The first answer is
-// computed; Choices' determinism is tested on fresh calls by
-// TestChoicesWorstCases.
+// legalMemo is the engine under test, remembering the choices of the
+// state and seat it was last asked about until the next Evolve: the
+// harness asks for the acting seat's choices more than once, for the same,
+// unchanged state (the harness checks that Decide leaves it alone). The
+// first answer is computed; Choices' determinism is tested on fresh calls
+// by TestChoicesWorstCases. Its rules (legalRules) remember the legal
+// moves likewise.
 type legalMemo struct {
 	games.Engine
-	s       games.State
-	seat    games.Seat
-	legal   []string
 	cs      games.State
 	cseat   games.Seat
 	choices []string
@@ -377,16 +385,39 @@ func (m *legalMemo) Choices(s games.State, seat games.Seat) []string {
 	return slices.Clone(m.choices)
 }
 
-func (m *legalMemo) Legal(s games.State, seat games.Seat) []string {
-	if m.legal == nil || m.s != s || m.seat != seat {
-		m.s, m.seat, m.legal = s, seat, m.Engine.Legal(s, seat)
-	}
-	return slices.Clone(m.legal)
+func (m *legalMemo) Evolve(s games.State, e games.RawEvent) (games.State, error) {
+	m.cs, m.choices = nil, nil
+	return m.Engine.Evolve(s, e)
 }
 
-func (m *legalMemo) Evolve(s games.State, e games.RawEvent) (games.State, error) {
-	m.s, m.legal, m.cs, m.choices = nil, nil, nil, nil
-	return m.Engine.Evolve(s, e)
+// legalRules is the rules under test remembering the legal moves of the
+// state and seat they were last asked about until the next Evolve: the
+// harness and candidates ask for them more than once, and the engine asks
+// again for each refused candidate (to suggest the closest legal move).
+type legalRules struct {
+	Rules
+	memo *legalMoves
+}
+
+// legalMoves are the legal moves of seat in state s.
+type legalMoves struct {
+	s     *State
+	seat  games.Seat
+	legal []string
+}
+
+func newLegalRules(r Rules) legalRules { return legalRules{Rules: r, memo: &legalMoves{}} }
+
+func (r legalRules) Legal(s *State, seat games.Seat) []string {
+	if m := r.memo; m.legal == nil || m.s != s || m.seat != seat {
+		*m = legalMoves{s: s, seat: seat, legal: r.Rules.Legal(s, seat)}
+	}
+	return slices.Clone(r.memo.legal)
+}
+
+func (r legalRules) Evolve(s *State, e Event) *State {
+	*r.memo = legalMoves{}
+	return r.Rules.Evolve(s, e)
 }
 
 // TestRandomGames runs the property harness under the current rules
@@ -404,7 +435,7 @@ func TestRandomGamesV1(t *testing.T) {
 func randomGames(t *testing.T, version, count int) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	r := NewRules()
-	eng := &legalMemo{Engine: games.Adapt(r)}
+	eng := &legalMemo{Engine: games.Adapt[*State, Move, Event](newLegalRules(r))}
 	names := []string{"Ana", "Bob", "Cléo", "Dan"}
 	events := &eventChecker{r: r, version: version}
 	if version == 0 {

@@ -269,8 +269,21 @@ func TestCP50_Deadlock(t *testing.T) {
 		t.Fatalf("result %+v, pending %+v: want the game over without a winner", res, tb.r.Pending(tb.s))
 	}
 	over := first(t, steps, evGameOver)
-	if d := tb.r.Describe(over.before, over.e, bob); d != "The game is over without a winner: no wine or cava can be finished any more." {
-		t.Errorf("description %q", d)
+	for lang, want := range map[string]string{
+		"en": "The game is over without a winner: no wine or cava can be finished any more.",
+		"fr": "La partie est terminée sans gagnant : plus aucun vin ni cava ne peut être achevé.",
+	} {
+		if d := tb.r.Describe(over.before, over.e, bob).In(lang); d != want {
+			t.Errorf("description in %s %q, want %q", lang, d, want)
+		}
+	}
+	for lang, want := range map[string]string{
+		"en": "no wine or cava can be finished any more: the game ends without a winner",
+		"fr": "plus aucun vin ni cava ne peut être achevé : la partie se termine sans gagnant",
+	} {
+		if sum := res.Summary.In(lang); sum != want {
+			t.Errorf("summary in %s %q, want %q", lang, sum, want)
+		}
 	}
 	if has([]Event{steps[len(steps)-1].e}, evTurnStarted) {
 		t.Errorf("a turn started after the deadlock")
@@ -309,8 +322,16 @@ func TestCP51_IdleRounds(t *testing.T) {
 		t.Fatalf("result %+v: want the game over without a winner after %d idle rounds", res, idleRounds)
 	}
 	over := first(t, steps, evGameOver)
-	if d, want := tb.r.Describe(over.before, over.e, ana), "The game is over without a winner: no barrel was made, repaired or bottled in 50 rounds."; d != want {
-		t.Errorf("description %q, want %q", d, want)
+	for lang, want := range map[string]string{
+		"en": "The game is over without a winner: no barrel was made, repaired or bottled in 50 rounds.",
+		"fr": "La partie est terminée sans gagnant : aucun tonneau n’a été lancé, réparé ni mis en bouteille en 50 tours de table.",
+	} {
+		if d := tb.r.Describe(over.before, over.e, ana).In(lang); d != want {
+			t.Errorf("description in %s %q, want %q", lang, d, want)
+		}
+	}
+	if sum, want := tb.r.Result(tb.s).Summary.In(games.English), "no barrel was made, repaired or bottled in 50 rounds: the game ends without a winner"; sum != want {
+		t.Errorf("summary %q, want %q", sum, want)
 	}
 
 	tb = setup(rulesV1)
@@ -360,7 +381,8 @@ func TestRulesV1_GameRecordedByTheV1Engine(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same state, but for what this version added (the rules version
-	// and the idle count of CP-51).
+	// and the idle count of CP-51) and the English summary the state kept
+	// (Result now says it in each language from the winners).
 	var got, want map[string]any
 	b, err := json.Marshal(folded)
 	if err != nil {
@@ -377,11 +399,22 @@ func TestRulesV1_GameRecordedByTheV1Engine(t *testing.T) {
 	}
 	delete(got, "rules")
 	delete(got, "idle")
+	recorded, _ := want["Summary"].(string)
+	delete(want, "Summary")
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("the fold under version 1 differs from the recorded state:\n got %v\nwant %v", got, want)
 	}
-	if res := eng.Result(folded); !res.Finished {
+	res := eng.Result(folded)
+	if !res.Finished {
 		t.Errorf("the recorded game is not over after the fold: %+v", res)
+	}
+	// Its last event recorded an English summary; the summary said from
+	// the winners is the same words, and French too.
+	if recorded == "" || res.Summary.In(games.English) != recorded {
+		t.Errorf("the summary %q, recorded %q", res.Summary.In(games.English), recorded)
+	}
+	if fr, want := res.Summary.In("fr"), "Cleo gagne avec 2 vins et 1 cava mis en bouteille"; fr != want {
+		t.Errorf("the summary in French %q, want %q", fr, want)
 	}
 
 	// Replay: each move decided on the state folded so far.
@@ -432,6 +465,7 @@ func TestRulesV1_GameRecordedByTheV1Engine(t *testing.T) {
 			if err := json.Unmarshal(g.Events[m.From+j].Data, &y); err != nil {
 				t.Fatal(err)
 			}
+			y.Summary = "" // no longer recorded: checked through Result above
 			if e.Type != g.Events[m.From+j].Type || !reflect.DeepEqual(x, y) {
 				t.Fatalf("move %d %q, event %d: %+v, recorded %+v", i, m.Move, j, x, y)
 			}

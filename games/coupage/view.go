@@ -1,7 +1,6 @@
 package coupage
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/courrier-games/courrier/games"
@@ -57,7 +56,9 @@ type View struct {
 	Resigned    []bool         `json:"resigned"`
 	Over        bool           `json:"over,omitempty"`
 	Winners     []games.Seat   `json:"winners,omitempty"`
-	Summary     string         `json:"summary,omitempty"`
+	// End is why the game ended without a winner: "deadlock" (CP-50) or
+	// "idle" (CP-51).
+	End string `json:"end,omitempty"`
 }
 
 // View implements games.Rules.
@@ -71,7 +72,7 @@ func (Rules) View(s *State, seat games.Seat) any {
 		Ability: s.Turn.Ability, ExtraTurn: s.Turn.Extra,
 		Market: s.Market, DeckSize: len(s.Deck), Discard: slices.Clone(s.Discard),
 		CavaLeft: s.CavaLeft, Resigned: slices.Clone(s.Resigned),
-		Over: s.Over, Winners: slices.Clone(s.Winners), Summary: s.Summary,
+		Over: s.Over, Winners: slices.Clone(s.Winners), End: s.End,
 	}
 	if s.Rules >= rulesV2 {
 		v.IdleTurns = s.Idle
@@ -190,16 +191,25 @@ func (Rules) Pending(s *State) []games.Pending {
 	return []games.Pending{{Seat: s.Turn.Seat, Kind: "turn", Rule: "CP-40", Default: "end"}}
 }
 
-// Result implements games.Rules.
+// Result implements games.Rules. The summary is said from the winners, the
+// reason of an end without a winner and the players who left, for the
+// games recorded with an English summary in their last event too.
 func (Rules) Result(s *State) games.Result {
 	if !s.Over {
 		return games.Result{}
 	}
-	sum := s.Summary
-	if sum == "" && len(s.Winners) > 0 {
-		sum = fmt.Sprintf("%s wins", s.name(s.Winners[0]))
+	var sum games.Text
+	switch {
+	case len(s.Winners) > 0:
+		sum = won(s.Players, s.Winners, s.Resigned)
+	case s.End == endDeadlock:
+		sum = games.T("summary.deadlock")
+	case s.End == endIdle:
+		sum = games.T("summary.idle", idleRounds)
+	default:
+		sum = games.T("summary.over")
 	}
-	return games.Result{Finished: true, Winners: slices.Clone(s.Winners), Summary: games.Said(sum)}
+	return games.Result{Finished: true, Winners: slices.Clone(s.Winners), Summary: words.Phrase(sum.Key, sum.Args...)}
 }
 
 // Players implements games.Rules: the player names by seat.
