@@ -163,6 +163,7 @@ func TestRefusalSuggestsInFrench(t *testing.T) {
 	tb := tableSetup{seats: []seatSetup{{hand: []string{"gar2", "tre1"}}}, market: [2]string{"ull3", "par3"}}.build(t)
 	tb.do(ana, "draw")
 	_, err := New().Decide(tb.s, ana, "élaborer rouge 7 garnatxa 2 trepat 1", rand.New(rand.NewPCG(1, 2)))
+	err = New().Suggest(tb.s, ana, "élaborer rouge 7 garnatxa 2 trepat 1", err)
 	fr := games.Explain(err, "fr")
 	if want := "« élaborer rouge 7 garnatxa 2 trepat 1 » : il manque un numéro de tonneau de 1 à 4"; !strings.HasPrefix(fr, want) {
 		t.Errorf("%q does not start with %q", fr, want)
