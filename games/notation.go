@@ -108,8 +108,8 @@ func (w Words) WriteMove(line string) string {
 }
 
 // FoldWord is s as it is compared when read: lower case, accents removed,
-// the typographic apostrophe read as the straight one ("Enchère" →
-// "enchere", "coup d’État" → "coup d'etat").
+// the typographic apostrophe read as the straight one, œ as oe
+// ("Enchère" → "enchere", "coup d’État" → "coup d'etat", "cœur" → "coeur").
 //
 // It is called for every word of every move read and every legal move a
 // refusal is compared with, so it allocates little: plain ASCII is only
@@ -127,6 +127,8 @@ func FoldWord(s string) string {
 		case unicode.Is(unicode.Mn, r):
 		case r == '’':
 			b.WriteByte('\'')
+		case r == 'œ' || r == 'Œ':
+			b.WriteString("oe")
 		default:
 			b.WriteRune(r)
 		}

@@ -185,3 +185,15 @@ func TestPhraseAndExplain(t *testing.T) {
 		t.Errorf("Error = %q", got)
 	}
 }
+
+// Reading folds case, accents, the typographic apostrophe and œ.
+func TestFoldWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"Enchère": "enchere", "coup d’État": "coup d'etat", "Cœur": "coeur", "ŒUF": "oeuf",
+		"PASS": "pass", "Zoé": "zoe", "×2": "×2", "": "",
+	} {
+		if got := games.FoldWord(in); got != want {
+			t.Errorf("FoldWord(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
