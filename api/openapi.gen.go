@@ -55,6 +55,7 @@ const (
 	TooLarge             ErrorErrorCode = "too_large"
 	Unauthenticated      ErrorErrorCode = "unauthenticated"
 	Unavailable          ErrorErrorCode = "unavailable"
+	UnsupportedLanguage  ErrorErrorCode = "unsupported_language"
 	UnsupportedMediaType ErrorErrorCode = "unsupported_media_type"
 )
 
@@ -84,6 +85,8 @@ func (e ErrorErrorCode) Valid() bool {
 	case Unauthenticated:
 		return true
 	case Unavailable:
+		return true
+	case UnsupportedLanguage:
 		return true
 	case UnsupportedMediaType:
 		return true
@@ -375,9 +378,11 @@ type Error struct {
 		Code ErrorErrorCode `json:"code"`
 
 		// Details What changed since the version the player saw, told to their seat (stale_version).
-		Details   *[]string `json:"details,omitempty"`
-		Message   string    `json:"message"`
-		RequestId *string   `json:"request_id,omitempty"`
+		Details *[]string `json:"details,omitempty"`
+
+		// Message What is wrong, in the caller's language.
+		Message   string  `json:"message"`
+		RequestId *string `json:"request_id,omitempty"`
 
 		// Rule The rule a refused move breaks (e.g. CP-12).
 		Rule *string `json:"rule,omitempty"`
@@ -549,7 +554,10 @@ type MailSetting struct {
 type Me struct {
 	Email string `json:"email"`
 	Id    string `json:"id"`
-	Name  string `json:"name"`
+
+	// Language The language you read ("en", "fr"); null while you have chosen none (then each answer follows Accept-Language, and your first sign-in notes it).
+	Language *string `json:"language"`
+	Name     string  `json:"name"`
 
 	// TimeZone IANA name ("Europe/Paris") deadlines in your mail are written in; "UTC" when none.
 	TimeZone *string `json:"time_zone,omitempty"`
@@ -557,7 +565,9 @@ type Me struct {
 
 // MeUpdate defines model for MeUpdate.
 type MeUpdate struct {
-	Name *string `json:"name,omitempty"`
+	// Language A language courrier speaks: "en", "fr" (a tag such as "fr-BE" means French).
+	Language *string `json:"language,omitempty"`
+	Name     *string `json:"name,omitempty"`
 
 	// TimeZone An IANA time zone name, "Europe/Paris"; "UTC" for none.
 	TimeZone *string `json:"time_zone,omitempty"`
@@ -918,7 +928,7 @@ type ServerInterface interface {
 	// GetMe Who the token belongs to.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
-	// UpdateMe Change the display name.
+	// UpdateMe Change the display name, the time zone or the language.
 	// (PATCH /v1/me)
 	UpdateMe(ctx echo.Context) error
 	// GetMailPreferences Which mail you get, for all games and for each of your games.
@@ -3897,6 +3907,20 @@ func (response UpdateMe401JSONResponse) VisitUpdateMeResponse(w http.ResponseWri
 	return err
 }
 
+type UpdateMe422JSONResponse Error
+
+func (response UpdateMe422JSONResponse) VisitUpdateMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateMedefaultJSONResponse struct {
 	Body       Error
 	StatusCode int
@@ -4307,7 +4331,7 @@ type StrictServerInterface interface {
 	// GetMe Who the token belongs to.
 	// (GET /v1/me)
 	GetMe(ctx context.Context, request GetMeRequestObject) (GetMeResponseObject, error)
-	// UpdateMe Change the display name.
+	// UpdateMe Change the display name, the time zone or the language.
 	// (PATCH /v1/me)
 	UpdateMe(ctx context.Context, request UpdateMeRequestObject) (UpdateMeResponseObject, error)
 	// GetMailPreferences Which mail you get, for all games and for each of your games.
@@ -5404,150 +5428,156 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rbxs5luhfIXQvYAkoP5PM3JaxGLjT2Z709COIPbf33q7AolRHKrZLpIZkWdEEBvbX7A/bX7LgOWQ9",
-	"JJYsObY7M9NfAkdVxcd58bz5qTdR84WSIK3pDT/1FlzzOVjQ+L9v+RzefuP+ErI37C24zXtJT/I59Ia9",
-	"GZ/Dtch6SU/D30qhIesNrS4h6ZlJDnPuPpvzj9+DnNm8N3x5kvTmQob/niY9u1q4cYzVQs56d3d3biSz",
-	"UNIAzv5Ga6XdHxMlLUjr/uSLRSEm3Aolj381Srrf6un+t4Zpb9j7X8f1po7pqTmm0XCWDMxEi4UbpDfs",
-	"XUgG7lnChGQTVWotQB8YpiTQA2ZyvoCjnvvUj+Ymu3j39krdAC5hodUCtBW08IkGbiG75rjkqdJz91cv",
-	"4xYOrZhDb2PvSU9k7t2Nnwtu7HVptg8my6Lg4wIC/DdGIYxFhtdwq24+a/C7Jvp/6SE94HRJEwwfqu/U",
-	"+FeYWDf3RZkJ+x4WStsICHOY3ADCRFiYm+jq/Q9ca75y/8+EWZSWBqi+2kYT39AHsbFAZtBEyVipArh0",
-	"j6ZCG3s95vi4TUtXOTB8zG5BG6Ek42yh1biAOVtyw6aqlBnj9qgmASEtzEC7gWddaLoRMk4ec3W7x3YR",
-	"4pD9oG6jW15wY7r2vCj4yguF3fHhd97+qo1nD6bGcA14LHOiy+0kF4bw78dIbX1hGkxZ2PvA9Z7eclwP",
-	"EIe/e3Btcn726g/R56V8ECFvgcra5mfEakggNZbaC0saICKyrnCdVIzWwFYgqwZDdfKvp6YNvO4j+iY5",
-	"lxKKTW7iC5EwmHNRJGxSiIQpzdwgqrQsgykviyYj1QNOtZrHKcqNdc1LdwDFWNc9PjDsm7+8/YERjTAu",
-	"M3ZR2hyk9efOIdGFiU49B2P4DM/FLn6NPlA32/iuQ3b/rQRju6YyXOxJdYYvO8CibvFEvBWwZMscJLP+",
-	"VxRqGUxEBtkRMUSLZRugt2oHckbM4bt+qAoCSQ//F2jFg9JvE+EXo9HX3PJCzTbps4LKToLTD+PUoU3A",
-	"rZ+AOOCWxXzrpXx7QUH2b0JfZMwpAE47kbBk7kXD+nA0O2ITtVIWBnFK5B+vHQhNBycIue1xp8agcGl7",
-	"g+4n2lFMFpcFmOtSF/dLei/svHpR76C52XqFzaG3oMOvbAMhXsBEgdBC0jrOfs65RQahhTBHsjMwqF46",
-	"nbIQEqIYK/g4JgWvqqEODHN7Z1OlnV4B2ijpKeFnx5W8KJyGoZmT7gOc0K3Dge3AsKXSWVxoyU7aa88r",
-	"nDoTaNBpyARpvwReFNc4cXQOxEV8EveIicxEgBYd6pYXJVwjtDpGxDdMC04Jwn4Bmh4G2Bi3L6Uz0OeM",
-	"jw1IWws4P4oGnjGOq1sxrhF3exzlOMg+gniN6D21B3IMZNImwih9k/rdYaMYmGiwm+C7zNXS0ekEhsyA",
-	"zJiwbvOcfQ1cg2bWDRdFiw0TbVVBg9G0vk36Ognrim3oG+CZYx5SMLJMuCXz4l1jX1NeGFg38K7EHBx1",
-	"qiVkSAFOW2JqigeX04sSt8O098ezPO0lLO29yNKe0zXS3ml2Sj9yyXLHWdyyArixrE8UwRZ8BubAkdoc",
-	"dQWvQqQ9W2rJcCTLb8C9Ox8M2cj9PPKUGeZH0nTii835jRPuHtnsj2f5IGGjpZCZWoav6H8MbkGvGBRi",
-	"JsZF9fmKcWmWoBNmyklOmHutyoVjqKIAOYN69LOX+eCIXVgmrDvECbjNZVlcDT2lT9yhe0S6YoOW3J7W",
-	"rP2zkwiFLAFuMr7qYFolixVzj1n/r1evB0xJtszFJK+WZpguZcJQ2PyS9uZKErpsCfTHEjL/S17SH1Mt",
-	"0t6HwNpDD7SMr1pM3Fj36Un8KH1L7/5xk8EJHfdv/y5K0bc/cFHsSc8/SWBez3RU7Kgwg1ukvLH6iMRs",
-	"4aPdxNPD/RLVu0LaP7yMGq+mpG1FBRx87HigPkMyouJHqqKfu+Vz8NN+6Ib798LYz1UNAwofrhYGJ8Rn",
-	"2VDj1VZ7I3JEev+EN/GyuEdCAzctO7R1oLu/PmvVQdK4L0CWcweocpFDQV5FByHIGkDbgaJ2N51ro7ha",
-	"hh8XbY0Yqrqtm8a03bDm1ks0ZFkCPFpQGiZOB4kioXPVwQAiM2m86lXo6ly/J7VHoftu15mGKWiI0Z0u",
-	"oVavJu5A0kyYppLqv20AojKGowxVz7Zlv+/JUr5XzLbhUdP+un6/QtX6lFnFTk9OTtzZqvnEgjas7/0p",
-	"bLxiznJNWoomquB4jPuDSCkdV5d3oqfAu6zvpnKwKw2Q4zqAlOXcMKms02InOWR4OgjLMgVONaiIUAtr",
-	"QbpVu2NksBchekDFEFC58NughfjPE5VBUxTMeeHkCHqnSslrLwz+MlV6LLIMtUap7DX6Vh1DWF7Adb28",
-	"iZLTQuDpYJW6LrieAQ5oysVCaXdazCET/BpXn/REUcCMF9eevzS3cF2IubBhHbdckEc8QeBoydEfATZX",
-	"2bVbidc1o4IrA8tFzG5Bs5HMnowZISeExIBr1DXRFcIMXybMqiJzBGhzEJq0v35r54P97BSvUDzE0+Ts",
-	"ty2WHfeEmZHHaKyB3wSb8fW7w9OzB3CAlxaTUmtnsgUgRSBwDxUjydW736ThtfeJcqOkfutDVGtuBG55",
-	"fA/gPvCGpReGB6bW4w0AE/aIcENjrIdIKrfpHuc+4sBNulo4aeBkUWt+Z/2h+xf18Shmuk7BmIYbTra9",
-	"dM5wuEcYJOeLBUi3ciFJnEb24BYYN1Hxh0fSGry4QAR7HFX6Q3PbncTyGMcwUd32EEIn+wS2wSNZA99F",
-	"/wjHbhg/tru4h/Mh1kcw/R4e+uyMqeUQC+D9mZs8GFUeSoUz94lZ+3xqwdngEzWfc5nFJVeHmOz2svmJ",
-	"3GHsznH3YnTghu81rsd0y/kaObFI3jYKe0f+90eJonEbB0CLcxMmpoxLlD0d6G2anZbb0jS1BrVAlYBP",
-	"rMADfCqkMHmXHaGuORmtOwHjSl3EI4rlItubuLfGPleq1NfBsXKfKuwUk7Zz3IOlGfqrg4N+081J1izn",
-	"xna6GPwxpNdnBlTc58F/sms0xfOayDqCJtu8MbEAXXuGf3eqPZ/k5GI0YNHf6OZMnJS1uTN4rLN50NXM",
-	"x6q0zObC4DuNJdWbvFdsoGu+n/Zeq3KR9gbnDOYLuyKhXsobqZay4xi3VsiZ2Tq4UwfCi6wvrGHqFrQW",
-	"GZhB4q0Y3CtmPbRUzm2Id1i7pGHvxf9a1MdhqLH4GF18p4R8mM0XgL2Wt7SDK+97NXvopBCorjHri7N2",
-	"utSLncM23zROEe8xlrBkfDJRpUQM3bu5lsKLi/vQtePLqNLbbUysjd6tdyc9RyOv0R7aE55x5r8ge1hN",
-	"mZN6pgr3oJ8/7Q0xeobB1fthVGfkbHpmvfLgXjDs2zdXrBDGRqareWeX+WKa3E/Sjaam03PmzkmmgRR3",
-	"dDcQfyTMOBPRByTHWvEMNDoIMJEODOMzLiTrI6EEACTMG08dx2/XOdShDtaINHticlJ/tbNY8STTctuf",
-	"nRA3+f+e3iNxwrRdm/mLR/6a49MJ8w6zhYIx6Fthhq/MFr1xUxSjfOUmxER9LNYOWepWMF9YinVomAuZ",
-	"gXb/++///K89IswXzORK21pkLEAtirgOugB9HWewn+vzzdmvYyRCHM7RGzJfX8hbYTGLxgxZi+bQ3Bzs",
-	"4vfLGjFQgnljVV0oe0duQjmBSBIaLwr8erdja6IWSF5jVcoJRHDm3mJWoZxhPMs0GMP82+dMKpsLOat0",
-	"AKscxEppReG+YEbMpDNuxytPMJCxQsgbx+tLLSy4L0KaKptqNUc3QRLRTao9tdf3/9y6fBoJd6QlV0wh",
-	"6hBJuAiwzKg50FKnSg8SNlfGMg0Tt+j9TvtKT4sozignu+neOHmKbOOW5egK46oqiL69NA7k2/vUDVpQ",
-	"0iCKAMga5V1URrSxeRw+plYZVSS9Ybpw6MkclWMs2kdtWxkZzWDGNv2vUvrmPAPGvZZq3AafSe/bRdNr",
-	"jrcB9vgZfUHncO2ED0dwx5n7wDMvQgaVnrevx2DTahVzuP67khEp/Pbix4vKJHhTugUcv+NamLQ3aETS",
-	"hSTxhKzFdR0BEPKcpb2/Xr1Oe2RCSBVNV4pJZfAok52SGP6KhuW9asBcyOavpzvq6VvrC7aC7UIyhJx7",
-	"hblXEIbuWG3DsAaOI6AAm8Yy/vByJ3PhB3X7wLAUfFxgWPS64T6YCynm5bw3PIm5SOLOYMwiULeAWbXG",
-	"sQIvGBEHegow4dAJ27UNnp2c3FvJscbIFEjZWPiHTrgEv9J6QG4CYrGDw4leu0t6twKW971+Cdz+X/fe",
-	"+rLDdH6Y2Gp/hGXwde6BwayZx7Q9tyC82HBk3mcpdPsL0MOj9IEJgSQSE/6UGPpQUtMLOdjJNLnfK9lK",
-	"sDlJdvBSdseQc6CU8EqzUlO2zBXGmpwWGWKadRpVQtEB2v36ll5EM5WqzNjYwcitcbr3HLwUaIyOiWLt",
-	"5aGW6+TqrbAAqey7xc7AmupX1IfP65CtsVxb4xRAYQ0UU5LDTlPO+S2k8lclJGSDI/bT3MnsbNhcAeLW",
-	"MK/XOUG2FDZv+rNFlkqnSLlhvN7Z/N7PLuxRKjuSpOIwq82t07NdXDoxhnoHMoue5Z8fCGjk83ZFxdAk",
-	"zpi3lsOUUd2gsyInBEM3SUrICewQYPKlHDhO+CoKqqoyIH407hO2a87v80k6z/D3tRRuT9xddREqBR8p",
-	"DDNkNwALp/5axW5Bi+kKXyzUjBXcgo4nIFMQOpLxCj7nt30ILkGD99LKDE1YytTBUYhb6cUxTJV2Brlj",
-	"HVIl24AJdBs5mbcE3TtLRToobA2NOGmy1cGmgQ76+xJ13mYwXygLcrI6/Aus2JzbSe74RDLgunBmaMgL",
-	"3bRk9olDkhETakt2CEbWJah1mMOXkCBdNfYYJ2X38NLC4pHi9hNVFlkzcu/I0ditm6dXAgziaXgPTwB4",
-	"/uC9hlvgESfTG2dskT8hWJNV2kaNeHAGrtLece21ADzCVGkZRzAPNllsB2wZq7QvUuoEjlP0Wt7G+2xU",
-	"H/yn76KVh92pDE0QHBi/0Ew8Y2pDrSBvCcli0VdAUBNp6HP2wg9dzk5xGBxtyZjw3FClTkSSJapEigZk",
-	"O3g3biSYidLxeotmLdp65Vs5n3MdT6FdCik7Kl87R1w/Uv3w0X1gGu3DTMHPT59tK+Z72nXrabOx7VXW",
-	"1RNodMEi2iXCjCl9+5VDUhagG9NnCGwyiSznY9A+sw0tESz3ni8s66e9scjYC/bf//lf7OwEA7Oc9Ezv",
-	"HbfVAPQhVl/0Tw/H3EC2Z/beotabd0vq8O/HeMEfEPenXuwkWeLkTEN2nonGcktZauh0bKfEsb5tx6e/",
-	"u/zpR0YkN/ChsNqsaVhUWyJaKtQPfDycqcPGbvSUT+DTXfPJobkRi0OyenlxuFD4Hg3YEbuuRSCCpcZX",
-	"IMx1aouzkjHRSkX4uBAazH4pdqFYK/7kOhwnQaxQ9VdUlpSGzJCtfl/oLPhqzJc0t+IHjkGCsnC2SpSN",
-	"0JT06oXVq4N2PVMIhR5RTvEDBFGnMdjdd6PTSuysMNjVfvT2265mJFbjUang5+dK/J89T5BOIxNX9RgZ",
-	"RnW94YOzjPD7hx3QhZoJeV3xWtuLuh+omkNFs5QNTEot7OrS7ZymHxPTxuK9JEuompP1v/v5asAaxbK8",
-	"YBfv3ta1nghNNOxoxGr+3NoF9dQRcqo2Z3pX8BWzjnmsWviYoynUslglmEjE/nx19Y6ikONVaPVQlUvg",
-	"+4OjVKbykqKiQzZ699PlFTu+PT3mpc2PESwjDGMYOkNvKtv85sBgeaYzKFK59iHubVQ7x/z7+HPCZuIW",
-	"6yPW4MTZdz9fJam85YXI2OkZ1oSawRH7WllDHjSIgNDQNPUK6NdRKvv4YG2eobOsq4/ZhEupqDSUcYmB",
-	"2sERuwSZMRAYCOQmlaOL0uZKi7+jN3EYynXT8uTkxQQHwj9hdBQBoSrtyJlejS2n0hcdGNAOUdxiUfB5",
-	"/OtDDKUtc9AQBioK78BJpc89QvMFBzeE5CWMDwwTclKUGWSI5zdU1Yptl3JOtSzYfilho08ppd+nvSH7",
-	"lGLqPmU+eCdHSIMIxQppL0lliiIw7f3JPfPnsP+fL8VIe3+6uxudY53ryA06wrAqUu0wlaOqCmXE+i9P",
-	"TgYJG60Vo+CDU/egqknBn14MklSOqtoU/O1l4riMI9VxX4fj0AsfhbFuiM06EvzuVZLK5of4vmHjsjGG",
-	"LzQWhtEgiae7CzfOCBfTKpDAgb9KaiYI9RSj6gXHmctmZYqQqRx5yI3cekN5DQ3mfqmqbNxPpwSEeLUN",
-	"vvDKfdMsunG/np01ljVyKBwxYVNJ1SPui2ZdDn7xlcdMKM8Zsf6rkxcBBu/B6tXhhbNjCRKhdAdfOxk0",
-	"qI8qqNmEay3AsNF/HHrpf/g2G6GHX2RN1sAIubfUU+npj5zyRMhjlTmlY1ST5ogYwFG3aLLZgWGFmqH7",
-	"PpXhDV65itQMXZ+GjcGIjEwI9BuQM8qPz5ZaWThiF6mcFAKQ8ZyevL4RMfUpBFjJ9oeXzTo2NWWji8P/",
-	"z/jh31N5cvgVO2LXbMgO3WeGwSRXgDlJo/84fI1zNIdGqinUzNFLvdJUhj0mTDp54V0y540EFGGYmEn3",
-	"K2n5HhWO13wlWyqjUxL+Lkihk3jOdFdPsf5oPRg5GgyDeSZMKpFNqCK91e8mVMh4/b0uld8o3JJHqRyt",
-	"eU5Hvr6fMw1Wi1ARZfgUhh6BVq/cv6WWtAFMr3BEhU53YkctLDF8LuSMojRWWKdQ9kJeUMPmGPZOKUoH",
-	"ki9Eb9h7cXRy9AJbQNkc1YT2YYoalyJVx+kyeJ68zXrDngc35n32qqqwr1W2erQmfa0s2ru2DoT21VqL",
-	"wLOTs8edG/NZI00Cr7yK4ChUSTwrlnzF+konIcIXAn4onrm5gYxZpZiaWqdRGFGAtMXK4W2AXsiXJydd",
-	"S6r2GLoWJr2Xp6/2efvsqz3eboTGdvqioW32hr98aPjPKPeNYxLboZAEsr5Xl16xuZClBeOgIWcFsNL4",
-	"5kV8ZpySi525Prjx1/SLJlGupzEUqw1FzU1vmCrteVuVEob5jof+VPjmzfdvrt40dLLjT2SPiuyOjnDm",
-	"dBpcZJsZvqd1bdDjy0iAScwkZLQcx9ONtVBdJCbxSbVkSnrKON0H1ycvnhjXFXZRC1elZYdOyfPnlvE1",
-	"ZMo0tmZA2oS1VMgk6JA7YbyhUe6J/DlfsUyRHoQY9PxZkcHgqKmacw2oPAXVFGWssXzFiGzJleTJposO",
-	"3tSL3YUiSM8Iy/ZxTq8lI/QqivkHoYcaWZ40YMsOK7pYwhih7f6+ePc2IZyRUuRtgu2kUlnW8QPrzUc6",
-	"llGyX3l/01McWy0XwU7H1smjzR3cgrHOtm3OeMipsxflPeI5ElC3dpYEC93HB9e210Urk7oL4AwidPIt",
-	"2NAo8AkRFabo0C78Io9+0+M7+ODJQBe6avGGQtGHuKU13qoih4uzHjA9mVKwFnzWEvGFGo9XNTIyuD0O",
-	"ibBRbHwvjA1ddZJWQ+pffB/qv5WgV3UjamoBFOs5HUtUuvvwhDhuNhbqwDP5uCQsnaXms6eR017+digf",
-	"l6KwjscafaRYvzZ/pGIaCr5yZ5Oz98Ws1NhLBDNjihVpMOR54JNcyG1qXVWV0In9b326/Rru27A8JQvR",
-	"Q2JAZVbtYDnOdM5O/DNfZ7II4oPS46zCTDiMt0WIa055NDX6K9CfJiE6cpKcfojlqkTVFVoFWv3CR7pC",
-	"yaZbVJ2d7kugY4uqqnvrZd1b/Zz0ItGbzTWO5jAaElJppUsurC8CaUC3Y8lF0bXkquZ4c8kYZOlYXGwo",
-	"dPrEcfLqBPMQKRk6+Njpf6cRDD2lKKhqpDvkgC81/AKP5JZoaDNTqwqoWFVuD5Rj/lDwlkCpJbmXYmdB",
-	"0qGxUSDqW4qaPoWmFjK2d1LSTh+VGLYRQlKLJWFDfvbTU8fLs7PnoiXCrPdlnlMWNSWgN5OP+5RWPcCT",
-	"xadMmyo0tEWrQOo8/uQTAu+2qXpVSsrGARPbVf3Ksb8N40mlRqMaIUosDm4hKQvPP7OAiXWwMwf0q6Mh",
-	"o+YQUr9beXNPbEw+vRITl024cUyiIWYi3XXdSUtaLMYZKGGnSU+O5TrJ6ZiXmbANooohBmMBGg4z0CKU",
-	"YWP2ia/RRP89+XlzbnInO4X00U6ALJVYim2oHetEzefCztGL4m3pvJxOCyrs01xmau4s74kKE/TdIEkq",
-	"Q/Or8B26mHFZ2KW9Xk1Iu6NmoeyN0+ArB7jTmIKXbJkrinEIi8WHuGitylnu2xn6RNQ6WITefvSX1ymx",
-	"53VhBm4B896cOaeO2EWI2fiOZkEAplKFPmgISUHtJzDS5FMPB6SFWtWZLppKbjHEYMUcyF2+IRPwLoMv",
-	"UiA0b0npkAkan35hzP3y5KvnFAXIoB4SJAmC4utFAsfgrq+axrdHbKGFpFKXhiAgtjBbZMGSr7p9Tt+q",
-	"C/f8s0jpYWrPHnkpUxXJCvmzWrJCydnQd8DGTth/yNPeRgHgfbkq02iLvOd1i92ncZ23ul5TmRZWxFK2",
-	"obr1ueJPqn79c/DfNzApuAaMgTlbcALnBMpWuXHV5QgtykbDA/fpmE9uWP/0JfX/FlTtNl5V1v3uJ7Ub",
-	"qZs7X6s5fO3e+BJF/X0k+68r4d/IzHfTIPrCuqPVBpXpUlI/m93JZVJwMd9CL+6xN0f/8QiGcuz+dcnm",
-	"Z7ywBGUO6cKUZOITQbBu2KmvGkK8TWONHx879dr90J8LYyBjL9qijDOtlnvIpOa9dN0u7/DSl0hpzcbh",
-	"HQQXNvnPZmRWVovmwl/DZCv+CilqQgeDJq5KJh0B7MYEzrjh0peBrZW+qlndN6gy2wTWjDmT0/fu2AxO",
-	"v3dLDp3afwOVdAeS2itqevrYs99DzEmjM//vuuAuHPPvBZ8xXuXdNegYdb1MlWOfBdOUxaZKAwgmvFMK",
-	"rSqyvSyzwKrHn/xfd8eNWyriOW1l8dkMknz2nQ+R23WzalFbbte9N7bx+Gzbrld8ZqNuN64lqYwuLlzs",
-	"77y7+2nn+e8gwI7hFbYBsP0mi2LDvlpC0l1TEpZ0hO3FuJTDvFU9ekOvfAaPRgOpWBcVDSU2Y4cnzxw7",
-	"rNvDd1A6AewfmrA/m1S9cuTz30Nndi93k+0XK9gc5gklreBFGqHifned/le1LVX6OyXk55uNjy+9m52R",
-	"7zZvXP/dm/EsxIuVXESQzpqUFPytOoDvFOE8rq7+jlPgu4KvfqDGa4+k1Vz48oSqLAdr9G4gUrDg6zbw",
-	"PqfOwoWg9+TAM6xY8DJ5rWiiK7fr7KQrt+vx2abZre+ZVZ5GQ7yuhLJwD7Nv24c1CT49L7S/We/hk7Cc",
-	"Z2wMIAf/QtrRy9MXT5Yc8fQpm5X8wKJa7ps3tu/4lYq6yWFeFupjVYOJVoOB3c850t225VO8pzeezm1l",
-	"4aM9XhRcrLHNOvN3BEfd6o7Y13WjGuwxxL3peRAsMZarIjOh5ouC2OFmLa82HP1zalB+/yRBHD3BR8v6",
-	"hbgB9u7bHwdrqhQCI+e3wIQ9b8RUqRHbiGk4pBaEe4ZVUVRNYFv5Gb5w6a+F/4LDq7ELHc5evdxyldZW",
-	"SyPa36HrXoYvK8r6u+m9RzaTz4HLOdbPy0Ycgq73a0YhfGCiCkZgAoxs+tQSzK6r+yoM6QJz7O0qbLPm",
-	"zCf3Q+VixsiIU04tVstSos0eqilpHZ3pUhdVKS6A2ZC1dQ89/J1XrfHO6/6AqSQZLrP1RnG58nJcKn+Z",
-	"1Iga0o0YzzJT1SVxe2BSSb3NvOtxrVMc69O7Dh1rOViDI3ZpYZHKkAblg0yodPnV/ttpws7wIgZWLhx2",
-	"RtT9bNSRgUS9CJ/GB2kVM7larjXEpfUMuhK2655F+zgcn0jONDo1diVGWlj87g+hEsuG9znmBHE8LZDn",
-	"ZBXBqtmsakXY6RjZ4Sg3Yra1kNw9/4cNq//rei6+B6f3eWnnJO9MqWyPgwH7sHXTxaV7/DtZ/Cam8fNV",
-	"AiCWW0dmI+MXT3BqcE7XzQWtqL4eaFdS08DnnToIZjujnDswbJRxy0fM1x6/oas+v7v86cfBEXsPpgzr",
-	"HH3PjT3E54dvvxmlsq80G/0Jgwj/NhocsQvM23afYzPH0ZAthJyNfNMWapLqlkUOP9QpUnn2ihmYKJmZ",
-	"I3ZVv4JdlKrmIz693OSlNSxTS3mOZpuUMLGprLtYcWOZyGI6xiUO+1xhlO0Gzae4568F3m6/30NKOtGH",
-	"gPg+rCljT1cCffjP5AS4RKo6vHQUS5TRitjfG0I5byjOIlu7yr/Z0TrqaqL2gV1upR/gKYuxf+gU5ZQL",
-	"diikF0lHz1x093OuGl1CxlAoKpOIFNRiD59Jvgk+umXnh6cqoquu8XluX/i+SPtC6yrpisIqI6R153O0",
-	"ZHoO6yXza20W69vtMHOG091c4eq0fuuuq4G/dtafwH2q200ldVtM6rvVzn3bK2OxykxMxSRcC8aWQpq6",
-	"EW+woVNJN5TVCXLhKszEzeFrdfC0ku6oxdXhsYtHX+p+PJwUYnJDjQX8TRxTpWxd3nVg6LsQc+K2+XMq",
-	"1XRK89RXIjqxNk17bLxqftp62r6NcJjKsbI5mc05aDhil402FOF+FbN0X4er/vDqfH+fVip5seQraoTT",
-	"YfKv30v4lJyzNlUHG7Vv3LPYz4Vr8GjDNKaVKtkM7PNLRTd5dRHgDGyydn9kcAZhUN/f8lrf59otOSOd",
-	"OPw9mw7cK2bVDK/bw1CL0pn7C6/+so48eVFgu05/0XJgAM9bSJyCmjPirbP4aeMSTO+j89E6900q++in",
-	"47q+P3PtkkzMFGXNvpTUZlDyuZCzVBKrL7QaFzCv3FvUzQgxjIoqyaD2NXisjw323J+jAfMe+daFskgd",
-	"vntXRS1OT8ebAc8ZJzmyfnO0Km0hbmvQtnYVYw8SkTEOeYLjrHE/7XOfaLvx5aIp36u7Mjwwv/AeAqWW",
-	"a3KlOmDWWdjf+xGui+0+D6l119Z8sSt65QlxV/eo7sAarTLa6+W3aeEQ60zcp1acwQE/0RDuC92QmPu1",
-	"YPPdkJWEtSZ8ePfZy5MXeOk0dcuN9NejfgFP3rTLdz5/5uxzmjXzncm3UA/1QXDiFTHzhTm4H6chxCZV",
-	"+qDOWFlqSk6gOW8AApvk5e6I2d5QcKOpIxFwAdTtft0tfatuKpKLNZ5qp2iHQbfnaG+/bP/DLu0C34fm",
-	"gw/A57P5EmiRnS3k1/HT7khV96r/5YODCbm7CPKlLnrD3jE6d/0osQ6bh3RnduPG7KTRbjwm+oJm5NsS",
-	"HtWYxUXGY2q+TZs7zHx7KRR0eNf+r0pIunTfck0/FcBv8cormWEkEcOrt9DQTENTI3RnxrLumi0/Gj0u",
-	"HDNgDiD96dNg+75xA17kqMFpl9RMxVdONqdEb0xkRlQwnFlIvZsHlX828SUa9d9YSB9+piwSD9S6HKya",
-	"L8SN7j7c/U8AAAD//w==",
+	"7H1pbyM3tuhfIfQe0BJQXtudebFxMXA6PZnOZGnEnpf7XqphUVWUiuMSqSFZVmuCBu6vuT9sfsnFOYes",
+	"RWLJktt2Mpl8abhVVVzOxrPz50Gm5wuthHJ2cP7zYMENnwsnDP7vKz4Xb7+Ev6QanA8W3BWDZKD4XAzO",
+	"BzM+FzcyHyQDI/5eSSPywbkzlUgGNivEnMNnc/7hG6Fmrhicnx0ng7lU4b8nycCtFjCOdUaq2eDjx48w",
+	"kl1oZQXO/sYYbeCPTCsnlIM/+WJRyow7qdXR36xW8Fsz3f82Yjo4H/yvo2ZTR/TUHtFoOEsubGbkAgYZ",
+	"nA8uFRPwLGFSsUxXxkhhXlimlaAHzBZ8IQ4H8KkfDSa7fPf2Wt8KXMLC6IUwTtLCMyO4E/kNxyVPtZnD",
+	"X4OcO3Hg5FwMNvaeDGQO7278XHLrbiq7fTBVlSWflCLAf2MUwlhkeCPu9O0nDf6xjf6fBkgPOF3SBsP7",
+	"+js9+ZvIHMx9WeXS/SAW2rgICAuR3QqEiXRibqOr9z9wY/gK/p9Lu6gcDVB/tY0mvqQPYmMJlYs2SiZa",
+	"l4IreDSVxrqbCcfHXVq6LgTDx+xOGCu1YpwtjJ6UYs6W3LKprlTOuDtsSEAqJ2bCwMCzPjTdShUnj7m+",
+	"22O7CHGRf6vvoltecGv79rwo+coLhd3x4Xfe/aqLZw+m1nAteCwLosvtJBeG8O/HSG19YUbYqnT3gesH",
+	"egu4Xog4/OHBjS346avPos8r9SBC3gKVtc3PiNWQQBosdReWtEBEZF3jOqkZrYWtQFYthurlX09NG3jd",
+	"R/RlBVdKlJvcxBcyYWLOZZmwrJQJ04bBILpyLBdTXpVtRmoGnBo9j1MUjHXDKziAYqwLj19Y9uVf3n7L",
+	"iEYYVzm7rFwhlPPnzgHRhY1OPRfW8hmei338Gn2gb7fxXY/s/nslrOubynK5J9VZvuwBi77DE/FOiiVb",
+	"FkIx539FoZaLTOYiPySG6LBsC/RO70DOiDl81w9VQyAZ4P8CrXhQ+m0i/GI0+po7XurZJn3WUNlJcPph",
+	"QB3aBNz6CYgDblnMV17KdxcUZP8m9GXOQAEA7USJJYMXLRuKw9khy/RKOzGKUyL/cAMgtD2cINW2x70a",
+	"g8al7Q2672lHMVlclcLeVKa8X9J7YefVi2YH7c02K2wPvQUdfmUbCPECJgqEDpLWcfZjwR0yCC2EAcnO",
+	"hEX1EnTKUioRxVjJJzEpeF0P9cIy2DubagN6hTBWK08JPwJX8rIEDcMwkO4jnBDWAWB7YdlSmzwutFQv",
+	"7XXnlaDOBBoEDZkg7ZfAy/IGJ47OgbiITwKPmMxtBGjRoe54WYkbhFbPiPiG7cApQdgvhKGHATYW9qVN",
+	"LswF4xMrlGsEnB/FCJ4zjqtbMW4Qd3sc5TjIPoJ4jeg9tQdyDGTSJcIofZP63WOjWJEZ4TbBd1XoJdBp",
+	"Js6ZFSpn0sHmOftCcCMMczBcFC0uTLRVBQ1G0/o26eskrCu2oS8Fz4F5SMHIcwlL5uW71r6mvLRi3cC7",
+	"lnMB1KmXIkcKAG2J6SkeXKAXJbDDdPCH0yIdJCwdvMzTAega6eAkP6EfuWIFcBZ3rBTcOjYkimALPhP2",
+	"BZDaHHUFr0KkA1cZxXAkx28FvDsfnbMx/Dz2lBnmR9IE8cXm/BaEu0c2+8NpMUrYeClVrpfhK/ofE3fC",
+	"rJgo5UxOyvrzFePKLoVJmK2ygjD3WlcLYKiyFGommtFPz4rRIbt0TDo4xAm47WU5XA09pU/g0D0kXbFF",
+	"S7CnNWv/9DhCIUshbnO+6mFarcoVg8ds+Nfr1yOmFVsWMivqpVlmKpUwFDY/pYO5VoQuVwn6Yyly/0tR",
+	"0R9TI9PB+8Da5x5oOV91mLi17pPj+FH6lt79wyaDEzru3/7HKEXffctluSc9f68E83omUDFQYS7ukPIm",
+	"+gMSsxMf3CaeHu6XqN+Vyn12FjVebUXbigo48aHngf4EyYiKH6mKfu6Oz8FP+74f7t9I6z5VNQwofLha",
+	"GJwQn2RDTVZb7Y3IEen9E97Ey+MeCSO47dihnQMd/vqkVQdJA18IVc0BUNWiECV5FQFCIm8BbQeK2t10",
+	"boziehl+XLQ1Yqjqt25a0/bDmjsv0ZBlCfBoQRmRgQ4SRULvqoMBRGbSZDWo0dW7fk9qj0L3/a4zI6bC",
+	"iBjdmUo06lUGB5Jh0raVVP9tCxC1MRxlqGa2Lfv9gSzle8VsFx4N7a/r9ytUrU+Y0+zk+PgYzlbDMyeM",
+	"ZUPvT2GTFQPLNekomqiC4zHuDyKtTVxd3omeAu+yIUwFsKusIMd1ACkruGVKO9Bis0LkeDpIx3ItQDWo",
+	"idBI54SCVcMxMtqLED2gYgioXfhd0Ir4z5nORVsUzHkJcgS9U5XijRcGf5lqM5F5jlqj0u4GfavAEI6X",
+	"4qZZXqbVtJR4Ojitb0puZgIHtNVioQ2cFnORS36Dq08GsizFjJc3nr/a75VczSqOnxvuxE0p59KF5d1x",
+	"SY7yBGFmFEc3hXCFzm9ggV4FjcqzXDguY+YMWpNkDeXMSpURbgMJoAqKHhJm+TJhTpc50KUrhDSkFA47",
+	"ABntZ754PaNnXdKypdFqVlM58fQLywKk4rbgds8V2INbLEXuCT0nD9TECH4bbNDX7w5OTh/AUV76ZJUx",
+	"YAIG6EZAdw9XIAk3YNvkibX3iROirHPnQ15rbgnueHwPAj7whmqDiNousEIw6Q4JqTTGesildsPuoUcg",
+	"DmDS1QKkC8i2zvxgTaI7GfX7KGb6TtWYxhxOyr102KAsRCi44IuFULByqUg8R/YAC4ybvPjDI2khXvwg",
+	"gj2Oan2kve1eYnmMY52obntIopd9AtvgEW8E30WfCcd4GD+2u7jH9CHWTDAlHx5K7Y3RFSIWEPwzt0Uw",
+	"0jyUSm6dZ9YhnzoBNn2m53Ou8rjk6hGT/V47PxEc7qAXwIvRgVu+3Lhe1H9ANMiJRQa3Udg78uc/SlSO",
+	"uzgAOpybMDllXKHs6UFv24x13FW2rYXoBaoYPHMSFYKpVNIWfXaJvuFkBO8EjGt9GY9QVot8b+LeGktd",
+	"6crcBEfNfao1aDRdZ7sHSzuU2AQb/abbk6xZ4q3t9DH4Y0ivTwzQwOfBH7NrdMbzmsx7gjDbvDuxgF93",
+	"hj+BqcCzglyWVjj0X8KcCUhZV4ABhXoYuq75RFeOuUJafKe1pGaT94oNdPUP08FrXS3SweiCifnCrUio",
+	"V+pW6aXqOcadk2pmtw4O6kB4kQ2ls0zfCWNkLuwo8VYR7hWzKDq66jbEA9auaNh78b8WRQIMtRYfo4uv",
+	"tVQPsyEDsNfyoHZwDX6jZw+dVASqa8368rSbfvVy5zDQl61TxHuglVgynmW6UoihezfXUXhxce/7dnwV",
+	"VXpbVsj20fv17mQANPIaDak94Rln/kuyr/WUgdSzdfgI4wbp4ByjcRisvR9GTYbPpqfXKw/wgmVfvblm",
+	"pbQuMl3DO7vMF9Pkvlcwmp5OLxick8wIUtzRfUH8kTALtqUPcE6M5rkw6HDAxDxhGZ9xqdgQCSUAIGHe",
+	"eOo5fvvOoR51sEGk3ROTWfPVzmLFk0wnDHB6TNzk/3tyj8QJ0/Zt5i8e+WuOVBDmPWYLBXfQV8MsX9kt",
+	"euOmKEb5ym2IsfrYrjtnKaxgvnAUOzFiLlUuDPzvn//133tErC+ZLbRxjchYCL0o4zroQpibOIP92Jxv",
+	"YL9OkAhxOKA3ZL6hVHfSYVaOPWcdmkNzc7SLHzFvxVQJ5q1V9aHsHbkdVSYiSW28LPHr3Y6tTC+QvCa6",
+	"UpmI4AzeYk6jnGE8z42wlvm3L5jSrpBqVusATgPEKuVkCV8wK2cKjNvJyhOMyFkp1S3w+tJIJ+CLkPbK",
+	"pkbP0U2QRHSTek/d9f0/WJdPS+FAWmrFNKIOkYSLEI5ZPRe01Kk2o4TNtXXMiAwWvd9pX+tpEcUZ5WQ/",
+	"3VuQp8g2sCygK4zT6iD69tI4kG/vUzdoQUmLKAIgG5T3URnRxuZx+JhaZVSR9IbpAtCTA5VjbNtHgTsZ",
+	"Hu3gyDb9r1b65jwXjHst1cIGn0nv20XTa4+3Afb4GX1J53Dj1A9HcM+Z+8AzL0IGtZ63ezK5d19HMRSe",
+	"Imdg0sswHQgVAuloCqBesCxkSW8V/E6wrNBWKKZAKg8dWAlIW5SHwKa6LPXSssssEwt38I2fJEGCQolG",
+	"+dIgpg4kDOMw52CbvrBDYjvYyDf/0Cqy17eX313WRs6bCkB69I4badPBqJVrIBUtD4UFN02MRKoLlg7+",
+	"ev06HZBRBDuPIDx2zghPhN74qBESR/lf0Wq+V8eZS9X+9WRd6+lH+2WD9PoEsAvBby0oA23csyFnjs/q",
+	"rBL49eCLN+mAzQVXlv0JzsJitKZ6vny1BWf71IZsReilYohTeIXBK4hdWHkXuw3agFkD1lrL+OxsJ9Ps",
+	"W333wJCi+LDAkPZNy1Uzl0rOq/ng/Djmjoo73jEDRN8JzIi2IHZ4yYhs0SuDyaJwsK1t8PT4+N4qnDWh",
+	"SUGwjYW/74VL8OGtB1MzIRc7OPfotY/J4E6K5X2vXwnu/i+8t77sMJ0fJrba78Qy+JX3wGDezkHbnhcS",
+	"Xmw5je+zyvp9M+hN0+aFDdE+EmD+RD738b62x3e0kxl4vwe4kxx1nOzgEe6P/xeC0vlrLVZP2bLQGNcD",
+	"jT3Eo5sUuIQiMbT7DfESzTKrs5pjSgh3KNrmwkuB1uiY5NddHloUIPHvpBMiVUNY7Ew4W/+KtsdFE263",
+	"jhtnQdmWzopySicEWCVwVqbqb1oqkY8O2fdzOE3y8/YKELeWeR0aBNlSuqIdO5B5qkBphWG8jt/+3s8u",
+	"3WGqehLc4jBrTNuT013cZzGGeidUHtWbPj3o0srF7otAovshZ94zEaaM6mG91VQh8LxJUlJlYodgni/D",
+	"wXHCV1FQ1VUdcXfhPiHS9vw+F0j1oeiHRgp3J+6vmAlVno8U8jpnt0IswNRwmt0JI6crfLHUM1ZyJ0xP",
+	"wgAG/CPZysLna3cPwaUwwnvEVY7uAsqywlGIW+nFiZhqI2A51nFS29d0J0+3kZO51ye5pcynh8LW0IiT",
+	"JludmUbQQX9fktXbXMwX2gmVrQ7+IlZszl1WAJ+Alm5KUPhCTu+m1bhPzJcMxlAXtEPgtykfbkJKvvwH",
+	"6aq1xzgpw8MrJxaPlCOR6arM21kSQI7Wbd08vRJgEE+hfHiyxfMnShhxJ3jEofcGDFvy3QTLvU6RaRAv",
+	"VI4KKQUJvBaAR5iuHOMI5tEmi+2ALeu08QVmvcABRa/j2b3PH+ATLei7aNVof9pIGwQvrF9oLp8xjaRR",
+	"kLeEv7FgLyCojTS0473wQ/c+KA6jwy3ZKZ4b6jSVSGJKnbTSgmwP78aNBJtpE6+VadcRrlctVvM5N/H0",
+	"56VUqqdquXfE9SPVDx/dB6ZAP8wU/PTU565ivqddt57yHNtebV09gUYXLKJdovmYjrlfKStlcMKYPhtj",
+	"k0lUNZ8I47MI0RLBUv35wrFhOpjInL1k//yv/2anx+j54qRn+kiEqwegD7FyZnhyMOFW5HumWC4avXm3",
+	"BBr/fowX/AFxf5rLTpIlTs40ZO+ZaB13lBGIDt5u+iE6CNu5AF9fff8dI5IL7sXGrGlZVFu8gTrUfnw4",
+	"mOmD1m7MlGfi54/tJwf2Vi4OyOrl5cFC43s0YE+eQCMCESwNvgJhrlNbnJWsjVaZig8LaYTdL50xFNrF",
+	"n9yE4ySIFarci8qSypIZstXHLnqL9VrzJe2t+IFjkKCMp60SZSMMqLx64czqRbcWLYSdDykf/AGCqNcY",
+	"7O+Z0msl9laH7Go/evttVzMSKympzPPT81L+z54nSK+Riat6jGyuplb0wRld+P3DDuhSz6S6qXmt60Xd",
+	"D1TtoaIZ4VZklZFudQU7p+knxLSx2DrJEqrEZcOvf7wesVahMy/Z5bu3TZ0uQhMNOxqxnr9wbkH9kKSa",
+	"6s2Z3pV8xRwwj9MLH9+1pV6WqwSTttifr6/fUcR3sgptOupSF3x/dJiqVF1RBPqcjd99f3XNju5Ojnjl",
+	"iiMEyxgDLJbO0NvaNr99YbG0FgyKVK19iHsbN84x/z7+nLCZvMPaljU4cfb1j9dJqu54KXN2cor1vHZ0",
+	"yL7QzpIHTURAaGmaZgX06zhVQ3ywNs85WNb1xyzjSmkq62VcYVB8dMiuhMqZkBh05TZV48vKFdrIf6A3",
+	"8TyUWqfV8fHLDAfCP8X4MAJCXbkxmF6tLafKV4ZYYQBR3GFB90X86wMMWy4LYUQYqCy9AydVPs8LzRcc",
+	"3BKSl2LywjKpsrLKRY54fkMVydgyq+BUh4StsxI2/jmlUod0cM5+TrFMgoJL3skRUk5CYUg6SFKVoghM",
+	"B3+EZ/4c9v/z9TLp4I8fP44vsEZ5DIOOMYSNVHueqnFdQTRmw7Pj41HCxmuFRPjgBB7U9UT408tRkqpx",
+	"XVeEv50lwGUcqY77GipAr/ggrYMhNot98LtXSaraH+L7lk2q1hi+SFxaRoMknu4uYZwxLqZTjIIDf540",
+	"TBBqV8b1C8CZy3b5kFSpGnvIjWG9oTSKBoNf6gop+OmEgBCvlMIXXsE37YIp+PX0tLWsMaBwzKRLFVXq",
+	"EA42a6rClzwSkwxQShVGJ2GIdv0Vfvq5R24owxqz4avjlwGMPwhnVgeXYAoTMEOJFr52PGoR8NiT5Jhi",
+	"1BTUByMJVX0VAtvDZbt+BHtjpIoyc4EaKZk9Cf0sqFsFsQ5FO0C6jRIqoQqBZWK5jSIqChJYOVMiP5DK",
+	"h4CQJTFVgQ3HDRT1NFXjr94Qm89hF1a4IMQur1//OTwYJUyUlmyZGuS4PuLCFyiZumH7MVugX8f6b9+o",
+	"WSltccHGr6lHX+tNy1eW6l0PU/Va58ImTasPbJUACpzSFEPBEHt9ekjl4V7XkTX48fDPONCGZeP/PPAH",
+	"/MHbHHHGZN6Wfphw4p0xqfKbI5CSrJroHPTKcSN9xoQoEGCyLUkBJ3qGq09VeIPX3kA9Q++2ZRNhZU7b",
+	"QdeQbcOVLY124pBdpiorpUDZCqbQ+kbk1GfkYKHpZ2ftMlM9ZePLg//P+ME/UnV88Dk7ZDfsnB2MkaBE",
+	"VmiBKX7j/zx4jXO0h0bgl3oGIqFZaarCHhOmAPje63bRyueSlsmZgl/JkPOowKQPKjRNVXRK4q9Lj3JU",
+	"JfqrGNlwvB5vHo/OgwUubapQElLDiE47qlBw5k20ppPFRgGlOkzVeM05PvbtNzgzwhkZCgwtn3oOhJ9X",
+	"8G9lFG0Ac1eAqDCuQhLXSEfSqpBqRoE4Jx3YDIMg0Fpm5fnghAKxQvGFHJwPXh4eH77EDm2uQE2wqy+h",
+	"Uq1JmwV1FZnnbT44H3hwYxr1oC6y/ELnq0frodlJSv/YVXPRhF7r4Hl6fPq4c2N6eKSH57XXAoFCtUIB",
+	"vOQrNtQmCUHcENPFE5jbW5EzpzXTUwdKo5WlUK5cAd5G6Gg+Oz7uW1K9x9BUNBmcnbza5+3Tz/d4uxX9",
+	"3OmLlkExOP/pfctFSqmkvE62QpANvUb8is2lqhyIaSvVrBSssr63GJ9ZsGOwcd57GH9NhWwT5XqmSrna",
+	"0MVhest05S662rKEYxMbkvrz6ss337y5ftNSu49+JpeDzD+SlsZAbcVFdpnhG1rXBj2eRWKIeK7ScoCn",
+	"W2uhMmPMiVV6ybTylHGyD66PXz4xrmvsoqGlK8cOQI/355b1JZnatrZmhQLdpH22JcFM2AnjLaNhT+TP",
+	"+YrlmlRdxKDnz5oMRodt6wvUAtCPg/WBMtY6vmJEtuQt9GTTRwdvmsXuQhGkZ4Rl+1C2N4QQejXF/IvQ",
+	"Q4MsTxpiyw5ruliKCUIb/r589zYhnJFS5M2+7aRSO0/iB9abD3Qso2S/9i7Fpzi2Ol6gnY6t40ebO3h+",
+	"Y42nu5zxkFNnL8p7xHMkoG7tLAlOGB8CXtteH61kTZPOmYjQyVfChT6eT4ioMEWPduEXefiLHt8hzEKG",
+	"pDR1B0YUij6LQTnrrV7yqYH1gBnZjd3ZxkWpJ5NVg4xc3B2FvPIoNr6R1oWmV0mnX/xPvk383ythVk2f",
+	"eOrQFWsJH8tF+/j+CXHc7vvVg2dyYyqxBEvNFyMgp539ciifVLJ0wGOtNm9s2Jg/SjMjSr6CsynTaipn",
+	"lcFWP5j8VK5IgyHnEs8KqbapdXWRTy/2v/LVK2u478LyhCxED4kRVS128yFwpgt27J/5sq1FEB+UAek0",
+	"JjtiSDVCXHNKlWrQX4P+JAkBsOPk5H0sHSmqrtAq0OqXPpgZKqBhUU2xh+8oEFtUXSzfLOveZgLJIBKg",
+	"21zjeC7G54RUWumSS+drqlrQ7VlyWfYtuS7h31wyxtF6FhcbCp1ycZy8OsZUU8p3D2EU+t9JBENPKQrq",
+	"lgM9csBX7v4Kj+SOaOgyU6eorlzVbg+UY/5Q8JZAZRS5l2JnQdKjsVGs8SsKjD+FphaS8ndS0k4elRi2",
+	"EULSiCXpQgr+01PH2enpc9ESYdb7Mi8oUZ5qDNr55UPKnB/hyeKz4m0d/duiVSB1Hv3scz4/blP16qyj",
+	"jQMmtqvmlSN/Wc2TSo1WwUmUWABuIe8Ozz+7EJkD2NkX9CvQkNVzEbL7O6mRT2xMPr0SE5dNuHHMkyJm",
+	"It113UlLWiyGkignq01PwHK95HTEq1y6FlHFEIOxACMOcmFk6GqACUa+5Bn99+TnLbgtQHZK5QPaQuSp",
+	"ws4GlrolZ3o+l26OXhRvSxfVdFpSnazhKtdzsLwzHSYYwiBJqkIvufAduphxWXiJQrOakFlJvXzZG9Dg",
+	"awc4aEzBS7YsNMU4pMNaXly00dWs8N1Gfa5xEw9Ebz/6y5us54um9ga3gKmNYM7pQ3YZYmq+s2AQgKnS",
+	"oR8hQlJSNxcMJvrs0hFpoU73ZgSnijsMMTg5F+Qu35AJeNXIr1IgtC8x6pEJBp/+ypj77Pjz5xQFyKAe",
+	"EiQJguLrRQLH+L0P9+LbY7YwUlE1U0sQEFvYLbJgyVf9Pqev9CU8/yRSepjas0fq0VRHEn/+rJes1Gp2",
+	"7hvUY6P6z4p0sFHjeV860jTacfJ53WL3aVwXnab0VImH5diUUKrvfDnAk6pfvw3++1JkJTcCY2BgC2bi",
+	"gkDZqXWvm4ahRdnqHwKfTnh2y4YnZ9SeX1JB42RVW/e7n9QwUj93vtZz8QW88WsU9feR7L+vhH8TWjl4",
+	"+sLSstUGlZlKUXuo3cklK7mcb6EXeOzN0X89gqE0yn9fsvkR7xNCmUO6MCWZ+EQQLA0H9dWIEG8zWMbJ",
+	"J6Beww/DubRW5OxlV5RxZvRyD5nUvjay3+UdXvo1Ulq7r38PwYVN/taMzNpqMVz6W9JczV8hC1GaYNDE",
+	"VcmkJ4DdmgCMG658pd9adbOeNW24arNNYlkgmJw+v28zOP0DLDlcpPALqKQ7kNReUdOTx579HmJOWhdn",
+	"/K4L7sIxfyr5jPE6765Fx6jr5bqa+CyYtiy2dRpAMOExWVOX+V6WWWDVo5/9Xx+PWpfIxHPaqvKTGST5",
+	"5CtZIpdf5/Witlx+fW9s4/HZtluS+sxG3W5cS1IZXVy42N95d/fTzvPfiwA7hjdMB8AO2yyK/S8bCUlX",
+	"wSmxpCNsL8alHOat6tEbeuUTeDQaSMXSt2gosR07PH7m2GFz20IPpRPA/qUJ+5NJ1StHPv89XHTg5W6y",
+	"/Z4SV4h5QkkreKFNaKqwu07/N70tVfprLdWnm42PL73bjcY/euH9uzfjueUsFusRQYI1qSj4WzfU3ynC",
+	"eVTfzB+nwHclX31LvfUeSau59OUJdeUVFtLcikjBgq/bwOvWegsXgt5TCJ5jxYKXyWtFE325XafHfbld",
+	"j8827YaMz6zytHoe9iWUhWvSfWdGrEnw6Xmhw9F6m6aEFTxnEyHU6N9IOzo7eflkyRFPn7JZyw+sm+a+",
+	"P2f3Cu662E0br4/VPUQ6PSR2P+dId9uWT/EDvfF0bisnPrijRcnlGtusM39PcBRWd8i+aHoRYRsp3hQ5",
+	"0ius0GVuQ80XBbHDDXdebTj8bWpQfv8kQYCexAfHhqW8FezdV9+N1lQpBAb2ZZbuohVTpV57Y2bEAXWZ",
+	"3DOsiqIqE9vKz/CFK2ph8WsOr8buRzl9dbblZrqtlka0hUffNSe/rijr76b3HtlMPgeu4NgiQbXiEHTN",
+	"ZjsK4QMTdTACE2BU26eWYHZd0zoDM4/ozlgmXbvmzCf3i9rFjJERUE4dVstSos0eqilpHb3pUpd1Ka4Q",
+	"dkPWNm0S8Xdedz+8aFpApopkuMrXewEW2stxpf3dbGPqOThmPM9tXZfEsfqc2td51+NaM0A2pHcBHWs5",
+	"WKNDduXEIlUhDcoHmVDp8qv9j5OEneK9JqxaAHbG1OBu3JOBRO0mn8YH6TSzhV6u9Tym9Yz6ErabtlT7",
+	"OByfSM60mnH2JUY6sfjdH0Illi3vc8wJAjwtkedUHcFq2KzuNtnrGNnhKLdytrWQHJ7/y4bV/309F98I",
+	"0Pu8tAPJO9M63+NgwFZ7/XRxBY9/J4tfxDR+vkoAxHLnyGxl/OIJTj3s6fbGoBU1t23tSmpG8HmvDoLZ",
+	"zijnXlg2zrnjY+Zrj9/QzblfX33/3eiQ/SBsFdY5/oZbd4DPD95+OU7VUBs2/iMGEf5jPDpkl5i3DZ9j",
+	"v87xOVtINRv7pi3UBxeWRQ4/1ClSdfqKWZFpldtDdt28go2y6uYjPr3cFpWzLNdLdYFmm1Iic6lqGpVx",
+	"65jMYzrGFQ77XGGU7QbNz3HPXwe8/X6/h5R0og8B8X3QUMaergT68LfkBLhCqjq4AoolyuhE7O8NoVy0",
+	"FGeJGSluo3F7v6uJOkT2uZW+FU9ZjP1tryhf74J1+MxFdz8WutUlZCJKTWUSkYJa7OGTFX39Je54WWFa",
+	"UVaI7BZ7MaEPjKsVtehw52Q6YRMSEH3+wsZUBR89u9zSLI1ucmo3MkE5dHZ6mqphvAXbKCaZ6Baqb5+q",
+	"5K++5uq5Pff7kthvo86P2jaEbJdwWRCZnM0FWr6YuO6+1lstPhfr3QLWmog292Ri0hCnW/7CJYzDzq15",
+	"I3+BtVc+hlSyTF317Chpbmm88B2/LBJ5Jqcyq3vhLaWyTZvp4D5IFd112OQGhkt1E5jDlykhg+BFdrg6",
+	"1Djw1E/hx4OslNkt9VTw98xMtXZNZdsLS9+FcBt37Z9TpadTmqe5XBUk+jQdsMmq/Wnnafde0/NUTbQr",
+	"yGNQCCMO2VWrA0e4Pcgu4etwaaheqvoeu1TxcslX1AOox9uxfsPpU7Lh2lQ9PNm9u9NhKxtu/DWClMG1",
+	"0hWbCff8BwJMXl8pOhMuWbuJNvjBMJ/B3xfd3Ay966GBPkh/Yy+Ae8WcnuHFnRhl0iaHv/BiOwfkycsS",
+	"m9H6K9sDA3jeQuKUdE7g/dX4aes6Xe+e9IFK+CZVQ3RRctPcxLt23S4mybJ211XqsKj4XKpZqojVF0ZP",
+	"SjGvPXvUyAkxjDo6iajuhZpsiL0F4c/xiPlgROdqaqQO37isphYwUfCO0YvQnXP9DnpduVLeNaDt7CrG",
+	"HiRBYxzyBGdj66br5z4ed+PLRVu+1zfBeGD+ytsnVEatyZX6gFlnYX+rTbh4uv88pK5lW1PlrumVJ8Rd",
+	"04G9B2u0ymibm1+me0Ws7/aQupCG2ENmRLh5eENi7td9zvf61kqs9R/Em/3Ojl/i9fXUCzrSWpBaJTx5",
+	"vzLf1/+ZE+9p1tz33d9CPdQCAsQrYuZX5tt/nF4Ym1Tp41kT0PqwwxmC5qIFCDTdCjhitvdS3OhnSQRc",
+	"CrrLYd0jf6dva5KL9dzqZqeHQbenp2+9GzTitIl0Svwh9F18AD6fzY1Ci+y9IGEdP91mXM1NDD+9B5iQ",
+	"p48gX5lycD44Qr+2HyXWXPSAbt9v3b2ftJrpx0Rf0Ix8R8bDBrO4yHg40Xeog8PMd9ZCQSfVLEGXLf6B",
+	"Ln78qxT8Di90UzkGUTGyfCdammno54Se3FjCYbvbSau9BzADpj/Snz4DeOh7VuA1pUaAdkl9ZHzRaHtK",
+	"dERFZkQFA8xCals9ql3TvrG6aP7GHgLhZ0qg8UBtKuHq+ULI7OP7j/8TAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -350,7 +350,7 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if pe, ok := errors.AsType[*play.Error](err); ok {
-			again(pe.Message)
+			again(pe.Error())
 			return
 		}
 		h.failErr(w, r, err)
@@ -550,7 +550,7 @@ func (h *Handler) command(w http.ResponseWriter, r *http.Request, run func(ctx c
 	id := r.PathValue("id")
 	if err := run(r.Context(), id); err != nil {
 		if pe, ok := errors.AsType[*play.Error](err); ok {
-			h.showGame(w, r, http.StatusConflict, gamePageData{Problem: pe.Message})
+			h.showGame(w, r, http.StatusConflict, gamePageData{Problem: pe.Error()})
 			return
 		}
 		if re, ok := games.AsRuleError(err); ok {
@@ -646,7 +646,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if pe, ok := errors.AsType[*play.Error](err); ok {
-		d.Problem = pe.Message
+		d.Problem = pe.Error()
 		h.showGame(w, r, http.StatusBadRequest, d)
 		return
 	}

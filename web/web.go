@@ -209,7 +209,7 @@ func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		case play.CodeConflict:
 			status = http.StatusConflict
 		}
-		h.fail(w, r, status, pe.Message)
+		h.fail(w, r, status, pe.Error())
 		return
 	}
 	if unavailable(err) {
