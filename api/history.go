@@ -84,7 +84,7 @@ type stream struct {
 	ctx  context.Context
 	lang string // the caller's: the language of each event's text
 	sub  *live.Subscription
-	log interface {
+	log  interface {
 		DebugContext(ctx context.Context, msg string, args ...any)
 	}
 }
