@@ -73,9 +73,10 @@ func phraseOf(err error) games.Phrase {
 	return games.Said(err.Error())
 }
 
-// unauthenticated is a 401 that tells the client how to authenticate.
-func unauthenticated(key string, args ...any) *apiError {
-	return withBearer(fail(http.StatusUnauthorized, codeUnauthenticated, key, args...))
+// unauthenticated is a 401 that tells the client how to authenticate;
+// key is its message in the API's catalog.
+func unauthenticated(key string) *apiError {
+	return withBearer(fail(http.StatusUnauthorized, codeUnauthenticated, key))
 }
 
 // withBearer adds to a 401 the header that tells how to authenticate.

@@ -154,9 +154,9 @@ func TestErrorsInTheCallersLanguage(t *testing.T) {
 	good := map[string]any{"move": v.Legal[0], "expected_version": v.Version}
 
 	type attempt struct {
-		name, token string
-		body        any
-		headers     []string
+		token   string
+		body    any
+		headers []string
 	}
 	ask := func(a attempt, method string) apiError {
 		t.Helper()

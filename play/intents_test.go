@@ -113,7 +113,7 @@ func TestParseReply(t *testing.T) {
 		{"je suis de retour", []string{"je suis de retour"}, play.Reply{Verb: play.VerbBack, Lang: "fr"}, true, false},
 		{"retour with more is a move", []string{"retour au jeu"}, play.Reply{}, false, false},
 		{"revendiquer", []string{"revendiquer"}, play.Reply{Verb: play.VerbClaim, Lang: "fr"}, true, false},
-		{"j’abandonne", []string{"J’abandonne"}, play.Reply{Verb: play.VerbResign, Lang: "fr"}, true, false},
+		{"j’abandonne", []string{"J’abandonne"}, play.Reply{Verb: play.VerbResign, Lang: "fr"}, true, false}, //nolint:misspell // French
 		{"abandon", []string{"abandon"}, play.Reply{Verb: play.VerbResign, Lang: "fr"}, true, false},
 		{"litige", []string{"litige 12 la donne", "m’a donné deux as"}, play.Reply{Verb: play.VerbDispute, Version: 12, Reason: "la donne m’a donné deux as", Lang: "fr"}, true, false},
 		{"réclamation without accents", []string{"RECLAMATION v4 pourquoi"}, play.Reply{Verb: play.VerbDispute, Version: 4, Reason: "pourquoi", Lang: "fr"}, true, false},

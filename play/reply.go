@@ -16,7 +16,7 @@ import (
 // ignored: its forms are play's catalog's "verb.<verb>" (English: away,
 // back, claim, dispute, resign, language; French: absent, retour,
 // revendiquer, litige or réclamation, abandon, langue, and a few
-// conjugated forms such as "j’abandonne" or "je suis de retour"). No form
+// conjugated forms such as "je suis de retour"). No form
 // may be a word of a game's notation (a test checks every game's catalog):
 // "contester", the natural French for "dispute", is a move of Coup and
 // Coyote, so a French player disputes with "litige".

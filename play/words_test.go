@@ -181,7 +181,7 @@ func TestIntentRefusalsInFrench(t *testing.T) {
 		{"back without being away", func() error { _, err := svc.BackNow(ctx, bySeat[other], id); return err }, play.CodeConflict, "vous n’avez déclaré aucune absence"},
 		{"a dispute of a version to come", func() error { _, err := svc.DisputeMove(ctx, bySeat[other], id, 99, "pourquoi"); return err }, play.CodeInvalid, "n’a pas de version 99 à contester"},
 		{"a claim while others play", func() error { _, err := svc.Claim(ctx, bySeat[other], id); return err }, play.CodeConflict, "encore en jeu : P"},
-		{"a ruling without a referee", func() error { _, err := svc.RuleDispute(ctx, bySeat[0], id, 1, "upheld", "oui"); return err }, play.CodeConflict, "n’a pas d’arbitre"},
+		{"a ruling without a referee", func() error { _, err := svc.RuleDispute(ctx, bySeat[0], id, 1, "upheld", "oui"); return err }, play.CodeConflict, "n’a pas d’arbitre"}, //nolint:misspell // French
 		{"an unknown game", func() error { _, err := svc.Move(ctx, bySeat[mover], "nosuchgame", 1, legal[:1]); return err }, play.CodeNotFound, "il n’y a pas de partie « nosuchgame »"},
 		{"a game of no kind", func() error {
 			_, err := svc.CreateGame(ctx, bySeat[0], play.GameRequest{Kind: "chess", Name: "Ana"})
@@ -259,7 +259,7 @@ func TestHistoryInEachLanguage(t *testing.T) {
 			t.Errorf("the English history %q lacks %q", en, want)
 		}
 	}
-	away := regexp.MustCompile(`^P\d s’absente jusqu’au (lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) \d+ [a-zéû]+ à \d\d h \d\d UTC ; ses échéances attendent\.$`)
+	away := regexp.MustCompile(`^P\d s’absente jusqu’au (lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) \d+ [a-zéû]+ à \d\d h \d\d UTC ; ses échéances attendent\.$`) //nolint:misspell // French
 	if last := fr[len(fr)-1]; !away.MatchString(last) {
 		t.Errorf("the absence in French: %q", last)
 	}

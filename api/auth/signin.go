@@ -28,9 +28,9 @@ type Refusal struct {
 }
 
 // refuse returns the *Refusal of reason whose words are key of api/auth's
-// catalog with args.
-func refuse(reason error, key string, args ...any) *Refusal {
-	return refusalOf(reason, words.Phrase(key, args...))
+// catalog.
+func refuse(reason error, key string) *Refusal {
+	return refusalOf(reason, words.Phrase(key))
 }
 
 // refusalOf returns the *Refusal of reason whose words are said.
