@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -81,6 +80,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	e.HTTPErrorHandler = s.writeError
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.Use(requestIDs)
+	e.Use(language)
 	e.Use(s.logRequests)
 	e.Use(middleware.Recover())
 	e.Use(secureHeaders)
@@ -123,7 +123,7 @@ func (s *Server) routes() {
 	e.GET("/metrics", s.metrics.handler())
 	e.GET("/v1/openapi.json", s.openAPIDocument)
 	e.GET("/rules/:game", s.rulesPage)
-	v1 := routesWith{e: e, mw: []echo.MiddlewareFunc{s.validate, s.authenticate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {
+	v1 := routesWith{e: e, mw: []echo.MiddlewareFunc{s.route, s.authenticate, s.validate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {
 		if u := userOf(c.Request().Context()); u != "" {
 			return "user:" + u
 		}
@@ -220,13 +220,19 @@ func (s *Server) health(c echo.Context) error {
 }
 
 // rulesPage serves a game's rules page (Markdown), which the catalog links
-// to.
+// to, in the caller's language (Accept-Language; English when the game has
+// no page in it).
 func (s *Server) rulesPage(c echo.Context) error {
-	page, err := catalog.RulesPage(c.Param("game"), games.English)
+	lang := langOf(c.Request().Context())
+	page, err := catalog.RulesPage(c.Param("game"), lang)
 	if err != nil {
-		return fail(http.StatusNotFound, codeNotFound, "there is no game "+strconv.Quote(c.Param("game"))+": GET /v1/catalog lists them")
+		return fail(http.StatusNotFound, codeNotFound, "error.no_game_kind", c.Param("game"))
+	}
+	if english, _ := catalog.RulesPage(c.Param("game"), games.English); lang != games.English && page == english {
+		c.Response().Header().Set("Content-Language", games.English)
 	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	c.Response().Header().Set("Vary", "Accept-Language")
 	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", []byte(page))
 }
 

@@ -327,14 +327,22 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// UpdateMeWithBody Change the display name.
+	// UpdateMeWithBody Change the display name, the time zone or the language.
+	//
+	// Every value is checked before any is set: a refused one changes
+	// nothing. A language courrier does not speak is refused with 422
+	// (`unsupported_language`).
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// UpdateMe Change the display name.
+	// UpdateMe Change the display name, the time zone or the language.
+	//
+	// Every value is checked before any is set: a refused one changes
+	// nothing. A language courrier does not speak is refused with 422
+	// (`unsupported_language`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -998,7 +1006,11 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 	return c.Client.Do(req)
 }
 
-// UpdateMeWithBody Change the display name.
+// UpdateMeWithBody Change the display name, the time zone or the language.
+//
+// Every value is checked before any is set: a refused one changes
+// nothing. A language courrier does not speak is refused with 422
+// (`unsupported_language`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -1015,7 +1027,11 @@ func (c *Client) UpdateMeWithBody(ctx context.Context, contentType string, body 
 	return c.Client.Do(req)
 }
 
-// UpdateMe Change the display name.
+// UpdateMe Change the display name, the time zone or the language.
+//
+// Every value is checked before any is set: a refused one changes
+// nothing. A language courrier does not speak is refused with 422
+// (`unsupported_language`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2840,14 +2856,22 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
 
-	// UpdateMeWithBodyWithResponse Change the display name.
+	// UpdateMeWithBodyWithResponse Change the display name, the time zone or the language.
+	//
+	// Every value is checked before any is set: a refused one changes
+	// nothing. A language courrier does not speak is refused with 422
+	// (`unsupported_language`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateMeResponse, error)
 
-	// UpdateMeWithResponse Change the display name.
+	// UpdateMeWithResponse Change the display name, the time zone or the language.
+	//
+	// Every value is checked before any is set: a refused one changes
+	// nothing. A language courrier does not speak is refused with 422
+	// (`unsupported_language`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4789,6 +4813,8 @@ type UpdateMeResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *Error
 }
@@ -4806,6 +4832,11 @@ func (r UpdateMeResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r UpdateMeResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateMeResponse) GetJSON422() *Error {
+	return r.JSON422
 }
 
 // GetJSONDefault returns the response for an HTTP default `application/json` response
@@ -5619,7 +5650,11 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 	return ParseGetMeResponse(rsp)
 }
 
-// UpdateMeWithBodyWithResponse Change the display name.
+// UpdateMeWithBodyWithResponse Change the display name, the time zone or the language.
+//
+// Every value is checked before any is set: a refused one changes
+// nothing. A language courrier does not speak is refused with 422
+// (`unsupported_language`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5632,7 +5667,11 @@ func (c *ClientWithResponses) UpdateMeWithBodyWithResponse(ctx context.Context, 
 	return ParseUpdateMeResponse(rsp)
 }
 
-// UpdateMeWithResponse Change the display name.
+// UpdateMeWithResponse Change the display name, the time zone or the language.
+//
+// Every value is checked before any is set: a refused one changes
+// nothing. A language courrier does not speak is refused with 422
+// (`unsupported_language`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7262,6 +7301,13 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

@@ -32,7 +32,7 @@ func (s *Server) ListDevMail(ctx context.Context, req ListDevMailRequestObject) 
 	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
 	ip := net.ParseIP(info.addr)
 	if s.cfg.DevMail == nil || ip == nil || !ip.IsLoopback() {
-		return nil, fail(http.StatusNotFound, codeNotFound, "there is no dev mailbox here: it is served, to this machine only, when no mail relay is configured")
+		return nil, fail(http.StatusNotFound, codeNotFound, "error.no_devmail")
 	}
 	to := ""
 	if req.Params.To != nil {

@@ -2,13 +2,12 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play"
 )
@@ -28,31 +27,60 @@ const (
 	codeUnavailable      = "unavailable"
 	codeInternal         = "internal"
 	codeMethodNotAllowed = "method_not_allowed"
+	// codeUnsupportedLanguage is a language setting courrier does not
+	// speak (422).
+	codeUnsupportedLanguage = "unsupported_language"
 )
 
 // apiError is an error with its HTTP status and body, made by a handler or
-// a middleware for a request it refuses.
+// a middleware for a request it refuses. Its message is said in the
+// caller's language when the error is written.
 type apiError struct {
 	status  int
 	code    string
-	message string
+	text    func(lang string) string // the message in a language
 	rule    string
 	version *int
-	details []string
+	details func(lang string) []string
 	header  http.Header
 }
 
-// Error implements error.
-func (e *apiError) Error() string { return e.code + ": " + e.message }
+// Error implements error, in English.
+func (e *apiError) Error() string { return e.code + ": " + e.text(games.English) }
 
-// fail returns an apiError.
-func fail(status int, code, message string) *apiError {
-	return &apiError{status: status, code: code, message: message}
+// Explain says the message in lang (see games.Explainer).
+func (e *apiError) Explain(lang string) string { return e.text(lang) }
+
+// fail returns an apiError whose message is key of the API's catalog with
+// args.
+func fail(status int, code, key string, args ...any) *apiError {
+	p := words.Phrase(key, args...)
+	return &apiError{status: status, code: code, text: p.In}
 }
 
-// unauthenticated is a 401 that tells the client how to authenticate.
-func unauthenticated(message string) *apiError {
-	e := fail(http.StatusUnauthorized, codeUnauthenticated, message)
+// failWith returns an apiError whose message is err's, said in each
+// language by games.Explain.
+func failWith(status int, code string, err error) *apiError {
+	return &apiError{status: status, code: code, text: func(lang string) string { return games.Explain(err, lang) }}
+}
+
+// phraseOf is what err says, as a phrase a message can place: an
+// api/auth problem's words, else err's English.
+func phraseOf(err error) games.Phrase {
+	if p, ok := errors.AsType[*auth.Problem](err); ok {
+		return p.Said
+	}
+	return games.Said(err.Error())
+}
+
+// unauthenticated is a 401 that tells the client how to authenticate;
+// key is its message in the API's catalog.
+func unauthenticated(key string) *apiError {
+	return withBearer(fail(http.StatusUnauthorized, codeUnauthenticated, key))
+}
+
+// withBearer adds to a 401 the header that tells how to authenticate.
+func withBearer(e *apiError) *apiError {
 	e.header = http.Header{"WWW-Authenticate": {`Bearer realm="courrier"`}}
 	return e
 }
@@ -60,51 +88,57 @@ func unauthenticated(message string) *apiError {
 // classify turns any error a handler returns into the answer: play's
 // refusals by their code, rule errors as 422 with the rule, a stale move
 // as 409 with the version and what changed, the database away as 503, and
-// anything else as a 500 whose cause is logged, never sent.
+// anything else as a 500 whose cause is logged, never sent. Each message
+// is said in the caller's language when the answer is written.
 func classify(err error) *apiError {
 	if ae, ok := errors.AsType[*apiError](err); ok {
 		return ae
 	}
 	if se, ok := errors.AsType[*play.StaleError](err); ok {
-		e := fail(http.StatusConflict, codeStale, se.Error())
+		e := failWith(http.StatusConflict, codeStale, se)
 		v := se.Current
 		e.version = &v
-		for _, c := range se.Changes {
-			if !c.Text.IsZero() {
-				e.details = append(e.details, c.Text.In(games.English))
+		e.details = func(lang string) []string {
+			var out []string
+			for _, c := range se.Changes {
+				if !c.Text.IsZero() {
+					out = append(out, c.Text.In(lang))
+				}
 			}
+			return out
 		}
 		return e
 	}
 	if re, ok := games.AsRuleError(err); ok {
-		e := fail(http.StatusUnprocessableEntity, codeIllegalMove, re.Explain(games.English))
-		e.rule = re.Rule
+		// A refused later line (a *play.MoveError) says its line first.
+		e := failWith(http.StatusUnprocessableEntity, codeIllegalMove, re)
 		if me, ok := errors.AsType[*play.MoveError](err); ok && me.Line > 1 {
-			e.message = "line " + strconv.Itoa(me.Line) + " (" + me.Text + "): " + re.Explain(games.English)
+			e = failWith(http.StatusUnprocessableEntity, codeIllegalMove, me)
 		}
+		e.rule = re.Rule
 		return e
 	}
 	if pe, ok := errors.AsType[*play.Error](err); ok {
 		switch pe.Code {
 		case play.CodeNotFound:
-			return fail(http.StatusNotFound, codeNotFound, pe.Message)
+			return failWith(http.StatusNotFound, codeNotFound, pe)
 		case play.CodeForbidden:
-			return fail(http.StatusForbidden, codeForbidden, pe.Message)
+			return failWith(http.StatusForbidden, codeForbidden, pe)
 		case play.CodeConflict:
-			return fail(http.StatusConflict, codeConflict, pe.Message)
+			return failWith(http.StatusConflict, codeConflict, pe)
 		default:
-			return fail(http.StatusBadRequest, codeMalformed, pe.Message)
+			return failWith(http.StatusBadRequest, codeMalformed, pe)
 		}
 	}
 	if he, ok := errors.AsType[*echo.HTTPError](err); ok {
 		return fromEcho(he)
 	}
 	if unavailable(err) {
-		e := fail(http.StatusServiceUnavailable, codeUnavailable, "courrier cannot reach its database just now; try again in a few seconds")
+		e := fail(http.StatusServiceUnavailable, codeUnavailable, "error.unavailable")
 		e.header = http.Header{"Retry-After": {"5"}}
 		return e
 	}
-	return fail(http.StatusInternalServerError, codeInternal, "something went wrong on our side; it has been logged")
+	return fail(http.StatusInternalServerError, codeInternal, "error.internal")
 }
 
 // fromEcho maps Echo's own errors (routing, body limit, binding).
@@ -112,50 +146,70 @@ func fromEcho(he *echo.HTTPError) *apiError {
 	msg, _ := he.Message.(string)
 	switch he.Code {
 	case http.StatusNotFound:
-		return fail(he.Code, codeNotFound, "there is no such route: see /v1/openapi.json")
+		return fail(he.Code, codeNotFound, "error.no_route")
 	case http.StatusMethodNotAllowed:
-		return fail(he.Code, codeMethodNotAllowed, "this path does not take this method: see the Allow header and /v1/openapi.json")
+		return fail(he.Code, codeMethodNotAllowed, "error.method")
 	case http.StatusRequestEntityTooLarge:
-		return fail(he.Code, codeTooLarge, "the request body is too large (at most 64 KB)")
+		return fail(he.Code, codeTooLarge, "error.too_large")
 	case http.StatusUnsupportedMediaType:
-		return fail(he.Code, codeUnsupportedMedia, "send the body as application/json")
+		return fail(he.Code, codeUnsupportedMedia, "error.json_only")
 	case http.StatusTooManyRequests:
-		e := fail(he.Code, codeRateLimited, "too many requests: slow down and try again in a few seconds")
+		e := fail(he.Code, codeRateLimited, "error.rate_limited")
 		e.header = http.Header{"Retry-After": {"2"}}
 		return e
 	case http.StatusUnauthorized:
-		return unauthenticated(orDefault(msg, "sign in first: send Authorization: Bearer <token>"))
+		return withBearer(echoMessage(he.Code, codeUnauthenticated, msg, "error.sign_in"))
 	case http.StatusForbidden:
-		return fail(he.Code, codeForbidden, orDefault(msg, "this is not yours to do"))
+		return echoMessage(he.Code, codeForbidden, msg, "error.not_yours")
 	}
 	if he.Code >= 400 && he.Code < 500 {
 		if msg == "" || strings.Contains(msg, "Syntax error") || strings.Contains(msg, "Unmarshal") {
-			msg = "the request body is not valid JSON of the expected shape"
+			return fail(http.StatusBadRequest, codeMalformed, "error.bad_json")
 		}
-		return fail(http.StatusBadRequest, codeMalformed, msg)
+		return echoMessage(http.StatusBadRequest, codeMalformed, msg, "error.bad_request")
 	}
-	return fail(http.StatusInternalServerError, codeInternal, "something went wrong on our side; it has been logged")
+	return fail(http.StatusInternalServerError, codeInternal, "error.internal")
+}
+
+// echoMessage is an error whose English message is Echo's own msg (which
+// no catalog says) when there is one, and key of the API's catalog in
+// other languages.
+func echoMessage(status int, code, msg, key string) *apiError {
+	e := fail(status, code, key)
+	if msg != "" {
+		other := e.text
+		e.text = func(lang string) string {
+			if lang == games.English {
+				return msg
+			}
+			return other(lang)
+		}
+	}
+	return e
 }
 
 // unavailable reports whether err means the database cannot be reached
 // (play.Unavailable, the judgement every door shares).
 func unavailable(err error) bool { return play.Unavailable(err) }
 
-// writeError is Echo's error handler: the one place that writes errors.
+// writeError is Echo's error handler: the one place that writes errors,
+// in the caller's language (langOf).
 func (s *Server) writeError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
 	e := classify(err)
+	lang := langOf(c.Request().Context())
 	rid := c.Response().Header().Get(echo.HeaderXRequestID)
 	if e.status >= 500 {
 		s.log.ErrorContext(c.Request().Context(), "request failed", "err", err, "request_id", rid,
 			"method", c.Request().Method, "route", c.Path(), "status", e.status)
 	}
 	s.metrics.refusal(e.code)
+	message := e.text(lang)
 	if e.code == codeMethodNotAllowed {
 		if allow := c.Response().Header().Get(echo.HeaderAllow); allow != "" {
-			e.message = fmt.Sprintf("this path does not take %s; it takes %s (see /v1/openapi.json)", c.Request().Method, allow)
+			message = say(lang, "error.method_allow", c.Request().Method, allow)
 		}
 	}
 	for k, vs := range e.header {
@@ -163,9 +217,10 @@ func (s *Server) writeError(err error, c echo.Context) {
 			c.Response().Header().Add(k, v)
 		}
 	}
+	c.Response().Header().Set("Content-Language", lang)
 	body := Error{}
 	body.Error.Code = ErrorErrorCode(e.code)
-	body.Error.Message = e.message
+	body.Error.Message = message
 	if rid != "" {
 		body.Error.RequestId = &rid
 	}
@@ -173,19 +228,14 @@ func (s *Server) writeError(err error, c echo.Context) {
 		body.Error.Rule = &e.rule
 	}
 	body.Error.Version = e.version
-	if len(e.details) > 0 {
-		body.Error.Details = &e.details
+	if e.details != nil {
+		if details := e.details(lang); len(details) > 0 {
+			body.Error.Details = &details
+		}
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(e.status)
 		return
 	}
 	_ = c.JSON(e.status, body)
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

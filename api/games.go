@@ -11,9 +11,10 @@ import (
 	"github.com/courrier-games/courrier/projections"
 )
 
-// GetCatalog lists the games with their options and a link to each rules
-// page.
-func (s *Server) GetCatalog(_ context.Context, _ GetCatalogRequestObject) (GetCatalogResponseObject, error) {
+// GetCatalog lists the games with their options, labelled and described in
+// the caller's language, and a link to each rules page.
+func (s *Server) GetCatalog(ctx context.Context, _ GetCatalogRequestObject) (GetCatalogResponseObject, error) {
+	lang := langOf(ctx)
 	out := GetCatalog200JSONResponse{Items: []CatalogGame{}}
 	reg := s.cfg.Play.Registry()
 	for _, id := range reg.IDs() {
@@ -26,9 +27,9 @@ func (s *Server) GetCatalog(_ context.Context, _ GetCatalogRequestObject) (GetCa
 			Game: info.ID, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
 			RulesUrl: strings.TrimRight(s.cfg.BaseURL, "/") + "/rules/" + info.ID,
 		}
-		words := eng.Words()
+		said := eng.Words().In(lang)
 		for _, o := range info.Options {
-			opt := CatalogOption{Default: o.Default, Name: o.Name, Label: words.In(games.English).Must(o.Label), Description: words.In(games.English).Must(o.Description)}
+			opt := CatalogOption{Default: o.Default, Name: o.Name, Label: said.Must(o.Label), Description: said.Must(o.Description)}
 			if o.Rules != "" {
 				opt.Rules = &o.Rules
 			}
@@ -38,7 +39,7 @@ func (s *Server) GetCatalog(_ context.Context, _ GetCatalogRequestObject) (GetCa
 			if o.ValueLabels != nil {
 				labels := make([]string, len(o.ValueLabels))
 				for i, t := range o.ValueLabels {
-					labels[i] = words.In(games.English).Must(t)
+					labels[i] = said.Must(t)
 				}
 				opt.ValueLabels = &labels
 			}
@@ -71,7 +72,7 @@ func (s *Server) ListGames(ctx context.Context, req ListGamesRequestObject) (Lis
 			return nil, err
 		}
 		for _, g := range list {
-			out.Items = append(out.Items, s.game(g, games.Spectator))
+			out.Items = append(out.Items, s.game(g, games.Spectator, langOf(ctx)))
 		}
 		return out, nil
 	}
@@ -80,7 +81,7 @@ func (s *Server) ListGames(ctx context.Context, req ListGamesRequestObject) (Lis
 		return nil, err
 	}
 	for _, g := range list {
-		item := s.game(g.Game, games.Seat(g.Seat))
+		item := s.game(g.Game, games.Seat(g.Seat), langOf(ctx))
 		if status != "" && string(item.Status) != status || p.ToAct != nil && *p.ToAct == ListGamesParamsToActMe && !item.YourTurn {
 			continue
 		}
@@ -92,8 +93,8 @@ func (s *Server) ListGames(ctx context.Context, req ListGamesRequestObject) (Lis
 }
 
 // game is a game's public summary for a caller at seat (games.Spectator for
-// none).
-func (s *Server) game(g projections.Game, seat games.Seat) Game {
+// none), its result said in lang.
+func (s *Server) game(g projections.Game, seat games.Seat, lang string) Game {
 	out := Game{
 		Id: g.ID, Game: g.Kind, Name: g.Kind, Status: GameStatus(g.Status), Version: g.Version,
 		Players: make([]Player, 0, len(g.Players)), ToAct: make([]ToAct, 0, len(g.ToAct)),
@@ -126,7 +127,7 @@ func (s *Server) game(g projections.Game, seat games.Seat) Game {
 		out.Seat = &n
 	}
 	if g.Result != nil {
-		r := Result{Summary: g.Result.Summary.In(games.English)}
+		r := Result{Summary: g.Result.Summary.In(lang)}
 		if len(g.Result.Winners) > 0 {
 			w := make([]int, len(g.Result.Winners))
 			for i, x := range g.Result.Winners {
@@ -198,7 +199,7 @@ func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (C
 				continue
 			}
 			if plays {
-				return nil, fail(http.StatusBadRequest, codeMalformed, `"me" is in seats twice`)
+				return nil, fail(http.StatusBadRequest, codeMalformed, "error.me_twice")
 			}
 			plays = true
 		}
@@ -213,15 +214,15 @@ func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (C
 	if err != nil {
 		return nil, err
 	}
-	return CreateGame201JSONResponse(s.gameAfter(out)), nil
+	return CreateGame201JSONResponse(s.gameAfter(ctx, out)), nil
 }
 
 // gameAfter is a game's summary for the caller after a command, as the
-// command projected it.
-func (s *Server) gameAfter(out play.Outcome) Game {
+// command projected it, said in the caller's language.
+func (s *Server) gameAfter(ctx context.Context, out play.Outcome) Game {
 	res := Game{Id: out.GameID, Version: out.Version}
 	if out.Game != nil && out.View != nil {
-		res = s.game(*out.Game, out.View.Seat)
+		res = s.game(*out.Game, out.View.Seat, langOf(ctx))
 	}
 	if out.Head != "" {
 		res.Head = &out.Head
@@ -243,7 +244,7 @@ func (s *Server) JoinGame(ctx context.Context, req JoinGameRequestObject) (JoinG
 	if err != nil {
 		return nil, err
 	}
-	g := s.gameAfter(out)
+	g := s.gameAfter(ctx, out)
 	return JoinGame200JSONResponse(g), nil
 }
 
@@ -253,7 +254,7 @@ func (s *Server) StartGame(ctx context.Context, req StartGameRequestObject) (Sta
 	if err != nil {
 		return nil, err
 	}
-	g := s.gameAfter(out)
+	g := s.gameAfter(ctx, out)
 	return StartGame200JSONResponse(g), nil
 }
 
@@ -263,7 +264,7 @@ func (s *Server) ResignGame(ctx context.Context, req ResignGameRequestObject) (R
 	if err != nil {
 		return nil, err
 	}
-	g := s.gameAfter(out)
+	g := s.gameAfter(ctx, out)
 	return ResignGame200JSONResponse(g), nil
 }
 
@@ -277,7 +278,7 @@ func (s *Server) GoAway(ctx context.Context, req GoAwayRequestObject) (GoAwayRes
 	if err != nil {
 		return nil, err
 	}
-	g := s.gameAfter(out)
+	g := s.gameAfter(ctx, out)
 	return GoAway200JSONResponse(g), nil
 }
 
@@ -287,7 +288,7 @@ func (s *Server) ComeBack(ctx context.Context, req ComeBackRequestObject) (ComeB
 	if err != nil {
 		return nil, err
 	}
-	g := s.gameAfter(out)
+	g := s.gameAfter(ctx, out)
 	return ComeBack200JSONResponse(g), nil
 }
 
@@ -297,7 +298,7 @@ func (s *Server) ClaimGame(ctx context.Context, req ClaimGameRequestObject) (Cla
 	if err != nil {
 		return nil, err
 	}
-	g := s.gameAfter(out)
+	g := s.gameAfter(ctx, out)
 	return ClaimGame200JSONResponse(g), nil
 }
 
@@ -307,6 +308,6 @@ func (s *Server) ReplaceSeat(ctx context.Context, req ReplaceSeatRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	g := s.gameAfter(out)
+	g := s.gameAfter(ctx, out)
 	return ReplaceSeat200JSONResponse(g), nil
 }

@@ -115,6 +115,7 @@ func TestWholeGamesOverHTTP(t *testing.T) {
 					wraw, _ := json.Marshal(want[k])
 					_ = json.Unmarshal(raw, &got)
 					_ = json.Unmarshal(wraw, &exp)
+					exp["text"] = want[k].Text.In("en") // the caller's language: none asked, English
 					if !jsonEqual(got, exp) {
 						t.Fatalf("%s's event %d:\n%s\nwant\n%s", p.email, k, raw, wraw)
 					}

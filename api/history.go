@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"github.com/courrier-games/courrier/games"
 	"net/http"
 	"time"
 
@@ -11,9 +10,9 @@ import (
 	"github.com/courrier-games/courrier/play"
 )
 
-// event is a change as the API shows it.
-func event(c play.Change) Event {
-	e := Event{Version: c.Version, Type: c.Type, Data: json.RawMessage(c.Data), Text: c.Text.In(games.English), RecordedAt: c.RecordedAt}
+// event is a change as the API shows it, its text said in lang.
+func event(c play.Change, lang string) Event {
+	e := Event{Version: c.Version, Type: c.Type, Data: json.RawMessage(c.Data), Text: c.Text.In(lang), RecordedAt: c.RecordedAt}
 	e.Meta.Seat = c.Meta.Seat
 	if c.Meta.Channel != "" {
 		ch := c.Meta.Channel
@@ -43,7 +42,7 @@ func (s *Server) ListEvents(ctx context.Context, req ListEventsRequestObject) (L
 	}
 	out := ListEvents200JSONResponse{Items: make([]Event, 0, len(changes)), Version: v.Version}
 	for _, c := range changes {
-		out.Items = append(out.Items, event(c))
+		out.Items = append(out.Items, event(c, langOf(ctx)))
 		out.Version = max(out.Version, c.Version)
 	}
 	return out, nil
@@ -55,7 +54,7 @@ func (s *Server) StreamEvents(ctx context.Context, req StreamEventsRequestObject
 		return nil, err
 	}
 	if s.cfg.Hub == nil {
-		e := fail(http.StatusServiceUnavailable, codeUnavailable, "live updates are not available on this server; poll /events")
+		e := fail(http.StatusServiceUnavailable, codeUnavailable, "error.no_live")
 		e.header = http.Header{"Retry-After": {"30"}}
 		return nil, e
 	}
@@ -72,7 +71,7 @@ func (s *Server) StreamEvents(ctx context.Context, req StreamEventsRequestObject
 	if err != nil {
 		return nil, err
 	}
-	return stream{ctx: ctx, sub: sub, log: s.log}, nil
+	return stream{ctx: ctx, sub: sub, log: s.log, lang: langOf(ctx)}, nil
 }
 
 // heartbeat is how often an idle stream writes a comment, so that proxies
@@ -82,9 +81,10 @@ const heartbeat = 25 * time.Second
 // stream writes a subscription as Server-Sent Events until the client
 // leaves or the server closes it.
 type stream struct {
-	ctx context.Context
-	sub *live.Subscription
-	log interface {
+	ctx  context.Context
+	lang string // the caller's: the language of each event's text
+	sub  *live.Subscription
+	log  interface {
 		DebugContext(ctx context.Context, msg string, args ...any)
 	}
 }
@@ -98,12 +98,13 @@ func (st stream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
+	h.Set("Content-Language", st.lang)
 	w.WriteHeader(http.StatusOK)
 	if _, err := w.Write([]byte(": courrier live events\n\n")); err != nil {
 		return nil
 	}
 	for _, c := range st.sub.Backlog {
-		if err := live.WriteEvent(w, c); err != nil {
+		if err := live.WriteEvent(w, c, st.lang); err != nil {
 			return nil
 		}
 	}
@@ -122,7 +123,7 @@ func (st stream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 			if !ok {
 				return nil // the hub closed it: shutdown, or a client too slow
 			}
-			if err := live.WriteEvent(w, c); err != nil {
+			if err := live.WriteEvent(w, c, st.lang); err != nil {
 				return nil
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
 )
 
 // RequestLogin mails a sign-in link (auth.SignIn.Request). The answer is
@@ -21,15 +22,25 @@ func (s *Server) RequestLogin(ctx context.Context, req RequestLoginRequestObject
 	if err != nil {
 		return nil, signInRefusal(err)
 	}
-	return RequestLogin202JSONResponse{Message: "a sign-in link is on its way to " + email + "; it works once, for 15 minutes"}, nil
+	return RequestLogin202JSONResponse{Message: say(langOf(ctx), "login.sent", email)}, nil
 }
 
 // ExchangeLoginToken turns a sign-in link's token into a session token
-// (auth.SignIn.Confirm).
+// (auth.SignIn.Confirm). On first contact, an account without a language
+// takes the one the request's Accept-Language prefers (decision 5).
 func (s *Server) ExchangeLoginToken(ctx context.Context, req ExchangeLoginTokenRequestObject) (ExchangeLoginTokenResponseObject, error) {
 	c, err := s.cfg.SignIn.Confirm(ctx, req.Body.LoginToken)
 	if err != nil {
 		return nil, signInRefusal(err)
+	}
+	if accepted := acceptedOf(ctx); c.User.Language == "" && accepted != "" {
+		noted, err := s.cfg.Users.NoteLanguage(ctx, c.User.ID, accepted)
+		if err != nil {
+			return nil, err
+		}
+		if noted {
+			c.User.Language = accepted
+		}
 	}
 	return ExchangeLoginToken200JSONResponse(Session{Token: c.Token, TokenType: Bearer, ExpiresAt: c.Session.ExpiresAt.UTC(), User: meOf(c.User)}), nil
 }
@@ -42,20 +53,20 @@ func signInRefusal(err error) error {
 	case !ok:
 		return err
 	case errors.Is(r, auth.ErrTooManyLinks):
-		e := fail(http.StatusTooManyRequests, codeRateLimited, r.Message)
+		e := failWith(http.StatusTooManyRequests, codeRateLimited, r)
 		e.header = http.Header{"Retry-After": {"600"}}
 		return e
 	case errors.Is(r, auth.ErrBadAddress), errors.Is(r, auth.ErrBadName):
-		return fail(http.StatusBadRequest, codeMalformed, r.Message)
+		return failWith(http.StatusBadRequest, codeMalformed, r)
 	}
-	return unauthenticated(r.Message)
+	return withBearer(failWith(http.StatusUnauthorized, codeUnauthenticated, r))
 }
 
 // me is a user's own account.
 func (s *Server) me(ctx context.Context, userID string) (Me, error) {
 	u, err := s.cfg.Users.ByID(ctx, userID)
 	if errors.Is(err, auth.ErrNoUser) || (err == nil && u.Email == "") {
-		return Me{}, unauthenticated("this account no longer exists")
+		return Me{}, unauthenticated("error.account_gone")
 	}
 	if err != nil {
 		return Me{}, err
@@ -63,11 +74,16 @@ func (s *Server) me(ctx context.Context, userID string) (Me, error) {
 	return meOf(u), nil
 }
 
-// meOf is the API's view of an account.
+// meOf is the API's view of an account: its language is null while the
+// player has chosen none.
 func meOf(u auth.User) Me {
 	me := Me{Id: u.ID, Email: u.Email, Name: u.DisplayName()}
 	tz := u.Location().String()
 	me.TimeZone = &tz
+	if u.Language != "" {
+		lang := u.Language
+		me.Language = &lang
+	}
 	return me
 }
 
@@ -80,22 +96,38 @@ func (s *Server) GetMe(ctx context.Context, _ GetMeRequestObject) (GetMeResponse
 	return GetMe200JSONResponse(me), nil
 }
 
-// UpdateMe changes the display name.
+// UpdateMe changes the display name, the time zone and the language. Every
+// value is checked before any is set: a refused one changes nothing. A
+// language courrier does not speak is a 422 (unsupported_language).
 func (s *Server) UpdateMe(ctx context.Context, req UpdateMeRequestObject) (UpdateMeResponseObject, error) {
-	if req.Body.Name != nil {
-		if err := s.cfg.Users.SetName(ctx, userOf(ctx), *req.Body.Name); err != nil {
-			if unavailable(err) {
-				return nil, err
-			}
-			return nil, fail(http.StatusBadRequest, codeMalformed, err.Error())
+	b := req.Body
+	if b.Name != nil {
+		if _, err := auth.CheckName(*b.Name); err != nil {
+			return nil, failWith(http.StatusBadRequest, codeMalformed, err)
 		}
 	}
-	if req.Body.TimeZone != nil {
-		if err := s.cfg.Users.SetTimeZone(ctx, userOf(ctx), *req.Body.TimeZone); err != nil {
-			if unavailable(err) {
-				return nil, err
+	if b.TimeZone != nil {
+		if err := auth.CheckTimeZone(*b.TimeZone); err != nil {
+			return nil, fail(http.StatusBadRequest, codeMalformed, "error.time_zone", phraseOf(err))
+		}
+	}
+	if b.Language != nil {
+		if _, err := auth.CheckLanguage(*b.Language); err != nil {
+			return nil, fail(http.StatusUnprocessableEntity, codeUnsupportedLanguage, "error.language", *b.Language, strings.Join(games.Languages(), ", "))
+		}
+	}
+	for _, set := range []struct {
+		value *string
+		set   func(ctx context.Context, id, value string) error
+	}{{b.Name, s.cfg.Users.SetName}, {b.TimeZone, s.cfg.Users.SetTimeZone}, {b.Language, s.cfg.Users.SetLanguage}} {
+		if set.value == nil {
+			continue
+		}
+		if err := set.set(ctx, userOf(ctx), *set.value); err != nil {
+			if errors.Is(err, auth.ErrNoUser) {
+				return nil, unauthenticated("error.account_gone")
 			}
-			return nil, fail(http.StatusBadRequest, codeMalformed, "time_zone: "+err.Error())
+			return nil, err
 		}
 	}
 	me, err := s.me(ctx, userOf(ctx))
@@ -122,12 +154,12 @@ func (s *Server) ListTokens(ctx context.Context, _ ListTokensRequestObject) (Lis
 // session may: a leaked API token cannot mint others that would outlive
 // its revocation.
 func (s *Server) CreateToken(ctx context.Context, req CreateTokenRequestObject) (CreateTokenResponseObject, error) {
-	if _, err := sessionOnly(ctx, "create API tokens"); err != nil {
+	if _, err := sessionOnly(ctx, "what.create_tokens"); err != nil {
 		return nil, err
 	}
 	t, secret, err := s.cfg.APITokens.Create(ctx, userOf(ctx), strings.TrimSpace(req.Body.Name))
 	if errors.Is(err, auth.ErrBadTokenName) {
-		return nil, fail(http.StatusBadRequest, codeMalformed, err.Error())
+		return nil, failWith(http.StatusBadRequest, codeMalformed, err)
 	}
 	if err != nil {
 		return nil, err
@@ -139,7 +171,7 @@ func (s *Server) CreateToken(ctx context.Context, req CreateTokenRequestObject) 
 func (s *Server) RevokeToken(ctx context.Context, req RevokeTokenRequestObject) (RevokeTokenResponseObject, error) {
 	err := s.cfg.APITokens.Revoke(ctx, userOf(ctx), req.TokenId)
 	if errors.Is(err, auth.ErrNoToken) {
-		return nil, fail(http.StatusNotFound, codeNotFound, "you have no API token "+req.TokenId)
+		return nil, fail(http.StatusNotFound, codeNotFound, "error.no_token", req.TokenId)
 	}
 	if err != nil {
 		return nil, err

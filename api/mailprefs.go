@@ -16,7 +16,7 @@ func (s *Server) GetMailPreferences(ctx context.Context, _ GetMailPreferencesReq
 	if err != nil {
 		return nil, err
 	}
-	return GetMailPreferences200JSONResponse(mailPreferences(m)), nil
+	return GetMailPreferences200JSONResponse(mailPreferences(m, langOf(ctx))), nil
 }
 
 // ChangeMailPreferences applies the caller's changes, all or none, and
@@ -30,8 +30,8 @@ func (s *Server) ChangeMailPreferences(ctx context.Context, req ChangeMailPrefer
 	prefs := s.mailPrefs()
 	if err := prefs.Change(ctx, userOf(ctx), changes); err != nil {
 		if me, ok := errors.AsType[*auth.MailError](err); ok {
-			e := fail(http.StatusBadRequest, codeMalformed, me.Error())
-			e.details = me.Problems
+			e := failWith(http.StatusBadRequest, codeMalformed, me)
+			e.details = me.ProblemsIn
 			return nil, e
 		}
 		return nil, err
@@ -40,7 +40,7 @@ func (s *Server) ChangeMailPreferences(ctx context.Context, req ChangeMailPrefer
 	if err != nil {
 		return nil, err
 	}
-	return ChangeMailPreferences200JSONResponse(mailPreferences(m)), nil
+	return ChangeMailPreferences200JSONResponse(mailPreferences(m, langOf(ctx))), nil
 }
 
 // mailPrefs is the account store's mail preferences, knowing the player's
@@ -67,8 +67,9 @@ func (s *Server) playerGames(ctx context.Context, user string) ([]auth.PlayerGam
 	return out, nil
 }
 
-// mailPreferences is auth's MailSettings in the API's shape.
-func mailPreferences(m auth.MailSettings) MailPreferences {
+// mailPreferences is auth's MailSettings in the API's shape, the kinds
+// named in lang.
+func mailPreferences(m auth.MailSettings, lang string) MailPreferences {
 	out := MailPreferences{
 		Kinds:    []MailKind{},
 		AllGames: MailScope{Mail: m.AllGames, Settings: mailSettings(m.Settings)},
@@ -76,7 +77,7 @@ func mailPreferences(m auth.MailSettings) MailPreferences {
 		Bounced:  m.Bounced,
 	}
 	for _, k := range auth.MailKinds() {
-		out.Kinds = append(out.Kinds, MailKind{Id: k.ID, Label: k.Label, About: k.About, PerGame: k.PerGame})
+		out.Kinds = append(out.Kinds, MailKind{Id: k.ID, Label: k.LabelIn(lang), About: k.AboutIn(lang), PerGame: k.PerGame})
 	}
 	for _, g := range m.Games {
 		out.Games = append(out.Games, GameMail{Game: g.Game.ID, Name: g.Game.Name, Mail: g.Mail, Settings: mailSettings(g.Settings)})

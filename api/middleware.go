@@ -20,6 +20,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
+
+	"github.com/courrier-games/courrier/games"
 )
 
 // specIndex is the API's document, indexed by method and path for the
@@ -70,14 +72,33 @@ func (x *specIndex) route(method, echoPath string) *specRoute {
 	return x.ops[method+" "+echoParam.ReplaceAllString(echoPath, "{$1}")]
 }
 
+// route finds the request's operation in the document (a 404 for none),
+// notes whether it is public and what the events' meta keeps of the
+// request, before authentication: a signed-in caller's refusals, the
+// document's included, are then said in their language.
+func (s *Server) route(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := s.spec.route(c.Request().Method, c.Path())
+		if r == nil {
+			return fail(http.StatusNotFound, codeNotFound, "error.no_route")
+		}
+		c.Set(publicKey, r.public)
+		c.Set(routeKey, r)
+		req := c.Request()
+		info := requestInfo{id: c.Response().Header().Get(echo.HeaderXRequestID), addr: c.RealIP()}
+		c.SetRequest(req.WithContext(context.WithValue(req.Context(), requestInfoKey{}, info)))
+		return next(c)
+	}
+}
+
 // validate checks a request against the document (parameters, content
 // type, body schema: required fields, types, no unknown fields) before any
 // handler sees it.
 func (s *Server) validate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		r := s.spec.route(c.Request().Method, c.Path())
+		r, _ := c.Get(routeKey).(*specRoute)
 		if r == nil {
-			return fail(http.StatusNotFound, codeNotFound, "there is no such route: see /v1/openapi.json")
+			return fail(http.StatusNotFound, codeNotFound, "error.no_route")
 		}
 		params := map[string]string{}
 		for i, n := range c.ParamNames() {
@@ -95,15 +116,16 @@ func (s *Server) validate(next echo.HandlerFunc) echo.HandlerFunc {
 		if err := openapi3filter.ValidateRequest(c.Request().Context(), in); err != nil {
 			return requestError(err)
 		}
-		c.Set(publicKey, r.public)
-		req := c.Request()
-		info := requestInfo{id: c.Response().Header().Get(echo.HeaderXRequestID), addr: c.RealIP()}
-		c.SetRequest(req.WithContext(context.WithValue(req.Context(), requestInfoKey{}, info)))
 		return next(c)
 	}
 }
 
-const publicKey = "courrier.public"
+// The echo.Context keys of the request's operation and whether it is
+// public.
+const (
+	publicKey = "courrier.public"
+	routeKey  = "courrier.route"
+)
 
 // oneJSONValue refuses a JSON body with anything after its value (`{…}
 // {…}`), which a decoder would silently ignore, and puts the body back for
@@ -117,7 +139,7 @@ func oneJSONValue(r *http.Request) error {
 		if he, ok := errors.AsType[*echo.HTTPError](err); ok {
 			return he // the body limit
 		}
-		return fail(http.StatusBadRequest, codeMalformed, "the request body could not be read")
+		return fail(http.StatusBadRequest, codeMalformed, "error.body_unread")
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -126,44 +148,94 @@ func oneJSONValue(r *http.Request) error {
 		return nil // the validator says what is wrong with it
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fail(http.StatusBadRequest, codeMalformed, "the body: there is something after the JSON value; send exactly one JSON object")
+		return fail(http.StatusBadRequest, codeMalformed, "error.trailing_json")
 	}
 	return nil
 }
 
 // requestError says in plain words what is wrong with a request the
-// document does not admit.
+// document does not admit, in the caller's language: the reasons of
+// kin-openapi's schema checks are read back into the API's catalog (the
+// English patterns are kin-openapi's own words).
 func requestError(err error) error {
 	if he, ok := errors.AsType[*echo.HTTPError](err); ok {
 		return he // the body limit
 	}
 	re, ok := errors.AsType[*openapi3filter.RequestError](err)
 	if !ok {
-		return fail(http.StatusBadRequest, codeMalformed, "the request does not match the API: see /v1/openapi.json")
+		return fail(http.StatusBadRequest, codeMalformed, "error.mismatch")
 	}
 	if strings.Contains(re.Reason, "Content-Type") {
-		return fail(http.StatusUnsupportedMediaType, codeUnsupportedMedia, "send the body as application/json")
+		return fail(http.StatusUnsupportedMediaType, codeUnsupportedMedia, "error.json_only")
 	}
-	what := "the request"
+	what := games.T("validation.request")
 	switch {
 	case re.Parameter != nil:
-		what = fmt.Sprintf("the %s parameter %q", re.Parameter.In, re.Parameter.Name)
+		what = games.T("validation.parameter", re.Parameter.In, re.Parameter.Name)
 	case re.RequestBody != nil:
-		what = "the body"
+		what = games.T("validation.body")
 	}
 	reason := re.Reason
 	if se, ok := errors.AsType[*openapi3.SchemaError](re.Err); ok {
 		reason = se.Reason
 		if p := se.JSONPointer(); len(p) > 0 {
-			what += " field " + strings.Join(p, ".")
+			what = games.T("validation.field", what, strings.Join(p, "."))
 		}
 	} else if re.Err != nil && reason == "" {
 		reason = re.Err.Error()
 	}
-	if strings.Contains(reason, "invalid character") || strings.Contains(reason, "unexpected end of JSON") || strings.Contains(reason, "failed to decode") {
-		reason = "it is not valid JSON"
+	reason = strings.TrimSpace(reason)
+	if said, ok := schemaReason(reason); ok {
+		return fail(http.StatusBadRequest, codeMalformed, "validation.problem", what, said)
 	}
-	return fail(http.StatusBadRequest, codeMalformed, what+": "+strings.TrimSpace(reason))
+	// A reason the catalog does not know is kin-openapi's English, said as
+	// it is to an English reader and as "does not match" to others.
+	e := fail(http.StatusBadRequest, codeMalformed, "validation.problem", what, games.T("validation.other"))
+	other := e.text
+	e.text = func(lang string) string {
+		if lang == games.English {
+			return say(lang, "validation.problem", what, reason)
+		}
+		return other(lang)
+	}
+	return e
+}
+
+// schemaReasons are kin-openapi's reasons the API's catalog says, each
+// with its key; a submatch is the key's argument.
+var schemaReasons = []struct {
+	re  *regexp.Regexp
+	key string
+}{
+	{regexp.MustCompile(`^property "(.*)" is missing$`), "validation.missing"},
+	{regexp.MustCompile(`^property "(.*)" is unsupported$`), "validation.unsupported"},
+	{regexp.MustCompile(`^value must be an? (string|integer|number|boolean|object|array)$`), "validation.type"},
+	{regexp.MustCompile(`^value is not one of the allowed values (.*)$`), "validation.enum"},
+	{regexp.MustCompile(`^number must be at least (.*)$`), "validation.minimum"},
+	{regexp.MustCompile(`^number must be at most (.*)$`), "validation.maximum"},
+	{regexp.MustCompile(`^minimum string length is (\d+)$`), "validation.min_length"},
+	{regexp.MustCompile(`^maximum string length is (\d+)$`), "validation.max_length"},
+	{regexp.MustCompile(`^there must be at least (\d+) properties$`), "validation.min_properties"},
+}
+
+// schemaReason is a reason of kin-openapi as a text of the API's catalog,
+// and whether the catalog knows it: "it is not valid JSON" for a body that
+// is not JSON, or one of schemaReasons.
+func schemaReason(reason string) (games.Text, bool) {
+	if strings.Contains(reason, "invalid character") || strings.Contains(reason, "unexpected end of JSON") || strings.Contains(reason, "failed to decode") {
+		return games.T("validation.not_json"), true
+	}
+	for _, r := range schemaReasons {
+		m := r.re.FindStringSubmatch(reason)
+		if m == nil {
+			continue
+		}
+		if r.key == "validation.type" {
+			return games.T(r.key, games.T("type."+m[1])), true
+		}
+		return games.T(r.key, m[1]), true
+	}
+	return games.Text{}, false
 }
 
 // userKey is the request context's key of the signed-in user's id.
@@ -176,7 +248,9 @@ func userOf(ctx context.Context) string {
 }
 
 // authenticate reads "Authorization: Bearer <token>": a session JWT or a
-// personal API token. Public operations need none.
+// personal API token. Public operations need none. The caller's language
+// setting, read with the token, comes before the request's
+// Accept-Language from then on.
 func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if public, _ := c.Get(publicKey).(bool); public {
@@ -184,33 +258,35 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		h := c.Request().Header.Get(echo.HeaderAuthorization)
 		if h == "" {
-			return unauthenticated("sign in first: send Authorization: Bearer <token> (POST /v1/auth/login mails you a link)")
+			return unauthenticated("error.sign_in_link")
 		}
 		scheme, tok, ok := strings.Cut(h, " ")
 		tok = strings.TrimSpace(tok)
 		if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
-			return unauthenticated("send the token as Authorization: Bearer <token>")
+			return unauthenticated("error.bearer")
 		}
-		ctx, err := s.bearer(c.Request().Context(), tok) // sessions.go
+		ctx, setting, err := s.bearer(c.Request().Context(), tok) // sessions.go
 		if err != nil {
 			return err
 		}
 		c.SetRequest(c.Request().WithContext(ctx))
+		useSetting(c, setting)
 		return next(c)
 	}
 }
 
-// tokenProblem is what a person is told about a token that was refused:
-// expired, or not one of ours, never why in detail.
+// tokenProblem is what a person is told about a token that was refused
+// (a key of the API's catalog): expired, or not one of ours, never why in
+// detail.
 func tokenProblem(err error) string {
 	msg := strings.ToLower(err.Error())
 	switch {
 	case strings.Contains(msg, "expired"):
-		return "your token has expired: sign in again (POST /v1/auth/login)"
+		return "error.token_expired"
 	case strings.Contains(msg, "revoked"):
-		return "this API token was revoked"
+		return "error.token_revoked"
 	}
-	return "this token is not valid here: sign in again (POST /v1/auth/login)"
+	return "error.token_invalid"
 }
 
 // rateLimit limits requests per key (an address, a user): a per-process

@@ -17,24 +17,25 @@ import (
 func (s *Server) seatView(ctx context.Context, gameID string) (SeatView, error) {
 	g, v, err := s.cfg.Play.GameAndViewFor(ctx, gameID, userOf(ctx))
 	if errors.Is(err, projections.ErrNotFound) {
-		return SeatView{}, fail(http.StatusNotFound, codeNotFound, "there is no game "+gameID)
+		return SeatView{}, fail(http.StatusNotFound, codeNotFound, "error.no_game", gameID)
 	}
 	if err != nil {
 		return SeatView{}, err
 	}
 	if v.Seat == games.Spectator && g.Status != projections.StatusOpen {
-		return SeatView{}, fail(http.StatusForbidden, codeForbidden, "this is not your game: only its players can see it")
+		return SeatView{}, fail(http.StatusForbidden, codeForbidden, "error.not_your_game")
 	}
-	return s.seatViewOf(g, v), nil
+	return s.seatViewOf(g, v, langOf(ctx)), nil
 }
 
-// seatViewOf is the answer of a seat's view of a game.
-func (s *Server) seatViewOf(g projections.Game, v projections.SeatView) SeatView {
+// seatViewOf is the answer of a seat's view of a game, its words said in
+// lang.
+func (s *Server) seatViewOf(g projections.Game, v projections.SeatView, lang string) SeatView {
 	if v.View == nil {
 		v.View = json.RawMessage("null") // not started: no view yet
 	}
 	out := SeatView{
-		Game: s.game(g, v.Seat), Version: v.Version, View: json.RawMessage(v.View),
+		Game: s.game(g, v.Seat, lang), Version: v.Version, View: json.RawMessage(v.View),
 		Pending: []Pending{}, Legal: nonNil(v.Legal), LegalCompact: nonNil(v.Choices),
 	}
 	if v.Seat != games.Spectator {
@@ -82,19 +83,20 @@ func (s *Server) PlayMove(ctx context.Context, req PlayMoveRequestObject) (PlayM
 	if out.Game == nil || out.View == nil {
 		return nil, fmt.Errorf("move in game %s: play projected no view for the mover", req.GameId)
 	}
-	view := s.seatViewOf(*out.Game, *out.View)
+	view := s.seatViewOf(*out.Game, *out.View, langOf(ctx))
 	if !out.Replay {
 		s.metrics.move(view.Game.Game)
 	}
 	r := Receipt{GameId: out.GameID, Version: out.Version, From: out.From, Head: out.Head, Replayed: out.Replay}
 	if out.Refused != nil {
-		r.Refused = refusedLine(out.Refused)
+		r.Refused = refusedLine(out.Refused, langOf(ctx))
 	}
 	return PlayMove200JSONResponse{Receipt: r, View: view}, nil
 }
 
-// refusedLine is the receipt's account of a refused later line.
-func refusedLine(me *play.MoveError) *struct {
+// refusedLine is the receipt's account of a refused later line, said in
+// lang.
+func refusedLine(me *play.MoveError, lang string) *struct {
 	Line    int     `json:"line"`
 	Message string  `json:"message"`
 	Move    *string `json:"move,omitempty"`
@@ -105,11 +107,11 @@ func refusedLine(me *play.MoveError) *struct {
 		Message string  `json:"message"`
 		Move    *string `json:"move,omitempty"`
 		Rule    *string `json:"rule,omitempty"`
-	}{Line: me.Line, Message: me.Err.Error()}
+	}{Line: me.Line, Message: games.Explain(me.Err, lang)}
 	text := me.Text
 	out.Move = &text
 	if re, ok := games.AsRuleError(me.Err); ok {
-		out.Message, out.Rule = re.Explain(games.English), &re.Rule
+		out.Rule = &re.Rule
 	}
 	return out
 }

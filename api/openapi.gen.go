@@ -55,6 +55,7 @@ const (
 	TooLarge             ErrorErrorCode = "too_large"
 	Unauthenticated      ErrorErrorCode = "unauthenticated"
 	Unavailable          ErrorErrorCode = "unavailable"
+	UnsupportedLanguage  ErrorErrorCode = "unsupported_language"
 	UnsupportedMediaType ErrorErrorCode = "unsupported_media_type"
 )
 
@@ -84,6 +85,8 @@ func (e ErrorErrorCode) Valid() bool {
 	case Unauthenticated:
 		return true
 	case Unavailable:
+		return true
+	case UnsupportedLanguage:
 		return true
 	case UnsupportedMediaType:
 		return true
@@ -375,9 +378,11 @@ type Error struct {
 		Code ErrorErrorCode `json:"code"`
 
 		// Details What changed since the version the player saw, told to their seat (stale_version).
-		Details   *[]string `json:"details,omitempty"`
-		Message   string    `json:"message"`
-		RequestId *string   `json:"request_id,omitempty"`
+		Details *[]string `json:"details,omitempty"`
+
+		// Message What is wrong, in the caller's language.
+		Message   string  `json:"message"`
+		RequestId *string `json:"request_id,omitempty"`
 
 		// Rule The rule a refused move breaks (e.g. CP-12).
 		Rule *string `json:"rule,omitempty"`
@@ -549,7 +554,10 @@ type MailSetting struct {
 type Me struct {
 	Email string `json:"email"`
 	Id    string `json:"id"`
-	Name  string `json:"name"`
+
+	// Language The language you read ("en", "fr"); null while you have chosen none (then each answer follows Accept-Language, and your first sign-in notes it).
+	Language *string `json:"language"`
+	Name     string  `json:"name"`
 
 	// TimeZone IANA name ("Europe/Paris") deadlines in your mail are written in; "UTC" when none.
 	TimeZone *string `json:"time_zone,omitempty"`
@@ -557,7 +565,9 @@ type Me struct {
 
 // MeUpdate defines model for MeUpdate.
 type MeUpdate struct {
-	Name *string `json:"name,omitempty"`
+	// Language A language courrier speaks: "en", "fr" (a tag such as "fr-BE" means French).
+	Language *string `json:"language,omitempty"`
+	Name     *string `json:"name,omitempty"`
 
 	// TimeZone An IANA time zone name, "Europe/Paris"; "UTC" for none.
 	TimeZone *string `json:"time_zone,omitempty"`
@@ -664,8 +674,8 @@ type ReplayStep struct {
 	Type    string `json:"type"`
 	Version int    `json:"version"`
 
-	// View The caller's view after this version (null before the start).
-	View interface{} `json:"view"`
+	// View The caller's view after this version (the game's own JSON object); null before the start.
+	View *map[string]interface{} `json:"view"`
 }
 
 // Result defines model for Result.
@@ -918,7 +928,7 @@ type ServerInterface interface {
 	// GetMe Who the token belongs to.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
-	// UpdateMe Change the display name.
+	// UpdateMe Change the display name, the time zone or the language.
 	// (PATCH /v1/me)
 	UpdateMe(ctx echo.Context) error
 	// GetMailPreferences Which mail you get, for all games and for each of your games.
@@ -3897,6 +3907,20 @@ func (response UpdateMe401JSONResponse) VisitUpdateMeResponse(w http.ResponseWri
 	return err
 }
 
+type UpdateMe422JSONResponse Error
+
+func (response UpdateMe422JSONResponse) VisitUpdateMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateMedefaultJSONResponse struct {
 	Body       Error
 	StatusCode int
@@ -4307,7 +4331,7 @@ type StrictServerInterface interface {
 	// GetMe Who the token belongs to.
 	// (GET /v1/me)
 	GetMe(ctx context.Context, request GetMeRequestObject) (GetMeResponseObject, error)
-	// UpdateMe Change the display name.
+	// UpdateMe Change the display name, the time zone or the language.
 	// (PATCH /v1/me)
 	UpdateMe(ctx context.Context, request UpdateMeRequestObject) (UpdateMeResponseObject, error)
 	// GetMailPreferences Which mail you get, for all games and for each of your games.
@@ -5404,150 +5428,156 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rbxs5luhfIXQvYAkoP5PM3JaxGLjT2Z709COIPbf33q7AolRHKrZLpIZkWdEEBvbX7A/bX7LgOWQ9",
-	"JJYsObY7M9NfAkdVxcd58bz5qTdR84WSIK3pDT/1FlzzOVjQ+L9v+RzefuP+ErI37C24zXtJT/I59Ia9",
-	"GZ/Dtch6SU/D30qhIesNrS4h6ZlJDnPuPpvzj9+DnNm8N3x5kvTmQob/niY9u1q4cYzVQs56d3d3biSz",
-	"UNIAzv5Ga6XdHxMlLUjr/uSLRSEm3Aolj381Srrf6un+t4Zpb9j7X8f1po7pqTmm0XCWDMxEi4UbpDfs",
-	"XUgG7lnChGQTVWotQB8YpiTQA2ZyvoCjnvvUj+Ymu3j39krdAC5hodUCtBW08IkGbiG75rjkqdJz91cv",
-	"4xYOrZhDb2PvSU9k7t2Nnwtu7HVptg8my6Lg4wIC/DdGIYxFhtdwq24+a/C7Jvp/6SE94HRJEwwfqu/U",
-	"+FeYWDf3RZkJ+x4WStsICHOY3ADCRFiYm+jq/Q9ca75y/8+EWZSWBqi+2kYT39AHsbFAZtBEyVipArh0",
-	"j6ZCG3s95vi4TUtXOTB8zG5BG6Ek42yh1biAOVtyw6aqlBnj9qgmASEtzEC7gWddaLoRMk4ec3W7x3YR",
-	"4pD9oG6jW15wY7r2vCj4yguF3fHhd97+qo1nD6bGcA14LHOiy+0kF4bw78dIbX1hGkxZ2PvA9Z7eclwP",
-	"EIe/e3Btcn726g/R56V8ECFvgcra5mfEakggNZbaC0saICKyrnCdVIzWwFYgqwZDdfKvp6YNvO4j+iY5",
-	"lxKKTW7iC5EwmHNRJGxSiIQpzdwgqrQsgykviyYj1QNOtZrHKcqNdc1LdwDFWNc9PjDsm7+8/YERjTAu",
-	"M3ZR2hyk9efOIdGFiU49B2P4DM/FLn6NPlA32/iuQ3b/rQRju6YyXOxJdYYvO8CibvFEvBWwZMscJLP+",
-	"VxRqGUxEBtkRMUSLZRugt2oHckbM4bt+qAoCSQ//F2jFg9JvE+EXo9HX3PJCzTbps4LKToLTD+PUoU3A",
-	"rZ+AOOCWxXzrpXx7QUH2b0JfZMwpAE47kbBk7kXD+nA0O2ITtVIWBnFK5B+vHQhNBycIue1xp8agcGl7",
-	"g+4n2lFMFpcFmOtSF/dLei/svHpR76C52XqFzaG3oMOvbAMhXsBEgdBC0jrOfs65RQahhTBHsjMwqF46",
-	"nbIQEqIYK/g4JgWvqqEODHN7Z1OlnV4B2ijpKeFnx5W8KJyGoZmT7gOc0K3Dge3AsKXSWVxoyU7aa88r",
-	"nDoTaNBpyARpvwReFNc4cXQOxEV8EveIicxEgBYd6pYXJVwjtDpGxDdMC04Jwn4Bmh4G2Bi3L6Uz0OeM",
-	"jw1IWws4P4oGnjGOq1sxrhF3exzlOMg+gniN6D21B3IMZNImwih9k/rdYaMYmGiwm+C7zNXS0ekEhsyA",
-	"zJiwbvOcfQ1cg2bWDRdFiw0TbVVBg9G0vk36Ognrim3oG+CZYx5SMLJMuCXz4l1jX1NeGFg38K7EHBx1",
-	"qiVkSAFOW2JqigeX04sSt8O098ezPO0lLO29yNKe0zXS3ml2Sj9yyXLHWdyyArixrE8UwRZ8BubAkdoc",
-	"dQWvQqQ9W2rJcCTLb8C9Ox8M2cj9PPKUGeZH0nTii835jRPuHtnsj2f5IGGjpZCZWoav6H8MbkGvGBRi",
-	"JsZF9fmKcWmWoBNmyklOmHutyoVjqKIAOYN69LOX+eCIXVgmrDvECbjNZVlcDT2lT9yhe0S6YoOW3J7W",
-	"rP2zkwiFLAFuMr7qYFolixVzj1n/r1evB0xJtszFJK+WZpguZcJQ2PyS9uZKErpsCfTHEjL/S17SH1Mt",
-	"0t6HwNpDD7SMr1pM3Fj36Un8KH1L7/5xk8EJHfdv/y5K0bc/cFHsSc8/SWBez3RU7Kgwg1ukvLH6iMRs",
-	"4aPdxNPD/RLVu0LaP7yMGq+mpG1FBRx87HigPkMyouJHqqKfu+Vz8NN+6Ib798LYz1UNAwofrhYGJ8Rn",
-	"2VDj1VZ7I3JEev+EN/GyuEdCAzctO7R1oLu/PmvVQdK4L0CWcweocpFDQV5FByHIGkDbgaJ2N51ro7ha",
-	"hh8XbY0Yqrqtm8a03bDm1ks0ZFkCPFpQGiZOB4kioXPVwQAiM2m86lXo6ly/J7VHoftu15mGKWiI0Z0u",
-	"oVavJu5A0kyYppLqv20AojKGowxVz7Zlv+/JUr5XzLbhUdP+un6/QtX6lFnFTk9OTtzZqvnEgjas7/0p",
-	"bLxiznJNWoomquB4jPuDSCkdV5d3oqfAu6zvpnKwKw2Q4zqAlOXcMKms02InOWR4OgjLMgVONaiIUAtr",
-	"QbpVu2NksBchekDFEFC58NughfjPE5VBUxTMeeHkCHqnSslrLwz+MlV6LLIMtUap7DX6Vh1DWF7Adb28",
-	"iZLTQuDpYJW6LrieAQ5oysVCaXdazCET/BpXn/REUcCMF9eevzS3cF2IubBhHbdckEc8QeBoydEfATZX",
-	"2bVbidc1o4IrA8tFzG5Bs5HMnowZISeExIBr1DXRFcIMXybMqiJzBGhzEJq0v35r54P97BSvUDzE0+Ts",
-	"ty2WHfeEmZHHaKyB3wSb8fW7w9OzB3CAlxaTUmtnsgUgRSBwDxUjydW736ThtfeJcqOkfutDVGtuBG55",
-	"fA/gPvCGpReGB6bW4w0AE/aIcENjrIdIKrfpHuc+4sBNulo4aeBkUWt+Z/2h+xf18Shmuk7BmIYbTra9",
-	"dM5wuEcYJOeLBUi3ciFJnEb24BYYN1Hxh0fSGry4QAR7HFX6Q3PbncTyGMcwUd32EEIn+wS2wSNZA99F",
-	"/wjHbhg/tru4h/Mh1kcw/R4e+uyMqeUQC+D9mZs8GFUeSoUz94lZ+3xqwdngEzWfc5nFJVeHmOz2svmJ",
-	"3GHsznH3YnTghu81rsd0y/kaObFI3jYKe0f+90eJonEbB0CLcxMmpoxLlD0d6G2anZbb0jS1BrVAlYBP",
-	"rMADfCqkMHmXHaGuORmtOwHjSl3EI4rlItubuLfGPleq1NfBsXKfKuwUk7Zz3IOlGfqrg4N+081J1izn",
-	"xna6GPwxpNdnBlTc58F/sms0xfOayDqCJtu8MbEAXXuGf3eqPZ/k5GI0YNHf6OZMnJS1uTN4rLN50NXM",
-	"x6q0zObC4DuNJdWbvFdsoGu+n/Zeq3KR9gbnDOYLuyKhXsobqZay4xi3VsiZ2Tq4UwfCi6wvrGHqFrQW",
-	"GZhB4q0Y3CtmPbRUzm2Id1i7pGHvxf9a1MdhqLH4GF18p4R8mM0XgL2Wt7SDK+97NXvopBCorjHri7N2",
-	"utSLncM23zROEe8xlrBkfDJRpUQM3bu5lsKLi/vQtePLqNLbbUysjd6tdyc9RyOv0R7aE55x5r8ge1hN",
-	"mZN6pgr3oJ8/7Q0xeobB1fthVGfkbHpmvfLgXjDs2zdXrBDGRqareWeX+WKa3E/Sjaam03PmzkmmgRR3",
-	"dDcQfyTMOBPRByTHWvEMNDoIMJEODOMzLiTrI6EEACTMG08dx2/XOdShDtaINHticlJ/tbNY8STTctuf",
-	"nRA3+f+e3iNxwrRdm/mLR/6a49MJ8w6zhYIx6Fthhq/MFr1xUxSjfOUmxER9LNYOWepWMF9YinVomAuZ",
-	"gXb/++///K89IswXzORK21pkLEAtirgOugB9HWewn+vzzdmvYyRCHM7RGzJfX8hbYTGLxgxZi+bQ3Bzs",
-	"4vfLGjFQgnljVV0oe0duQjmBSBIaLwr8erdja6IWSF5jVcoJRHDm3mJWoZxhPMs0GMP82+dMKpsLOat0",
-	"AKscxEppReG+YEbMpDNuxytPMJCxQsgbx+tLLSy4L0KaKptqNUc3QRLRTao9tdf3/9y6fBoJd6QlV0wh",
-	"6hBJuAiwzKg50FKnSg8SNlfGMg0Tt+j9TvtKT4sozignu+neOHmKbOOW5egK46oqiL69NA7k2/vUDVpQ",
-	"0iCKAMga5V1URrSxeRw+plYZVSS9Ybpw6MkclWMs2kdtWxkZzWDGNv2vUvrmPAPGvZZq3AafSe/bRdNr",
-	"jrcB9vgZfUHncO2ED0dwx5n7wDMvQgaVnrevx2DTahVzuP67khEp/Pbix4vKJHhTugUcv+NamLQ3aETS",
-	"hSTxhKzFdR0BEPKcpb2/Xr1Oe2RCSBVNV4pJZfAok52SGP6KhuW9asBcyOavpzvq6VvrC7aC7UIyhJx7",
-	"hblXEIbuWG3DsAaOI6AAm8Yy/vByJ3PhB3X7wLAUfFxgWPS64T6YCynm5bw3PIm5SOLOYMwiULeAWbXG",
-	"sQIvGBEHegow4dAJ27UNnp2c3FvJscbIFEjZWPiHTrgEv9J6QG4CYrGDw4leu0t6twKW971+Cdz+X/fe",
-	"+rLDdH6Y2Gp/hGXwde6BwayZx7Q9tyC82HBk3mcpdPsL0MOj9IEJgSQSE/6UGPpQUtMLOdjJNLnfK9lK",
-	"sDlJdvBSdseQc6CU8EqzUlO2zBXGmpwWGWKadRpVQtEB2v36ll5EM5WqzNjYwcitcbr3HLwUaIyOiWLt",
-	"5aGW6+TqrbAAqey7xc7AmupX1IfP65CtsVxb4xRAYQ0UU5LDTlPO+S2k8lclJGSDI/bT3MnsbNhcAeLW",
-	"MK/XOUG2FDZv+rNFlkqnSLlhvN7Z/N7PLuxRKjuSpOIwq82t07NdXDoxhnoHMoue5Z8fCGjk83ZFxdAk",
-	"zpi3lsOUUd2gsyInBEM3SUrICewQYPKlHDhO+CoKqqoyIH407hO2a87v80k6z/D3tRRuT9xddREqBR8p",
-	"DDNkNwALp/5axW5Bi+kKXyzUjBXcgo4nIFMQOpLxCj7nt30ILkGD99LKDE1YytTBUYhb6cUxTJV2Brlj",
-	"HVIl24AJdBs5mbcE3TtLRToobA2NOGmy1cGmgQ76+xJ13mYwXygLcrI6/Aus2JzbSe74RDLgunBmaMgL",
-	"3bRk9olDkhETakt2CEbWJah1mMOXkCBdNfYYJ2X38NLC4pHi9hNVFlkzcu/I0ditm6dXAgziaXgPTwB4",
-	"/uC9hlvgESfTG2dskT8hWJNV2kaNeHAGrtLece21ADzCVGkZRzAPNllsB2wZq7QvUuoEjlP0Wt7G+2xU",
-	"H/yn76KVh92pDE0QHBi/0Ew8Y2pDrSBvCcli0VdAUBNp6HP2wg9dzk5xGBxtyZjw3FClTkSSJapEigZk",
-	"O3g3biSYidLxeotmLdp65Vs5n3MdT6FdCik7Kl87R1w/Uv3w0X1gGu3DTMHPT59tK+Z72nXrabOx7VXW",
-	"1RNodMEi2iXCjCl9+5VDUhagG9NnCGwyiSznY9A+sw0tESz3ni8s66e9scjYC/bf//lf7OwEA7Oc9Ezv",
-	"HbfVAPQhVl/0Tw/H3EC2Z/beotabd0vq8O/HeMEfEPenXuwkWeLkTEN2nonGcktZauh0bKfEsb5tx6e/",
-	"u/zpR0YkN/ChsNqsaVhUWyJaKtQPfDycqcPGbvSUT+DTXfPJobkRi0OyenlxuFD4Hg3YEbuuRSCCpcZX",
-	"IMx1aouzkjHRSkX4uBAazH4pdqFYK/7kOhwnQaxQ9VdUlpSGzJCtfl/oLPhqzJc0t+IHjkGCsnC2SpSN",
-	"0JT06oXVq4N2PVMIhR5RTvEDBFGnMdjdd6PTSuysMNjVfvT2265mJFbjUang5+dK/J89T5BOIxNX9RgZ",
-	"RnW94YOzjPD7hx3QhZoJeV3xWtuLuh+omkNFs5QNTEot7OrS7ZymHxPTxuK9JEuompP1v/v5asAaxbK8",
-	"YBfv3ta1nghNNOxoxGr+3NoF9dQRcqo2Z3pX8BWzjnmsWviYoynUslglmEjE/nx19Y6ikONVaPVQlUvg",
-	"+4OjVKbykqKiQzZ699PlFTu+PT3mpc2PESwjDGMYOkNvKtv85sBgeaYzKFK59iHubVQ7x/z7+HPCZuIW",
-	"6yPW4MTZdz9fJam85YXI2OkZ1oSawRH7WllDHjSIgNDQNPUK6NdRKvv4YG2eobOsq4/ZhEupqDSUcYmB",
-	"2sERuwSZMRAYCOQmlaOL0uZKi7+jN3EYynXT8uTkxQQHwj9hdBQBoSrtyJlejS2n0hcdGNAOUdxiUfB5",
-	"/OtDDKUtc9AQBioK78BJpc89QvMFBzeE5CWMDwwTclKUGWSI5zdU1Yptl3JOtSzYfilho08ppd+nvSH7",
-	"lGLqPmU+eCdHSIMIxQppL0lliiIw7f3JPfPnsP+fL8VIe3+6uxudY53ryA06wrAqUu0wlaOqCmXE+i9P",
-	"TgYJG60Vo+CDU/egqknBn14MklSOqtoU/O1l4riMI9VxX4fj0AsfhbFuiM06EvzuVZLK5of4vmHjsjGG",
-	"LzQWhtEgiae7CzfOCBfTKpDAgb9KaiYI9RSj6gXHmctmZYqQqRx5yI3cekN5DQ3mfqmqbNxPpwSEeLUN",
-	"vvDKfdMsunG/np01ljVyKBwxYVNJ1SPui2ZdDn7xlcdMKM8Zsf6rkxcBBu/B6tXhhbNjCRKhdAdfOxk0",
-	"qI8qqNmEay3AsNF/HHrpf/g2G6GHX2RN1sAIubfUU+npj5zyRMhjlTmlY1ST5ogYwFG3aLLZgWGFmqH7",
-	"PpXhDV65itQMXZ+GjcGIjEwI9BuQM8qPz5ZaWThiF6mcFAKQ8ZyevL4RMfUpBFjJ9oeXzTo2NWWji8P/",
-	"z/jh31N5cvgVO2LXbMgO3WeGwSRXgDlJo/84fI1zNIdGqinUzNFLvdJUhj0mTDp54V0y540EFGGYmEn3",
-	"K2n5HhWO13wlWyqjUxL+Lkihk3jOdFdPsf5oPRg5GgyDeSZMKpFNqCK91e8mVMh4/b0uld8o3JJHqRyt",
-	"eU5Hvr6fMw1Wi1ARZfgUhh6BVq/cv6WWtAFMr3BEhU53YkctLDF8LuSMojRWWKdQ9kJeUMPmGPZOKUoH",
-	"ki9Eb9h7cXRy9AJbQNkc1YT2YYoalyJVx+kyeJ68zXrDngc35n32qqqwr1W2erQmfa0s2ru2DoT21VqL",
-	"wLOTs8edG/NZI00Cr7yK4ChUSTwrlnzF+konIcIXAn4onrm5gYxZpZiaWqdRGFGAtMXK4W2AXsiXJydd",
-	"S6r2GLoWJr2Xp6/2efvsqz3eboTGdvqioW32hr98aPjPKPeNYxLboZAEsr5Xl16xuZClBeOgIWcFsNL4",
-	"5kV8ZpySi525Prjx1/SLJlGupzEUqw1FzU1vmCrteVuVEob5jof+VPjmzfdvrt40dLLjT2SPiuyOjnDm",
-	"dBpcZJsZvqd1bdDjy0iAScwkZLQcx9ONtVBdJCbxSbVkSnrKON0H1ycvnhjXFXZRC1elZYdOyfPnlvE1",
-	"ZMo0tmZA2oS1VMgk6JA7YbyhUe6J/DlfsUyRHoQY9PxZkcHgqKmacw2oPAXVFGWssXzFiGzJleTJposO",
-	"3tSL3YUiSM8Iy/ZxTq8lI/QqivkHoYcaWZ40YMsOK7pYwhih7f6+ePc2IZyRUuRtgu2kUlnW8QPrzUc6",
-	"llGyX3l/01McWy0XwU7H1smjzR3cgrHOtm3OeMipsxflPeI5ElC3dpYEC93HB9e210Urk7oL4AwidPIt",
-	"2NAo8AkRFabo0C78Io9+0+M7+ODJQBe6avGGQtGHuKU13qoih4uzHjA9mVKwFnzWEvGFGo9XNTIyuD0O",
-	"ibBRbHwvjA1ddZJWQ+pffB/qv5WgV3UjamoBFOs5HUtUuvvwhDhuNhbqwDP5uCQsnaXms6eR017+digf",
-	"l6KwjscafaRYvzZ/pGIaCr5yZ5Oz98Ws1NhLBDNjihVpMOR54JNcyG1qXVWV0In9b326/Rru27A8JQvR",
-	"Q2JAZVbtYDnOdM5O/DNfZ7II4oPS46zCTDiMt0WIa055NDX6K9CfJiE6cpKcfojlqkTVFVoFWv3CR7pC",
-	"yaZbVJ2d7kugY4uqqnvrZd1b/Zz0ItGbzTWO5jAaElJppUsurC8CaUC3Y8lF0bXkquZ4c8kYZOlYXGwo",
-	"dPrEcfLqBPMQKRk6+Njpf6cRDD2lKKhqpDvkgC81/AKP5JZoaDNTqwqoWFVuD5Rj/lDwlkCpJbmXYmdB",
-	"0qGxUSDqW4qaPoWmFjK2d1LSTh+VGLYRQlKLJWFDfvbTU8fLs7PnoiXCrPdlnlMWNSWgN5OP+5RWPcCT",
-	"xadMmyo0tEWrQOo8/uQTAu+2qXpVSsrGARPbVf3Ksb8N40mlRqMaIUosDm4hKQvPP7OAiXWwMwf0q6Mh",
-	"o+YQUr9beXNPbEw+vRITl024cUyiIWYi3XXdSUtaLMYZKGGnSU+O5TrJ6ZiXmbANooohBmMBGg4z0CKU",
-	"YWP2ia/RRP89+XlzbnInO4X00U6ALJVYim2oHetEzefCztGL4m3pvJxOCyrs01xmau4s74kKE/TdIEkq",
-	"Q/Or8B26mHFZ2KW9Xk1Iu6NmoeyN0+ArB7jTmIKXbJkrinEIi8WHuGitylnu2xn6RNQ6WITefvSX1ymx",
-	"53VhBm4B896cOaeO2EWI2fiOZkEAplKFPmgISUHtJzDS5FMPB6SFWtWZLppKbjHEYMUcyF2+IRPwLoMv",
-	"UiA0b0npkAkan35hzP3y5KvnFAXIoB4SJAmC4utFAsfgrq+axrdHbKGFpFKXhiAgtjBbZMGSr7p9Tt+q",
-	"C/f8s0jpYWrPHnkpUxXJCvmzWrJCydnQd8DGTth/yNPeRgHgfbkq02iLvOd1i92ncZ23ul5TmRZWxFK2",
-	"obr1ueJPqn79c/DfNzApuAaMgTlbcALnBMpWuXHV5QgtykbDA/fpmE9uWP/0JfX/FlTtNl5V1v3uJ7Ub",
-	"qZs7X6s5fO3e+BJF/X0k+68r4d/IzHfTIPrCuqPVBpXpUlI/m93JZVJwMd9CL+6xN0f/8QiGcuz+dcnm",
-	"Z7ywBGUO6cKUZOITQbBu2KmvGkK8TWONHx879dr90J8LYyBjL9qijDOtlnvIpOa9dN0u7/DSl0hpzcbh",
-	"HQQXNvnPZmRWVovmwl/DZCv+CilqQgeDJq5KJh0B7MYEzrjh0peBrZW+qlndN6gy2wTWjDmT0/fu2AxO",
-	"v3dLDp3afwOVdAeS2itqevrYs99DzEmjM//vuuAuHPPvBZ8xXuXdNegYdb1MlWOfBdOUxaZKAwgmvFMK",
-	"rSqyvSyzwKrHn/xfd8eNWyriOW1l8dkMknz2nQ+R23WzalFbbte9N7bx+Gzbrld8ZqNuN64lqYwuLlzs",
-	"77y7+2nn+e8gwI7hFbYBsP0mi2LDvlpC0l1TEpZ0hO3FuJTDvFU9ekOvfAaPRgOpWBcVDSU2Y4cnzxw7",
-	"rNvDd1A6AewfmrA/m1S9cuTz30Nndi93k+0XK9gc5gklreBFGqHifned/le1LVX6OyXk55uNjy+9m52R",
-	"7zZvXP/dm/EsxIuVXESQzpqUFPytOoDvFOE8rq7+jlPgu4KvfqDGa4+k1Vz48oSqLAdr9G4gUrDg6zbw",
-	"PqfOwoWg9+TAM6xY8DJ5rWiiK7fr7KQrt+vx2abZre+ZVZ5GQ7yuhLJwD7Nv24c1CT49L7S/We/hk7Cc",
-	"Z2wMIAf/QtrRy9MXT5Yc8fQpm5X8wKJa7ps3tu/4lYq6yWFeFupjVYOJVoOB3c850t225VO8pzeezm1l",
-	"4aM9XhRcrLHNOvN3BEfd6o7Y13WjGuwxxL3peRAsMZarIjOh5ouC2OFmLa82HP1zalB+/yRBHD3BR8v6",
-	"hbgB9u7bHwdrqhQCI+e3wIQ9b8RUqRHbiGk4pBaEe4ZVUVRNYFv5Gb5w6a+F/4LDq7ELHc5evdxyldZW",
-	"SyPa36HrXoYvK8r6u+m9RzaTz4HLOdbPy0Ycgq73a0YhfGCiCkZgAoxs+tQSzK6r+yoM6QJz7O0qbLPm",
-	"zCf3Q+VixsiIU04tVstSos0eqilpHZ3pUhdVKS6A2ZC1dQ89/J1XrfHO6/6AqSQZLrP1RnG58nJcKn+Z",
-	"1Iga0o0YzzJT1SVxe2BSSb3NvOtxrVMc69O7Dh1rOViDI3ZpYZHKkAblg0yodPnV/ttpws7wIgZWLhx2",
-	"RtT9bNSRgUS9CJ/GB2kVM7larjXEpfUMuhK2655F+zgcn0jONDo1diVGWlj87g+hEsuG9znmBHE8LZDn",
-	"ZBXBqtmsakXY6RjZ4Sg3Yra1kNw9/4cNq//rei6+B6f3eWnnJO9MqWyPgwH7sHXTxaV7/DtZ/Cam8fNV",
-	"AiCWW0dmI+MXT3BqcE7XzQWtqL4eaFdS08DnnToIZjujnDswbJRxy0fM1x6/oas+v7v86cfBEXsPpgzr",
-	"HH3PjT3E54dvvxmlsq80G/0Jgwj/NhocsQvM23afYzPH0ZAthJyNfNMWapLqlkUOP9QpUnn2ihmYKJmZ",
-	"I3ZVv4JdlKrmIz693OSlNSxTS3mOZpuUMLGprLtYcWOZyGI6xiUO+1xhlO0Gzae4568F3m6/30NKOtGH",
-	"gPg+rCljT1cCffjP5AS4RKo6vHQUS5TRitjfG0I5byjOIlu7yr/Z0TrqaqL2gV1upR/gKYuxf+gU5ZQL",
-	"diikF0lHz1x093OuGl1CxlAoKpOIFNRiD59Jvgk+umXnh6cqoquu8XluX/i+SPtC6yrpisIqI6R153O0",
-	"ZHoO6yXza20W69vtMHOG091c4eq0fuuuq4G/dtafwH2q200ldVtM6rvVzn3bK2OxykxMxSRcC8aWQpq6",
-	"EW+woVNJN5TVCXLhKszEzeFrdfC0ku6oxdXhsYtHX+p+PJwUYnJDjQX8TRxTpWxd3nVg6LsQc+K2+XMq",
-	"1XRK89RXIjqxNk17bLxqftp62r6NcJjKsbI5mc05aDhil402FOF+FbN0X4er/vDqfH+fVip5seQraoTT",
-	"YfKv30v4lJyzNlUHG7Vv3LPYz4Vr8GjDNKaVKtkM7PNLRTd5dRHgDGyydn9kcAZhUN/f8lrf59otOSOd",
-	"OPw9mw7cK2bVDK/bw1CL0pn7C6/+so48eVFgu05/0XJgAM9bSJyCmjPirbP4aeMSTO+j89E6900q++in",
-	"47q+P3PtkkzMFGXNvpTUZlDyuZCzVBKrL7QaFzCv3FvUzQgxjIoqyaD2NXisjw323J+jAfMe+daFskgd",
-	"vntXRS1OT8ebAc8ZJzmyfnO0Km0hbmvQtnYVYw8SkTEOeYLjrHE/7XOfaLvx5aIp36u7Mjwwv/AeAqWW",
-	"a3KlOmDWWdjf+xGui+0+D6l119Z8sSt65QlxV/eo7sAarTLa6+W3aeEQ60zcp1acwQE/0RDuC92QmPu1",
-	"YPPdkJWEtSZ8ePfZy5MXeOk0dcuN9NejfgFP3rTLdz5/5uxzmjXzncm3UA/1QXDiFTHzhTm4H6chxCZV",
-	"+qDOWFlqSk6gOW8AApvk5e6I2d5QcKOpIxFwAdTtft0tfatuKpKLNZ5qp2iHQbfnaG+/bP/DLu0C34fm",
-	"gw/A57P5EmiRnS3k1/HT7khV96r/5YODCbm7CPKlLnrD3jE6d/0osQ6bh3RnduPG7KTRbjwm+oJm5NsS",
-	"HtWYxUXGY2q+TZs7zHx7KRR0eNf+r0pIunTfck0/FcBv8cormWEkEcOrt9DQTENTI3RnxrLumi0/Gj0u",
-	"HDNgDiD96dNg+75xA17kqMFpl9RMxVdONqdEb0xkRlQwnFlIvZsHlX828SUa9d9YSB9+piwSD9S6HKya",
-	"L8SN7j7c/U8AAAD//w==",
+	"7H1pbyM3tuhfIfQe0BJQXtudebFxMXA6PZnOZGnEnpf7XqphUVWUiuMSqSFZVmuCBu6vuT9sfsnFOYes",
+	"RWLJktt2Mpl8abhVVVzOxrPz50Gm5wuthHJ2cP7zYMENnwsnDP7vKz4Xb7+Ev6QanA8W3BWDZKD4XAzO",
+	"BzM+FzcyHyQDI/5eSSPywbkzlUgGNivEnMNnc/7hG6Fmrhicnx0ng7lU4b8nycCtFjCOdUaq2eDjx48w",
+	"kl1oZQXO/sYYbeCPTCsnlIM/+WJRyow7qdXR36xW8Fsz3f82Yjo4H/yvo2ZTR/TUHtFoOEsubGbkAgYZ",
+	"nA8uFRPwLGFSsUxXxkhhXlimlaAHzBZ8IQ4H8KkfDSa7fPf2Wt8KXMLC6IUwTtLCMyO4E/kNxyVPtZnD",
+	"X4OcO3Hg5FwMNvaeDGQO7278XHLrbiq7fTBVlSWflCLAf2MUwlhkeCPu9O0nDf6xjf6fBkgPOF3SBsP7",
+	"+js9+ZvIHMx9WeXS/SAW2rgICAuR3QqEiXRibqOr9z9wY/gK/p9Lu6gcDVB/tY0mvqQPYmMJlYs2SiZa",
+	"l4IreDSVxrqbCcfHXVq6LgTDx+xOGCu1YpwtjJ6UYs6W3LKprlTOuDtsSEAqJ2bCwMCzPjTdShUnj7m+",
+	"22O7CHGRf6vvoltecGv79rwo+coLhd3x4Xfe/aqLZw+m1nAteCwLosvtJBeG8O/HSG19YUbYqnT3gesH",
+	"egu4Xog4/OHBjS346avPos8r9SBC3gKVtc3PiNWQQBosdReWtEBEZF3jOqkZrYWtQFYthurlX09NG3jd",
+	"R/RlBVdKlJvcxBcyYWLOZZmwrJQJ04bBILpyLBdTXpVtRmoGnBo9j1MUjHXDKziAYqwLj19Y9uVf3n7L",
+	"iEYYVzm7rFwhlPPnzgHRhY1OPRfW8hmei338Gn2gb7fxXY/s/nslrOubynK5J9VZvuwBi77DE/FOiiVb",
+	"FkIx539FoZaLTOYiPySG6LBsC/RO70DOiDl81w9VQyAZ4P8CrXhQ+m0i/GI0+po7XurZJn3WUNlJcPph",
+	"QB3aBNz6CYgDblnMV17KdxcUZP8m9GXOQAEA7USJJYMXLRuKw9khy/RKOzGKUyL/cAMgtD2cINW2x70a",
+	"g8al7Q2672lHMVlclcLeVKa8X9J7YefVi2YH7c02K2wPvQUdfmUbCPECJgqEDpLWcfZjwR0yCC2EAcnO",
+	"hEX1EnTKUioRxVjJJzEpeF0P9cIy2DubagN6hTBWK08JPwJX8rIEDcMwkO4jnBDWAWB7YdlSmzwutFQv",
+	"7XXnlaDOBBoEDZkg7ZfAy/IGJ47OgbiITwKPmMxtBGjRoe54WYkbhFbPiPiG7cApQdgvhKGHATYW9qVN",
+	"LswF4xMrlGsEnB/FCJ4zjqtbMW4Qd3sc5TjIPoJ4jeg9tQdyDGTSJcIofZP63WOjWJEZ4TbBd1XoJdBp",
+	"Js6ZFSpn0sHmOftCcCMMczBcFC0uTLRVBQ1G0/o26eskrCu2oS8Fz4F5SMHIcwlL5uW71r6mvLRi3cC7",
+	"lnMB1KmXIkcKAG2J6SkeXKAXJbDDdPCH0yIdJCwdvMzTAega6eAkP6EfuWIFcBZ3rBTcOjYkimALPhP2",
+	"BZDaHHUFr0KkA1cZxXAkx28FvDsfnbMx/Dz2lBnmR9IE8cXm/BaEu0c2+8NpMUrYeClVrpfhK/ofE3fC",
+	"rJgo5UxOyvrzFePKLoVJmK2ygjD3WlcLYKiyFGommtFPz4rRIbt0TDo4xAm47WU5XA09pU/g0D0kXbFF",
+	"S7CnNWv/9DhCIUshbnO+6mFarcoVg8ds+Nfr1yOmFVsWMivqpVlmKpUwFDY/pYO5VoQuVwn6Yyly/0tR",
+	"0R9TI9PB+8Da5x5oOV91mLi17pPj+FH6lt79wyaDEzru3/7HKEXffctluSc9f68E83omUDFQYS7ukPIm",
+	"+gMSsxMf3CaeHu6XqN+Vyn12FjVebUXbigo48aHngf4EyYiKH6mKfu6Oz8FP+74f7t9I6z5VNQwofLha",
+	"GJwQn2RDTVZb7Y3IEen9E97Ey+MeCSO47dihnQMd/vqkVQdJA18IVc0BUNWiECV5FQFCIm8BbQeK2t10",
+	"boziehl+XLQ1Yqjqt25a0/bDmjsv0ZBlCfBoQRmRgQ4SRULvqoMBRGbSZDWo0dW7fk9qj0L3/a4zI6bC",
+	"iBjdmUo06lUGB5Jh0raVVP9tCxC1MRxlqGa2Lfv9gSzle8VsFx4N7a/r9ytUrU+Y0+zk+PgYzlbDMyeM",
+	"ZUPvT2GTFQPLNekomqiC4zHuDyKtTVxd3omeAu+yIUwFsKusIMd1ACkruGVKO9Bis0LkeDpIx3ItQDWo",
+	"idBI54SCVcMxMtqLED2gYgioXfhd0Ir4z5nORVsUzHkJcgS9U5XijRcGf5lqM5F5jlqj0u4GfavAEI6X",
+	"4qZZXqbVtJR4Ojitb0puZgIHtNVioQ2cFnORS36Dq08GsizFjJc3nr/a75VczSqOnxvuxE0p59KF5d1x",
+	"SY7yBGFmFEc3hXCFzm9ggV4FjcqzXDguY+YMWpNkDeXMSpURbgMJoAqKHhJm+TJhTpc50KUrhDSkFA47",
+	"ABntZ754PaNnXdKypdFqVlM58fQLywKk4rbgds8V2INbLEXuCT0nD9TECH4bbNDX7w5OTh/AUV76ZJUx",
+	"YAIG6EZAdw9XIAk3YNvkibX3iROirHPnQ15rbgnueHwPAj7whmqDiNousEIw6Q4JqTTGesildsPuoUcg",
+	"DmDS1QKkC8i2zvxgTaI7GfX7KGb6TtWYxhxOyr102KAsRCi44IuFULByqUg8R/YAC4ybvPjDI2khXvwg",
+	"gj2Oan2kve1eYnmMY52obntIopd9AtvgEW8E30WfCcd4GD+2u7jH9CHWTDAlHx5K7Y3RFSIWEPwzt0Uw",
+	"0jyUSm6dZ9YhnzoBNn2m53Ou8rjk6hGT/V47PxEc7qAXwIvRgVu+3Lhe1H9ANMiJRQa3Udg78uc/SlSO",
+	"uzgAOpybMDllXKHs6UFv24x13FW2rYXoBaoYPHMSFYKpVNIWfXaJvuFkBO8EjGt9GY9QVot8b+LeGktd",
+	"6crcBEfNfao1aDRdZ7sHSzuU2AQb/abbk6xZ4q3t9DH4Y0ivTwzQwOfBH7NrdMbzmsx7gjDbvDuxgF93",
+	"hj+BqcCzglyWVjj0X8KcCUhZV4ABhXoYuq75RFeOuUJafKe1pGaT94oNdPUP08FrXS3SweiCifnCrUio",
+	"V+pW6aXqOcadk2pmtw4O6kB4kQ2ls0zfCWNkLuwo8VYR7hWzKDq66jbEA9auaNh78b8WRQIMtRYfo4uv",
+	"tVQPsyEDsNfyoHZwDX6jZw+dVASqa8368rSbfvVy5zDQl61TxHuglVgynmW6UoihezfXUXhxce/7dnwV",
+	"VXpbVsj20fv17mQANPIaDak94Rln/kuyr/WUgdSzdfgI4wbp4ByjcRisvR9GTYbPpqfXKw/wgmVfvblm",
+	"pbQuMl3DO7vMF9Pkvlcwmp5OLxick8wIUtzRfUH8kTALtqUPcE6M5rkw6HDAxDxhGZ9xqdgQCSUAIGHe",
+	"eOo5fvvOoR51sEGk3ROTWfPVzmLFk0wnDHB6TNzk/3tyj8QJ0/Zt5i8e+WuOVBDmPWYLBXfQV8MsX9kt",
+	"euOmKEb5ym2IsfrYrjtnKaxgvnAUOzFiLlUuDPzvn//133tErC+ZLbRxjchYCL0o4zroQpibOIP92Jxv",
+	"YL9OkAhxOKA3ZL6hVHfSYVaOPWcdmkNzc7SLHzFvxVQJ5q1V9aHsHbkdVSYiSW28LPHr3Y6tTC+QvCa6",
+	"UpmI4AzeYk6jnGE8z42wlvm3L5jSrpBqVusATgPEKuVkCV8wK2cKjNvJyhOMyFkp1S3w+tJIJ+CLkPbK",
+	"pkbP0U2QRHSTek/d9f0/WJdPS+FAWmrFNKIOkYSLEI5ZPRe01Kk2o4TNtXXMiAwWvd9pX+tpEcUZ5WQ/",
+	"3VuQp8g2sCygK4zT6iD69tI4kG/vUzdoQUmLKAIgG5T3URnRxuZx+JhaZVSR9IbpAtCTA5VjbNtHgTsZ",
+	"Hu3gyDb9r1b65jwXjHst1cIGn0nv20XTa4+3Afb4GX1J53Dj1A9HcM+Z+8AzL0IGtZ63ezK5d19HMRSe",
+	"Imdg0sswHQgVAuloCqBesCxkSW8V/E6wrNBWKKZAKg8dWAlIW5SHwKa6LPXSssssEwt38I2fJEGCQolG",
+	"+dIgpg4kDOMw52CbvrBDYjvYyDf/0Cqy17eX313WRs6bCkB69I4badPBqJVrIBUtD4UFN02MRKoLlg7+",
+	"ev06HZBRBDuPIDx2zghPhN74qBESR/lf0Wq+V8eZS9X+9WRd6+lH+2WD9PoEsAvBby0oA23csyFnjs/q",
+	"rBL49eCLN+mAzQVXlv0JzsJitKZ6vny1BWf71IZsReilYohTeIXBK4hdWHkXuw3agFkD1lrL+OxsJ9Ps",
+	"W333wJCi+LDAkPZNy1Uzl0rOq/ng/Djmjoo73jEDRN8JzIi2IHZ4yYhs0SuDyaJwsK1t8PT4+N4qnDWh",
+	"SUGwjYW/74VL8OGtB1MzIRc7OPfotY/J4E6K5X2vXwnu/i+8t77sMJ0fJrba78Qy+JX3wGDezkHbnhcS",
+	"Xmw5je+zyvp9M+hN0+aFDdE+EmD+RD738b62x3e0kxl4vwe4kxx1nOzgEe6P/xeC0vlrLVZP2bLQGNcD",
+	"jT3Eo5sUuIQiMbT7DfESzTKrs5pjSgh3KNrmwkuB1uiY5NddHloUIPHvpBMiVUNY7Ew4W/+KtsdFE263",
+	"jhtnQdmWzopySicEWCVwVqbqb1oqkY8O2fdzOE3y8/YKELeWeR0aBNlSuqIdO5B5qkBphWG8jt/+3s8u",
+	"3WGqehLc4jBrTNuT013cZzGGeidUHtWbPj3o0srF7otAovshZ94zEaaM6mG91VQh8LxJUlJlYodgni/D",
+	"wXHCV1FQ1VUdcXfhPiHS9vw+F0j1oeiHRgp3J+6vmAlVno8U8jpnt0IswNRwmt0JI6crfLHUM1ZyJ0xP",
+	"wgAG/CPZysLna3cPwaUwwnvEVY7uAsqywlGIW+nFiZhqI2A51nFS29d0J0+3kZO51ye5pcynh8LW0IiT",
+	"JludmUbQQX9fktXbXMwX2gmVrQ7+IlZszl1WAJ+Alm5KUPhCTu+m1bhPzJcMxlAXtEPgtykfbkJKvvwH",
+	"6aq1xzgpw8MrJxaPlCOR6arM21kSQI7Wbd08vRJgEE+hfHiyxfMnShhxJ3jEofcGDFvy3QTLvU6RaRAv",
+	"VI4KKQUJvBaAR5iuHOMI5tEmi+2ALeu08QVmvcABRa/j2b3PH+ATLei7aNVof9pIGwQvrF9oLp8xjaRR",
+	"kOOKG52kW0LjWMwXkNdGqOtG676++v47RkAJDgAvNTEuABrHFlO9J+2pYXnPZXX6SyThpU6GaWGsRybE",
+	"jQ+baROvwWnXJ65XQ1bzOTfxtOqlVKqnGrp3xPWj2g8f3QemVj/MxPz0lOquwr+nvbieSh3bXm21PYGm",
+	"GCytXbIEMM1zvxJZygyFMX2WxyaDqWo+EcZnJ6KFgy0A5gvHhulgInP2kv3zv/6bnR6jR42T/uojHK4e",
+	"gD7EipzhycGEW5Hvmbq5aPTx3RJz/PsxXvAHz/3pM08gsbwsso47yjREx3E3rXEXqdWYSy1L7X7RlQw+",
+	"HMz0QWs3Zsoz8fPH9pMDeysXB2RN8/JgofE9GrAn/6ARgQiWBl+BMNepLc5K1karV8WHhTTC7pcmGQr4",
+	"4k9uwjEVxApVBEZlSWXJvNnquxe9RYCt+ZL2VvzAMUhQJtVWibIRXlRebXFm9aJb4xbC2YeUZ/4AQdRr",
+	"ZPb3Yum1PnurTna1S71duKt5ihWaVD766fku/2fPE6TXeMVVPUaWWFOD+uBMMfz+YQd0qWdS3dS81vXO",
+	"7geq9lDRTHMrsspIt7qCndP0E2LaWMyeZAlV+LLh1z9ej1irgJqX7PLd26b+F6GJBiONWM9fOLegPktS",
+	"TfXmTO9KvmIOmMfphY8b21Ivy1WCyWDsz9fX7yiSPFmF9h91CQ2+PzpMVaquKLJ9zsbvvr+6Zkd3J0e8",
+	"csURgmWMgRtLZ+htbfPfvrBYsguGSqrWPsS9jRunm38ff07YTN5hzcwanDj7+sfrJFV3vJQ5OznFOmE7",
+	"OmRfaGfJMyciILQ0TbMC+nWcqiE+WJvnHCz2+mOWcaU0lQszrjDYPjpkV0LlTEgM5nKbqvFl5Qpt5D/Q",
+	"S3keSrjT6vj4ZYYD4Z9ifBgBoa7cGEy61pZT5StOrDCAKO6wUPwi/vUBhkOXhTAiDFSW3jGUKp8/hmYR",
+	"Dm4JyUsxeWGZVFlZ5SJHPL+hSmdsxVVwqm/CllwJG/+cUglFOjhnP6dYfkFBK+88CaksoeAkHSSpSlEE",
+	"poM/wjN/Dvv/+TqcdPDHjx/HF1j7PIZBxxgaR6o9T9W4rkwas+HZ8fEoYeO1AiV8cAIP6jol/OnlKEnV",
+	"uK5Xwt/OEuAyjlTHfW0WoFd8kNbBEJtFRPjdqyRV7Q/xfcsmVWsMX3wuLaNBEk93lzDOGBfTKXLBgT9P",
+	"GiYINTHj+gXgzGW7LEmqVI095Maw3lByRYPBL3XlFfx0QkCIV2DhC6/gm3YhFvx6etpa1hhQOGbSpYoq",
+	"gAgHm7Va4UseiXUGKKUKo54wRLuuCz/93CM3lHeN2fDV8csAxh+EM6uDSzCjCZih9AtfOx61CHjsSXJM",
+	"sW9KFgAjCVV9FQLmw2W7LgV7bqSKMn6BGilJPgl9MqgLBrEORVFAuo0SKs0KAWtiuY3iLAo+WDlTIj+Q",
+	"yoeWkCUxBYINxw0U9TRV46/eEJvPYRdWuCDELq9f/zk8GCVMlJZsmRrkuD7iwhcombrpAGO2QH+R9d++",
+	"UbNS2uKCjV9T77/Wm5avLNXRHqbqtc6FTZoWItiCARQ4pSk2g6H7+vSQysO9rk9r8OPhn3GgDcvG/3ng",
+	"D/iDtznijMm8Lf0wkcU7eVLlN0cgJVk10TnoleNG+owJUSDAZFuSAk70DFefqvAGr72MeoZec8smwsqc",
+	"toMuJ9uGK1sa7cQhu0xVVkqBshVMofWNyKnP9MEC1s/O2uWresrGlwf/n/GDf6Tq+OBzdshu2Dk7GCNB",
+	"iazQAlMHx/958BrnaA+NwC/1DERCs9JUhT0mTAHwvTfvopUnJi2TMwW/kiHnUYHJJFTAmqrolMRflx7l",
+	"qEr0V0ey4Xg9jj0enQcLXNpUoSSkRhSdNlehkM2baE2HjI3CTHWYqvGa033s23pwZoQzMhQuWj71HAg/",
+	"r+DfyijaAObEAFFhvIYkrpGOpFUh1YwCfE46sBkGQaC1zMrzwQkFeIXiCzk4H7w8PD58iZ3fXIGaYFdf",
+	"QqVakzYL6ioyz9t8cD7w4Mb07EFdvPmFzleP1puzk+z+savmogm91hn09Pj0cefGtPNIb9BrrwUChWqF",
+	"AnjJV2yoTRKCwyFWjCcwt7ciZ05rpqcOlEYrS6FcuQK8jdCBfXZ83Lekeo+hWWkyODt5tc/bp5/v8XYr",
+	"qrrTFy2DYnD+0/uWi5RSVHmdxIUgG3qN+BWbS1U5ENNWqlkpWGV9zzI+s2DHYEO+9zD+mgrZJsr1DJhy",
+	"taGLw/SW6cpddLVlCccmNjr159WXb755c/2mpXYf/UwuB5l/JC2NgdqKi+wywze0rg16PIvEJvFcpeUA",
+	"T7fWQuXLmGur9JJp5SnjZB9cH798YlzX2EVDS1eOHYAe788t60s9tW1tzQoFukn7bEuCmbATxltGw57I",
+	"n/MVyzWpuohBz581GYwO29YXqAWgHwfrA2WsdXzFiGzJW+jJpo8O3jSL3YUiSM8Iy/Yhcm8IIfRqivkX",
+	"oYcGWZ40xJYd1nSxFBOENvx9+e5tQjgjpcibfdtJpXaexA+sNx/oWEbJfu1dik9xbHW8QDsdW8ePNnfw",
+	"/MYaWnc54yGnzl6U94jnSEDd2lkSnDA+tLy2vT5ayZrmnzMRoZOvhAv9QZ8QUWGKHu3CL/LwFz2+Q5iF",
+	"DElp6s6OKBR9doRy1lu95FMD6wEzvRu7s42LUk8mqwYZubg7CvnqUWx8I60LzbSSTh/6n3z7+b9Xwqya",
+	"/vPU+SvWaj6W4/bx/RPiuN1PrAfP5MZUYgmWmi9yQE47++VQPqlk6YDHWu3j2LAxf5RmRpR8BWdTptVU",
+	"ziqDLYQwqapckQZDziWeFVJtU+vq4qFe7H/lq2LWcN+F5QlZiB4SI6qG7OZZ4EwX7Ng/8+VgiyA+KLPS",
+	"aUyixJBqhLjmlILVoL8G/UkSAmDHycn7WJpTVF2hVaDVL30wM1RWw6KaIhLfqSC2qLoIv1nWvU0KkkEk",
+	"QLe5xvFcjM8JqbTSJZfO12q1oNuz5LLsW3LdGmBzyRhH61lcbCh0ysVx8uoYU1gpjz6EUeh/JxEMPaUo",
+	"qFsZ9MgBXxH8KzySO6Khy0ydYr1yVbs9UI75Q8FbApVR5F6KnQVJj8ZGscavKDD+FJpaSPbfSUk7eVRi",
+	"2EYISSOWpAup/U9PHWenp89FS4RZ78u8oAR8ql1o560PKSN/hCeLz7a3dfRvi1aB1Hn0s88l/bhN1auz",
+	"jjYOmNiumleO/CU4Tyo1WoUsUWIBuIWcPTz/7EJkDmBnX9CvQENWz0WoGuikXD6xMfn0SkxcNuHGMU+K",
+	"mIl013UnLWmxGEqinKw2PQHL9ZLTEa9y6VpEFUMMxgKMOMiFkaFbAiYY+VJq9N+Tn7fgtgDZKZUPaAuR",
+	"pwo7Jljqwpzp+Vy6OXpRvC1dVNNpSfW3hqtcz8HyznSYYAiDJKkKPerCd+hixmXh5QzNakJmJfUIZm9A",
+	"g68d4KAxBS/ZstAU45AOa4Rx0UZXs8J3MfU5zE08EL396C9vsqkvmpoe3AKmNoI5pw/ZZYip+Y6FQQCm",
+	"Soc+hwhJSV1iMJjok09HpIU63ZtpnCruMMTg5FyQu3xDJuAVJr9KgdC+HKlHJhh8+itj7rPjz59TFCCD",
+	"ekiQJAiKrxcJHOP3PtyLb4/ZwkhFVVItQUBsYbfIgiVf9fucvtKX8PyTSOlhas8eqUdTHUn8+bNeslKr",
+	"2blvfI8N8D8r0sFG7eh96UjTaCfL53WL3adxXXSa3VOFH5Z5U0KpvvNlBk+qfv02+O9LkZXcCIyBgS2Y",
+	"iQsCZaeGvm5GhhZlqy8JfDrh2S0bnpxR239JhZKTVW3d735Sw0j93Plaz8UX8MavUdTfR7L/vhL+TWgR",
+	"4ekLS9ZWG1RmKkVtp3Ynl6zkcr6FXuCxN0f/9QiG0ij/fcnmR7ynCGUO6cKUZOITQbDkHNRXI0K8zWB5",
+	"KJ+Aeg0/DOfSWpGzl11RxpnRyz1kUvs6yn6Xd3jp10hp7fsCeggubPK3ZmTWVovh0t++5mr+ClmI0gSD",
+	"Jq5KJj0B7NYEYNxw5SsI16qm9axp71WbbRLLDcHk9Pl9m8HpH2DJ4YKGX0Al3YGk9oqanjz27PcQc9K6",
+	"kON3XXAXjvlTyWeM13l3LTpGXS/X1cRnwbRlsa3TAIIJj8mausz3sswCqx797P/6eNS6nCae01aVn8wg",
+	"ySdf9RK5VDuvF7XlUu17YxuPz7bdktRnNup241qSyujiwsX+zru7n3ae/14E2DG8uToAdthmUeyr2UhI",
+	"umJOiSUdYXsxLuUwb1WP3tArn8Cj0UAqlr5FQ4nt2OHxM8cOm1sceiidAPYvTdifTKpeOfL57+ECBS93",
+	"k+33n7hCzBNKWsGLckKzht11+r/pbanSX2upPt1sfHzp3W5g/tEL79+9Gc8tZ7FYjwgSrElFwd+6Uf9O",
+	"Ec6j+sb/OAW+K/nqW+rZ90hazaUvT6grr7CQ5lZEChZ83QZe49ZbuBD0nkLwHCsWvExeK5roy+06Pe7L",
+	"7Xp8tmk3enxmlafVS7EvoSxcv+47PmJNgk/PC52T1ts/JazgOZsIoUb/RtrR2cnLJ0uOePqUzVp+YN00",
+	"930/u1d718Vu2nh9rO4h0ukhsfs5R7rbtnyKH+iNp3NbOfHBHS1KLtfYZp35e4KjsLpD9kXTqgjbU/Gm",
+	"yJFeYYUucxtqviiIHW7O82rD4W9Tg/L7JwkC9CQ+ODYs5a1g7776brSmSiEwsN+zdBetmCr18BszIw6o",
+	"e+WeYVUUVZnYVn6GL1xRC4tfc3g1du/K6auzLTfebbU0oi08+q5P+XVFWX83vffIZvI5cAXHFgmqFYeg",
+	"6zvbUQgfmKiDEZgAo9o+tQSz65rWGZh5RHfRMunaNWc+uV/ULmaMjIBy6rBalhJt9lBNSevoTZe6rEtx",
+	"hbAbsrZpv4i/87qr4kXTWjJVJMNVvt5jsNBejivt73wbUy/DMeN5buu6JI7V59T6zrse15oMsiG9C+hY",
+	"y8EaHbIrJxapCmlQPsiESpdf7X+cJOwU70th1QKwM6YGd+OeDCRqY/k0PkinmS30cq2XMq1n1Jew3bSl",
+	"2sfh+ERyptXksy8x0onF7/4QKrFseZ9jThDgaYk8p+oIVsNmdRfLXsfIDke5lbOtheTw/F82rP7v67n4",
+	"RoDe56UdSN6Z1vkeBwO22uuniyt4/DtZ/CKm8fNVAiCWO0dmK+MXT3DqjU+3QgatqLnFa1dSM4LPe3UQ",
+	"zHZGOffCsnHOHR8zX3v8hm7k/frq++9Gh+wHYauwzvE33LoDfH7w9stxqobasPEfMYjwH+PRIbvEvG34",
+	"HPt1js/ZQqrZ2DdtoTa5sCxy+KFOkarTV8yKTKvcHrLr5hVslFU3H/Hp5baonGW5XqoLNNuUEplLVdOo",
+	"jFvHZB7TMa5w2OcKo2w3aH6Oe/464O33+z2kpBN9CIjvg4Yy9nQl0Ie/JSfAFVLVwRVQLFFGJ2J/bwjl",
+	"oqU4S8xIcRsN4ftdTdQhss+t9K14ymLsb3tF+XoXrMNnLrr7sdCtLiETUWoqk4gU1GIPn6zo6y9xx8sK",
+	"04qyQmS32IsJfWBcrahFhzsn0wmbkIDo8xdBpir46NnllmZpdENUu5EJyqGz09NUDeMt2EYxyUS3W337",
+	"VCV/9fVZz+2535fEfht1ftS2IWS7hEuIyORsLubyxcR197XeavG5WO8WsNZEtLl/E5OGON0eGC53HHZu",
+	"4xv5i7G98jGkkmXqqmdHSXP744Xv+GWRyDM5lVndC28plW3aTAf3QaroDsUmNzBc1pvAHL5MCRkEL8jD",
+	"1aHGgad+Cj8eZKXMbqmngr+/Zqq1ayrbXlj6LoTbuGv/nCo9ndI8zaWtINGn6YBNVu1PO0+796Wep2qi",
+	"XUEeg0IYcciuWh04wq1Edglfh8tI9VLV9+OlipdLvqIeQD3ejvWbU5+SDdem6uHJ7p2gDlvZcOOvJ6QM",
+	"rpWu2Ey45z8QYPL6qtKZcMnaDbfBD4b5DP4e6ubG6V0PDfRB+puAAdwr5vQMLwTFKJM2OfyFF+Y5IE9e",
+	"ltiM1l8FHxjA8xYSp6RzAu/Fxk9b1/R696QPVMI3qRqii5Kb5obftWt8MUmWtbuuUodFxedSzVJFrL4w",
+	"elKKee3Zo0ZOiGHU0UlEdS/qZEPsLQh/jkfMByM6V14jdfjGZTW1gImCd5dehO6c63fb68qV8q4BbWdX",
+	"MfYgCRrjkCc4G1s3aD/38bgbXy7a8r2+YcYD81fePqEyak2u1AfMOgv723LChdb95yF1LduaKndNrzwh",
+	"7poO7D1Yo1VG29z8Mt0rYn23h9SFNMQeMiPCjcYbEnO/7nO+17dWYq3/IN4YeHb8Eq/Fp17QkdaC1Crh",
+	"yfuV+b7+z5x4T7Pmvu/+FuqhFhAgXhEzvzLf/uP0wtikSh/PmoDWhx3OEDQXLUCg6VbAEbO9l+JGP0si",
+	"4FLQXQ7rHvk7fVuTXKznVjc7PQy6PT19652jEadNpFPiD6Hv4gPw+WxuFFpk7wUJ6/jpNuNqbmL46T3A",
+	"hDx9BPnKlIPzwRH6tf0oseaiB3Srf+tO/6TVTD8m+oJm5DsyHjaYxUXGw4m+Qx0cZr6zFgo6qWYJumzx",
+	"D3Tx41+l4Hd4UZzKMYiKkWUQuLVmGvo5oSc3lnDY7nbSau8BzIDpj/SnzwAe+p4VeP2pEaBdUh8ZXzTa",
+	"nhIdUZEZUcEAs5DaVo9q17RvrC6av7GHQPiZEmg8UJtKuHq+EDL7+P7j/wQAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -7,22 +7,72 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/courrier-games/courrier/games"
 )
 
 // Replays, audit reports, game records and disputes (the records tag).
 
 // convert moves a play value into its API model through JSON: the two
-// share their field names by design.
-func convert[T any](v any) (T, error) {
+// share their field names by design. Every phrase of the value (what
+// happened, a result's summary: games.Phrase, which JSON writes in every
+// language) is written as one string in lang.
+func convert[T any](v any, lang string) (T, error) {
 	var out T
 	b, err := json.Marshal(v)
 	if err != nil {
+		return out, fmt.Errorf("encode %T: %w", v, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return out, fmt.Errorf("decode %T: %w", v, err)
+	}
+	if b, err = json.Marshal(sayPhrases(tree, lang)); err != nil {
 		return out, fmt.Errorf("encode %T: %w", v, err)
 	}
 	if err := json.Unmarshal(b, &out); err != nil {
 		return out, fmt.Errorf("decode %T: %w", out, err)
 	}
 	return out, nil
+}
+
+// sayPhrases replaces, in a decoded JSON value, each phrase (an object
+// whose keys are exactly games.Languages, each a string: how
+// games.Phrase writes itself) by its words in lang.
+func sayPhrases(v any, lang string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if said, ok := phraseIn(x, lang); ok {
+			return said
+		}
+		for k, e := range x {
+			x[k] = sayPhrases(e, lang)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = sayPhrases(e, lang)
+		}
+	}
+	return v
+}
+
+// phraseIn is m's words in lang when m is a phrase.
+func phraseIn(m map[string]any, lang string) (string, bool) {
+	langs := games.Languages()
+	if len(m) != len(langs) {
+		return "", false
+	}
+	for _, l := range langs {
+		if _, ok := m[l].(string); !ok {
+			return "", false
+		}
+	}
+	if s, ok := m[lang].(string); ok {
+		return s, true
+	}
+	return m[games.English].(string), true
 }
 
 // GetReplay returns the game at one version as the caller's seat saw it.
@@ -35,7 +85,7 @@ func (s *Server) GetReplay(ctx context.Context, req GetReplayRequestObject) (Get
 	if err != nil {
 		return nil, err
 	}
-	out, err := convert[ReplayStep](step)
+	out, err := convert[ReplayStep](step, langOf(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +99,7 @@ func (s *Server) GetAudit(ctx context.Context, req GetAuditRequestObject) (GetAu
 	if err != nil {
 		return nil, err
 	}
-	out, err := convert[AuditReport](rep)
+	out, err := convert[AuditReport](rep, langOf(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +121,7 @@ func (s *Server) ListDisputes(ctx context.Context, req ListDisputesRequestObject
 	if err != nil {
 		return nil, err
 	}
-	items, err := convert[[]Dispute](ds)
+	items, err := convert[[]Dispute](ds, langOf(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -89,10 +139,10 @@ func (s *Server) dispute(ctx context.Context, gameID string, version int) (Dispu
 	}
 	for _, d := range ds {
 		if d.Version == version {
-			return convert[Dispute](d)
+			return convert[Dispute](d, langOf(ctx))
 		}
 	}
-	return Dispute{}, fail(http.StatusNotFound, codeNotFound, fmt.Sprintf("game %s has no dispute at version %d", gameID, version))
+	return Dispute{}, fail(http.StatusNotFound, codeNotFound, "error.no_dispute", gameID, version)
 }
 
 // RaiseDispute flags a version of the game.

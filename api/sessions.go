@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
 )
 
 // sessionKey is the request context's key of the caller's session id,
@@ -21,22 +22,23 @@ func sessionOf(ctx context.Context) (id string, ok bool) {
 
 // bearer checks a bearer token, a personal API token or a session JWT
 // whose session is still open (one lookup by primary key either way), and
-// returns ctx with the caller's user, and session when it is one. A
-// refused token is a 401 in the one error shape.
-func (s *Server) bearer(ctx context.Context, tok string) (context.Context, error) {
+// returns ctx with the caller's user, and session when it is one, and the
+// caller's language setting ("" for none). A refused token is a 401 in the
+// one error shape.
+func (s *Server) bearer(ctx context.Context, tok string) (context.Context, string, error) {
 	if auth.IsAPIToken(tok) {
-		user, err := s.cfg.APITokens.Verify(ctx, tok)
+		user, lang, err := s.cfg.APITokens.Caller(ctx, tok)
 		if err != nil {
-			return nil, refusedToken(err)
+			return nil, "", refusedToken(err)
 		}
-		return context.WithValue(ctx, userKey{}, user), nil
+		return context.WithValue(ctx, userKey{}, user), lang, nil
 	}
 	sess, err := s.cfg.Sessions.Verify(ctx, tok)
 	if err != nil {
-		return nil, refusedToken(err)
+		return nil, "", refusedToken(err)
 	}
 	ctx = context.WithValue(ctx, userKey{}, sess.User)
-	return context.WithValue(ctx, sessionKey{}, sess.ID), nil
+	return context.WithValue(ctx, sessionKey{}, sess.ID), sess.Language, nil
 }
 
 // refusedToken is the answer to a token that was refused: the database
@@ -46,7 +48,7 @@ func refusedToken(err error) error {
 	case unavailable(err):
 		return err
 	case errors.Is(err, auth.ErrSignedOut):
-		return unauthenticated("this session was signed out: sign in again (POST /v1/auth/login)")
+		return unauthenticated("error.signed_out")
 	case !errors.Is(err, auth.ErrInvalidToken):
 		return err
 	}
@@ -54,12 +56,12 @@ func refusedToken(err error) error {
 }
 
 // sessionOnly refuses, with a 403, what only a signed-in session may do
-// (an API token cannot make API tokens, nor sign anyone out).
+// (an API token cannot make API tokens, nor sign anyone out); what is a
+// key of the API's catalog.
 func sessionOnly(ctx context.Context, what string) (string, error) {
 	id, ok := sessionOf(ctx)
 	if !ok {
-		return "", fail(http.StatusForbidden, codeForbidden,
-			"an API token cannot "+what+": use a session token (POST /v1/auth/login, then POST /v1/auth/token)")
+		return "", fail(http.StatusForbidden, codeForbidden, "error.session_only", games.T(what))
 	}
 	return id, nil
 }
@@ -67,7 +69,7 @@ func sessionOnly(ctx context.Context, what string) (string, error) {
 // Logout signs out the caller's session on the server: its token is
 // refused from now on, on the API and the web.
 func (s *Server) Logout(ctx context.Context, _ LogoutRequestObject) (LogoutResponseObject, error) {
-	id, err := sessionOnly(ctx, "sign out (revoke it with DELETE /v1/tokens/{token_id})")
+	id, err := sessionOnly(ctx, "what.sign_out")
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +82,7 @@ func (s *Server) Logout(ctx context.Context, _ LogoutRequestObject) (LogoutRespo
 // LogoutEverywhere signs out every session of the caller's account, this
 // one included, on every device (web and API). API tokens stay.
 func (s *Server) LogoutEverywhere(ctx context.Context, _ LogoutEverywhereRequestObject) (LogoutEverywhereResponseObject, error) {
-	if _, err := sessionOnly(ctx, "sign out everywhere"); err != nil {
+	if _, err := sessionOnly(ctx, "what.sign_out_everywhere"); err != nil {
 		return nil, err
 	}
 	n, err := s.cfg.Sessions.RevokeAll(ctx, userOf(ctx))

@@ -26,13 +26,14 @@ const NotationPrefix = "notation."
 // notation is a catalog's reading table: each form, folded and split into
 // words, with the canonical word it stands for.
 type notation struct {
-	forms   map[string]string // folded form → canonical word
-	longest int               // the most words in a form
+	forms   map[string]string   // folded form → canonical word
+	langs   map[string][]string // folded form → the languages that have it
+	longest int                 // the most words in a form
 }
 
 // readTable builds c's reading table from every language's forms.
 func (c *Catalog) readTable() notation {
-	n := notation{forms: map[string]string{}}
+	n := notation{forms: map[string]string{}, langs: map[string][]string{}}
 	for _, lang := range Languages() {
 		for _, key := range slices.Sorted(maps.Keys(c.messages[lang])) {
 			word, ok := strings.CutPrefix(key, NotationPrefix)
@@ -46,6 +47,9 @@ func (c *Catalog) readTable() notation {
 				}
 				if _, taken := n.forms[f]; !taken {
 					n.forms[f] = word
+				}
+				if !slices.Contains(n.langs[f], lang) {
+					n.langs[f] = append(n.langs[f], lang)
 				}
 				n.longest = max(n.longest, len(strings.Fields(f)))
 			}
@@ -86,6 +90,42 @@ func (c *Catalog) ReadMove(text string) string {
 		i += matched
 	}
 	return strings.Join(out, " ")
+}
+
+// LanguageOf is the language a move is written in, when its notation
+// words say it: the one language that every word of the move found in only
+// one language belongs to ("enchère 5" is French, "bid 5" English); ""
+// when no word is of one language only ("coyote", "3") or words of two
+// languages are mixed.
+func (c *Catalog) LanguageOf(text string) string {
+	if c == nil || c.notation.longest == 0 {
+		return ""
+	}
+	fields := strings.Fields(strings.TrimRight(strings.TrimSpace(text), ".!"))
+	folded := make([]string, len(fields))
+	for i, f := range fields {
+		folded[i] = FoldWord(strings.TrimRight(f, ",;:"))
+	}
+	lang := ""
+	for i := 0; i < len(folded); {
+		matched := 1
+		for n := min(c.notation.longest, len(folded)-i); n > 0; n-- {
+			form := strings.Join(folded[i:i+n], " ")
+			if _, ok := c.notation.forms[form]; !ok {
+				continue
+			}
+			matched = n
+			if langs := c.notation.langs[form]; len(langs) == 1 {
+				if lang != "" && lang != langs[0] {
+					return ""
+				}
+				lang = langs[0]
+			}
+			break
+		}
+		i += matched
+	}
+	return lang
 }
 
 // WriteMove writes a move or a line of choices, in the game's canonical

@@ -21,12 +21,14 @@ func twoLanguages(t *testing.T) *games.Catalog {
 "notation.bid" = "bid"
 "notation.pass" = "pass"
 "notation.aid" = "aid"
+"notation.coyote" = "coyote"
 `)},
 		"fr.toml": {Data: []byte(`"coins" = { one = "{0} pièce", other = "{0} pièces" }
 "bid" = "{0} annonce {1}"
 "notation.bid" = "enchère|encheris"
 "notation.pass" = "passe|je passe|passer"
 "notation.aid" = "aide étrangère|l’aide étrangère"
+"notation.coyote" = "coyote"
 `)},
 	})
 	if err != nil {
@@ -92,6 +94,31 @@ func TestNotationReadsAndWritesMoves(t *testing.T) {
 	for lang, want := range map[string]string{"en": "pass", "fr": "passe"} {
 		if got, err := c.In(lang).Say(games.T("notation.pass")); err != nil || got != want {
 			t.Errorf("notation.pass in %s = %q, %v; want %q", lang, got, err, want)
+		}
+	}
+}
+
+// The language of a move is the one its notation words are of: a word
+// both languages write alike, a number or a name says nothing, and words
+// of two languages mixed say nothing either.
+func TestLanguageOfAMove(t *testing.T) {
+	c := twoLanguages(t)
+	for in, want := range map[string]string{
+		"enchère 5":          "fr",
+		"Je passe.":          "fr",
+		"aide etrangere":     "fr",
+		"bid 5":              "en",
+		"pass":               "en",
+		"coyote":             "",
+		"coyote enchère 3":   "fr",
+		"3":                  "",
+		"Zoé":                "",
+		"bid 5 je passe":     "",
+		"":                   "",
+		"je mange une pomme": "",
+	} {
+		if got := c.LanguageOf(in); got != want {
+			t.Errorf("LanguageOf(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -299,7 +299,7 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message
 		return s.refuse(ctx, h, in, b, lines, re.Explain(games.English), re.Rule)
 	}
 	if pe, ok := errors.AsType[*play.Error](err); ok {
-		return s.refuse(ctx, h, in, b, lines, pe.Message, "")
+		return s.refuse(ctx, h, in, b, lines, pe.Error(), "")
 	}
 	return h, err
 }

@@ -165,7 +165,7 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 	out, err := s.play.CreateGame(ctx, actor, req)
 	if err != nil {
 		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return fail(pe.Message)
+			return fail(pe.Error())
 		}
 		if re, ok := games.AsRuleError(err); ok {
 			return fail(re.Explain(games.English))
@@ -268,7 +268,7 @@ func (s *Service) resign(ctx context.Context, h handled, actor play.Actor, words
 	out, err := s.play.Resign(ctx, actor, game)
 	if err != nil {
 		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return s.notice(h, "resign refused: "+pe.Message, game, NoticeData{Subject: "[courrier] nothing was done", Paragraphs: []string{pe.Message}})
+			return s.notice(h, "resign refused: "+pe.Error(), game, NoticeData{Subject: "[courrier] nothing was done", Paragraphs: []string{pe.Error()}})
 		}
 		return h, err
 	}
@@ -307,7 +307,7 @@ func (s *Service) join(ctx context.Context, h handled, in incoming.Message, tok 
 	out, err := s.play.Join(ctx, actor, tok.Game, name)
 	if err != nil {
 		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, pe.Message, "")
+			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, pe.Error(), "")
 		}
 		return h, err
 	}

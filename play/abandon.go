@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play/archive"
@@ -104,7 +103,7 @@ func claimCmd(actor Actor) command {
 			return err
 		}
 		if slices.Contains(t.Resigned, seat) {
-			return refuse(CodeConflict, "you resigned from game %s", t.ID)
+			return refuse(CodeConflict, "refusal.resigned", t.ID)
 		}
 		players := t.Engine.Players(t.State)
 		var still []string
@@ -115,7 +114,7 @@ func claimCmd(actor Actor) command {
 			}
 		}
 		if len(still) > 0 {
-			return refuse(CodeConflict, "you may claim the game only when every other player has resigned or left; %s still play", strings.Join(still, ", "))
+			return refuse(CodeConflict, "refusal.claim_early", sayList(still))
 		}
 		if t.seed == nil {
 			return fmt.Errorf("game %s has no seed to reveal", t.ID)

@@ -113,17 +113,17 @@ func awayCmd(actor Actor, d time.Duration) command {
 			return err
 		}
 		if d < time.Hour {
-			return refuse(CodeInvalid, "an absence is at least an hour (write, for example, away 3d)")
+			return refuse(CodeInvalid, "refusal.absence_short")
 		}
 		if until, away := t.awayUntil(seat, c.now); away {
-			return refuse(CodeConflict, "you are already away until %s; write back first to declare another absence", until.UTC().Format(time.RFC1123))
+			return refuse(CodeConflict, "refusal.already_away", whenText(until.UTC()))
 		}
 		bound := DefaultAbsenceBound
 		if b, ok := t.Deadlines["away"]; ok {
 			bound = b
 		}
 		if left := bound - t.absent(seat); d > left {
-			return refuse(CodeInvalid, "absences in this game are bounded to %v in all; %v is left", bound, left.Round(time.Hour))
+			return refuse(CodeInvalid, "refusal.absence_bound", durationText(bound), durationText(left.Round(time.Hour)))
 		}
 		// No acting seat in the meta: an absence is not a move, and the
 		// seat's pending entries keep their identities.
@@ -147,7 +147,7 @@ func backCmd(actor Actor) command {
 			return err
 		}
 		if _, away := t.awayUntil(seat, c.now); !away && !slices.Contains(t.Abandoned, seat) {
-			return refuse(CodeConflict, "you are not away from game %s", t.ID)
+			return refuse(CodeConflict, "refusal.not_away", t.ID)
 		}
 		c.retimed = &seat
 		return c.stage(TypeBack, Back{Seat: seat}, "")

@@ -118,13 +118,14 @@ func (a *Archive) read(ctx context.Context, gameID string) ([]events.Recorded, e
 		return nil, fmt.Errorf("read game %s: %w", gameID, err)
 	}
 	if len(recorded) == 0 {
-		return nil, refuse(CodeNotFound, "there is no game %q", gameID)
+		return nil, refuse(CodeNotFound, "refusal.game_unknown", gameID)
 	}
 	return recorded, nil
 }
 
 // readAs reads and folds a game and returns who user is to it; a *Error
-// (CodeForbidden, saying that only players and the referee may have what)
+// (CodeForbidden, saying that only players and the referee may do what, a
+// key of play's catalog)
 // when user neither plays nor referees it.
 func (a *Archive) readAs(ctx context.Context, gameID, user, what string) ([]events.Recorded, *Table, archive.Viewer, error) {
 	recorded, err := a.read(ctx, gameID)
@@ -137,7 +138,7 @@ func (a *Archive) readAs(ctx context.Context, gameID, user, what string) ([]even
 	}
 	v, ok := t.ViewerOf(user)
 	if !ok {
-		return nil, nil, archive.Viewer{}, refuse(CodeForbidden, "this is not your game: only its players and its referee can %s", what)
+		return nil, nil, archive.Viewer{}, refuse(CodeForbidden, "refusal.not_your_game", games.T(what))
 	}
 	return recorded, t, v, nil
 }
@@ -212,12 +213,12 @@ func (a *Archive) mailContext(ctx context.Context, gameID string, into map[int]a
 // AuditFor is the audit report of a game for user: its players once it is
 // over, its referee (without a seat) at any time.
 func (a *Archive) AuditFor(ctx context.Context, gameID, user string) (*archive.AuditReport, error) {
-	_, _, v, err := a.readAs(ctx, gameID, user, "have its audit report")
+	_, _, v, err := a.readAs(ctx, gameID, user, "what.audit")
 	if err != nil {
 		return nil, err
 	}
 	if !v.Full {
-		return nil, refuse(CodeConflict, "the audit report of game %s is for when it is over (it checks the seed, which is secret until then); until then, GET /v1/games/%s/record has what your seat saw", gameID, gameID)
+		return nil, refuse(CodeConflict, "refusal.audit_running", gameID)
 	}
 	return a.AuditGame(ctx, gameID)
 }
@@ -226,7 +227,7 @@ func (a *Archive) AuditFor(ctx context.Context, gameID, user string) (*archive.A
 // Table.ViewerOf); a *Error (CodeForbidden) when user neither plays nor
 // referees it.
 func (a *Archive) RecordFor(ctx context.Context, w io.Writer, gameID, user string) error {
-	recorded, _, v, err := a.readAs(ctx, gameID, user, "have its record")
+	recorded, _, v, err := a.readAs(ctx, gameID, user, "what.record")
 	if err != nil {
 		return err
 	}
@@ -246,7 +247,7 @@ func (a *Archive) RecordAs(ctx context.Context, w io.Writer, gameID string, view
 // Replay returns a game's steps up to version to (0: all) as user may see
 // them; a *Error (CodeForbidden) when user neither plays nor referees it.
 func (a *Archive) Replay(ctx context.Context, gameID, user string, to int) ([]archive.ReplayStep, error) {
-	recorded, _, v, err := a.readAs(ctx, gameID, user, "replay it")
+	recorded, _, v, err := a.readAs(ctx, gameID, user, "what.replay")
 	if err != nil {
 		return nil, err
 	}
@@ -266,12 +267,12 @@ func (a *Archive) ReplayAs(ctx context.Context, gameID string, viewer archive.Vi
 // ReplayAt returns the game at version (0: the latest) as user may see it,
 // and the game's latest version.
 func (a *Archive) ReplayAt(ctx context.Context, gameID, user string, version int) (archive.ReplayStep, int, error) {
-	recorded, t, v, err := a.readAs(ctx, gameID, user, "replay it")
+	recorded, t, v, err := a.readAs(ctx, gameID, user, "what.replay")
 	if err != nil {
 		return archive.ReplayStep{}, 0, err
 	}
 	if version > t.Version {
-		return archive.ReplayStep{}, 0, refuse(CodeInvalid, "game %s has versions 1 to %d; there is no version %d", gameID, t.Version, version)
+		return archive.ReplayStep{}, 0, refuse(CodeInvalid, "refusal.replay_version", gameID, t.Version, version)
 	}
 	steps, err := archive.ReplaySteps(a.fold, gameID, recorded, v, version)
 	if err != nil {
@@ -288,19 +289,19 @@ func (a *Archive) ReplayAt(ctx context.Context, gameID, user string, version int
 // lacks.
 func (a *Archive) CheckReceipt(ctx context.Context, r archive.Receipt) error {
 	if r.Game == "" {
-		return refuse(CodeInvalid, "the receipt names no game")
+		return refuse(CodeInvalid, "refusal.receipt_no_game")
 	}
 	var hash []byte
 	err := a.pool.QueryRow(ctx, `select hash from events where stream = $1 and version = $2`, Stream(r.Game), r.Version).Scan(&hash)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return refuse(CodeNotFound, "game %s has no version %d", r.Game, r.Version)
+		return refuse(CodeNotFound, "refusal.receipt_version", r.Game, r.Version)
 	}
 	if err != nil {
 		return fmt.Errorf("read version %d of game %s: %w", r.Version, r.Game, err)
 	}
 	secret, err := a.storedSeed(ctx, r.Game)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return refuse(CodeNotFound, "game %s keeps no seed, so its receipts cannot be checked", r.Game)
+		return refuse(CodeNotFound, "refusal.no_seed", r.Game)
 	}
 	if err != nil {
 		return fmt.Errorf("read the seed of game %s: %w", r.Game, err)

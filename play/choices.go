@@ -37,9 +37,9 @@ func resolveChoice(eng games.Engine, s games.State, choices []string, line strin
 			}
 		}
 		if len(choices) == 0 {
-			return "", refuse(CodeInvalid, "%q picks a move by its number, and you have no move to make now", line)
+			return "", refuse(CodeInvalid, "refusal.choice_none", line)
 		}
-		return "", refuse(CodeInvalid, "%q picks move %d, and the list has moves 1 to %d", line, n, len(choices))
+		return "", refuse(CodeInvalid, "refusal.choice_range", line, n, len(choices))
 	}
 	choice, fill := choices[n-1], strings.TrimSpace(m[2])
 	if fill != "" && !rangePattern.MatchString(choice) && !blankPattern.MatchString(choice) {
@@ -54,16 +54,16 @@ func resolveChoice(eng games.Engine, s games.State, choices []string, line strin
 		lo, _ := strconv.Atoi(r[1])
 		hi, _ := strconv.Atoi(r[2])
 		if err != nil || v < lo || v > hi {
-			return "", refuse(CodeInvalid, "move %d is %q: write its number and a value from %d to %d, e.g. \"%d %d\"", n, choice, lo, hi, n, lo)
+			return "", refuse(CodeInvalid, "refusal.choice_value", n, choice, lo, hi)
 		}
 		return strings.Replace(choice, r[0], strconv.Itoa(v), 1), nil
 	case blankPattern.MatchString(choice):
 		if fill == "" {
-			return "", refuse(CodeInvalid, "move %d is %q: write its number and what goes in %s, e.g. \"%d …\"", n, choice, blankPattern.FindString(choice), n)
+			return "", refuse(CodeInvalid, "refusal.choice_blank", n, choice, blankPattern.FindString(choice))
 		}
 		return blankPattern.ReplaceAllLiteralString(choice, fill), nil
 	case fill != "":
-		return "", refuse(CodeInvalid, "%q: move %d is %q, which takes nothing after its number", line, n, choice)
+		return "", refuse(CodeInvalid, "refusal.choice_nothing", line, n, choice)
 	}
 	return choice, nil
 }

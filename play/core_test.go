@@ -326,7 +326,7 @@ func TestConcurrentIdempotentCreatesReturnOneResult(t *testing.T) {
 	// The same key for another command is refused in words, and writes nothing.
 	actor.IdempotencyKey = "create-0"
 	var pe *play.Error
-	if _, err := svc.Create(ctx, actor, "coup", nil, "Kim"); !errors.As(err, &pe) || pe.Code != play.CodeConflict || !strings.Contains(pe.Message, "another command") {
+	if _, err := svc.Create(ctx, actor, "coup", nil, "Kim"); !errors.As(err, &pe) || pe.Code != play.CodeConflict || !strings.Contains(pe.Error(), "another command") {
 		t.Fatalf("the key of a coyote game reused for a coup game: %v", err)
 	}
 }

@@ -128,15 +128,15 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 	eng, err := s.reg.Get(spec.kind)
 	if err != nil {
 		if spec.kind == "" {
-			return spec, refuse(CodeInvalid, "say which game to create: %s", strings.Join(s.reg.IDs(), ", "))
+			return spec, refuse(CodeInvalid, "refusal.which_game", strings.Join(s.reg.IDs(), ", "))
 		}
-		return spec, refuse(CodeInvalid, "there is no game %q here; the games are %s", req.Kind, strings.Join(s.reg.IDs(), ", "))
+		return spec, refuse(CodeInvalid, "refusal.no_game_here", req.Kind, strings.Join(s.reg.IDs(), ", "))
 	}
 	if spec.options, err = eng.Options(games.Options(req.Options)); err != nil {
 		return spec, err
 	}
 	if actor.User == "" {
-		return spec, refuse(CodeForbidden, "only a signed-in user can create a game")
+		return spec, refuse(CodeForbidden, "refusal.create_signed_in")
 	}
 	spec.info = eng.Info()
 	spec.name = strings.TrimSpace(req.Name)
@@ -145,7 +145,7 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 		if strings.TrimSpace(a) == "" {
 			continue
 		}
-		addr, err := s.checkAddress("an invitee's address", a)
+		addr, err := s.checkAddress("address.invitee", a)
 		if err != nil {
 			return spec, err
 		}
@@ -155,11 +155,11 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 		}
 	}
 	if strings.TrimSpace(req.Referee) != "" {
-		if spec.referee, err = s.checkAddress("the referee's address", req.Referee); err != nil {
+		if spec.referee, err = s.checkAddress("address.referee", req.Referee); err != nil {
 			return spec, err
 		}
 		if seen[strings.ToLower(spec.referee)] {
-			return spec, refuse(CodeInvalid, "a referee holds no seat: %s is invited to play, so name someone else as the referee, or play without one", spec.referee)
+			return spec, refuse(CodeInvalid, "refusal.referee_invited", spec.referee)
 		}
 	}
 	seats := len(spec.invite)
@@ -167,10 +167,10 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 		seats++
 	}
 	if seats > spec.info.MaxSeats {
-		return spec, refuse(CodeInvalid, "%s is for at most %d players; this game would seat %d", spec.info.Name, spec.info.MaxSeats, seats)
+		return spec, refuse(CodeInvalid, "refusal.too_many_seats", spec.info.Name, spec.info.MaxSeats, seats)
 	}
 	if len(spec.invite) > 0 && seats < spec.info.MinSeats {
-		return spec, refuse(CodeInvalid, "%s needs at least %d players; this game would seat %d", spec.info.Name, spec.info.MinSeats, seats)
+		return spec, refuse(CodeInvalid, "refusal.too_few_seats", spec.info.Name, spec.info.MinSeats, seats)
 	}
 	given := Deadlines{}
 	for _, k := range slices.Sorted(maps.Keys(req.Deadlines)) {
@@ -181,7 +181,7 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 		kind := strings.ToLower(strings.TrimSpace(k))
 		d, err := ParseDuration(v)
 		if err != nil {
-			return spec, refuse(CodeInvalid, "the %s deadline: %s", kind, err.Error())
+			return spec, &Error{Code: CodeInvalid, Message: words.Phrase("refusal.deadline_of", kind, phraseOf(err)), Err: err}
 		}
 		given[kind] = d
 	}
@@ -202,11 +202,11 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 // which, in a refusal.
 func (s *Service) checkAddress(what, address string) (string, error) {
 	if s.accounts == nil {
-		return "", refuse(CodeInvalid, "this server cannot invite anyone by address: create the game without invitees and share its link")
+		return "", refuse(CodeInvalid, "refusal.no_invite_server")
 	}
 	addr, err := s.accounts.CheckAddress(address)
 	if err != nil {
-		return "", &Error{Code: CodeInvalid, Message: what + ": " + err.Error(), Err: err}
+		return "", &Error{Code: CodeInvalid, Message: words.Phrase("refusal.bad_address", games.T(what), strings.TrimSpace(address)), Err: err}
 	}
 	return addr, nil
 }
@@ -223,10 +223,10 @@ func (s *Service) accountsOf(ctx context.Context, tx pgx.Tx, actor Actor, spec n
 			return nil, "", fmt.Errorf("find the account of an invitee: %w", err)
 		}
 		if u == actor.User {
-			return nil, "", refuse(CodeInvalid, "you cannot invite yourself (%s): you take a seat by giving your player name", addr)
+			return nil, "", refuse(CodeInvalid, "refusal.invite_self", addr)
 		}
 		if no {
-			return nil, "", refuse(CodeForbidden, "%s asked courrier to send them no invitations: invite someone else", addr)
+			return nil, "", refuse(CodeForbidden, "refusal.no_invitations_invite", addr)
 		}
 		if !slices.Contains(invited, u) {
 			invited = append(invited, u)
@@ -240,10 +240,10 @@ func (s *Service) accountsOf(ctx context.Context, tx pgx.Tx, actor Actor, spec n
 		return nil, "", fmt.Errorf("find the account of the referee: %w", err)
 	}
 	if referee == actor.User && spec.name != "" || slices.Contains(invited, referee) {
-		return nil, "", refuse(CodeInvalid, "a referee holds no seat: name someone who does not play, or play without a referee")
+		return nil, "", refuse(CodeInvalid, "refusal.referee_plays")
 	}
 	if no {
-		return nil, "", refuse(CodeForbidden, "%s asked courrier to send them no invitations: name another referee", spec.referee)
+		return nil, "", refuse(CodeForbidden, "refusal.no_invitations_referee", spec.referee)
 	}
 	return invited, referee, nil
 }

@@ -40,7 +40,7 @@ func (d Deadlines) withDefaults() (Deadlines, error) {
 	out := Deadlines{"turn": DefaultTurnDeadline, "window": DefaultWindowDeadline}
 	for k, v := range d {
 		if v < time.Minute || v > MaxDeadline {
-			return nil, refuse(CodeInvalid, "deadline %s: %v is not between a minute and %d days", k, v, MaxDeadline/(24*time.Hour))
+			return nil, refuse(CodeInvalid, "refusal.deadline_range", k, durationText(v), int(MaxDeadline/(24*time.Hour)))
 		}
 		out[k] = v
 	}
@@ -228,24 +228,28 @@ func (w *DeadlineWorker) Work(ctx context.Context, job *river.Job[jobs.Deadline]
 	return nil
 }
 
-// weekdayNames are the days as a game's creator writes them.
+// weekdayNames are the days as a game's creator writes them, by their
+// first three letters, in English and in French.
 var weekdayNames = map[string]time.Weekday{
 	"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday,
 	"thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday,
+	"dim": time.Sunday, "lun": time.Monday, "mar": time.Tuesday, "mer": time.Wednesday,
+	"jeu": time.Thursday, "ven": time.Friday, "sam": time.Saturday,
 }
 
-// ParseWeekdays reads the days on which deadlines run ("mon" … "sun", or
-// full English names); none means every day.
+// ParseWeekdays reads the days on which deadlines run ("mon" … "sun",
+// "lun" … "dim", or full English or French names, accents optional); none
+// means every day.
 func ParseWeekdays(names []string) ([]time.Weekday, error) {
 	var out []time.Weekday
 	for _, n := range names {
-		key := strings.ToLower(strings.TrimSpace(n))
+		key := games.FoldWord(strings.TrimSpace(n))
 		if len(key) > 3 {
 			key = key[:3]
 		}
 		d, ok := weekdayNames[key]
 		if !ok {
-			return nil, refuse(CodeInvalid, "%q is not a day of the week (write mon, tue, wed, thu, fri, sat or sun)", n)
+			return nil, refuse(CodeInvalid, "refusal.weekday", n)
 		}
 		if !slices.Contains(out, d) {
 			out = append(out, d)

@@ -65,7 +65,7 @@ func (t *Table) applyDispute(typ string, data []byte, version int, at time.Time)
 			return fmt.Errorf("decode %s: %w", typ, err)
 		}
 		t.Disputes = append(t.Disputes, Dispute{Version: version, Move: d.Move, Seat: d.Seat,
-			By: t.nameOf(d.Seat, games.Spectator), Reason: d.Reason, At: at})
+			By: t.nameOf(d.Seat), Reason: d.Reason, At: at})
 	case TypeRuled:
 		var r Ruled
 		if err := json.Unmarshal(data, &r); err != nil {
@@ -119,21 +119,21 @@ func disputeCmd(actor Actor, move int, reason string) command {
 	return func(c *cmdCtx) error {
 		t := c.table
 		if !t.Started {
-			return refuse(CodeConflict, "game %s has not started: there is no move to dispute", t.ID)
+			return refuse(CodeConflict, "refusal.dispute_not_started", t.ID)
 		}
 		seat := t.SeatOf(actor.User)
 		if seat == games.Spectator {
-			return refuse(CodeForbidden, "you do not play in game %s", t.ID)
+			return refuse(CodeForbidden, "refusal.not_player", t.ID)
 		}
 		if move < 1 || move > t.Version {
-			return refuse(CodeInvalid, "game %s has no version %d to dispute (it is at version %d)", t.ID, move, t.Version)
+			return refuse(CodeInvalid, "refusal.dispute_no_version", t.ID, move, t.Version)
 		}
 		if reason == "" || utf8.RuneCountInString(reason) > maxDisputeText {
-			return refuse(CodeInvalid, "say why you dispute version %d, in 1 to %d characters", move, maxDisputeText)
+			return refuse(CodeInvalid, "refusal.dispute_reason", move, maxDisputeText)
 		}
 		for _, d := range t.Disputes {
 			if d.Move == move && d.Seat == seat && d.Ruling == nil {
-				return refuse(CodeConflict, "you already disputed version %d (at version %d); the referee has not ruled yet", move, d.Version)
+				return refuse(CodeConflict, "refusal.dispute_again", move, d.Version)
 			}
 		}
 		c.disputed = true
@@ -150,51 +150,55 @@ func (s *Service) RuleDispute(ctx context.Context, actor Actor, gameID string, d
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
 		if t.Referee() == "" {
-			return refuse(CodeConflict, "game %s has no referee: its creator plays and named none, so its disputes stay on the record unruled", t.ID)
+			return refuse(CodeConflict, "refusal.no_referee", t.ID)
 		}
 		if actor.User == "" || actor.User != t.Referee() {
-			return refuse(CodeForbidden, "only the referee of game %s rules on its disputes", t.ID)
+			return refuse(CodeForbidden, "refusal.referee_only", t.ID)
 		}
 		if decision != RulingUpheld && decision != RulingRejected {
-			return refuse(CodeInvalid, "a ruling is %q or %q, not %q", RulingUpheld, RulingRejected, decision)
+			return refuse(CodeInvalid, "refusal.ruling_word", RulingUpheld, RulingRejected, decision)
 		}
 		if text == "" || utf8.RuneCountInString(text) > maxDisputeText {
-			return refuse(CodeInvalid, "give the reasons of your ruling, in 1 to %d characters", maxDisputeText)
+			return refuse(CodeInvalid, "refusal.ruling_text", maxDisputeText)
 		}
 		for _, d := range t.Disputes {
 			if d.Version != dispute {
 				continue
 			}
 			if d.Ruling != nil {
-				return refuse(CodeConflict, "the dispute of version %d was already ruled on (at version %d)", d.Move, d.Ruling.Version)
+				return refuse(CodeConflict, "refusal.ruled_already", d.Move, d.Ruling.Version)
 			}
 			c.disputed = true
 			return c.stage(TypeRuled, Ruled{Dispute: dispute, Decision: decision, Text: text}, "")
 		}
-		return refuse(CodeNotFound, "game %s has no dispute at version %d", t.ID, dispute)
+		return refuse(CodeNotFound, "refusal.no_dispute", t.ID, dispute)
 	})
 }
 
 // disputeText says what a dispute or a ruling event is, in plain words.
-func (t *Table) disputeText(typ string, data []byte, viewer games.Seat) (string, error) {
+func (t *Table) disputeText(typ string, data []byte, viewer games.Seat) (games.Phrase, error) {
 	switch typ {
 	case TypeDisputed:
 		var d Disputed
 		if err := json.Unmarshal(data, &d); err != nil {
-			return "", fmt.Errorf("decode %s: %w", typ, err)
+			return games.Phrase{}, fmt.Errorf("decode %s: %w", typ, err)
 		}
-		who := t.nameOf(d.Seat, viewer)
-		verb := " disputes "
-		if who == "You" {
-			verb = " dispute "
+		if d.Seat == viewer && viewer != games.Spectator {
+			return words.Phrase("change.you_disputed", d.Move, d.Reason), nil
 		}
-		return fmt.Sprintf("%s%sversion %d: %s", who, verb, d.Move, d.Reason), nil
+		return words.Phrase("change.disputed", t.nameText(d.Seat), d.Move, d.Reason), nil
 	default:
 		var r Ruled
 		if err := json.Unmarshal(data, &r); err != nil {
-			return "", fmt.Errorf("decode %s: %w", typ, err)
+			return games.Phrase{}, fmt.Errorf("decode %s: %w", typ, err)
 		}
-		return fmt.Sprintf("The referee %s the dispute recorded at version %d: %s", r.Decision, r.Dispute, r.Text), nil
+		switch r.Decision {
+		case RulingUpheld:
+			return words.Phrase("change.ruled_upheld", r.Dispute, r.Text), nil
+		case RulingRejected:
+			return words.Phrase("change.ruled_rejected", r.Dispute, r.Text), nil
+		}
+		return words.Phrase("change.ruled", r.Decision, r.Dispute, r.Text), nil
 	}
 }
 
@@ -206,7 +210,7 @@ func (s *Service) DisputesOf(ctx context.Context, gameID, user string) ([]Disput
 		return nil, false, err
 	}
 	if _, ok := t.ViewerOf(user); !ok {
-		return nil, false, refuse(CodeForbidden, "this is not your game: only its players and its referee can see its disputes")
+		return nil, false, refuse(CodeForbidden, "refusal.disputes_not_yours")
 	}
 	return t.Disputes, user != "" && user == t.Referee(), nil
 }

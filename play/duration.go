@@ -17,11 +17,12 @@ const maxDurationDays = 3650
 
 // ParseDuration reads a duration as every door writes it: a number of
 // days, a Go duration of hours and minutes, or both ("3d", "36h", "2h30m",
-// "1d12h", "2d 6h"). It is at least MinDuration. Its error is a *Error
+// "1d12h", "2d 6h"), the units also as words in English or French ("3
+// days", "3j", "3 jours", "36 heures"). It is at least MinDuration. Its error is a *Error
 // (CodeInvalid) a person can read.
 func ParseDuration(s string) (time.Duration, error) {
-	text := strings.ToLower(strings.Join(strings.Fields(s), ""))
-	bad := refuse(CodeInvalid, "%q is not a duration: write it as 3d, 36h or 1d12h", strings.TrimSpace(s))
+	text := durationUnits.Replace(strings.ToLower(strings.Join(strings.Fields(s), "")))
+	bad := refuse(CodeInvalid, "refusal.duration", strings.TrimSpace(s))
 	if text == "" {
 		return 0, bad
 	}
@@ -55,11 +56,19 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, tooLong(s)
 	}
 	if d < MinDuration {
-		return 0, refuse(CodeInvalid, "%q is less than an hour: a deadline or an absence is at least an hour", strings.TrimSpace(s))
+		return 0, refuse(CodeInvalid, "refusal.duration_short", strings.TrimSpace(s))
 	}
 	return d, nil
 }
 
+// durationUnits writes the units of a duration as ParseDuration reads
+// them: days as "d" ("3 days", "3 jours", "3j"), hours as "h" ("36
+// hours", "36 heures").
+var durationUnits = strings.NewReplacer(
+	"days", "d", "day", "d", "jours", "d", "jour", "d", "j", "d",
+	"hours", "h", "hour", "h", "heures", "h", "heure", "h",
+)
+
 func tooLong(s string) error {
-	return refuse(CodeInvalid, "%q is too long: courrier reads durations of at most %d days", strings.TrimSpace(s), maxDurationDays)
+	return refuse(CodeInvalid, "refusal.duration_long", strings.TrimSpace(s), maxDurationDays)
 }

@@ -3,7 +3,6 @@ package play
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -16,22 +15,28 @@ const (
 	CodeConflict  = "conflict"  // the game is not in a state that allows it
 )
 
-// Error is a refusal a person can read: a stable Code and a message. Nothing
-// was written.
+// Error is a refusal a person can read: a stable Code and a message in
+// words of play's catalog, said in the reader's language by Explain (and
+// games.Explain). Nothing was written.
 type Error struct {
 	Code    string
-	Message string
+	Message games.Phrase
 	Err     error // what caused it, when something did (for errors.Is)
 }
 
-// Error implements error.
-func (e *Error) Error() string { return e.Message }
+// Error implements error, in English.
+func (e *Error) Error() string { return e.Message.In(games.English) }
+
+// Explain says the refusal in lang (see games.Explainer).
+func (e *Error) Explain(lang string) string { return e.Message.In(lang) }
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-func refuse(code, format string, args ...any) error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+// refuse returns a *Error of code whose message is key of play's catalog
+// with args.
+func refuse(code, key string, args ...any) error {
+	return &Error{Code: code, Message: words.Phrase(key, args...)}
 }
 
 // StaleError is a player's move sent against a version the game has left:
@@ -53,29 +58,33 @@ type StaleError struct {
 	Waiting []string
 }
 
-// Error implements error: the same words through every door.
-func (e *StaleError) Error() string {
+// Error implements error: the same words through every door, in English.
+func (e *StaleError) Error() string { return e.Explain(games.English) }
+
+// Explain says why the move is stale in lang (see games.Explainer).
+func (e *StaleError) Explain(lang string) string { return e.phrase().In(lang) }
+
+// phrase is what Explain says.
+func (e *StaleError) phrase() games.Phrase {
 	switch {
 	case e.Expected > e.Current:
-		return fmt.Sprintf("your move was made against version %d, but the game is only at version %d: "+
-			"look at the game and send your move against the version you see", e.Expected, e.Current)
+		return words.Phrase("stale.ahead", e.Expected, e.Current)
 	case e.Ended:
-		return fmt.Sprintf("the game is over: your move was made against version %d, and the game ended at version %d", e.Expected, e.Current)
+		return words.Phrase("stale.ended", e.Expected, e.Current)
 	case !e.YourTurn && len(e.Waiting) > 0:
-		return fmt.Sprintf("it is not your turn: the game waits for %s (your move was made against version %d, the game is now at version %d); "+
-			"you will be prompted when it is your turn", sayList(e.Waiting), e.Expected, e.Current)
+		return words.Phrase("stale.waiting", sayList(e.Waiting), e.Expected, e.Current)
 	}
-	return fmt.Sprintf("the game moved on: your move was made against version %d, the game is now at version %d; "+
-		"look at what changed and send your move again if it still stands", e.Expected, e.Current)
+	return words.Phrase("stale.moved_on", e.Expected, e.Current)
 }
 
-// sayList joins names as a sentence does: "Ana", "Ana and Bob", "Ana, Bob
-// and Cleo".
-func sayList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
+// sayList is names as a sentence lists them, in any language: "Ana",
+// "Ana and Bob", "Ana, Bob and Cleo" ("Ana et Bob").
+func sayList(names []string) games.Text {
+	items := make([]any, len(names))
+	for i, n := range names {
+		items[i] = n
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return games.List(items...)
 }
 
 // MoveError is the refusal of one line of a several-line move.
@@ -88,6 +97,12 @@ type MoveError struct {
 // Error implements error.
 func (e *MoveError) Error() string {
 	return fmt.Sprintf("line %d %q: %v", e.Line, e.Text, e.Err)
+}
+
+// Explain says the refusal in lang: "line N (text): reason" (see
+// games.Explainer).
+func (e *MoveError) Explain(lang string) string {
+	return words.In(lang).Must(games.T("refusal.line", e.Line, e.Text, games.Explain(e.Err, lang)))
 }
 
 // Unwrap gives access to the rule error.

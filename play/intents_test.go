@@ -78,7 +78,9 @@ func TestParseDuration(t *testing.T) {
 	}
 }
 
-// The reply verbs are read once, here, for mail and the web alike.
+// The reply verbs are read once, here, for mail and the web alike, in
+// English and in French, accents optional and case ignored; the language
+// a verb is written in is reported when only one language has the word.
 func TestParseReply(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -87,21 +89,44 @@ func TestParseReply(t *testing.T) {
 		verb  bool
 		bad   bool
 	}{
-		{"away", []string{"away 3d"}, play.Reply{Verb: play.VerbAway, For: 72 * time.Hour}, true, false},
-		{"away in capitals, a phone's space", []string{"Away\u00a036h"}, play.Reply{Verb: play.VerbAway, For: 36 * time.Hour}, true, false},
+		{"away", []string{"away 3d"}, play.Reply{Verb: play.VerbAway, For: 72 * time.Hour, Lang: "en"}, true, false},
+		{"away in capitals, a phone's space", []string{"Away\u00a036h"}, play.Reply{Verb: play.VerbAway, For: 36 * time.Hour, Lang: "en"}, true, false},
 		{"away forever", []string{"away forever"}, play.Reply{Verb: play.VerbAway}, true, true},
 		{"away for too little", []string{"away 20m"}, play.Reply{Verb: play.VerbAway}, true, true},
 		{"away without how long", []string{"away"}, play.Reply{Verb: play.VerbAway}, true, true},
-		{"back", []string{"back"}, play.Reply{Verb: play.VerbBack}, true, false},
+		{"back", []string{"back"}, play.Reply{Verb: play.VerbBack, Lang: "en"}, true, false},
 		{"back with more is a move", []string{"back to the wall"}, play.Reply{Verb: play.VerbBack}, false, false},
-		{"claim", []string{"  claim  "}, play.Reply{Verb: play.VerbClaim}, true, false},
+		{"claim", []string{"  claim  "}, play.Reply{Verb: play.VerbClaim, Lang: "en"}, true, false},
 		{"claim with more is a move", []string{"claim 3"}, play.Reply{Verb: play.VerbClaim}, false, false},
-		{"resign", []string{"Resign"}, play.Reply{Verb: play.VerbResign}, true, false},
-		{"dispute over two lines", []string{"dispute 12 the deal", "gave me two aces"}, play.Reply{Verb: play.VerbDispute, Version: 12, Reason: "the deal gave me two aces"}, true, false},
-		{"dispute with a v", []string{"dispute v7 why"}, play.Reply{Verb: play.VerbDispute, Version: 7, Reason: "why"}, true, false},
+		{"resign", []string{"Resign"}, play.Reply{Verb: play.VerbResign, Lang: "en"}, true, false},
+		{"dispute over two lines", []string{"dispute 12 the deal", "gave me two aces"}, play.Reply{Verb: play.VerbDispute, Version: 12, Reason: "the deal gave me two aces", Lang: "en"}, true, false},
+		{"dispute with a v", []string{"dispute v7 why"}, play.Reply{Verb: play.VerbDispute, Version: 7, Reason: "why", Lang: "en"}, true, false},
 		{"dispute without a version", []string{"dispute soon"}, play.Reply{Verb: play.VerbDispute}, true, true},
 		{"a move", []string{"bid 3"}, play.Reply{}, false, false},
 		{"nothing", []string{"", "  "}, play.Reply{}, false, false},
+		{"absent, in days", []string{"absent 3j"}, play.Reply{Verb: play.VerbAway, For: 72 * time.Hour, Lang: "fr"}, true, false},
+		{"absent, days in words", []string{"Absente 2 jours"}, play.Reply{Verb: play.VerbAway, For: 48 * time.Hour, Lang: "fr"}, true, false},
+		{"je m’absente", []string{"je m’absente 1j12h"}, play.Reply{Verb: play.VerbAway, For: 36 * time.Hour, Lang: "fr"}, true, false},
+		{"je m'absente, a plain apostrophe", []string{"Je m'absente 36 heures"}, play.Reply{Verb: play.VerbAway, For: 36 * time.Hour, Lang: "fr"}, true, false},
+		{"absent without how long", []string{"absent"}, play.Reply{Verb: play.VerbAway}, true, true},
+		{"retour", []string{"Retour"}, play.Reply{Verb: play.VerbBack, Lang: "fr"}, true, false},
+		{"je suis de retour", []string{"je suis de retour"}, play.Reply{Verb: play.VerbBack, Lang: "fr"}, true, false},
+		{"retour with more is a move", []string{"retour au jeu"}, play.Reply{}, false, false},
+		{"revendiquer", []string{"revendiquer"}, play.Reply{Verb: play.VerbClaim, Lang: "fr"}, true, false},
+		{"j’abandonne", []string{"J’abandonne"}, play.Reply{Verb: play.VerbResign, Lang: "fr"}, true, false}, //nolint:misspell // French
+		{"abandon", []string{"abandon"}, play.Reply{Verb: play.VerbResign, Lang: "fr"}, true, false},
+		{"litige", []string{"litige 12 la donne", "m’a donné deux as"}, play.Reply{Verb: play.VerbDispute, Version: 12, Reason: "la donne m’a donné deux as", Lang: "fr"}, true, false},
+		{"réclamation without accents", []string{"RECLAMATION v4 pourquoi"}, play.Reply{Verb: play.VerbDispute, Version: 4, Reason: "pourquoi", Lang: "fr"}, true, false},
+		{"contester is Coup's and Coyote's move, not a verb", []string{"contester 12"}, play.Reply{}, false, false},
+		{"langue fr", []string{"langue fr"}, play.Reply{Verb: play.VerbLanguage, Language: "fr", Lang: "fr"}, true, false},
+		{"langue français", []string{"Langue Français"}, play.Reply{Verb: play.VerbLanguage, Language: "fr", Lang: "fr"}, true, false},
+		{"langue francais, no accent", []string{"langue francais"}, play.Reply{Verb: play.VerbLanguage, Language: "fr", Lang: "fr"}, true, false},
+		{"langue anglais", []string{"langue anglais"}, play.Reply{Verb: play.VerbLanguage, Language: "en", Lang: "fr"}, true, false},
+		{"language en", []string{"language en"}, play.Reply{Verb: play.VerbLanguage, Language: "en", Lang: "en"}, true, false},
+		{"language French", []string{"Language French."}, play.Reply{Verb: play.VerbLanguage, Language: "fr", Lang: "en"}, true, false},
+		{"language fr-BE", []string{"language fr-BE"}, play.Reply{Verb: play.VerbLanguage, Language: "fr", Lang: "en"}, true, false},
+		{"a language courrier does not speak", []string{"langue klingon"}, play.Reply{Verb: play.VerbLanguage}, true, true},
+		{"langue alone", []string{"langue"}, play.Reply{Verb: play.VerbLanguage}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -219,7 +244,7 @@ func TestInviteesAccountsAreMadeInTheGamesTransaction(t *testing.T) {
 	before := count()
 	for _, refused := range []string{"No@Players.test", "mute@players.test"} {
 		_, err := svc.CreateGame(ctx, creator, play.GameRequest{Kind: "coyote", Name: "Ana", Invite: []string{"new@players.test", refused}})
-		if pe, ok := errors.AsType[*play.Error](err); !ok || pe.Code != play.CodeForbidden || !strings.Contains(pe.Message, "no invitations") {
+		if pe, ok := errors.AsType[*play.Error](err); !ok || pe.Code != play.CodeForbidden || !strings.Contains(pe.Error(), "no invitations") {
 			t.Fatalf("inviting %s: %v", refused, err)
 		}
 		if n := count(); n != before {

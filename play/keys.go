@@ -65,7 +65,7 @@ func queueReserveKey(b *pgx.Batch, actor Actor, req request, ttl time.Duration) 
 // the same command, a refusal otherwise.
 func (k *keyRecord) replay(req request) (Outcome, error) {
 	if !slices.Equal(k.hash, req.hash) || (!req.create && k.gameID != req.gameID) {
-		return Outcome{}, refuse(CodeConflict, "this idempotency key was already used for another command; use a new key for a new command")
+		return Outcome{}, refuse(CodeConflict, "refusal.key_reused")
 	}
 	var prior Outcome
 	if k.result == nil {

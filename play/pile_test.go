@@ -34,6 +34,15 @@ type pileEvent struct {
 
 func (e pileEvent) EventType() string { return e.Type }
 
+// pileWords are the pile's words (English only: a test game).
+var pileWords = games.CatalogOf("en", map[string]string{
+	"over":     "the game is over",
+	"turn":     "it is {0}'s turn",
+	"take":     "take 1 to 3 stones, at most the {0} left",
+	"notation": "write a move as 'take <n>'",
+	"number":   `"{0}" is not a number`,
+})
+
 func (pile) Info() games.Info {
 	return games.Info{ID: "pile", Name: "Pile", MinSeats: 2, MaxSeats: 2,
 		Options: []games.OptionSpec{{Name: "size", Values: []string{"small", "large"}, Default: "small"}}, Rules: 1}
@@ -54,13 +63,13 @@ func (pile) Setup(opts games.Options, players []string, r *rand.Rand) ([]pileEve
 
 func (pile) Decide(s *pileState, seat games.Seat, take int, _ *rand.Rand) ([]pileEvent, error) {
 	if s.Winner >= 0 {
-		return nil, games.Illegal("P-0", "the game is over")
+		return nil, pileWords.Illegal("P-0", "over")
 	}
 	if int(seat) != s.Turn {
-		return nil, games.Illegal("P-1", "it is %s's turn", s.Players[s.Turn])
+		return nil, pileWords.Illegal("P-1", "turn", s.Players[s.Turn])
 	}
 	if take < 1 || take > 3 || take > s.Stones {
-		return nil, games.Illegal("P-2", "take 1 to 3 stones, at most the %d left", s.Stones)
+		return nil, pileWords.Illegal("P-2", "take", s.Stones)
 	}
 	return []pileEvent{{Type: "took", Seat: int(seat), Take: take}}, nil
 }
@@ -165,11 +174,11 @@ func (pile) Redact(_ *pileState, e pileEvent, seat games.Seat) pileEvent {
 func (pile) Parse(_ *pileState, text string) (int, error) {
 	f := strings.Fields(strings.ToLower(text))
 	if len(f) != 2 || f[0] != "take" {
-		return 0, games.Unparsable("write a move as 'take <n>'")
+		return 0, pileWords.Unparsable("notation")
 	}
 	n, err := strconv.Atoi(f[1])
 	if err != nil {
-		return 0, games.Unparsable("%q is not a number", f[1])
+		return 0, pileWords.Unparsable("number", f[1])
 	}
 	return n, nil
 }

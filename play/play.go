@@ -262,8 +262,7 @@ func (s *Service) exec(ctx context.Context, actor Actor, req request, cmd comman
 		if conflict {
 			// Still errors.Is(err, events.ErrVersionConflict), for Move's
 			// stale-move answer; a person reads the message.
-			return out, &Error{Code: CodeConflict, Err: err, Message: fmt.Sprintf(
-				"game %s changed while your command was being decided, several times in a row: look at the game and try again", req.gameID)}
+			return out, &Error{Code: CodeConflict, Err: err, Message: words.Phrase("refusal.busy", req.gameID)}
 		}
 		return out, err
 	}
@@ -300,7 +299,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	var prior *keyRecord
 	if keyed {
 		if actor.User == "" {
-			return Outcome{}, refuse(CodeInvalid, "an idempotency key needs a signed-in user")
+			return Outcome{}, refuse(CodeInvalid, "refusal.key_needs_user")
 		}
 		prior = queueReserveKey(b, actor, req, s.keyTTL)
 	}
@@ -357,7 +356,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		t.seed = &sd
 	}
 	if t.Version == 0 && !req.create {
-		return Outcome{}, refuse(CodeNotFound, "there is no game %q", req.gameID)
+		return Outcome{}, refuse(CodeNotFound, "refusal.game_unknown", req.gameID)
 	}
 	if req.prepare != nil {
 		if err := req.prepare(ctx, tx); err != nil {
@@ -588,17 +587,17 @@ func join(c *cmdCtx, actor Actor, name string) error {
 	t := c.table
 	name = strings.TrimSpace(name)
 	if t.Started {
-		return refuse(CodeConflict, "game %s has already started; it takes no more players", t.ID)
+		return refuse(CodeConflict, "refusal.join_started", t.ID)
 	}
 	if actor.User == "" {
-		return refuse(CodeForbidden, "only a signed-in user can join a game")
+		return refuse(CodeForbidden, "refusal.join_signed_in")
 	}
 	if err := validName(name); err != nil {
 		return err
 	}
 	info := t.Engine.Info()
 	if len(t.Joined) >= info.MaxSeats {
-		return refuse(CodeConflict, "game %s is full: %s is for at most %d players", t.ID, info.Name, info.MaxSeats)
+		return refuse(CodeConflict, "refusal.full", t.ID, info.Name, info.MaxSeats)
 	}
 	// Before the start nothing is dealt: only a named referee, who will
 	// see everything, is refused (a creator without a seat may still take
@@ -608,13 +607,13 @@ func join(c *cmdCtx, actor Actor, name string) error {
 	}
 	for _, j := range t.Joined {
 		if j.User == actor.User {
-			return refuse(CodeConflict, "you already play in game %s as %s", t.ID, j.Name)
+			return refuse(CodeConflict, "refusal.already_plays_as", t.ID, j.Name)
 		}
 		if strings.EqualFold(j.Name, name) {
-			return refuse(CodeConflict, "someone already plays as %q in game %s; choose another name", name, t.ID)
+			return refuse(CodeConflict, "refusal.name_taken", name, t.ID)
 		}
 		if confusable(j.Name, name) {
-			return refuse(CodeConflict, "the name %q looks like %q, who already plays in game %s: choose a name the other players cannot mistake for theirs", name, j.Name, t.ID)
+			return refuse(CodeConflict, "refusal.name_lookalike", name, j.Name, t.ID)
 		}
 	}
 	if err := c.stage(TypeJoined, Joined{User: actor.User, Name: name}, ""); err != nil {
@@ -630,14 +629,14 @@ func join(c *cmdCtx, actor Actor, name string) error {
 // with a letter: a name can be written in a move without quoting.
 func validName(name string) error {
 	if name == "" || len([]rune(name)) > 20 {
-		return refuse(CodeInvalid, "a player name has 1 to 20 characters")
+		return refuse(CodeInvalid, "refusal.name_length", 20)
 	}
 	for i, r := range name {
 		if i == 0 && !unicode.IsLetter(r) {
-			return refuse(CodeInvalid, "a player name starts with a letter, so it cannot be confused with a seat number")
+			return refuse(CodeInvalid, "refusal.name_letter")
 		}
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(" -_.", r) {
-			return refuse(CodeInvalid, "a player name has only letters, digits, spaces, '-', '_' and '.'")
+			return refuse(CodeInvalid, "refusal.name_chars")
 		}
 	}
 	return nil
@@ -650,14 +649,14 @@ func (s *Service) Start(ctx context.Context, actor Actor, gameID string) (Outcom
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
 		t := c.table
 		if t.Started {
-			return refuse(CodeConflict, "game %s has already started", t.ID)
+			return refuse(CodeConflict, "refusal.started", t.ID)
 		}
 		if actor.User != t.Creator && actor.Channel != ChannelSystem {
-			return refuse(CodeForbidden, "only the player who created game %s can start it", t.ID)
+			return refuse(CodeForbidden, "refusal.start_creator", t.ID)
 		}
 		info := t.Engine.Info()
 		if n := len(t.Joined); n < info.MinSeats {
-			return refuse(CodeConflict, "%s needs at least %d players; game %s has %d", info.Name, info.MinSeats, t.ID, n)
+			return refuse(CodeConflict, "refusal.too_few", info.Name, info.MinSeats, t.ID, n)
 		}
 		return startGame(c)
 	})
@@ -713,13 +712,13 @@ func (s *Service) Move(ctx context.Context, actor Actor, gameID string, expected
 // against.
 func checkMoves(moves []string, expected int) error {
 	if len(moves) == 0 {
-		return refuse(CodeInvalid, "there is no move: write one in the game's notation, or the number of a listed choice")
+		return refuse(CodeInvalid, "refusal.no_move")
 	}
 	if err := checkMoveSize(moves); err != nil {
 		return err
 	}
 	if expected < AnyVersion {
-		return refuse(CodeInvalid, "the expected version %d is not a version", expected)
+		return refuse(CodeInvalid, "refusal.bad_expected", expected)
 	}
 	return nil
 }
@@ -750,7 +749,7 @@ func moveCmd(actor Actor, expected int, moves []string, v *viewer) command {
 		for i, line := range moves {
 			var err error
 			if t.Engine.Result(t.State).Finished {
-				err = games.Illegal("end", "the game ended before this line")
+				err = words.Illegal("end", "refusal.ended_before_line")
 			} else if line, err = resolveChoice(t.Engine, t.State, choices, line); err == nil {
 				err = c.decide(seat, line)
 			}
@@ -825,7 +824,7 @@ func (s *Service) stale(ctx context.Context, actor Actor, gameID string, expecte
 		if p.Seat == seat && seat != games.Spectator {
 			se.YourTurn = true
 		}
-		if name := t.nameOf(p.Seat, games.Spectator); !slices.Contains(se.Waiting, name) {
+		if name := t.nameOf(p.Seat); !slices.Contains(se.Waiting, name) {
 			se.Waiting = append(se.Waiting, name)
 		}
 	}
@@ -867,11 +866,11 @@ const (
 // MaxMoveLines.
 func checkMoveSize(moves []string) error {
 	if len(moves) > MaxMoveLines {
-		return refuse(CodeInvalid, "a move has at most %d lines; this one has %d", MaxMoveLines, len(moves))
+		return refuse(CodeInvalid, "refusal.too_many_lines", MaxMoveLines, len(moves))
 	}
 	for i, m := range moves {
 		if n := utf8.RuneCountInString(m); n > MaxMoveLine {
-			return refuse(CodeInvalid, "line %d of the move has %d characters; a move line has at most %d", i+1, n, MaxMoveLine)
+			return refuse(CodeInvalid, "refusal.line_too_long", i+1, n, MaxMoveLine)
 		}
 	}
 	return nil
@@ -885,7 +884,7 @@ func playerSeat(t *Table, user string) (games.Seat, error) {
 	}
 	seat := t.SeatOf(user)
 	if seat == games.Spectator {
-		return seat, refuse(CodeForbidden, "you do not play in game %s", t.ID)
+		return seat, refuse(CodeForbidden, "refusal.not_player", t.ID)
 	}
 	return seat, nil
 }
@@ -893,9 +892,9 @@ func playerSeat(t *Table, user string) (games.Seat, error) {
 func playable(t *Table) error {
 	switch {
 	case !t.Started:
-		return refuse(CodeConflict, "game %s has not started yet", t.ID)
+		return refuse(CodeConflict, "refusal.not_started", t.ID)
 	case t.Ended:
-		return refuse(CodeConflict, "game %s is over", t.ID)
+		return refuse(CodeConflict, "refusal.over", t.ID)
 	}
 	return nil
 }

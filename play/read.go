@@ -56,7 +56,7 @@ func (s *Service) readGame(ctx context.Context, gameID string) ([]events.Recorde
 		return nil, err
 	}
 	if len(recorded) == 0 {
-		return nil, refuse(CodeNotFound, "there is no game %q", gameID)
+		return nil, refuse(CodeNotFound, "refusal.game_unknown", gameID)
 	}
 	return recorded, nil
 }
@@ -163,7 +163,7 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 			Deadlines  map[string]string `json:"deadlines,omitempty"`
 			Weekdays   []string          `json:"weekdays,omitempty"`
 		}{cr.Kind, cr.Options, max(cr.Rules, 1), cr.Shuffle, cr.Commitment, cr.Deadlines, cr.Weekdays})
-		c.Text = games.Said("The game was created.")
+		c.Text = words.Phrase("change.created")
 	case TypeJoined:
 		var j Joined
 		if err := json.Unmarshal(e.Data, &j); err != nil {
@@ -172,7 +172,7 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Data, err = json.Marshal(struct {
 			Name string `json:"name"`
 		}{j.Name})
-		c.Text = games.Said(j.Name + " joined.")
+		c.Text = words.Phrase("change.joined", j.Name)
 	case TypeInvited:
 		var in Invited
 		if err := json.Unmarshal(e.Data, &in); err != nil {
@@ -181,12 +181,9 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Data, err = json.Marshal(struct {
 			Invited int `json:"invited"`
 		}{len(in.Users)})
-		c.Text = games.Said(fmt.Sprintf("%d players were invited.", len(in.Users)))
-		if len(in.Users) == 1 {
-			c.Text = games.Said("A player was invited.")
-		}
+		c.Text = words.Phrase("change.invited", len(in.Users))
 	case TypeStarted:
-		c.Text = games.Said("The game started.")
+		c.Text = words.Phrase("change.started")
 	case TypeResigned:
 		var r Resigned
 		if err := json.Unmarshal(e.Data, &r); err != nil {
@@ -195,19 +192,19 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Data, err = json.Marshal(struct {
 			Seat games.Seat `json:"seat"`
 		}{r.Seat})
-		c.Text = games.Said(t.nameOf(r.Seat, seat) + " resigned.")
+		c.Text = words.Phrase("change.resigned", t.nameText(r.Seat))
 		if r.Seat == seat {
-			c.Text = games.Said("You resigned.")
+			c.Text = words.Phrase("change.you_resigned")
 		}
 	case TypeAway:
 		var a Away
 		if err := json.Unmarshal(e.Data, &a); err != nil {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		until := a.Until.UTC().Format("Monday 2 January, 15:04 UTC")
-		c.Text = games.Said(t.nameOf(a.Seat, seat) + " is away until " + until + "; their deadlines wait.")
+		until := whenText(a.Until.UTC())
+		c.Text = words.Phrase("change.away", t.nameText(a.Seat), until)
 		if a.Seat == seat {
-			c.Text = games.Said("You are away until " + until + "; your deadlines wait.")
+			c.Text = words.Phrase("change.you_away", until)
 		}
 	case TypeReplaced:
 		var r Replaced
@@ -217,41 +214,39 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 		c.Data, err = json.Marshal(struct {
 			Seat games.Seat `json:"seat"`
 		}{r.Seat}) // never the user id
-		c.Text = games.Said(fmt.Sprintf("Seat %d (%s) has a new player, who plays it from now on.", r.Seat, t.nameOf(r.Seat, games.Spectator)))
+		c.Text = words.Phrase("change.replaced", int(r.Seat), t.nameText(r.Seat))
 		if r.Seat == seat {
-			c.Text = games.Said("You took over this seat: you play it from now on.")
+			c.Text = words.Phrase("change.you_replaced")
 		}
 	case TypeTimedOut:
 		var to TimedOut
 		if err := json.Unmarshal(e.Data, &to); err != nil {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		c.Text = games.Said("Time ran out for " + t.nameOf(to.Seat, seat) + ": their default move is played.")
+		c.Text = words.Phrase("change.timed_out", t.nameText(to.Seat))
 		if to.Seat == seat {
-			c.Text = games.Said("Your time ran out: your default move is played.")
+			c.Text = words.Phrase("change.you_timed_out")
 		}
 	case TypeAbandoned:
 		var a Abandoned
 		if err := json.Unmarshal(e.Data, &a); err != nil {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		c.Text = games.Said(fmt.Sprintf("%s missed %d deadlines in a row: their seat plays its default moves until they write back.", t.nameOf(a.Seat, seat), AbandonAfter))
+		c.Text = words.Phrase("change.abandoned", t.nameText(a.Seat), AbandonAfter)
 		if a.Seat == seat {
-			c.Text = games.Said(fmt.Sprintf("You missed %d deadlines in a row: your seat plays its default moves until you write back (reply back).", AbandonAfter))
+			c.Text = words.Phrase("change.you_abandoned", AbandonAfter)
 		}
 	case TypeBack:
 		var b Back
 		if err := json.Unmarshal(e.Data, &b); err != nil {
 			return c, fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		c.Text = games.Said(t.nameOf(b.Seat, seat) + " is back; their deadlines run again.")
+		c.Text = words.Phrase("change.back", t.nameText(b.Seat))
 		if b.Seat == seat {
-			c.Text = games.Said("You are back; your deadlines run again.")
+			c.Text = words.Phrase("change.you_back")
 		}
 	case TypeDisputed, TypeRuled:
-		var text string
-		text, err = t.disputeText(e.Type, e.Data, seat)
-		c.Text = games.Said(text)
+		c.Text, err = t.disputeText(e.Type, e.Data, seat)
 	case TypeEnded:
 		var en Ended
 		if err := json.Unmarshal(e.Data, &en); err != nil {
@@ -276,17 +271,27 @@ func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
 	return c, err
 }
 
-// nameOf is the name of the player at seat as viewer refers to them.
-func (t *Table) nameOf(seat, viewer games.Seat) string {
-	if seat == viewer && seat != games.Spectator {
-		return "You"
-	}
+// nameOf is the name of the player at seat as anyone refers to them
+// ("Seat 2" before the game names its players): a value of the log and
+// the records, the same in every language.
+func (t *Table) nameOf(seat games.Seat) string {
 	if t.State != nil {
 		if names := t.Engine.Players(t.State); int(seat) >= 0 && int(seat) < len(names) {
 			return names[seat]
 		}
 	}
 	return fmt.Sprintf("Seat %d", seat)
+}
+
+// nameText is the name of the player at seat in a sentence: their name,
+// or "Seat 2" in the reader's language before the game names its players.
+func (t *Table) nameText(seat games.Seat) any {
+	if t.State != nil {
+		if names := t.Engine.Players(t.State); int(seat) >= 0 && int(seat) < len(names) {
+			return names[seat]
+		}
+	}
+	return games.T("name.seat", int(seat))
 }
 
 // GameFor returns a game's list row as anyone may see it (no user ids).

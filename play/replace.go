@@ -67,7 +67,7 @@ func (s *Service) Replace(ctx context.Context, actor Actor, gameID string, seat 
 // them: their account is found, or made, in the command's transaction, so
 // a refused hand-over leaves no account behind.
 func (s *Service) HandOver(ctx context.Context, actor Actor, gameID string, seat games.Seat, address string) (Outcome, error) {
-	addr, err := s.checkAddress("the new player's address", address)
+	addr, err := s.checkAddress("address.new_player", address)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -79,7 +79,7 @@ func (s *Service) HandOver(ctx context.Context, actor Actor, gameID string, seat
 			return fmt.Errorf("find the account of the new player: %w", err)
 		}
 		if no {
-			return refuse(CodeForbidden, "%s asked courrier to send them no invitations: hand the seat to someone else", addr)
+			return refuse(CodeForbidden, "refusal.no_invitations_hand", addr)
 		}
 		user = u
 		return nil
@@ -97,16 +97,16 @@ func replaceCmd(actor Actor, seat games.Seat, userOf func() string) command {
 			return err
 		}
 		if actor.User == "" || actor.User != t.Creator {
-			return refuse(CodeForbidden, "only the creator of game %s may hand a seat to someone else", t.ID)
+			return refuse(CodeForbidden, "refusal.hand_creator", t.ID)
 		}
 		if int(seat) < 0 || int(seat) >= t.seatCount() {
-			return refuse(CodeInvalid, "game %s has no seat %d", t.ID, seat)
+			return refuse(CodeInvalid, "refusal.no_seat", t.ID, int(seat))
 		}
 		if !slices.Contains(t.Abandoned, seat) {
-			return refuse(CodeConflict, "seat %d of game %s is not abandoned: only a seat whose player missed %d deadlines in a row can be handed over", seat, t.ID, AbandonAfter)
+			return refuse(CodeConflict, "refusal.not_abandoned", int(seat), t.ID, AbandonAfter)
 		}
 		if user == "" || t.SeatOf(user) != games.Spectator {
-			return refuse(CodeConflict, "the new player already plays in game %s", t.ID)
+			return refuse(CodeConflict, "refusal.new_player_plays", t.ID)
 		}
 		if err := t.saw(user); err != nil {
 			return err
@@ -122,10 +122,10 @@ func replaceCmd(actor Actor, seat games.Seat, userOf func() string) command {
 // handed to someone else, who saw that seat's cards.
 func (t *Table) saw(user string) error {
 	if user != "" && user == t.Referee() {
-		return refuse(CodeConflict, "the referee of game %s may see every hidden card while it runs, so they can never hold a seat in it", t.ID)
+		return refuse(CodeConflict, "refusal.referee_no_seat", t.ID)
 	}
 	if t.replacedUsers[user] {
-		return refuse(CodeConflict, "this player's seat in game %s was handed to someone else; having seen that seat's cards, they can never take another", t.ID)
+		return refuse(CodeConflict, "refusal.handed_away", t.ID)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,13 +11,25 @@ import (
 )
 
 // The reply verbs: what a player may write about a game instead of a move,
-// on the first line of a reply to its mail or of its page's text box.
+// on the first line of a reply to its mail or of its page's text box. Each
+// is read in every language courrier speaks, accents optional and case
+// ignored: its forms are play's catalog's "verb.<verb>" (English: away,
+// back, claim, dispute, resign, language; French: absent, retour,
+// revendiquer, litige or réclamation, abandon, langue, and a few
+// conjugated forms such as "je suis de retour"). No form
+// may be a word of a game's notation (a test checks every game's catalog):
+// "contester", the natural French for "dispute", is a move of Coup and
+// Coyote, so a French player disputes with "litige".
 const (
-	VerbAway    = "away"    // "away 3d": the player's deadlines wait (AwayFor)
-	VerbBack    = "back"    // "back": they run again (BackNow)
-	VerbClaim   = "claim"   // "claim": the last player still in wins (Claim)
-	VerbDispute = "dispute" // "dispute 12 why": flag version 12 (DisputeMove)
-	VerbResign  = "resign"  // "resign": leave the game (Resign)
+	VerbAway    = "away"    // "away 3d", "absent 3j": the player's deadlines wait (AwayFor)
+	VerbBack    = "back"    // "back", "retour": they run again (BackNow)
+	VerbClaim   = "claim"   // "claim", "revendiquer": the last player still in wins (Claim)
+	VerbDispute = "dispute" // "dispute 12 why", "litige 12 pourquoi": flag version 12 (DisputeMove)
+	VerbResign  = "resign"  // "resign", "abandon": leave the game (Resign)
+	// VerbLanguage ("language fr", "langue français") chooses the language
+	// the player reads. Accounts are api/auth's: play only reads the verb,
+	// and the door sets the language (auth.Users.SetLanguage).
+	VerbLanguage = "language"
 )
 
 // Reply is a reply verb as ParseReply reads it.
@@ -25,6 +38,64 @@ type Reply struct {
 	For     time.Duration // VerbAway: how long
 	Version int           // VerbDispute: the version disputed
 	Reason  string        // VerbDispute: why (the rest of the first line and the lines after it)
+	// Language is the language VerbLanguage chooses, one of
+	// games.Languages.
+	Language string
+	// Lang is the language the verb was written in, when only one
+	// language has that word ("fr" for "absent", "en" for "away"); "" when
+	// several have it.
+	Lang string
+}
+
+// verbForm is a form of a reply verb: the verb and the languages that
+// write it so.
+type verbForm struct {
+	verb  string
+	langs []string
+}
+
+// verbTable is every form of every reply verb in every language, folded
+// (FoldReply), and the most words a form has: read once from play's
+// catalog, never changed.
+var verbTable, verbWords = func() (map[string]verbForm, int) {
+	table, longest := map[string]verbForm{}, 0
+	for _, lang := range games.Languages() {
+		for _, verb := range []string{VerbAway, VerbBack, VerbClaim, VerbDispute, VerbResign, VerbLanguage} {
+			pats, _ := words.Patterns(lang, "verb."+verb)
+			for _, pat := range pats {
+				for form := range strings.SplitSeq(pat, "|") {
+					f := FoldReply(form)
+					if f == "" {
+						continue
+					}
+					vf := table[f]
+					vf.verb = verb
+					if !slices.Contains(vf.langs, lang) {
+						vf.langs = append(vf.langs, lang)
+					}
+					table[f] = vf
+					longest = max(longest, len(strings.Fields(f)))
+				}
+			}
+		}
+	}
+	return table, longest
+}()
+
+// FoldReply is a reply's words as they are compared: lower case, accents
+// removed, the typographic apostrophe a straight one, runs of spaces one.
+func FoldReply(s string) string {
+	return strings.Join(strings.Fields(games.FoldWord(strings.ReplaceAll(s, "’", "'"))), " ")
+}
+
+// ReplyVerbs lists every form of every reply verb, folded, with its verb:
+// for the test that no game's notation uses one.
+func ReplyVerbs() map[string]string {
+	out := make(map[string]string, len(verbTable))
+	for f, vf := range verbTable {
+		out[f] = vf.verb
+	}
+	return out
 }
 
 // ParseReply reads what a player wrote, cleaned as moves are, as a reply
@@ -39,29 +110,90 @@ func parseReply(lines []string) (Reply, bool, error) {
 	if len(lines) == 0 {
 		return Reply{}, false, nil
 	}
-	word, rest, _ := strings.Cut(lines[0], " ")
-	verb := strings.ToLower(word)
-	rest = strings.TrimSpace(rest)
-	switch verb {
+	fields := strings.Fields(lines[0])
+	var vf verbForm
+	n := 0
+	for k := min(verbWords, len(fields)); k > 0; k-- {
+		if f, ok := verbTable[FoldReply(strings.Join(fields[:k], " "))]; ok {
+			vf, n = f, k
+			break
+		}
+	}
+	if n == 0 {
+		return Reply{}, false, nil
+	}
+	r := Reply{Verb: vf.verb}
+	if len(vf.langs) == 1 {
+		r.Lang = vf.langs[0]
+	}
+	rest := strings.Join(fields[n:], " ")
+	switch r.Verb {
 	case VerbAway:
 		d, err := ParseAbsence(rest)
 		if err != nil {
-			return Reply{Verb: verb}, true, err
+			return r, true, err
 		}
-		return Reply{Verb: verb, For: d}, true, nil
+		r.For = d
+		return r, true, nil
 	case VerbBack, VerbClaim, VerbResign:
 		// "back to the kitchen" may be a game's move; the verb stands alone.
-		return Reply{Verb: verb}, rest == "", nil
-	case VerbDispute:
-		num, reason, _ := strings.Cut(rest, " ")
-		v, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(num), "v"))
-		if err != nil {
-			return Reply{Verb: verb}, true, refuse(CodeInvalid, `write the version you dispute and why, as "dispute 12 the deal gave me two copies of the same card"`)
+		if rest != "" {
+			return Reply{}, false, nil
 		}
-		reason = strings.TrimSpace(strings.Join(append([]string{reason}, lines[1:]...), " "))
-		return Reply{Verb: verb, Version: v, Reason: reason}, true, nil
+		return r, true, nil
+	case VerbLanguage:
+		if rest == "" {
+			return r, true, refuse(CodeInvalid, "refusal.language_how")
+		}
+		lang, ok := ParseLanguage(rest)
+		if !ok {
+			return r, true, refuse(CodeInvalid, "refusal.language_unknown", rest, languageNames())
+		}
+		r.Language = lang
+		return r, true, nil
 	}
-	return Reply{}, false, nil
+	num, reason, _ := strings.Cut(rest, " ")
+	v, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(num), "v"))
+	if err != nil {
+		return r, true, refuse(CodeInvalid, "refusal.dispute_how")
+	}
+	r.Version = v
+	r.Reason = strings.TrimSpace(strings.Join(append([]string{reason}, lines[1:]...), " "))
+	return r, true, nil
+}
+
+// ParseLanguage reads the language a person names, in any language
+// courrier speaks: a tag ("fr", "en-GB"), or a name ("français",
+// "French", "anglais"), accents optional and case ignored. It returns one
+// of games.Languages.
+func ParseLanguage(s string) (string, bool) {
+	s = strings.TrimRight(strings.TrimSpace(s), ".!")
+	if l, ok := games.Language(s); ok {
+		return l, true
+	}
+	f := FoldReply(s)
+	for _, l := range games.Languages() {
+		names := []string{words.In(l).Must(games.T("language.name"))}
+		for _, in := range games.Languages() {
+			names = append(names, words.In(in).Must(games.T("language."+l)))
+		}
+		for _, n := range names {
+			if FoldReply(n) == f {
+				return l, true
+			}
+		}
+	}
+	return "", false
+}
+
+// languageNames lists the languages courrier speaks, named in the
+// reader's language.
+func languageNames() games.Text {
+	items := make([]any, 0, len(games.Languages()))
+	for _, l := range games.Languages() {
+		items = append(items, games.T("language."+l))
+	}
+	return games.List(items...)
 }
 
 // ParseAbsence reads how long a player will be away ("3d", "36h",
@@ -70,7 +202,7 @@ func parseReply(lines []string) (Reply, bool, error) {
 func ParseAbsence(s string) (time.Duration, error) {
 	d, err := ParseDuration(s)
 	if err != nil {
-		return 0, refuse(CodeInvalid, "say how long you will be away, as 3d or 36h (%v)", err)
+		return 0, &Error{Code: CodeInvalid, Message: words.Phrase("refusal.absence_how", phraseOf(err)), Err: err}
 	}
 	return d, nil
 }
@@ -121,6 +253,13 @@ type Written struct {
 	// text was decided on, set when the text was refused and the actor
 	// plays that seat: what a refusal needs to offer the moves again.
 	Seen *Brief
+	// Lang is the language the text was written in, when its words say
+	// it: a reply verb's (Reply.Lang), or the game's notation words of the
+	// moves (games.Catalog.LanguageOf: "enchère 5" is French); "" when
+	// nothing tells (numbers, words the languages share). A door applies
+	// decision 5 with it: a player without a language setting is written
+	// to in the language of the command they used.
+	Lang string
 }
 
 // Write runs what a player wrote about a game, for every door that takes
@@ -128,11 +267,21 @@ type Written struct {
 // as AwayFor, BackNow, Claim, DisputeMove or Resign would, anything else is
 // played as move lines (Move), in one command on the game folded once.
 // Every refusal is a *Error, a *StaleError or a game's rule error, with
-// Written.Seen set when the actor plays the seat.
+// Written.Seen set when the actor plays the seat. A language verb
+// (VerbLanguage) runs nothing: Written.Reply carries it to the door, which
+// sets the player's language through api/auth. Written.Lang is the
+// language the text was written in, when it tells.
 func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, error) {
 	lines := cleanLines(text.Lines)
 	w := Written{Lines: lines}
 	reply, isReply, err := parseReply(lines)
+	if isReply {
+		w.Lang = reply.Lang
+		if reply.Verb == VerbLanguage && err == nil {
+			w.Reply = reply
+			return w, nil
+		}
+	}
 	// A text refused before any command still reserves its idempotency
 	// key (rolled back with the refusal): it needs a hash of its own.
 	req := request{gameID: text.GameID, retry: true, hash: commandHash("write", text.GameID, strconv.Itoa(text.Expected), strings.Join(lines, "\n"))}
@@ -140,9 +289,9 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 	var v viewer
 	switch {
 	case len(lines) == 0:
-		decide = refusal(refuse(CodeInvalid, "what you wrote has no move: write one as listed, or its number"))
+		decide = refusal(refuse(CodeInvalid, "refusal.nothing_written"))
 	case text.Expected < 0:
-		decide = refusal(refuse(CodeInvalid, "say which version of the game you saw: the game's page and every prompt give it"))
+		decide = refusal(refuse(CodeInvalid, "refusal.no_version"))
 	case err != nil:
 		decide = refusal(err)
 	case !isReply:
@@ -176,7 +325,10 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 		} else if actor.User == "" || t.UserAt(seat) != actor.User {
 			// Said without the game's id or the seat: the writer may be a
 			// stranger who holds a reply address.
-			return refuse(CodeForbidden, "this was written for another player's seat: only that player can act with it")
+			return refuse(CodeForbidden, "refusal.other_seat")
+		}
+		if !isReply && t.Engine != nil {
+			w.Lang = t.Engine.Words().LanguageOf(strings.Join(lines, " "))
 		}
 		err := decide(c)
 		if err != nil && seat != games.Spectator && len(c.staged) == 0 {

@@ -61,7 +61,7 @@ func randomText(n int) string {
 func (a *APITokens) Create(ctx context.Context, user, name string) (APIToken, string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 80 {
-		return APIToken{}, "", fmt.Errorf("%w: give the token a name of 1 to 80 characters (what uses it)", ErrBadTokenName)
+		return APIToken{}, "", problem(ErrBadTokenName, "problem.token_name")
 	}
 	t := APIToken{ID: "t" + randomText(10), Name: name, CreatedAt: a.now().UTC()}
 	secret := apiTokenPrefix + t.ID + "_" + randomText(32)
@@ -113,28 +113,40 @@ func (a *APITokens) Revoke(ctx context.Context, user, id string) error {
 // not erased. Refusals wrap ErrInvalidToken. It records when the token was
 // last used (at most once a minute, to keep verification a read).
 func (a *APITokens) Verify(ctx context.Context, secret string) (string, error) {
+	user, _, err := a.Caller(ctx, secret)
+	return user, err
+}
+
+// Caller is Verify that also returns the account's language setting (""
+// for none), read in the same lookup: a door answers in it
+// (ChooseLanguage).
+func (a *APITokens) Caller(ctx context.Context, secret string) (user, language string, err error) {
 	if !IsAPIToken(secret) {
-		return "", fmt.Errorf("%w: not an API token", ErrInvalidToken)
+		return "", "", fmt.Errorf("%w: not an API token", ErrInvalidToken)
 	}
-	var id, user string
+	var id string
+	var lang *string
 	var lastUsed, revoked *time.Time
-	err := a.pool.QueryRow(ctx, `select t.id, t.user_id, t.last_used_at, t.revoked_at from api_tokens t
+	err = a.pool.QueryRow(ctx, `select t.id, t.user_id, t.last_used_at, t.revoked_at, u.language from api_tokens t
 		join users u on u.id = t.user_id and u.erased_at is null where t.hash = $1`, hashSecret(secret)).
-		Scan(&id, &user, &lastUsed, &revoked)
+		Scan(&id, &user, &lastUsed, &revoked, &lang)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", fmt.Errorf("%w: unknown API token", ErrInvalidToken)
+		return "", "", fmt.Errorf("%w: unknown API token", ErrInvalidToken)
 	}
 	if err != nil {
-		return "", fmt.Errorf("verify an API token: %w", err)
+		return "", "", fmt.Errorf("verify an API token: %w", err)
 	}
 	if revoked != nil {
-		return "", fmt.Errorf("%w: this API token was revoked", ErrInvalidToken)
+		return "", "", fmt.Errorf("%w: this API token was revoked", ErrInvalidToken)
 	}
 	now := a.now()
 	if lastUsed == nil || now.Sub(*lastUsed) > time.Minute {
 		if _, err := a.pool.Exec(ctx, `update api_tokens set last_used_at = $2 where id = $1`, id, now); err != nil {
-			return "", fmt.Errorf("verify an API token: %w", err)
+			return "", "", fmt.Errorf("verify an API token: %w", err)
 		}
 	}
-	return user, nil
+	if lang != nil {
+		language = *lang
+	}
+	return user, language, nil
 }

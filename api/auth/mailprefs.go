@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/courrier-games/courrier/games"
 )
 
 // The kinds of mail a player may turn on or off, by game or for all games.
@@ -43,6 +45,17 @@ var mailKinds = []MailKind{
 	{MailGameOver, "Results", "how a game ended, with its seed to check the draws", true},
 	{MailNotice, "Disputes", "a dispute raised in a game, and the referee's ruling", true},
 	{MailInvitation, "Invitations", "someone invites you to a new game", false},
+}
+
+// LabelIn is the kind's short name in lang ("Your turn", "À vous de
+// jouer").
+func (k MailKind) LabelIn(lang string) string {
+	return words.In(lang).Must(games.T("mailkind." + k.ID))
+}
+
+// AboutIn is what the kind's mail says, in lang.
+func (k MailKind) AboutIn(lang string) string {
+	return words.In(lang).Must(games.T("mailkind." + k.ID + ".about"))
 }
 
 // MailKinds lists the kinds of mail a player may turn on or off, in the
@@ -124,13 +137,39 @@ type MailChange struct {
 }
 
 // MailError is a change refused: an unknown kind or game. Nothing was
-// changed.
+// changed. Problems are in English; Said, when set, are the same problems
+// in every language (ProblemsIn).
 type MailError struct {
 	Problems []string
+	Said     []games.Phrase
 }
 
 // Error implements error.
 func (e *MailError) Error() string { return strings.Join(e.Problems, "; ") }
+
+// ProblemsIn are the problems said in lang.
+func (e *MailError) ProblemsIn(lang string) []string {
+	if len(e.Said) != len(e.Problems) {
+		return e.Problems
+	}
+	out := make([]string, len(e.Said))
+	for i, p := range e.Said {
+		out[i] = p.In(lang)
+	}
+	return out
+}
+
+// Explain says the problems in lang (see games.Explainer).
+func (e *MailError) Explain(lang string) string { return strings.Join(e.ProblemsIn(lang), "; ") }
+
+// mailError is the *MailError of problems.
+func mailError(problems ...games.Phrase) *MailError {
+	e := &MailError{Said: problems}
+	for _, p := range problems {
+		e.Problems = append(e.Problems, p.In(games.English))
+	}
+	return e
+}
 
 // MailPreferences stores who gets which mail: a player × a game (or all
 // games) × a kind (or all kinds), on or off. The most specific setting
@@ -178,8 +217,8 @@ func (p *MailPreferences) Wants(ctx context.Context, user, game, kind string) (b
 // Change for what a setting for all kinds replaces.
 func (p *MailPreferences) Set(ctx context.Context, user, game, kind string, on bool) error {
 	c := MailChange{Game: game, Kind: kind, On: &on}
-	if err := checkKind(c); err != nil {
-		return &MailError{Problems: []string{err.Error()}}
+	if p, ok := checkKind(c); !ok {
+		return mailError(p)
 	}
 	return p.apply(ctx, user, []MailChange{c})
 }
@@ -191,17 +230,17 @@ func (p *MailPreferences) Set(ctx context.Context, user, game, kind string, on b
 // settings of single kinds of the same scope (a game's, or those for all
 // games); a game's own settings outlive any change for all games.
 func (p *MailPreferences) Change(ctx context.Context, user string, changes []MailChange) error {
-	var problems []string
+	var problems []games.Phrase
 	seen := map[string]bool{}
-	problem := func(text string) {
-		if !seen[text] {
+	problem := func(p games.Phrase) {
+		if text := p.In(games.English); !seen[text] {
 			seen[text] = true
-			problems = append(problems, text)
+			problems = append(problems, p)
 		}
 	}
 	for _, c := range changes {
-		if err := checkKind(c); err != nil {
-			problem(err.Error())
+		if p, ok := checkKind(c); !ok {
+			problem(p)
 		}
 	}
 	known, err := p.knownGames(ctx, user, changes)
@@ -210,28 +249,28 @@ func (p *MailPreferences) Change(ctx context.Context, user string, changes []Mai
 	}
 	for _, c := range changes {
 		if c.Game != "" && !known[c.Game] {
-			problem(fmt.Sprintf("game %q is not one of your games", c.Game))
+			problem(words.Phrase("mail.not_your_game", c.Game))
 		}
 	}
 	if len(problems) > 0 {
-		return &MailError{Problems: problems}
+		return mailError(problems...)
 	}
 	return p.apply(ctx, user, changes)
 }
 
-// checkKind checks a change's kind.
-func checkKind(c MailChange) error {
+// checkKind checks a change's kind: ok, or the problem with it.
+func checkKind(c MailChange) (games.Phrase, bool) {
 	if c.Kind == "" {
-		return nil
+		return games.Phrase{}, true
 	}
 	k, ok := mailKind(c.Kind)
 	switch {
 	case !ok:
-		return fmt.Errorf("unknown mail kind %q: the kinds are %s", c.Kind, mailKindIDs())
+		return words.Phrase("mail.unknown_kind", c.Kind, mailKindIDs()), false
 	case c.Game != "" && !k.PerGame:
-		return fmt.Errorf("%s are set for all games, not for game %s", k.ID+"s", c.Game)
+		return words.Phrase("mail.all_games_only", k.ID, c.Game), false
 	}
-	return nil
+	return games.Phrase{}, true
 }
 
 // knownGames says which of the games changes name user may set: the

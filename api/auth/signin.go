@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/courrier-games/courrier/games"
 )
 
 // ErrBadAddress is the reason of a sign-in request for something that is
@@ -14,28 +16,49 @@ import (
 var ErrBadAddress = errors.New("not an email address")
 
 // Refusal is a sign-in refused for a reason the person can act on. Message
-// is written for them and is the same whatever the door (API, pages);
-// Reason is one of ErrBadAddress, ErrBadName, ErrTooManyLinks, ErrLinkUsed,
+// is written for them, in English, and is the same whatever the door (API,
+// pages); Said is the same words in every language (Explain). Reason is
+// one of ErrBadAddress, ErrBadName, ErrTooManyLinks, ErrLinkUsed,
 // ErrLinkExpired, ErrLinkUnknown or ErrNoUser, which a door matches with
 // errors.Is to choose its status. Nothing was written.
 type Refusal struct {
 	Reason  error
 	Message string
+	Said    games.Phrase
+}
+
+// refuse returns the *Refusal of reason whose words are key of api/auth's
+// catalog.
+func refuse(reason error, key string) *Refusal {
+	return refusalOf(reason, words.Phrase(key))
+}
+
+// refusalOf returns the *Refusal of reason whose words are said.
+func refusalOf(reason error, said games.Phrase) *Refusal {
+	return &Refusal{Reason: reason, Message: said.In(games.English), Said: said}
 }
 
 // Error implements error: the message.
 func (r *Refusal) Error() string { return r.Message }
 
+// Explain says the refusal in lang (see games.Explainer).
+func (r *Refusal) Explain(lang string) string {
+	if r.Said.IsZero() {
+		return r.Message
+	}
+	return r.Said.In(lang)
+}
+
 // Unwrap returns the reason.
 func (r *Refusal) Unwrap() error { return r.Reason }
 
-// The messages of the refusals, one per reason.
+// The words of the refusals, one per reason: keys of api/auth's catalog.
 const (
-	msgTooManyLinks = "too many sign-in links were asked for this address in the last hour: use the last one, or wait"
-	msgLinkUsed     = "this sign-in link was already used: ask for a new one"
-	msgLinkExpired  = "this sign-in link has expired (links last 15 minutes): ask for a new one"
-	msgLinkUnknown  = "this is not a sign-in link of ours: ask for a new one"
-	msgNoUser       = "this account no longer exists"
+	msgTooManyLinks = "refusal.too_many_links"
+	msgLinkUsed     = "refusal.link_used"
+	msgLinkExpired  = "refusal.link_expired"
+	msgLinkUnknown  = "refusal.link_unknown"
+	msgNoUser       = "refusal.no_user"
 )
 
 // QueueLinkMail queues, in tx, the mail that carries sign-in link linkID to
@@ -78,12 +101,12 @@ func NewSignIn(users *Users, links *Links, sessions *Sessions, key []byte, queue
 func (s *SignIn) Request(ctx context.Context, email, name string) (string, error) {
 	addr, err := NormalizeEmail(email)
 	if err != nil {
-		return "", &Refusal{Reason: ErrBadAddress, Message: err.Error()}
+		return "", refusalOf(ErrBadAddress, saidOf(err))
 	}
 	if strings.TrimSpace(name) == "" {
 		name = ""
 	} else if name, err = CheckName(name); err != nil {
-		return "", &Refusal{Reason: ErrBadName, Message: err.Error()}
+		return "", refusalOf(ErrBadName, saidOf(err))
 	}
 	err = pgx.BeginFunc(ctx, s.links.pool, func(tx pgx.Tx) error {
 		user, err := ensure(ctx, tx, addr)
@@ -105,7 +128,7 @@ func (s *SignIn) Request(ctx context.Context, email, name string) (string, error
 		return nil
 	})
 	if errors.Is(err, ErrTooManyLinks) {
-		return "", &Refusal{Reason: ErrTooManyLinks, Message: msgTooManyLinks}
+		return "", refuse(ErrTooManyLinks, msgTooManyLinks)
 	}
 	if err != nil {
 		return "", fmt.Errorf("mail a sign-in link: %w", err)
@@ -135,19 +158,27 @@ func (s *SignIn) Confirm(ctx context.Context, secret string) (Confirmed, error) 
 	}
 	u, err := s.users.ByID(ctx, userID)
 	if errors.Is(err, ErrNoUser) || (err == nil && u.Email == "") {
-		return Confirmed{}, &Refusal{Reason: ErrNoUser, Message: msgNoUser}
+		return Confirmed{}, refuse(ErrNoUser, msgNoUser)
 	}
 	if err != nil {
 		return Confirmed{}, fmt.Errorf("sign in: %w", err)
 	}
 	sess, tok, err := s.sessions.Open(ctx, userID)
 	if errors.Is(err, ErrNoUser) {
-		return Confirmed{}, &Refusal{Reason: ErrNoUser, Message: msgNoUser}
+		return Confirmed{}, refuse(ErrNoUser, msgNoUser)
 	}
 	if err != nil {
 		return Confirmed{}, fmt.Errorf("sign in: %w", err)
 	}
 	return Confirmed{User: u, Session: sess, Token: tok}, nil
+}
+
+// saidOf is the words of err: a *Problem's, else err's English.
+func saidOf(err error) games.Phrase {
+	if p, ok := errors.AsType[*Problem](err); ok {
+		return p.Said
+	}
+	return games.Said(err.Error())
 }
 
 // linkRefusal is the refusal of a link Consume refused, nil for any other
@@ -163,7 +194,7 @@ func linkRefusal(err error) *Refusal {
 		{ErrNoUser, msgNoUser},
 	} {
 		if errors.Is(err, r.reason) {
-			return &Refusal{Reason: r.reason, Message: r.msg}
+			return refuse(r.reason, r.msg)
 		}
 	}
 	return nil

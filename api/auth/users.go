@@ -53,11 +53,11 @@ var ErrNoUser = errors.New("no such user")
 func NormalizeEmail(email string) (string, error) {
 	addr, err := mail.ParseAddress(strings.TrimSpace(email))
 	if err != nil || addr.Name != "" {
-		return "", fmt.Errorf("%q is not an email address", email)
+		return "", problem(nil, "problem.address", email)
 	}
 	at := strings.LastIndexByte(addr.Address, '@')
 	if at <= 0 {
-		return "", fmt.Errorf("%q is not an email address", email)
+		return "", problem(nil, "problem.address", email)
 	}
 	return addr.Address[:at] + strings.ToLower(addr.Address[at:]), nil
 }
@@ -240,14 +240,14 @@ func CheckName(name string) (string, error) {
 	name = strings.Join(strings.Fields(name), " ")
 	n := utf8.RuneCountInString(name)
 	if n == 0 {
-		return "", fmt.Errorf("%w: a name needs at least one letter", ErrBadName)
+		return "", problem(ErrBadName, "problem.name_empty")
 	}
 	if n > MaxNameLength {
-		return "", fmt.Errorf("%w: a name has at most %d characters (this one has %d)", ErrBadName, MaxNameLength, n)
+		return "", problem(ErrBadName, "problem.name_long", MaxNameLength, n)
 	}
 	for _, r := range name {
 		if !unicode.IsPrint(r) {
-			return "", fmt.Errorf("%w: a name cannot hold the character %U", ErrBadName, r)
+			return "", problem(ErrBadName, "problem.name_char", fmt.Sprintf("%U", r))
 		}
 	}
 	return name, nil
@@ -272,12 +272,23 @@ func (u *Users) SetName(ctx context.Context, id, name string) error {
 // ErrBadTimeZone is wrapped by SetTimeZone's refusals.
 var ErrBadTimeZone = errors.New("bad time zone")
 
+// CheckTimeZone checks a time zone name as SetTimeZone takes it: an IANA
+// name ("Europe/Paris"), "" or "UTC"; a refusal is a *Problem wrapping
+// ErrBadTimeZone. It touches no database.
+func CheckTimeZone(tz string) error {
+	tz = strings.TrimSpace(tz)
+	if _, err := time.LoadLocation(tz); err != nil || len(tz) > 64 || strings.EqualFold(tz, "local") {
+		return problem(ErrBadTimeZone, "problem.time_zone", tz)
+	}
+	return nil
+}
+
 // SetTimeZone sets the time zone an account's mail writes times in: an
 // IANA name ("Europe/Paris"); "" or "UTC" for UTC.
 func (u *Users) SetTimeZone(ctx context.Context, id, tz string) error {
 	tz = strings.TrimSpace(tz)
-	if _, err := time.LoadLocation(tz); err != nil || len(tz) > 64 || strings.EqualFold(tz, "local") {
-		return fmt.Errorf("%w: %q is not a time zone name like Europe/Paris or America/New_York", ErrBadTimeZone, tz)
+	if err := CheckTimeZone(tz); err != nil {
+		return err
 	}
 	var v *string
 	if tz != "" && tz != "UTC" {
@@ -296,12 +307,24 @@ func (u *Users) SetTimeZone(ctx context.Context, id, tz string) error {
 // ErrBadLanguage is wrapped by SetLanguage's refusals.
 var ErrBadLanguage = errors.New("bad language")
 
-// SetLanguage sets the language an account reads: a tag of
-// games.Languages ("fr", "en", "fr-BE" for French).
-func (u *Users) SetLanguage(ctx context.Context, id, tag string) error {
+// CheckLanguage returns the language of games.Languages that tag names
+// ("fr", "en", "fr-BE" for French), or a *Problem wrapping ErrBadLanguage.
+// It touches no database.
+func CheckLanguage(tag string) (string, error) {
 	lang, ok := games.Language(tag)
-	if !ok {
-		return fmt.Errorf("%w: %q is not a language courrier speaks (%s)", ErrBadLanguage, tag, strings.Join(games.Languages(), ", "))
+	if !ok || strings.TrimSpace(tag) == "" {
+		return "", problem(ErrBadLanguage, "problem.language", tag, strings.Join(games.Languages(), ", "))
+	}
+	return lang, nil
+}
+
+// SetLanguage sets the language an account reads: a tag of
+// games.Languages ("fr", "en", "fr-BE" for French); a refusal is a
+// *Problem wrapping ErrBadLanguage, and nothing is changed.
+func (u *Users) SetLanguage(ctx context.Context, id, tag string) error {
+	lang, err := CheckLanguage(tag)
+	if err != nil {
+		return err
 	}
 	tag2, err := u.pool.Exec(ctx, `update users set language = $2 where id = $1 and erased_at is null`, id, lang)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/play"
@@ -306,11 +307,22 @@ func (h *Hub) Stats() Stats {
 	return Stats{Reads: h.reads.Load(), Subscribers: n}
 }
 
+// Event is a change as a stream writes it: its text said in the reader's
+// language.
+type Event struct {
+	Version    int             `json:"version"`
+	Type       string          `json:"type"`
+	Data       json.RawMessage `json:"data"`
+	Meta       play.ServedMeta `json:"meta"`
+	Text       string          `json:"text"`
+	RecordedAt time.Time       `json:"recorded_at"`
+}
+
 // WriteEvent writes one change as a Server-Sent Event: its version as the
 // id (so a client resumes with Last-Event-ID), its type as the event name
-// and the change as one line of JSON.
-func WriteEvent(w io.Writer, c play.Change) error {
-	data, err := json.Marshal(c)
+// and the change as one line of JSON, its text said in lang.
+func WriteEvent(w io.Writer, c play.Change, lang string) error {
+	data, err := json.Marshal(Event{Version: c.Version, Type: c.Type, Data: c.Data, Meta: c.Meta, Text: c.Text.In(lang), RecordedAt: c.RecordedAt})
 	if err != nil {
 		return fmt.Errorf("encode event %d: %w", c.Version, err)
 	}

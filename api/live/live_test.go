@@ -282,18 +282,33 @@ func TestCloseEndsEveryStreamAndRefusesNewOnes(t *testing.T) {
 	}
 }
 
+// An event is one line of JSON whatever it holds, its text said in the
+// reader's language.
 func TestSSEFormat(t *testing.T) {
-	var b bytes.Buffer
 	seat := 1
-	c := play.Change{Version: 7, Type: "coup.income\nevil: x", Data: json.RawMessage(`{"a":1}`), Meta: play.ServedMeta{Seat: &seat}, Text: games.Said("Ana took income.\nNext")}
-	if err := live.WriteEvent(&b, c); err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name, lang, text string
+		said             games.Phrase
+	}{
+		{"a line break stays in its field", "en", "Ana took income.\nNext", games.Said("Ana took income.\nNext")},
+		{"English", "en", "The game started.", play.Words().Phrase("change.started")},
+		{"French", "fr", "La partie a commencé.", play.Words().Phrase("change.started")},
 	}
-	want := "id: 7\nevent: coup.income evil: x\ndata: " + jsonOf(t, c) + "\n\n"
-	if b.String() != want {
-		t.Fatalf("event written as\n%q\nwant\n%q", b.String(), want)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			c := play.Change{Version: 7, Type: "coup.income\nevil: x", Data: json.RawMessage(`{"a":1}`), Meta: play.ServedMeta{Seat: &seat}, Text: tc.said}
+			if err := live.WriteEvent(&b, c, tc.lang); err != nil {
+				t.Fatal(err)
+			}
+			ev := live.Event{Version: c.Version, Type: c.Type, Data: c.Data, Meta: c.Meta, Text: tc.text, RecordedAt: c.RecordedAt}
+			want := "id: 7\nevent: coup.income evil: x\ndata: " + jsonOf(t, ev) + "\n\n"
+			if b.String() != want {
+				t.Fatalf("event written as\n%q\nwant\n%q", b.String(), want)
+			}
+		})
 	}
-	b.Reset()
+	var b bytes.Buffer
 	if err := live.WritePing(&b); err != nil || b.String() != ": ping\n\n" {
 		t.Fatalf("ping %q, %v", b.String(), err)
 	}
