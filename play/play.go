@@ -792,7 +792,9 @@ func (c *cmdCtx) decide(seat games.Seat, line string) error {
 	}
 	evs, err := c.table.Engine.Decide(c.table.State, seat, line, r)
 	if err != nil {
-		return err
+		// A refused move comes back with the seat's legal move closest to
+		// it, which the door writes in the player's words.
+		return c.table.Engine.Suggest(c.table.State, seat, line, err)
 	}
 	return c.stageGame(evs, line)
 }
