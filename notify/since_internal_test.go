@@ -22,7 +22,7 @@ func TestSinceLinesSayWhatTheDeadlinePlayed(t *testing.T) {
 		{"nothing to say", []play.Change{{}}, []string{}},
 	}
 	for _, c := range cases {
-		if got := sinceLines(c.changes); !slices.Equal(got, c.want) {
+		if got := sinceLines(c.changes, games.English); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}

@@ -29,6 +29,8 @@ import (
 	"github.com/emersion/go-msgauth/dkim"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/courrier-games/courrier/notify/words"
 )
 
 // Reading a reply: what the library does and what this file adds.
@@ -74,9 +76,12 @@ import (
 //     ("a: 3", "To: Paris"), stays.
 
 // ReplyMarker is the first line of every mail a person may answer (a prompt,
-// a refusal, an invitation, a lobby answer): what they write above it is
-// their reply, and everything from it down is the quoted mail, which Read
-// cuts off even when a mail program quotes without ">".
+// a refusal, an invitation, a lobby answer), in English: what they write
+// above it is their reply, and everything from it down is the quoted mail,
+// which Read cuts off even when a mail program quotes without ">". A mail
+// in another language starts with the marker in that language (notify's
+// catalog, "mail.marker"): Read knows the marker in every language
+// (words.Markers).
 const ReplyMarker = "## Reply above this line ##"
 
 // Message is an inbound message as courrier reads it.
@@ -684,15 +689,20 @@ var (
 		`)$`)
 )
 
-// markerRegexp matches ReplyMarker's words between "#"s anywhere in a
-// line, or alone on a line whatever decorates them (quote signs, "#" a
-// program dropped or escaped), in any case.
+// markerRegexp matches the reply marker's words, in any language
+// courrier writes it in, between "#"s anywhere in a line, or alone on a
+// line whatever decorates them (quote signs, "#" a program dropped or
+// escaped), in any case.
 func markerRegexp() *regexp.Regexp {
-	words := strings.Fields(strings.Trim(ReplyMarker, "# "))
-	for i, w := range words {
-		words[i] = regexp.QuoteMeta(w)
+	var cores []string
+	for _, m := range append([]string{ReplyMarker}, words.Markers()...) {
+		ws := strings.Fields(strings.Trim(m, "# "))
+		for i, w := range ws {
+			ws[i] = regexp.QuoteMeta(w)
+		}
+		cores = append(cores, strings.Join(ws, `\s+`))
 	}
-	core := strings.Join(words, `\s+`)
+	core := "(?:" + strings.Join(cores, "|") + ")"
 	return regexp.MustCompile(`(?i)#+\s*` + core + `\s*#+|^[\s>|*_#\\-]*` + core + `[\s*_#\\-]*$`)
 }
 
