@@ -144,6 +144,11 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	// Every command acts in the From's name (a move, a join, a lobby
 	// command): its envelope and the trusted relay must agree.
 	id := s.checkIdentity(r.MailFrom, in, s.cfg.Inbound.Trusted.Contains(r.RemoteAddr))
+	user, err := s.users.ByEmail(ctx, in.From.Address)
+	if err != nil && !errors.Is(err, auth.ErrNoUser) {
+		return h, err
+	}
+	h.lang, h.setting = user.Language, user.Language != ""
 	if s.cfg.RepliesPerHour > 0 {
 		recent, until, err := s.store.RecentFrom(ctx, in.From.Address, s.cfg.RepliesPerHour)
 		if err != nil {
@@ -153,11 +158,6 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 			return s.overHourly(ctx, h, id, recent, until)
 		}
 	}
-	user, err := s.users.ByEmail(ctx, in.From.Address)
-	if err != nil && !errors.Is(err, auth.ErrNoUser) {
-		return h, err
-	}
-	h.lang, h.setting = user.Language, user.Language != ""
 	if id.problem != nil {
 		// Say nothing of the game: the sender is not known to be its player.
 		h.unverified = true
