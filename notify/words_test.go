@@ -132,8 +132,9 @@ func readable(t *testing.T, raw []byte) string {
 }
 
 // onlyIn fails t when text (a mail or a page) holds a sentence of any
-// catalog in a language other than lang.
-func onlyIn(t *testing.T, what, text, lang string) {
+// catalog in a language other than lang. A sentence of untranslated is
+// only logged: words a branch not merged yet translates.
+func onlyIn(t *testing.T, what, text, lang string, untranslated ...string) {
 	t.Helper()
 	norm := normalizeText(text)
 	for _, other := range games.Languages() {
@@ -141,7 +142,11 @@ func onlyIn(t *testing.T, what, text, lang string) {
 			continue
 		}
 		for frag, where := range foreignSentences(t, other, lang) {
-			if strings.Contains(norm, frag) {
+			switch {
+			case !strings.Contains(norm, frag):
+			case slices.Contains(untranslated, frag):
+				t.Logf("%s, in %s, holds %q (%s, in %s): not translated yet", what, lang, frag, where, other)
+			default:
 				t.Errorf("%s, in %s, holds %q (%s, in %s)", what, lang, frag, where, other)
 			}
 		}
