@@ -101,13 +101,6 @@ func (t commandTable) read(fields []string, want ...string) (word string, n int,
 	return "", 0, ""
 }
 
-// is reports whether s is a form of the command word.
-func (t commandTable) is(s, word string) bool {
-	fields := strings.Fields(s)
-	w, n, _ := t.read(fields, word)
-	return w == word && n == len(fields)
-}
-
 // days writes the days a game's creator listed ("lun,mar", "mon,tue") as
 // play reads them (mon … sun); a word that is no day is kept for play to
 // refuse.

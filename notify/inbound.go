@@ -219,7 +219,7 @@ func mailAuth(id identity, in incoming.Message) string {
 func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
 	lines := incoming.MoveLines(in.Text)
 	if ok, lang, named := languageCommand(lines); ok {
-		return s.setLanguage(ctx, h, in, actor, lang, named)
+		return s.setLanguage(ctx, h, in, lang, named)
 	}
 	if _, verb, _ := play.ParseReply(lines); tok.Kind == TokenGame && !verb {
 		// A reply to a mail that asked for no move (a receipt, the

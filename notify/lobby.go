@@ -50,7 +50,7 @@ func (s *Service) lobby(ctx context.Context, h handled, in incoming.Message, act
 		cmd = strings.TrimSpace(in.Subject)
 	}
 	if ok, lang, named := languageCommand([]string{cmd}); ok {
-		return s.setLanguage(ctx, h, in, actor, lang, named)
+		return s.setLanguage(ctx, h, in, lang, named)
 	}
 	fields := strings.Fields(cmd)
 	verb, n, lang := commands.read(fields, lobbyVerbs...)
@@ -85,7 +85,7 @@ func (s *Service) lobby(ctx context.Context, h handled, in incoming.Message, act
 // the settings page and the API set it), and the answer is written in it.
 // named is what the command named; lang is "" when it names no language
 // courrier speaks.
-func (s *Service) setLanguage(ctx context.Context, h handled, in incoming.Message, actor play.Actor, lang, named string) (handled, error) {
+func (s *Service) setLanguage(ctx context.Context, h handled, in incoming.Message, lang, named string) (handled, error) {
 	sp := h.speaker()
 	var codes []string
 	for _, l := range games.Languages() {
@@ -328,7 +328,7 @@ func (s *Service) join(ctx context.Context, h handled, in incoming.Message, tok 
 	}
 	lines := incoming.MoveLines(in.Text)
 	if ok, lang, named := languageCommand(lines); ok {
-		return s.setLanguage(ctx, h, in, actor, lang, named)
+		return s.setLanguage(ctx, h, in, lang, named)
 	}
 	var fields []string
 	if len(lines) > 0 {

@@ -662,7 +662,7 @@ func msgNumbered(items []string) string {
 func msgAtoms(s string) []string {
 	var out []string
 	glue := false
-	for _, f := range strings.Fields(s) {
+	for f := range strings.FieldsSeq(s) {
 		switch {
 		case glue && len(out) > 0:
 			out[len(out)-1] += " " + f

@@ -189,7 +189,7 @@ func (sp speaker) textFuncs() map[string]any {
 		"t":           sp.t,
 		"ts":          sp.t,
 		"q":           sp.q,
-		"code":        func(s string) string { return sp.q(s) },
+		"code":        sp.q,
 		"word":        func(s string) string { return s },
 		"hash":        func(s string) string { return s },
 		"markerWords": sp.markerWords,
