@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -235,5 +237,46 @@ func TestLobbyInFrench(t *testing.T) {
 	}
 	if _, err := w.users.ByEmail(context.Background(), stranger); !errors.Is(err, auth.ErrNoUser) {
 		t.Errorf("a stranger's \"aide\" made an account: %v", err)
+	}
+}
+
+// The pages of the mail side (unsubscribe, confirm) are in their reader's
+// language: the account's setting for an unsubscribe link, else the
+// browser's Accept-Language.
+func TestMailPagesInTheReadersLanguage(t *testing.T) {
+	w := newWorld(t, 9)
+	u, err := w.users.Ensure(t.Context(), "zoe@players.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.users.SetLanguage(t.Context(), u.ID, "fr"); err != nil {
+		t.Fatal(err)
+	}
+	h := w.mail.Handler(w.jobs)
+	path := "/u/" + w.signer.UnsubscribeToken(u.ID, "k7m2p9q4rs")
+	for _, tc := range []struct {
+		method, path, accept string
+		status               int
+		lang                 string
+		says                 string
+	}{
+		{http.MethodGet, path, "en", http.StatusOK, "fr", "Arrêter les courriels de la partie k7m2p9q4rs"},
+		{http.MethodPost, path, "", http.StatusOK, "fr", "Vous ne recevrez plus de courriel sur la partie k7m2p9q4rs."},
+		{http.MethodGet, "/u/forged", "fr-FR,fr;q=0.9,en;q=0.5", http.StatusNotFound, "fr", "courrier n’a jamais donné ce lien de désabonnement."},
+		{http.MethodGet, "/u/forged", "de, en;q=0.5", http.StatusNotFound, "en", "This unsubscribe link is not one courrier gave out."},
+		{http.MethodGet, "/c/forged", "fr", http.StatusNotFound, "fr", "Ce lien de confirmation a expiré, ou courrier ne l’a jamais donné."},
+		{http.MethodPost, "/c/forged", "", http.StatusNotFound, "en", "This confirmation link has expired or is not one courrier gave out."},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequestWithContext(t.Context(), tc.method, tc.path, nil)
+		if tc.accept != "" {
+			req.Header.Set("Accept-Language", tc.accept)
+		}
+		h.ServeHTTP(rec, req)
+		body := html.UnescapeString(rec.Body.String())
+		if rec.Code != tc.status || !strings.Contains(body, `<html lang="`+tc.lang+`">`) || !strings.Contains(body, tc.says) {
+			t.Errorf("%s %s (Accept-Language %q): %d, want %d in %s saying %q:\n%s", tc.method, tc.path, tc.accept, rec.Code, tc.status, tc.lang, tc.says, body)
+		}
+		onlyIn(t, tc.method+" "+tc.path, tagRe.ReplaceAllString(body, " "), tc.lang)
 	}
 }
