@@ -138,7 +138,14 @@ func TestFillKeepsFrenchMarksWithTheirWords(t *testing.T) {
 			t.Errorf("a line starts or ends with a lone mark: %q\n%s", l, msgWrap(s))
 		}
 	}
-	if got := msgAtoms("Classement : « Ana » !"); !slices.Equal(got, []string{"Classement :", "« Ana » !"}) {
-		t.Errorf("atoms %q", got)
+	for in, want := range map[string][]string{
+		"Classement : « Ana » !":                                                      {"Classement :", "« Ana » !"},
+		"répondez par « away 3d », « back » ;":                                        {"répondez", "par", "« away 3d »,", "« back » ;"},
+		"« une citation bien trop longue pour tenir en une seule ligne de commande »": {"« une", "citation", "bien", "trop", "longue", "pour", "tenir", "en", "une", "seule", "ligne", "de", "commande »"},
+		"bid 5: \"away 3d\"":                                                          {"bid", "5:", "\"away", "3d\""},
+	} {
+		if got := msgAtoms(in); !slices.Equal(got, want) {
+			t.Errorf("atoms of %q: %q, want %q", in, got, want)
+		}
 	}
 }

@@ -657,16 +657,32 @@ func msgNumbered(items []string) string {
 
 // msgAtoms are the words of s as lines are filled with them: a French
 // mark that a space sets apart (":", ";", "?", "!", "»") stays with the
-// word before it, and "«" with the word after it, so that no line starts
-// with a colon or ends with an opening quote.
+// word before it, "«" with the word after it, and a short quotation
+// between « and » (a command: « away 3d ») is kept whole, so that no line
+// starts with a colon or ends with an opening quote, and a command is not
+// cut.
 func msgAtoms(s string) []string {
+	const shortQuote = 40 // runes
+	fields := strings.Fields(s)
 	var out []string
 	glue := false
-	for f := range strings.FieldsSeq(s) {
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if f == "«" {
+			// A short quotation is one atom.
+			for j := i + 1; j < len(fields) && j <= i+6; j++ {
+				if strings.HasPrefix(fields[j], "»") {
+					if q := strings.Join(fields[i:j+1], " "); utf8.RuneCountInString(q) <= shortQuote {
+						f, i = q, j
+					}
+					break
+				}
+			}
+		}
 		switch {
 		case glue && len(out) > 0:
 			out[len(out)-1] += " " + f
-		case len(out) > 0 && (f == ":" || f == ";" || f == "?" || f == "!" || f == "»" || strings.HasPrefix(f, "»")):
+		case len(out) > 0 && (f == ":" || f == ";" || f == "?" || f == "!" || strings.HasPrefix(f, "»")):
 			out[len(out)-1] += " " + f
 		default:
 			out = append(out, f)
