@@ -47,22 +47,24 @@ func (w *disputeWorker) Work(ctx context.Context, job *river.Job[jobs.DisputeNot
 		}
 		m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
 	} else {
-		to, err := s.address(ctx, user)
+		r, err := s.reader(ctx, user)
 		if err != nil {
 			return done(err)
 		}
-		m = s.seatMail(b, KindNotice, to, a.Version, a.Seat, "dispute")
+		m = s.seatMail(b, KindNotice, r, a.Version, a.Seat, "dispute")
 		m.MessageID = s.messageID("g", b.GameID, "v"+strconv.Itoa(a.Version), "referee", "dispute")
 	}
-	subject := fmt.Sprintf("[courrier] %s %s: a dispute", b.Name, b.GameID)
-	paras := []string{c.Text.In(games.English)}
+	sp := speakerIn(m.Lang)
+	subject := sp.subject("dispute.subject", b.Name, b.GameID)
+	paras := []string{c.Text.In(sp.lang())}
 	if c.Type == play.TypeRuled {
-		subject = fmt.Sprintf("[courrier] %s %s: the referee's ruling", b.Name, b.GameID)
-		paras = append(paras, "The ruling is recorded in the game's log; nothing recorded before it changes.")
+		subject = sp.subject("dispute.subject_ruled", b.Name, b.GameID)
+		paras = append(paras, sp.t("dispute.ruled"))
 	} else {
-		paras = append(paras, "The dispute is recorded in the game's log and listed in its audit report (courrier audit, or GET /v1/games/"+b.GameID+"/audit once the game is over).")
+		paras = append(paras, sp.t("dispute.recorded", b.GameID))
 		if a.Seat < 0 {
-			paras = append(paras, "You referee this game: rule on it with POST /v1/games/"+b.GameID+"/disputes/"+strconv.Itoa(a.Version)+"/ruling {\"decision\": \"upheld\" or \"rejected\", \"text\": \"why\"}.")
+			body := fmt.Sprintf(`{"decision": %s, "text": "%s"}`, sp.t("dispute.ruling_or", `"upheld"`, `"rejected"`), sp.t("dispute.ruling_why"))
+			paras = append(paras, sp.t("dispute.referee", b.GameID, a.Version, body))
 		}
 	}
 	m.Data = NoticeData{Subject: subject, Paragraphs: paras}
@@ -97,15 +99,18 @@ func (w *absenceWorker) Work(ctx context.Context, job *river.Job[jobs.AbsenceNot
 		return done(err)
 	}
 	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
-	subject := fmt.Sprintf("[courrier] %s %s: a player is away", b.Name, b.GameID)
+	sp := speakerIn(m.Lang)
+	subject := sp.subject("absence.subject_away", b.Name, b.GameID)
 	if c.Type == play.TypeBack {
-		subject = fmt.Sprintf("[courrier] %s %s: a player is back", b.Name, b.GameID)
+		subject = sp.subject("absence.subject_back", b.Name, b.GameID)
 	}
-	m.Data = NoticeData{Subject: subject, Paragraphs: []string{c.Text.In(games.English), gameMailVerbs}}
+	m.Data = NoticeData{Subject: subject, Paragraphs: []string{c.Text.In(sp.lang()), sp.gameVerbs()}}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 
-// gameMailVerbs says what a reply to a notice with a game reply address
+// gameVerbs says what a reply to a notice with a game reply address
 // (TokenGame) takes: an absence notice, the answer to a player's own reply
 // verb.
-const gameMailVerbs = `You may answer this mail with "away 3d" (or any length) or "back" for yourself, or "dispute 12 why" to flag a version for the referee; your moves go in reply to your prompts.`
+func (sp speaker) gameVerbs() string {
+	return sp.t("mail.game_verbs", sp.q(sp.t("example.away")), sp.q(sp.t("example.back")), sp.q(sp.t("example.dispute", 12)))
+}

@@ -4,5 +4,7 @@
 // mailbox). In: an SMTP server that takes replies to the addresses courrier
 // signed and commands sent to its own address, reads each mail (package
 // notify/incoming), checks who sent it, and calls play or api/auth, as the
-// API and the pages do, then answers by mail.
+// API and the pages do, then answers by mail. Every mail is written in its
+// recipient's language, from notify's catalog (package notify/words), and
+// the mail commands are read in every language courrier speaks.
 package notify

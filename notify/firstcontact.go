@@ -23,11 +23,21 @@ import (
 // (allowFirstContact), so forged senders cannot make courrier mail
 // strangers.
 
-// errConfirmExpired says a confirmation came after its command's time.
+// errConfirmExpired says a confirmation came after its command's time
+// (notify's catalog says it as "confirm.expired").
 var errConfirmExpired = errors.New("this confirmation has expired: the command it was for waited a day; send it again")
 
-// errConfirmOther says a confirmation was answered from another address.
+// errConfirmOther says a confirmation was answered from another address
+// ("confirm.other").
 var errConfirmOther = errors.New("this confirmation is for another address: answer it from the address it was sent to")
+
+// confirmKey is the catalog's key of a confirmation's refusal.
+func confirmKey(err error) string {
+	if errors.Is(err, errConfirmExpired) {
+		return "confirm.expired"
+	}
+	return "confirm.other"
+}
 
 // mayWriteToOthers reports whether user may make courrier write to other
 // people, confirming them when their mail carries a DMARC pass that a
@@ -47,7 +57,8 @@ func (s *Service) mayWriteToOthers(ctx context.Context, user auth.User, id ident
 
 // askConfirmation keeps the command of inbound mail inboundID waiting for
 // user to confirm their address, and answers with a confirmation request
-// (sent within the first-contact budgets).
+// (sent within the first-contact budgets). what says what the command asks,
+// in the sender's language.
 func (s *Service) askConfirmation(ctx context.Context, h handled, inboundID int64, user auth.User, what string) (handled, error) {
 	expires := s.cfg.Now().Add(s.cfg.ConfirmTTL)
 	id, err := s.store.KeepPending(ctx, user.ID, inboundID, expires)
@@ -55,13 +66,14 @@ func (s *Service) askConfirmation(ctx context.Context, h handled, inboundID int6
 		return h, err
 	}
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenConfirm, Game: strconv.FormatInt(id, 36), Seat: -1, Expires: expires})
+	sp := h.speaker()
 	h, err = s.notice(h, fmt.Sprintf("waits for %s to confirm their address (pending command %d)", user.Email, id), "", NoticeData{
-		Subject: "[courrier] confirm your address to " + what,
+		Subject: sp.subject("confirm.subject", what),
 		Paragraphs: []string{
-			fmt.Sprintf("courrier received a mail from %s asking to %s. courrier writes to other people only for someone who has shown that this address is theirs.", user.Email, what),
-			"To confirm, reply to this mail (anything will do), or open this link and press the button: " + s.cfg.BaseURL + "/c/" + tok,
-			fmt.Sprintf("Your command then runs at once. It waits until %s; after that, send it again.", expires.UTC().Format("Monday 2 January, 15:04 UTC")),
-			"If you did not write to courrier, ignore this mail: nothing will be done, and you will not hear from courrier again because of it.",
+			sp.t("confirm.received", user.Email, what),
+			sp.t("confirm.how", s.cfg.BaseURL+"/c/"+tok),
+			sp.t("confirm.waits", sp.when(expires, user.Location())),
+			sp.t("confirm.ignore"),
 		},
 	})
 	if err != nil {
@@ -90,12 +102,12 @@ func (s *Service) confirmPending(ctx context.Context, ins JobInserter, id int64,
 func (s *Service) confirmReply(ctx context.Context, h handled, in incoming.Message, tok Token, user auth.User) (handled, error) {
 	id, err := strconv.ParseInt(tok.Game, 36, 64)
 	if err != nil || user.ID == "" {
-		return s.refuse(ctx, h, in, play.Brief{}, nil, "this reply address is not one courrier gave out", "")
+		return s.refuse(ctx, h, in, play.Brief{}, nil, sayKey("refusal.not_given"), "")
 	}
 	n, err := s.confirmPending(ctx, mailstore.InserterFrom(ctx), id, user.ID)
 	switch {
 	case errors.Is(err, errConfirmExpired), errors.Is(err, errConfirmOther):
-		return s.refuse(ctx, h, in, play.Brief{}, nil, err.Error(), "")
+		return s.refuse(ctx, h, in, play.Brief{}, nil, sayKey(confirmKey(err)), "")
 	case err != nil:
 		return h, err
 	}

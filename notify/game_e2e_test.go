@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -65,22 +66,44 @@ func choose(t *testing.T, r *rand.Rand, list map[int]string) string {
 // moves sent.
 func playByMail(t *testing.T, w *world, kind string, addrs []string, seed uint64) (string, int) {
 	t.Helper()
+	return playByMailIn(t, w, kind, addrs, seed, nil)
+}
+
+// frenchStyles are the quoting styles of the mail programs French players
+// use (see quote).
+var frenchStyles = []string{"gmail-fr", "outlook-fr", "apple-fr", "thunderbird-fr", "zimbra-fr"}
+
+// playByMailIn is playByMail where each address writes in its language
+// (langs; "" or absent: English): a French player writes the new-game
+// command, the confirmation and the join in French ("nouvelle partie …
+// avec …", "rejoindre …"), quotes as French mail programs do, and replies
+// every other time with the move written out as its French prompt lists it.
+func playByMailIn(t *testing.T, w *world, kind string, addrs []string, seed uint64, langs map[string]string) (string, int) {
+	t.Helper()
+	french := func(a string) bool { return langs[a] == "fr" }
 	with := addrs[1:]
-	w.mustSend(addrs[0], "play@"+domain, fmt.Sprintf("From: Ana <%s>\nTo: play@%s\nSubject: new game\nMessage-ID: <%s>\n\nnew %s with %s\n",
-		addrs[0], domain, newMessageID(), kind, strings.Join(with, " ")))
+	command, confirm, created := fmt.Sprintf("new %s with %s", kind, strings.Join(with, " ")), "confirm your address", "game created"
+	if french(addrs[0]) {
+		command, confirm, created = fmt.Sprintf("nouvelle partie %s avec %s", kind, strings.Join(with, " ")), "confirmez votre adresse", "partie créée"
+	}
+	w.mustSend(addrs[0], "play@"+domain, fmt.Sprintf("From: Ana <%s>\nTo: play@%s\nSubject: new game\nMessage-ID: <%s>\n\n%s\n",
+		addrs[0], domain, newMessageID(), command))
 	// A first game by mail costs one confirmation round.
 	ask := w.waitKind(addrs[0], "notice", 1)
-	if !strings.Contains(ask.Subject, "confirm your address") || !strings.HasPrefix(ask.ReplyTo, "c+") {
+	if !strings.Contains(ask.Subject, confirm) || !strings.HasPrefix(ask.ReplyTo, "c+") {
 		t.Fatalf("a new sender's new-game command got %q:\n%s", ask.Subject, ask.Text)
 	}
 	w.mustSend(addrs[0], ask.ReplyTo, reply(addrs[0], ask, "oui, c'est moi", "french"))
-	created := w.waitKind(addrs[0], "notice", 2)
-	if !strings.Contains(created.Subject, "game created") {
-		t.Fatalf("the new-game command got %q:\n%s", created.Subject, created.Text)
+	if n := w.waitKind(addrs[0], "notice", 2); !strings.Contains(n.Subject, created) {
+		t.Fatalf("the new-game command got %q:\n%s", n.Subject, n.Text)
 	}
 	for _, a := range addrs[1:] {
 		inv := w.waitKind(a, "invitation", 1)
-		w.mustSend(a, inv.ReplyTo, reply(a, inv, "join "+nameOf(a), "gmail"))
+		join, style := "join "+nameOf(a), "gmail"
+		if french(a) {
+			join, style = "rejoindre "+nameOf(a), "thunderbird-fr"
+		}
+		w.mustSend(a, inv.ReplyTo, reply(a, inv, join, style))
 	}
 	r := rand.New(rand.NewPCG(seed, 1))
 	styles := []string{"gmail", "outlook", "french", "german", ">"}
@@ -130,8 +153,15 @@ func playByMail(t *testing.T, w *world, kind string, addrs []string, seed uint64
 		})
 		p := next[0]
 		answered[p.m.MessageID] = true
-		pick := choose(t, r, numbered(p.m.Text))
-		w.mustSend(p.addr, p.m.ReplyTo, reply(p.addr, p.m, pick, styles[moves%len(styles)]))
+		list := numbered(p.m.Text)
+		pick, style := choose(t, r, list), styles[moves%len(styles)]
+		if french(p.addr) {
+			style = frenchStyles[moves%len(frenchStyles)]
+			if n, err := strconv.Atoi(pick); err == nil && moves%2 == 1 {
+				pick = list[n] // the move as the French prompt writes it
+			}
+		}
+		w.mustSend(p.addr, p.m.ReplyTo, reply(p.addr, p.m, pick, style))
 		moves++
 		w.inboundDone()
 		if w.afterMove != nil {

@@ -1,7 +1,6 @@
 package notify
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/emersion/go-msgauth/authres"
@@ -42,9 +41,9 @@ type identity struct {
 	// checked says what was checked and found: "envelope=match;
 	// dmarc=pass header.from=example.org (by mx.example.org)".
 	checked string
-	// problem says, to the sender, why the mail is refused; "" when it
+	// problem says, to the sender, why the mail is refused; nil when it
 	// is not.
-	problem string
+	problem saying
 	// vouched is set when the trusted relay's Authentication-Results say
 	// dmarc=pass for the From's domain: the sender's domain vouches for the
 	// address, which counts as a confirmation of it (first contact).
@@ -63,24 +62,20 @@ func (s *Service) checkIdentity(envelope string, in incoming.Message, relayed bo
 	same, how := sameMailbox(envelope, from)
 	if !same {
 		id.checked = "envelope=mismatch"
-		id.problem = fmt.Sprintf("your mail was sent from the address %s but says it is from %s. "+
-			"courrier acts only on mail whose sender (the address your mail server sends it from, where bounces go) "+
-			"is the address in its From line, so that nobody can write in another player's name. "+
-			"If you write from an alias or through another account, send from the account of %s itself.",
-			strings.Trim(strings.TrimSpace(envelope), "<>"), from, from)
+		id.problem = sayKey("identity.envelope", strings.Trim(strings.TrimSpace(envelope), "<>"), from)
 		return id
 	}
 	id.checked = "envelope=match"
 	if how != "" {
 		id.checked += " (" + how + ")"
 	}
-	dmarc, problem := "dmarc=unchecked (not handed over by a trusted relay)", ""
+	dmarc, problem := "dmarc=unchecked (not handed over by a trusted relay)", saying(nil)
 	if relayed {
 		dmarc, problem = s.checkDMARC(in.AuthResults, from)
 	}
 	id.checked += "; " + dmarc
 	id.problem = problem
-	id.vouched = problem == "" && strings.HasPrefix(dmarc, "dmarc=pass header.from=")
+	id.vouched = problem == nil && strings.HasPrefix(dmarc, "dmarc=pass header.from=")
 	return id
 }
 
@@ -88,14 +83,14 @@ func (s *Service) checkIdentity(envelope string, in incoming.Message, relayed bo
 // Authentication-Results in values (the header's values top first, one a
 // line). It returns what it found, and why the mail is refused ("" when
 // it is not).
-func (s *Service) checkDMARC(values, from string) (checked, problem string) {
+func (s *Service) checkDMARC(values, from string) (checked string, problem saying) {
 	trusted := s.cfg.AuthservID
 	if trusted == AuthservIDOff {
-		return "dmarc=unchecked (no trusted relay)", ""
+		return "dmarc=unchecked (no trusted relay)", nil
 	}
 	results, ok := trustedResults(values, trusted)
 	if !ok {
-		return "dmarc=unchecked (no Authentication-Results by " + trusted + ")", ""
+		return "dmarc=unchecked (no Authentication-Results by " + trusted + ")", nil
 	}
 	var dm *authres.DMARCResult
 	for _, r := range results {
@@ -105,7 +100,7 @@ func (s *Service) checkDMARC(values, from string) (checked, problem string) {
 		}
 	}
 	if dm == nil {
-		return "dmarc=unchecked (" + trusted + " gave no dmarc result)", ""
+		return "dmarc=unchecked (" + trusted + " gave no dmarc result)", nil
 	}
 	checked = "dmarc=" + string(dm.Value)
 	if dm.From != "" {
@@ -114,17 +109,12 @@ func (s *Service) checkDMARC(values, from string) (checked, problem string) {
 	checked += " (by " + trusted + ")"
 	_, fromDomain, _ := strings.Cut(from, "@")
 	if dm.From != "" && normDomain(dm.From) != normDomain(fromDomain) {
-		return checked, fmt.Sprintf("courrier's mail server checked your mail as coming from %s, yet its From line says %s: "+
-			"courrier cannot be sure it is from you. Send it again with your own address alone in the From line.",
-			dm.From, from)
+		return checked, sayKey("identity.other_domain", dm.From, from)
 	}
 	if dm.Value == authres.ResultFail {
-		return checked, fmt.Sprintf("your mail failed the DMARC check of %s at courrier's mail server: "+
-			"the domain of your address does not vouch for it, so courrier cannot be sure it is from you. "+
-			"Send it from your mail provider's own servers (its web mail, its app, or its SMTP server), "+
-			"not through another service that writes your address in the From line.", fromDomain)
+		return checked, sayKey("identity.dmarc_fail", fromDomain)
 	}
-	return checked, ""
+	return checked, nil
 }
 
 // AuthservIDOff as Config.AuthservID trusts no Authentication-Results

@@ -41,6 +41,52 @@ type handled struct {
 	// unverified is set when the mail failed the identity check: its From
 	// may be forged, so it is answered once an hour at most.
 	unverified bool
+	// lang is the language the sender is answered in: their account's
+	// setting, else the language of the command they wrote (decision 5);
+	// "" until either is known (English).
+	lang string
+	// setting is set when lang is the account's own setting, which a
+	// command's language does not change.
+	setting bool
+}
+
+// speaker says the words of the answers to the mail, in its sender's
+// language.
+func (h handled) speaker() speaker { return speakerIn(h.lang) }
+
+// saying is words said in any language: a refusal's reason, said in the
+// sender's language (and in English for the mail's outcome in the log).
+type saying func(lang string) string
+
+// sayKey is the saying of notify's key with args.
+func sayKey(key string, args ...any) saying {
+	return func(lang string) string { return speakerIn(lang).t(key, args...) }
+}
+
+// sayErr says an error in any language (games.Explain: a rule's reason with
+// the closest move, play's refusals).
+func sayErr(err error) saying {
+	return func(lang string) string { return games.Explain(err, lang) }
+}
+
+// commandIn notes the language a command was written in ("" when its
+// words do not tell): a sender whose account has no language setting is
+// answered in it, and the account notes it (Users.NoteLanguage: only when
+// unset), so their next mails are written in it too. user is "" for a
+// sender without an account yet (newGame notes it once it made one).
+func (s *Service) commandIn(ctx context.Context, h handled, user, lang string) (handled, error) {
+	if lang == "" || h.setting {
+		return h, nil
+	}
+	h.lang = lang
+	if user == "" {
+		return h, nil
+	}
+	if _, err := s.users.NoteLanguage(ctx, user, lang); err != nil {
+		return h, err
+	}
+	h.setting = true
+	return h, nil
 }
 
 // Work processes the mail once: the outcome and the answers are written in
@@ -98,6 +144,11 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	// Every command acts in the From's name (a move, a join, a lobby
 	// command): its envelope and the trusted relay must agree.
 	id := s.checkIdentity(r.MailFrom, in, s.cfg.Inbound.Trusted.Contains(r.RemoteAddr))
+	user, err := s.users.ByEmail(ctx, in.From.Address)
+	if err != nil && !errors.Is(err, auth.ErrNoUser) {
+		return h, err
+	}
+	h.lang, h.setting = user.Language, user.Language != ""
 	if s.cfg.RepliesPerHour > 0 {
 		recent, until, err := s.store.RecentFrom(ctx, in.From.Address, s.cfg.RepliesPerHour)
 		if err != nil {
@@ -107,11 +158,7 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 			return s.overHourly(ctx, h, id, recent, until)
 		}
 	}
-	user, err := s.users.ByEmail(ctx, in.From.Address)
-	if err != nil && !errors.Is(err, auth.ErrNoUser) {
-		return h, err
-	}
-	if id.problem != "" {
+	if id.problem != nil {
 		// Say nothing of the game: the sender is not known to be its player.
 		h.unverified = true
 		return s.refuse(ctx, h, in, play.Brief{}, nil, id.problem, "")
@@ -134,7 +181,7 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 		tok, err := s.cfg.Signer.Verify(token)
 		if err != nil || tok.Kind != kind {
 			// The SMTP server refused such an address; it expired since.
-			return s.refuse(ctx, h, in, play.Brief{}, nil, "this reply address has expired or is not one courrier gave out", "")
+			return s.refuse(ctx, h, in, play.Brief{}, nil, sayKey("refusal.expired"), "")
 		}
 		if kind == TokenConfirm {
 			return s.confirmReply(ctx, h, in, tok, user)
@@ -171,6 +218,9 @@ func mailAuth(id identity, in incoming.Message) string {
 // game folded once, and says what a refusal needs.
 func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
 	lines := incoming.MoveLines(in.Text)
+	if ok, lang, named := languageCommand(lines); ok {
+		return s.setLanguage(ctx, h, in, lang, named)
+	}
 	if _, verb, _ := play.ParseReply(lines); tok.Kind == TokenGame && !verb {
 		// A reply to a mail that asked for no move (a receipt, the
 		// game-over mail): it shows no moves to choose from.
@@ -178,9 +228,22 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		if err != nil {
 			return h, err
 		}
-		return s.refuse(ctx, h, in, b, lines, noMoveHere, "")
+		return s.refuse(ctx, h, in, b, lines, sayKey("refusal.no_move_here"), "")
 	}
 	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
+	kind := ""
+	switch {
+	case w.Game != nil:
+		kind = w.Game.Kind
+	case w.Seen != nil:
+		kind = w.Seen.Kind
+	}
+	if eng, gerr := s.play.Registry().Get(kind); gerr == nil && w.Reply.Verb == "" {
+		// The moves' words tell the language they were written in.
+		if h, gerr = s.commandIn(ctx, h, actor.User, moveLanguage(eng.Words(), lines)); gerr != nil {
+			return h, gerr
+		}
+	}
 	if err != nil {
 		b := play.Brief{GameID: tok.Game} // say nothing of the game to someone who is not its player
 		if w.Seen != nil {
@@ -197,6 +260,7 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 			name = eng.Info().Name + " " + tok.Game
 		}
 	}
+	sp := h.speaker()
 	var said []string
 	switch w.Reply.Verb {
 	case "":
@@ -206,26 +270,30 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		h.outcome = "claimed game " + tok.Game
 		return h, nil // the game-over mail says the rest
 	case play.VerbBack:
-		said = []string{"Welcome back: your deadlines in this game run again.", "The other players are told."}
+		said = []string{sp.t("verb.back"), sp.t("verb.others_told")}
 	case play.VerbAway:
 		var loc *time.Location
 		if u, uerr := s.users.ByID(ctx, actor.User); uerr == nil {
 			loc = u.Location()
 		}
-		said = []string{fmt.Sprintf("Your deadlines in this game wait until %s, or until you write back.", readableTime(w.Until, loc)), "The other players are told."}
+		said = []string{sp.t("verb.away", sp.when(w.Until, loc)), sp.t("verb.others_told")}
 	case play.VerbDispute:
 		return s.verbNotice(h, fmt.Sprintf("disputed version %d of game %s", w.Reply.Version, tok.Game), tok, w.Version, NoticeData{
-			Subject: fmt.Sprintf("[courrier] %s: your dispute of version %d", name, w.Reply.Version),
+			Subject: sp.subject("verb.dispute_subject", name, w.Reply.Version),
 			Paragraphs: []string{
-				fmt.Sprintf("Your dispute of version %d is recorded at version %d of the game's log.", w.Reply.Version, w.Version),
-				"The other players and the referee are told; the referee's ruling will be recorded too, and nothing recorded is ever rewritten.",
+				sp.t("verb.dispute", w.Reply.Version, w.Version),
+				sp.t("verb.dispute_told"),
 			},
 		})
 	case play.VerbResign:
-		said = []string{fmt.Sprintf("You resigned from game %s (now at version %d). Receipt: %s", tok.Game, w.Version, w.Head)}
+		said = []string{sp.t("verb.resigned", tok.Game, w.Version, w.Head)}
+	}
+	verb := w.Reply.Verb
+	if v, err := sp.w.Say(games.T("verb.name." + verb)); err == nil {
+		verb = v
 	}
 	return s.verbNotice(h, w.Reply.Verb+" in game "+tok.Game, tok, w.Version, NoticeData{
-		Subject: "[courrier] " + name + ": " + w.Reply.Verb, Paragraphs: said,
+		Subject: sp.subject("verb.subject", name, verb), Paragraphs: said,
 	})
 }
 
@@ -234,7 +302,7 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 // other mails that ask for no move do, so that "dispute 12 why" in reply
 // to it reaches the game.
 func (s *Service) verbNotice(h handled, outcome string, tok Token, version int, d NoticeData) (handled, error) {
-	d.Paragraphs = append(d.Paragraphs, gameMailVerbs)
+	d.Paragraphs = append(d.Paragraphs, h.speaker().gameVerbs())
 	h, err := s.notice(h, outcome, tok.Game, d)
 	if err != nil {
 		return h, err
@@ -262,10 +330,6 @@ func (s *Service) verbsBrief(ctx context.Context, tok Token, actor play.Actor) (
 	return b, nil
 }
 
-// noMoveHere answers a move sent in reply to a game's mail that asked for
-// none.
-const noMoveHere = "this mail takes dispute, away, back, claim and resign, not moves: send your move in reply to your latest prompt, which lists them"
-
 // movedOutcome says what a reply of n move lines played in game: every
 // line, or the lines before the one that was refused (the receipt tells
 // the player the same).
@@ -283,23 +347,32 @@ func movedOutcome(n int, game string, out play.Outcome) string {
 // malformed.
 func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, err error) (handled, error) {
 	if stale, ok := errors.AsType[*play.StaleError](err); ok {
-		problem := stale.Error() + "." // play's words, the same through every door
-		var what []string
-		for _, c := range stale.Changes {
-			if !c.Text.IsZero() {
-				what = append(what, c.Text.In(games.English))
+		// play's words, the same through every door, with what changed
+		// since, in the seat's words.
+		problem := func(lang string) string {
+			sp := speakerIn(lang)
+			out := games.Explain(stale, sp.lang())
+			if !strings.HasSuffix(out, ".") {
+				out += "."
 			}
+			var what []string
+			for _, c := range stale.Changes {
+				if !c.Text.IsZero() {
+					what = append(what, c.Text.In(sp.lang()))
+				}
+			}
+			if len(what) > 0 {
+				out = sp.t("refusal.since_then", out, strings.Join(what, " "))
+			}
+			return sp.t("refusal.nothing_played", out)
 		}
-		if len(what) > 0 {
-			problem += " Since then: " + strings.Join(what, " ")
-		}
-		return s.refuse(ctx, h, in, b, lines, problem+" Nothing was played.", "")
+		return s.refuse(ctx, h, in, b, lines, problem, "")
 	}
 	if re, ok := games.AsRuleError(err); ok {
-		return s.refuse(ctx, h, in, b, lines, re.Explain(games.English), re.Rule)
+		return s.refuse(ctx, h, in, b, lines, sayErr(re), re.Rule)
 	}
-	if pe, ok := errors.AsType[*play.Error](err); ok {
-		return s.refuse(ctx, h, in, b, lines, pe.Error(), "")
+	if _, ok := errors.AsType[*play.Error](err); ok {
+		return s.refuse(ctx, h, in, b, lines, sayErr(err), "")
 	}
 	return h, err
 }
@@ -307,9 +380,10 @@ func (s *Service) refuseMove(ctx context.Context, h handled, in incoming.Message
 // refuse answers a mail that changed nothing, at most RefusalsPerHour
 // times per sender per game per hour (a loop between two machines stops
 // there), the last of them saying so and until when. b names the game
-// when the sender may know it; lines are what they sent.
-func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, problem, rule string) (handled, error) {
-	h.outcome, h.gameID = "not played: "+problem, b.GameID
+// when the sender may know it; lines are what they sent; problem says why,
+// in the sender's language.
+func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b play.Brief, lines []string, problem saying, rule string) (handled, error) {
+	h.outcome, h.gameID = "not played: "+problem(games.English), b.GameID
 	limit := s.cfg.RefusalsPerHour
 	if h.unverified {
 		limit = 1
@@ -323,13 +397,15 @@ func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b 
 		return h, nil
 	}
 	h.refused = true
+	sp := h.speaker()
+	why := problem(sp.lang())
 	if limit > 0 && n == limit-1 {
 		// The last refusal of the hour says so, and until when.
-		problem, rule = msgBecause(problem, rule)+" "+refusalLimitWords(limit, b.GameID != "", until), ""
+		why, rule = sp.because(why, rule)+" "+sp.refusalLimitWords(limit, b.GameID != "", until), ""
 	}
-	d := RefusalData{Player: b.Player, Sent: lines, Problem: problem, Rule: rule, Version: b.Version}
+	d := RefusalData{Lang: sp.lang(), Player: b.Player, Sent: lines, Problem: why, Rule: rule, Version: b.Version}
 	if b.Kind != "" {
-		d.Game = s.gameRef(b)
+		d.Game = s.gameRef(b, sp.lang())
 	} else if b.GameID != "" {
 		d.Game = GameRef{ID: b.GameID}
 	}
@@ -340,7 +416,7 @@ func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b 
 		// refusal is answered at the service address.
 	case len(b.Pending) > 0:
 		// The player may answer the refusal with a corrected move.
-		d.Choices, d.Version = b.Choices, b.Version
+		d.Choices, d.Version = choicesIn(s.words(b.Kind, sp.lang()), b.Choices), b.Version
 		a.ReplyTo = s.replyTo(TokenMove, b.GameID, int(b.Seat), b.Version)
 	default:
 		// Not their turn, or the game is over: the refusal takes the
@@ -365,7 +441,7 @@ func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b 
 // answer to an address not confirmed.
 func (s *Service) overHourly(ctx context.Context, h handled, id identity, recent int, until time.Time) (handled, error) {
 	what := fmt.Sprintf("hourly: %s sent %d mails in the last hour; read again from %s", h.sender, recent, until.UTC().Format(time.RFC3339))
-	if id.problem != "" {
+	if id.problem != nil {
 		h.outcome = mailstore.OverLimit + what + " (not answered: its sender is not known to be " + h.sender + ")"
 		return h, nil
 	}
@@ -377,14 +453,18 @@ func (s *Service) overHourly(ctx context.Context, h handled, id identity, recent
 		h.outcome = mailstore.OverLimit + what + " (not answered: told within the hour)"
 		return h, nil
 	}
-	h, err = s.notice(h, what, "", hourlyLimitNotice(recent, until))
+	h, err = s.notice(h, what, "", h.speaker().hourlyLimitNotice(recent, until))
 	h.outcome = mailstore.OverLimitTold + h.outcome
 	return h, err
 }
 
-// notice answers a lobby command.
+// notice answers a lobby command, in the sender's language unless d says
+// another.
 func (s *Service) notice(h handled, outcome, gameID string, d NoticeData) (handled, error) {
 	h.outcome = outcome
+	if d.Lang == "" {
+		d.Lang = h.speaker().lang()
+	}
 	data, err := json.Marshal(d)
 	if err != nil {
 		return h, fmt.Errorf("encode notice: %w", err)

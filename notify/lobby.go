@@ -15,49 +15,30 @@ import (
 	"github.com/courrier-games/courrier/projections"
 )
 
-// helpText explains every command of the lobby by mail.
-func (s *Service) helpText() []string {
-	addr := s.ServiceAddress().Address
-	lines := []string{
-		"Write one command as the first line of a mail to " + addr + ":",
-		"",
-		"  new <game> with <address> <address> …",
-		"      creates a game and invites those people; you take the first",
-		"      seat under your name. The game starts when all have joined.",
-		"      Add \"turn 3d\" or \"window 1d12h\" to set the time for a turn",
-		"      or a window (at least an hour; 72h and 24h when not said),",
-		"      \"weekdays mon,tue,wed,thu,fri\" for the only days deadlines run,",
-		"      <option>=<value> for a game's option (as its rules page lists),",
-		"      \"referee <address>\" to name a referee who does not play,",
-		"      and, last, \"as <name>\" to choose your player name.",
-		"  games",
-		"      lists your games and whose turn it is.",
-		"  resign <game id>",
-		"      leaves a running game.",
-		"  reminders off (or on)",
-		"      stops (or resumes) the reminders sent before your deadlines.",
-		"  help",
-		"      this list.",
-		"",
-		"To join a game you were invited to, reply to the invitation with",
-		"\"join <name>\". To move, reply to the prompt with your move. A reply",
-		"may also say \"away 3d\" (your deadlines wait), \"back\", \"claim\"",
-		"(when everyone else left), \"dispute <version> <why>\" or \"resign\".",
-		"",
-		"Games:",
+// lobbyVerbs are the commands the service address takes (notify's
+// catalog's "command.<verb>" words, in every language).
+var lobbyVerbs = []string{"new", "games", "resign", "reminders", "help", "language"}
+
+// helpText explains every command of the lobby by mail, in sp's language.
+func (s *Service) helpText(sp speaker) []string {
+	var names []string
+	for _, l := range games.Languages() {
+		names = append(names, sp.t("language.code", l, sp.t("language."+l)))
 	}
+	lines := strings.Split(sp.t("help.body", s.ServiceAddress().Address, strings.Join(names, ", ")), "\n")
 	for _, id := range catalog.Registry().IDs() {
 		eng, err := catalog.Registry().Get(id)
 		if err != nil {
 			continue
 		}
 		info := eng.Info()
-		lines = append(lines, fmt.Sprintf("  %-11s %s, %d to %d players", id, info.Name, info.MinSeats, info.MaxSeats))
+		lines = append(lines, fmt.Sprintf("  %-11s %s", id, sp.t("help.game", info.Name, info.MinSeats, info.MaxSeats)))
 	}
 	return lines
 }
 
-// lobby runs a command sent to the service address.
+// lobby runs a command sent to the service address, in any language
+// courrier speaks: "new coyote with …", "nouvelle partie coyote avec …".
 func (s *Service) lobby(ctx context.Context, h handled, in incoming.Message, actor play.Actor, inboundID int64, id identity) (handled, error) {
 	lines := incoming.MoveLines(in.Text)
 	cmd := ""
@@ -68,43 +49,89 @@ func (s *Service) lobby(ctx context.Context, h handled, in incoming.Message, act
 		// An empty body: the subject may hold the command.
 		cmd = strings.TrimSpace(in.Subject)
 	}
-	words := strings.Fields(cmd)
-	verb := ""
-	if len(words) > 0 {
-		verb = strings.ToLower(words[0])
+	if ok, lang, named := languageCommand([]string{cmd}); ok {
+		return s.setLanguage(ctx, h, in, lang, named)
 	}
-	switch verb {
-	case "new", "create":
-		return s.newGame(ctx, h, in, actor, words[1:], inboundID, id)
-	case "games", "list":
+	fields := strings.Fields(cmd)
+	verb, n, lang := commands.read(fields, lobbyVerbs...)
+	h, err := s.commandIn(ctx, h, actor.User, lang)
+	if err != nil {
+		return h, err
+	}
+	args := fields[n:]
+	sp := h.speaker()
+	switch {
+	case verb == "new":
+		return s.newGame(ctx, h, in, actor, args, inboundID, id)
+	case verb == "games":
 		return s.listGames(ctx, h, actor)
-	case "resign":
-		return s.resign(ctx, h, actor, words[1:])
-	case "reminders", "reminder":
-		return s.reminders(ctx, h, actor, words[1:])
-	case "help", "":
-		return s.notice(h, "help sent", "", NoticeData{Subject: "[courrier] how to play by mail", Lines: s.helpText()})
+	case verb == "resign":
+		return s.resign(ctx, h, actor, args)
+	case verb == "reminders":
+		return s.reminders(ctx, h, actor, args)
+	case verb == "help" || len(fields) == 0:
+		return s.notice(h, "help sent", "", NoticeData{Subject: sp.subject("help.subject"), Lines: s.helpText(sp)})
 	default:
-		return s.notice(h, "unknown command "+verb, "", NoticeData{
-			Subject:    "[courrier] I did not understand your mail",
-			Paragraphs: []string{fmt.Sprintf("The first line of your mail, %q, is not a command I know.", cmd)},
-			Lines:      s.helpText(),
+		return s.notice(h, "unknown command "+strings.ToLower(fields[0]), "", NoticeData{
+			Subject:    sp.subject("help.unknown_subject"),
+			Paragraphs: []string{sp.t("help.unknown", sp.q(cmd))},
+			Lines:      s.helpText(sp),
 		})
 	}
 }
 
-// newGame creates a game and invites the addresses named: "new <game>
-// with <address> … [turn <duration>] [window <duration>] [weekdays
-// <days>] [<option>=<value> …] [referee <address>] [as <name>]". play
-// checks all of it, as for every door.
-func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, actor play.Actor, words []string, inboundID int64, id identity) (handled, error) {
-	fail := func(problem string) (handled, error) {
-		return s.notice(h, "new game refused: "+problem, "", NoticeData{
-			Subject: "[courrier] no game was created", Paragraphs: []string{problem}, Lines: s.helpText(),
+// setLanguage runs a language command ("langue fr", "language English"):
+// the sender's account reads lang from now on (api/auth's SetLanguage, as
+// the settings page and the API set it), and the answer is written in it.
+// named is what the command named; lang is "" when it names no language
+// courrier speaks.
+func (s *Service) setLanguage(ctx context.Context, h handled, in incoming.Message, lang, named string) (handled, error) {
+	sp := h.speaker()
+	var codes []string
+	for _, l := range games.Languages() {
+		codes = append(codes, sp.t("language.code", l, sp.t("language."+l)))
+	}
+	if lang == "" {
+		return s.notice(h, "language: "+named+" names no language", "", NoticeData{
+			Subject:    sp.subject("language.subject_which"),
+			Paragraphs: []string{sp.t("language.unknown", sp.q(named), sp.q(sp.command("language")), strings.Join(codes, ", "))},
 		})
 	}
+	user, err := s.users.Ensure(ctx, in.From.Address)
+	if err != nil {
+		return h, err
+	}
+	if err := s.users.SetLanguage(ctx, user.ID, lang); err != nil {
+		return h, err
+	}
+	h.lang, h.setting = lang, true
+	sp = h.speaker()
+	codes = codes[:0]
+	for _, l := range games.Languages() {
+		codes = append(codes, sp.t("language.code", l, sp.t("language."+l)))
+	}
+	name := sp.t("language." + lang)
+	return s.notice(h, "language set to "+lang, "", NoticeData{
+		Subject:    sp.subject("language.subject", name),
+		Paragraphs: []string{sp.t("language.set", name), sp.t("language.change", sp.q(sp.command("language")), strings.Join(codes, ", "))},
+	})
+}
+
+// newGame creates a game and invites the addresses named: "new <game>
+// with <address> … [turn <duration>] [window <duration>] [weekdays
+// <days>] [<option>=<value> …] [referee <address>] [as <name>]", or the
+// same in another language ("nouvelle partie <jeu> avec …"). play checks
+// all of it, as for every door.
+func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, actor play.Actor, words []string, inboundID int64, id identity) (handled, error) {
+	sp := h.speaker()
+	fail := func(problem string) (handled, error) {
+		return s.notice(h, "new game refused: "+problem, "", NoticeData{
+			Subject: sp.subject("new.refused_subject"), Paragraphs: []string{problem}, Lines: s.helpText(sp),
+		})
+	}
+	form := sp.command
 	if len(words) == 0 {
-		return fail("Say which game: for example \"new coyote with ana@example.org bob@example.org\".")
+		return fail(sp.t("new.which_game", sp.q(sp.t("new.example"))))
 	}
 	req := play.GameRequest{Kind: strings.ToLower(words[0]), Name: suggestName(in.From.Address, in.From.Name), Deadlines: map[string]string{}}
 	for i := 1; i < len(words); i++ {
@@ -116,42 +143,49 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 			}
 			return ""
 		}
-		switch lw := strings.ToLower(w); {
-		case lw == "with" || lw == "and" || w == "":
-		case lw == "as":
+		word, n, _ := commands.read(words[i:], "with", "as", "turn", "window", "weekdays", "referee")
+		if n > 0 {
+			i += n - 1
+		}
+		switch {
+		case word == "with" || w == "":
+		case word == "as":
 			req.Name = strings.Join(words[i+1:], " ")
 			i = len(words)
-		case lw == "turn" || lw == "window":
-			if req.Deadlines[lw] = next(); req.Deadlines[lw] == "" {
-				return fail(fmt.Sprintf("Write how long a %s lasts after %q: \"%s 3d\".", lw, lw, lw))
+		case word == "turn" || word == "window":
+			if req.Deadlines[word] = commands.duration(next()); req.Deadlines[word] == "" {
+				return fail(sp.t("new."+word+"_how", sp.q(form(word)), sp.q(form(word)+" 3"+form("days_unit"))))
 			}
-		case lw == "weekdays":
+		case word == "weekdays":
 			days := next()
 			if days == "" {
-				return fail("Write the days after \"weekdays\": \"weekdays mon,tue,wed,thu,fri\".")
+				return fail(sp.t("new.weekdays_how", sp.q(form(word)), sp.q(sp.t("new.weekdays_example"))))
 			}
-			req.Weekdays = append(req.Weekdays, strings.FieldsFunc(days, func(c rune) bool { return c == ',' })...)
+			req.Weekdays = append(req.Weekdays, commands.days(days)...)
 		case strings.Contains(w, "=") && !strings.Contains(w, "@"):
 			name, value, _ := strings.Cut(w, "=")
 			if req.Options == nil {
 				req.Options = map[string]string{}
 			}
 			req.Options[strings.TrimSpace(name)] = strings.TrimSpace(value)
-		case lw == "referee":
+		case word == "referee":
 			if req.Referee = next(); req.Referee == "" {
-				return fail("Write the referee's email address after \"referee\".")
+				return fail(sp.t("new.referee_how", sp.q(form(word))))
 			}
 		case strings.Contains(w, "@"):
 			req.Invite = append(req.Invite, w)
 		default:
-			return fail(fmt.Sprintf("I did not understand %q: name the players by their email addresses.", w))
+			return fail(sp.t("new.not_understood", sp.q(w)))
 		}
 	}
 	if len(req.Invite) == 0 {
-		return fail("Name the people you play with by their email addresses: \"new " + req.Kind + " with ana@example.org\".")
+		return fail(sp.t("new.name_players", sp.q(sp.t("new.example_of", req.Kind))))
 	}
 	creator, err := s.users.Ensure(ctx, in.From.Address)
 	if err != nil {
+		return h, err
+	}
+	if h, err = s.commandIn(ctx, h, creator.ID, h.lang); err != nil {
 		return h, err
 	}
 	// Invitations write to other people: the sender must have shown the
@@ -159,16 +193,16 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 	if ok, err := s.mayWriteToOthers(ctx, creator, id); err != nil {
 		return h, err
 	} else if !ok {
-		return s.askConfirmation(ctx, h, inboundID, creator, "create a game and invite "+strings.Join(req.Invite, ", "))
+		return s.askConfirmation(ctx, h, inboundID, creator, sp.t("confirm.what_create", strings.Join(req.Invite, ", ")))
 	}
 	actor.User = creator.ID
 	out, err := s.play.CreateGame(ctx, actor, req)
 	if err != nil {
-		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return fail(pe.Error())
+		if _, ok := errors.AsType[*play.Error](err); ok {
+			return fail(games.Explain(err, sp.lang()))
 		}
 		if re, ok := games.AsRuleError(err); ok {
-			return fail(re.Explain(games.English))
+			return fail(games.Explain(re, sp.lang()))
 		}
 		return h, err
 	}
@@ -179,17 +213,18 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 		return h, err
 	}
 	return s.notice(h, "created game "+out.GameID, out.GameID, NoticeData{
-		Subject: fmt.Sprintf("[courrier] %s %s: game created", eng.Info().Name, out.GameID),
+		Subject: sp.subject("new.created_subject", eng.Info().Name, out.GameID),
 		Paragraphs: []string{
-			fmt.Sprintf("You created game %s of %s and play in it as %s.", out.GameID, eng.Info().Name, req.Name),
-			fmt.Sprintf("Invitations went to %s. The game starts when everyone has joined; you will get your first prompt then.", strings.Join(req.Invite, ", ")),
-			seedPromise(created.Commitment),
+			sp.t("new.created", out.GameID, eng.Info().Name, req.Name),
+			sp.t("new.invited", strings.Join(req.Invite, ", ")),
+			sp.seedPromise(created.Commitment),
 		},
 	})
 }
 
 // listGames answers "games": the sender's games and whose turn it is.
 func (s *Service) listGames(ctx context.Context, h handled, actor play.Actor) (handled, error) {
+	sp := h.speaker()
 	var lines []string
 	if actor.User != "" {
 		list, err := s.play.GamesOf(ctx, actor.User, 50)
@@ -201,26 +236,30 @@ func (s *Service) listGames(ctx context.Context, h handled, actor play.Actor) (h
 			loc = u.Location()
 		}
 		for _, g := range list {
-			lines = append(lines, gameLine(g, loc))
+			lines = append(lines, gameLine(sp, g, loc))
 		}
 	}
 	if len(lines) == 0 {
-		lines = []string{"You have no games yet. Write \"new coyote with ana@example.org bob@example.org\" to start one."}
+		lines = []string{sp.t("games.none", sp.q(sp.t("new.example")))}
 	}
-	return s.notice(h, "games listed", "", NoticeData{Subject: "[courrier] your games", Lines: lines})
+	return s.notice(h, "games listed", "", NoticeData{Subject: sp.subject("games.subject"), Lines: lines})
 }
 
-// gameLine is one game of a games list.
-func gameLine(g projections.GameOfUser, loc *time.Location) string {
+// gameLine is one game of a games list, in sp's language.
+func gameLine(sp speaker, g projections.GameOfUser, loc *time.Location) string {
 	eng, err := catalog.Registry().Get(g.Kind)
 	name := g.Kind
 	if err == nil {
 		name = eng.Info().Name
 	}
-	line := fmt.Sprintf("%s  %-10s %s", g.ID, name, g.Status)
+	status := g.Status
+	if st, err := sp.w.Say(games.T("games.status." + g.Status)); err == nil {
+		status = st
+	}
+	line := fmt.Sprintf("%s  %-10s %s", g.ID, name, status)
 	switch {
 	case g.Result != nil:
-		line += ": " + g.Result.Summary.In(games.English)
+		line = sp.t("games.result", line, g.Result.Summary.In(sp.lang()))
 	case len(g.ToAct) > 0:
 		mine := false
 		var others []string
@@ -229,7 +268,7 @@ func gameLine(g projections.GameOfUser, loc *time.Location) string {
 				mine = true
 				continue
 			}
-			n := fmt.Sprintf("seat %d", t.Seat)
+			n := sp.t("games.seat", int(t.Seat))
 			if int(t.Seat) < len(g.Players) {
 				n = g.Players[t.Seat].Name
 			}
@@ -239,11 +278,11 @@ func gameLine(g projections.GameOfUser, loc *time.Location) string {
 		}
 		switch {
 		case mine && len(others) > 0:
-			line += ": your turn (and " + strings.Join(others, ", ") + ")"
+			line = sp.t("games.yours_and", line, sp.list(others))
 		case mine:
-			line += ": your turn"
+			line = sp.t("games.yours", line)
 		default:
-			line += ": waiting for " + strings.Join(others, ", ")
+			line = sp.t("games.waiting", line, sp.list(others))
 		}
 		var first *time.Time
 		for _, t := range g.ToAct {
@@ -252,7 +291,7 @@ func gameLine(g projections.GameOfUser, loc *time.Location) string {
 			}
 		}
 		if first != nil {
-			line += ", by " + readableTime(*first, loc)
+			line = sp.t("games.by", line, sp.when(*first, loc))
 		}
 	}
 	return line
@@ -260,54 +299,66 @@ func gameLine(g projections.GameOfUser, loc *time.Location) string {
 
 // resign answers "resign <game>".
 func (s *Service) resign(ctx context.Context, h handled, actor play.Actor, words []string) (handled, error) {
+	sp := h.speaker()
 	if len(words) != 1 {
-		return s.notice(h, "resign refused", "", NoticeData{Subject: "[courrier] nothing was done", Paragraphs: []string{"Write \"resign <game id>\"."}})
+		return s.notice(h, "resign refused", "", NoticeData{Subject: sp.subject("resign.subject_refused"), Paragraphs: []string{sp.t("resign.how", sp.q(sp.t("resign.example")))}})
 	}
 	game := strings.ToLower(words[0])
 	h.gameID = game
 	out, err := s.play.Resign(ctx, actor, game)
 	if err != nil {
-		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return s.notice(h, "resign refused: "+pe.Error(), game, NoticeData{Subject: "[courrier] nothing was done", Paragraphs: []string{pe.Error()}})
+		if _, ok := errors.AsType[*play.Error](err); ok {
+			return s.notice(h, "resign refused: "+err.Error(), game, NoticeData{Subject: sp.subject("resign.subject_refused"), Paragraphs: []string{games.Explain(err, sp.lang())}})
 		}
 		return h, err
 	}
 	return s.notice(h, "resigned", game, NoticeData{
-		Subject:    "[courrier] you left game " + game,
-		Paragraphs: []string{fmt.Sprintf("You resigned from game %s (now at version %d). Receipt: %s", game, out.Version, out.Head)},
+		Subject:    sp.subject("resign.subject", game),
+		Paragraphs: []string{sp.t("verb.resigned", game, out.Version, out.Head)},
 	})
 }
 
 // join answers a reply to an invitation: "join <name>" (or "join", which
-// takes a name from the sender's).
+// takes a name from the sender's), in any language ("rejoindre <nom>").
 func (s *Service) join(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
 	h.gameID = tok.Game
 	b, err := s.play.Brief(ctx, tok.Game, games.Spectator)
 	if err != nil {
 		return h, err
 	}
-	if actor.User == "" || !slices.Contains(b.Invited, actor.User) {
-		return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, nil,
-			"this invitation was sent to another address: only the invited person can join with it", "")
-	}
 	lines := incoming.MoveLines(in.Text)
-	name := ""
+	if ok, lang, named := languageCommand(lines); ok {
+		return s.setLanguage(ctx, h, in, lang, named)
+	}
+	var fields []string
 	if len(lines) > 0 {
-		w := strings.Fields(lines[0])
-		if len(w) > 0 && !strings.EqualFold(w[0], "join") {
-			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, "to take your seat, reply \"join <your name>\"", "")
+		fields = strings.Fields(lines[0])
+	}
+	word, n, lang := commands.read(fields, "join")
+	if h, err = s.commandIn(ctx, h, actor.User, lang); err != nil {
+		return h, err
+	}
+	if actor.User == "" || !slices.Contains(b.Invited, actor.User) {
+		return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, nil, sayKey("refusal.other_invitee"), "")
+	}
+	name := ""
+	if len(fields) > 0 {
+		if word == "" {
+			how := func(lang string) string {
+				sp := speakerIn(lang)
+				return sp.t("refusal.join_how", sp.q(sp.t("example.join", sp.t("refusal.your_name"))))
+			}
+			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, how, "")
 		}
-		if len(w) > 1 {
-			name = strings.Join(w[1:], " ")
-		}
+		name = strings.Join(fields[n:], " ")
 	}
 	if name == "" {
 		name = suggestName(in.From.Address, in.From.Name)
 	}
 	out, err := s.play.Join(ctx, actor, tok.Game, name)
 	if err != nil {
-		if pe, ok := errors.AsType[*play.Error](err); ok {
-			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, pe.Error(), "")
+		if _, ok := errors.AsType[*play.Error](err); ok {
+			return s.refuse(ctx, h, in, play.Brief{GameID: tok.Game}, lines, sayErr(err), "")
 		}
 		return h, err
 	}
@@ -318,22 +369,20 @@ func (s *Service) join(ctx context.Context, h handled, in incoming.Message, tok 
 // reminders turns the reminders before deadlines off or on, for all the
 // sender's games.
 func (s *Service) reminders(ctx context.Context, h handled, actor play.Actor, args []string) (handled, error) {
-	on := len(args) > 0 && strings.EqualFold(args[0], "on")
-	if len(args) == 0 || !on && !strings.EqualFold(args[0], "off") {
+	sp := h.speaker()
+	word, n, _ := commands.read(args, "on", "off")
+	if n == 0 {
 		return s.notice(h, "reminders: no on or off", "", NoticeData{
-			Subject:    "[courrier] reminders: on or off?",
-			Paragraphs: []string{`Write "reminders off" to stop the reminders sent before your deadlines, or "reminders on" to have them again.`},
+			Subject:    sp.subject("reminders.subject_which"),
+			Paragraphs: []string{sp.t("reminders.which", sp.q(sp.t("reminders.off_example")), sp.q(sp.t("reminders.on_example")))},
 		})
 	}
+	on := word == "on"
 	if err := s.SetPreference(ctx, actor.User, "", KindReminder, on); err != nil {
 		return h, err
 	}
-	word, state := "off", "off: you will get no reminder before a deadline (the prompts still come)"
-	if on {
-		word, state = "on", "on: you get a reminder at half the time allowed and 6 hours before each deadline"
-	}
 	return s.notice(h, "reminders "+word, "", NoticeData{
-		Subject:    "[courrier] reminders are " + word,
-		Paragraphs: []string{"Reminders are now " + state + "."},
+		Subject:    sp.subject("reminders.subject_" + word),
+		Paragraphs: []string{sp.t("reminders." + word)},
 	})
 }

@@ -24,12 +24,18 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/notify/mailtext"
+	"github.com/courrier-games/courrier/notify/words"
 )
 
 // Mail is one message to render.
 type Mail struct {
-	Kind string       // one of the Kind* constants
+	Kind string // one of the Kind* constants
+	// Lang is the language the mail is written in, its recipient's (one of
+	// games.Languages; empty or another: English). Its Data's sentences
+	// must be said in it too.
+	Lang string
 	From mail.Address // e.g. {Name: "courrier", Address: "play@example.org"}
 	To   mail.Address
 	// ReplyTo is a bare address (m+TOKEN@example.org); empty: no Reply-To.
@@ -141,6 +147,10 @@ type ReceiptData struct {
 
 // RefusalData answers a mail that changed nothing.
 type RefusalData struct {
+	// Lang is the language the refusal is written in (its sentences are
+	// said in it): an answer is queued with its data, and its Mail.Lang is
+	// this.
+	Lang    string
 	Game    GameRef // may be zero: the mail named no game
 	Player  string
 	Sent    []string // the lines the mail held
@@ -192,17 +202,21 @@ type LoginData struct {
 
 // NoticeData is a free-form answer: paragraphs, then a preformatted block.
 type NoticeData struct {
+	// Lang is the language the notice is written in, as RefusalData's.
+	Lang       string
 	Subject    string // "[courrier] " is put in front when missing
 	Paragraphs []string
 	Lines      []string // preformatted lines, a games list or the help
 }
 
 // Renderer turns a Mail into the bytes of an RFC 5322 message: a
-// multipart/alternative of a text/plain and a text/html part. It is safe
-// for concurrent use.
+// multipart/alternative of a text/plain and a text/html part, written in
+// the mail's language. It is safe for concurrent use.
 type Renderer struct {
-	text map[string]*texttemplate.Template
-	html map[string]*htmltemplate.Template
+	// The templates by language, then by kind: each language's set is
+	// parsed with the template functions that say its words.
+	text map[string]map[string]*texttemplate.Template
+	html map[string]map[string]*htmltemplate.Template
 }
 
 //go:embed templates
@@ -221,25 +235,29 @@ func msgFile(kind string) string {
 	return kind
 }
 
-// NewRenderer parses the mail templates.
+// NewRenderer parses the mail templates, once for each language courrier
+// speaks.
 func NewRenderer() (*Renderer, error) {
-	r := &Renderer{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
-	funcs := msgFuncs()
-	for _, kind := range msgKinds() {
-		t, err := texttemplate.New(kind).Funcs(funcs).ParseFS(msgTemplates, "templates/layout.txt", "templates/"+msgFile(kind)+".txt")
-		if err != nil {
-			return nil, fmt.Errorf("mail templates of %s: %w", kind, err)
-		}
-		h, err := htmltemplate.New(kind).Funcs(funcs).ParseFS(msgTemplates, "templates/layout.html", "templates/"+msgFile(kind)+".html")
-		if err != nil {
-			return nil, fmt.Errorf("mail templates of %s: %w", kind, err)
-		}
-		for _, name := range []string{"layout", "subject", "body"} {
-			if t.Lookup(name) == nil || h.Lookup(name) == nil {
-				return nil, fmt.Errorf("mail templates of %s: no %q template", kind, name)
+	r := &Renderer{text: map[string]map[string]*texttemplate.Template{}, html: map[string]map[string]*htmltemplate.Template{}}
+	for _, lang := range games.Languages() {
+		sp := speakerIn(lang)
+		r.text[lang], r.html[lang] = map[string]*texttemplate.Template{}, map[string]*htmltemplate.Template{}
+		for _, kind := range msgKinds() {
+			t, err := texttemplate.New(kind).Funcs(sp.textFuncs()).ParseFS(msgTemplates, "templates/layout.txt", "templates/"+msgFile(kind)+".txt")
+			if err != nil {
+				return nil, fmt.Errorf("mail templates of %s: %w", kind, err)
 			}
+			h, err := htmltemplate.New(kind).Funcs(sp.htmlFuncs()).ParseFS(msgTemplates, "templates/layout.html", "templates/"+msgFile(kind)+".html")
+			if err != nil {
+				return nil, fmt.Errorf("mail templates of %s: %w", kind, err)
+			}
+			for _, name := range []string{"layout", "subject", "body"} {
+				if t.Lookup(name) == nil || h.Lookup(name) == nil {
+					return nil, fmt.Errorf("mail templates of %s: no %q template", kind, name)
+				}
+			}
+			r.text[lang][kind], r.html[lang][kind] = t, h
 		}
-		r.text[kind], r.html[kind] = t, h
 	}
 	return r, nil
 }
@@ -247,7 +265,8 @@ func NewRenderer() (*Renderer, error) {
 // mailPage is what the templates see.
 type mailPage struct {
 	Kind        string
-	Marker      string // ReplyMarker for the kinds a person may answer, else ""
+	Lang        string // the language the mail is written in
+	Marker      string // the reply marker in Lang for the kinds a person may answer, else ""
 	Subject     string // the Subject header field (in the HTML's title)
 	Unsubscribe string
 	Data        any
@@ -255,7 +274,7 @@ type mailPage struct {
 }
 
 // msgAnswerable reports whether a person may answer a mail of kind: those
-// start with ReplyMarker.
+// start with the reply marker.
 func msgAnswerable(kind string) bool {
 	return kind == KindPrompt || kind == KindReminder || kind == KindRefusal || kind == KindInvitation || kind == KindNotice ||
 		kind == KindReceipt || kind == KindGameOver
@@ -293,16 +312,26 @@ func (r *Renderer) prepare(m Mail) (mailPage, error) {
 	if err := msgCheckData(m.Kind, m.Data); err != nil {
 		return mailPage{}, err
 	}
-	p := mailPage{Kind: m.Kind, Unsubscribe: m.Unsubscribe, Data: m.Data, Inline: m.Inline}
+	lang := mailLang(m.Lang)
+	p := mailPage{Kind: m.Kind, Lang: lang, Unsubscribe: m.Unsubscribe, Data: m.Data, Inline: m.Inline}
 	if msgAnswerable(m.Kind) {
-		p.Marker = ReplyMarker
+		p.Marker = speakerIn(lang).t(words.MarkerKey)
 	}
 	var b strings.Builder
-	if err := r.text[m.Kind].ExecuteTemplate(&b, "subject", p); err != nil {
+	if err := r.text[lang][m.Kind].ExecuteTemplate(&b, "subject", p); err != nil {
 		return mailPage{}, fmt.Errorf("render %s mail: subject: %w", m.Kind, err)
 	}
 	p.Subject = strings.Join(strings.Fields(b.String()), " ")
 	return p, nil
+}
+
+// mailLang is the language of Languages a mail is written in: lang, or
+// English for none or another.
+func mailLang(lang string) string {
+	if l, ok := games.Language(lang); ok && lang != "" {
+		return l
+	}
+	return games.English
 }
 
 // Subject returns the Subject of m, decoded: what Render puts in the
@@ -325,10 +354,10 @@ func (r *Renderer) Render(m Mail) ([]byte, error) {
 		return nil, fmt.Errorf("render %s mail: %w", m.Kind, err)
 	}
 	var text, html bytes.Buffer
-	if err := r.text[m.Kind].ExecuteTemplate(&text, "layout", p); err != nil {
+	if err := r.text[p.Lang][m.Kind].ExecuteTemplate(&text, "layout", p); err != nil {
 		return nil, fmt.Errorf("render %s mail: text: %w", m.Kind, err)
 	}
-	if err := r.html[m.Kind].ExecuteTemplate(&html, "layout", p); err != nil {
+	if err := r.html[p.Lang][m.Kind].ExecuteTemplate(&html, "layout", p); err != nil {
 		return nil, fmt.Errorf("render %s mail: html: %w", m.Kind, err)
 	}
 	var out bytes.Buffer
@@ -597,115 +626,11 @@ func msgTidy(s string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-// msgFuncs are the helpers both kinds of template use.
-func msgFuncs() map[string]any {
-	return map[string]any{
-		"prefix":      msgPrefix,
-		"seedPromise": seedPromise,
-		"deadlineClause": func(d string) string {
-			if d == "" {
-				return ""
-			}
-			return ", and the deadline is " + d
-		},
-		"game":     msgGameTitle,
-		"gameName": msgGameName,
-		"hello":    msgHello,
-		"wrap":     msgWrap,
-		"bullets":  msgBullets,
-		"numbered": msgNumbered,
-		"indent":   msgIndent,
-		"join":     strings.Join,
-		"short":    msgShort,
-		"sentence": msgSentence,
-		"capital":  msgCapital,
-		"because":  msgBecause,
-		"tagged":   msgTagged,
-		"untagged": func(s string) string { return strings.TrimSpace(strings.TrimPrefix(msgTagged(s), msgTag)) },
-		// cid is the URL of an inline picture (Mail.Inline) by its
-		// Content-ID, for an <img src>.
-		"cid": func(id string) htmltemplate.URL { return htmltemplate.URL("cid:" + url.PathEscape(id)) }, //nolint:gosec // G203: a Content-ID checked by msgValidID
-		"plural": func(n int, one, many string) string {
-			if n == 1 {
-				return one
-			}
-			return many
-		},
-	}
-}
-
-// msgTag starts every subject.
-const msgTag = "[courrier]"
-
-// msgPrefix starts a game's subjects: "[courrier] Coyote abc123:".
-func msgPrefix(g GameRef) string {
-	var parts []string
-	if n := msgGameNameOrKind(g); n != "" {
-		parts = append(parts, n)
-	}
-	if g.ID != "" {
-		parts = append(parts, g.ID)
-	}
-	if len(parts) == 0 {
-		return msgTag
-	}
-	return msgTag + " " + strings.Join(parts, " ") + ":"
-}
-
-// msgTagged puts msgTag in front of a subject that lacks it.
-func msgTagged(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	switch {
-	case s == "":
-		return msgTag + " a message"
-	case strings.HasPrefix(s, msgTag):
-		return s
-	}
-	return msgTag + " " + s
-}
-
-func msgGameNameOrKind(g GameRef) string {
-	if g.Name != "" {
-		return g.Name
-	}
-	return g.Kind
-}
-
-// msgGameName is the game's display name, else "the game".
-func msgGameName(g GameRef) string {
-	if n := msgGameNameOrKind(g); n != "" {
-		return n
-	}
-	return "the game"
-}
-
-// msgGameTitle names a game in a sentence: "Coyote (game abc123)".
-func msgGameTitle(g GameRef) string {
-	n := msgGameNameOrKind(g)
-	switch {
-	case n != "" && g.ID != "":
-		return n + " (game " + g.ID + ")"
-	case g.ID != "":
-		return "game " + g.ID
-	case n != "":
-		return n
-	}
-	return "the game"
-}
-
-// msgHello greets a player.
-func msgHello(name string) string {
-	if name = strings.TrimSpace(name); name == "" {
-		return "Hello,"
-	}
-	return "Hello " + name + ","
-}
-
 // msgWrap fills each line of s to about 72 characters.
 func msgWrap(s string) string {
 	var out []string
 	for l := range strings.SplitSeq(s, "\n") {
-		out = append(out, mailtext.Fill("", "", strings.Fields(l), "")...)
+		out = append(out, mailtext.Fill("", "", msgAtoms(l), "")...)
 	}
 	return strings.Join(out, "\n")
 }
@@ -714,7 +639,7 @@ func msgWrap(s string) string {
 func msgBullets(items []string) string {
 	var out []string
 	for _, it := range items {
-		out = append(out, mailtext.Fill("- ", "  ", strings.Fields(it), "")...)
+		out = append(out, mailtext.Fill("- ", "  ", msgAtoms(it), "")...)
 	}
 	return strings.Join(out, "\n")
 }
@@ -725,9 +650,46 @@ func msgNumbered(items []string) string {
 	var out []string
 	for i, it := range items {
 		first := fmt.Sprintf("  %*d. ", w, i+1)
-		out = append(out, mailtext.Fill(first, strings.Repeat(" ", len(first)), strings.Fields(it), "")...)
+		out = append(out, mailtext.Fill(first, strings.Repeat(" ", len(first)), msgAtoms(it), "")...)
 	}
 	return strings.Join(out, "\n")
+}
+
+// msgAtoms are the words of s as lines are filled with them: a French
+// mark that a space sets apart (":", ";", "?", "!", "»") stays with the
+// word before it, "«" with the word after it, and a short quotation
+// between « and » (a command: « away 3d ») is kept whole, so that no line
+// starts with a colon or ends with an opening quote, and a command is not
+// cut.
+func msgAtoms(s string) []string {
+	const shortQuote = 40 // runes
+	fields := strings.Fields(s)
+	var out []string
+	glue := false
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if f == "«" {
+			// A short quotation is one atom.
+			for j := i + 1; j < len(fields) && j <= i+6; j++ {
+				if strings.HasPrefix(fields[j], "»") {
+					if q := strings.Join(fields[i:j+1], " "); utf8.RuneCountInString(q) <= shortQuote {
+						f, i = q, j
+					}
+					break
+				}
+			}
+		}
+		switch {
+		case glue && len(out) > 0:
+			out[len(out)-1] += " " + f
+		case len(out) > 0 && (f == ":" || f == ";" || f == "?" || f == "!" || strings.HasPrefix(f, "»")):
+			out[len(out)-1] += " " + f
+		default:
+			out = append(out, f)
+		}
+		glue = f == "«"
+	}
+	return out
 }
 
 // msgIndent puts n spaces before each line.
@@ -780,14 +742,4 @@ func msgCapital(s string) string {
 func msgLastRune(s string) string {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return string(r)
-}
-
-// msgBecause is a refusal's reason, with its rule: "Bid more than 3 (rule
-// CY-4)."
-func msgBecause(problem, rule string) string {
-	s := msgSentence(problem)
-	if rule == "" {
-		return s
-	}
-	return strings.TrimSuffix(s, ".") + " (rule " + rule + ")."
 }

@@ -13,8 +13,9 @@ import (
 // drawing the web shows (package games/draw), as a PNG since few mail
 // programs show SVG, built from the seat's view only. The text part tells
 // the same board in words, so a mail without its picture loses nothing:
-// a game without a board, or a drawing that fails (logged), has none.
-func (s *Service) boardPicture(ctx context.Context, kind string, view json.RawMessage, cid string) []InlineImage {
+// a game without a board, or a drawing that fails (logged), has none. Its
+// words (names, labels) are in lang, the mail's language.
+func (s *Service) boardPicture(ctx context.Context, kind string, view json.RawMessage, cid, lang string) []InlineImage {
 	eng, err := s.play.Registry().Get(kind)
 	if err != nil {
 		return nil
@@ -26,7 +27,7 @@ func (s *Service) boardPicture(ctx context.Context, kind string, view json.RawMe
 	var d *draw.Drawing
 	var data []byte
 	if err == nil {
-		d, err = draw.Draw(b, eng.Words().In(games.English), draw.Options{})
+		d, err = draw.Draw(b, eng.Words().In(lang), draw.Options{})
 	}
 	if err == nil {
 		data, err = d.PNG(draw.MailScale)

@@ -30,7 +30,8 @@ func TestRemindersBeforeTheDeadline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The player reads times in Tokyo's time.
+	// The player reads times in Tokyo's time, written as games.Words.When
+	// writes them, with the zone: "Sunday 29 November at 22:34 JST".
 	u, err := w.users.ByEmail(context.Background(), who)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func TestRemindersBeforeTheDeadline(t *testing.T) {
 	r := w.waitKind(who, "reminder", 1)
 	text := strings.Join(strings.Fields(r.Text), " ")
 	deadline, _ := tbl.Deadline(p)
-	if !strings.Contains(text, "A reminder: it is still your turn") || !strings.Contains(text, deadline.In(tokyo).Format("Monday 2 January, 15:04 JST")) {
+	if !strings.Contains(text, "A reminder: it is still your turn") || !strings.Contains(text, deadline.In(tokyo).Format("Monday 2 January")+" at "+deadline.In(tokyo).Format("15:04 JST")) {
 		t.Fatalf("the reminder does not say it is still their turn, and until when:\n%s", r.Text)
 	}
 	if !strings.Contains(strings.ToLower(r.Subject), "reminder") || r.ReplyTo == "" {

@@ -266,26 +266,35 @@ func (s *Service) messageID(parts ...string) string {
 	return strings.Join(parts, ".") + "@" + s.cfg.MailDomain
 }
 
-// address returns the account's address, or errSkipped when it has none
-// (erased).
-func (s *Service) address(ctx context.Context, user string) (mail.Address, error) {
-	to, _, err := s.recipient(ctx, user)
-	return to, err
+// reader is whom a mail goes to: their address, the time zone they read
+// times in, and the language they read.
+type reader struct {
+	to  mail.Address
+	loc *time.Location
+	// lang is the account's language; "" when it has none (see langOr).
+	lang string
 }
 
-// recipient is address with the time zone the player reads times in.
-func (s *Service) recipient(ctx context.Context, user string) (mail.Address, *time.Location, error) {
+// langOr is the language to write to r in: their setting, else fallback
+// (the language of the command they wrote, an inviter's), else English.
+func (r reader) langOr(fallback string) string {
+	return auth.ChooseLanguage(r.lang, fallback, "")
+}
+
+// reader returns the account's address, time zone and language, or
+// errSkipped when it has no address (erased).
+func (s *Service) reader(ctx context.Context, user string) (reader, error) {
 	u, err := s.users.ByID(ctx, user)
 	if errors.Is(err, auth.ErrNoUser) {
-		return mail.Address{}, nil, errSkipped
+		return reader{}, errSkipped
 	}
 	if err != nil {
-		return mail.Address{}, nil, err
+		return reader{}, err
 	}
 	if u.Email == "" {
-		return mail.Address{}, nil, errSkipped
+		return reader{}, errSkipped
 	}
-	return mail.Address{Address: u.Email}, u.Location(), nil
+	return reader{to: mail.Address{Address: u.Email}, loc: u.Location(), lang: u.Language}, nil
 }
 
 // done turns errSkipped into success for River.

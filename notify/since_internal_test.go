@@ -2,6 +2,7 @@ package notify
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
@@ -22,9 +23,17 @@ func TestSinceLinesSayWhatTheDeadlinePlayed(t *testing.T) {
 		{"nothing to say", []play.Change{{}}, []string{}},
 	}
 	for _, c := range cases {
-		if got := sinceLines(c.changes); !slices.Equal(got, c.want) {
+		if got := sinceLines(c.changes, games.English); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+	// In French, the deadline's words are French; what happened is said
+	// in French by its own phrase (a Said phrase is the same in every
+	// language).
+	fr := sinceLines([]play.Change{{Text: games.Said("Bob called Coyote!"), Meta: play.ServedMeta{Channel: play.ChannelSystem}},
+		{Text: play.Words().Phrase("change.game_over")}}, "fr")
+	if want := []string{"À l’échéance, par défaut : Bob called Coyote!", "La partie est finie."}; !slices.Equal(fr, want) {
+		t.Errorf("in French: %q, want %q", fr, want)
 	}
 }
 
@@ -56,5 +65,11 @@ func TestPromptSaysWhatTheGameWaitsFor(t *testing.T) {
 		if got := toDo(words(c.game), c.pending); !slices.Equal(got, c.want) {
 			t.Errorf("%s %v: %q, want %q", c.game, c.pending, got, c.want)
 		}
+	}
+	// In French the rule is a "règle" (the game's words follow its
+	// catalog's French).
+	eng, _ := reg.Get("coyote")
+	if got := toDo(eng.Words().In("fr"), []games.Pending{{Kind: "turn", Rule: "CY-30"}}); len(got) != 1 || !strings.HasSuffix(got[0], " (règle CY-30)") {
+		t.Errorf("a French to-do: %q", got)
 	}
 }

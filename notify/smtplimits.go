@@ -104,18 +104,25 @@ func (l InboundLimits) withDefaults() InboundLimits {
 // is and until when, once (an SMTP reply to the sending server, or one
 // mail to a sender whose mail passed the identity check).
 
-// clockText is a time of day in UTC for a limit's answer, rounded up to
+// clockText is a time of day in UTC for a limit's SMTP answer (read by the
+// sending server and put in its bounce, in English), rounded up to
 // the second (a minute's limits) or to the minute (an hour's), so that it
 // is never early.
 func clockText(t time.Time, to time.Duration) string {
-	t = t.UTC()
-	if r := t.Truncate(to); !r.Equal(t) {
-		t = r.Add(to)
-	}
+	t = roundUp(t, to)
 	if to >= time.Minute {
 		return t.Format("15:04 UTC")
 	}
 	return t.Format("15:04:05 UTC")
+}
+
+// roundUp is t in UTC rounded up to a multiple of to.
+func roundUp(t time.Time, to time.Duration) time.Time {
+	t = t.UTC()
+	if r := t.Truncate(to); !r.Equal(t) {
+		t = r.Add(to)
+	}
+	return t
 }
 
 // connectionLimitReply answers a connection past the connection limit.
@@ -147,26 +154,26 @@ func dataTimeoutReply(timeout time.Duration) *smtp.SMTPError {
 }
 
 // refusalLimitWords ends the last refusal a sender gets within the hour
-// (about a game, when inGame).
-func refusalLimitWords(limit int, inGame bool, until time.Time) string {
-	where, still := "mail of yours", "Commands it can run still run."
+// (about a game, when inGame), in sp's language.
+func (sp speaker) refusalLimitWords(limit int, inGame bool, until time.Time) string {
+	key := "limit.refusals"
 	if inGame {
-		where, still = "mail of yours about this game", "Moves it can play are still played, and their prompts still sent."
+		key = "limit.refusals_game"
 	}
-	return fmt.Sprintf("This is the %s %s that courrier could not play in the last hour, and it answers no more than %d: "+
-		"until %s it does not answer such mail (so that two mail programs answering each other stop). %s",
-		ordinal(limit), where, limit, clockText(until, time.Minute), still)
+	return sp.t(key, sp.ordinal(limit), limit, sp.clock(roundUp(until, time.Minute)))
 }
 
-// hourlyLimitNotice tells a sender that their mail is set aside unread.
-func hourlyLimitNotice(sent int, until time.Time) NoticeData {
-	at := clockText(until, time.Minute)
+// hourlyLimitNotice tells a sender, in sp's language, that their mail is
+// set aside unread.
+func (sp speaker) hourlyLimitNotice(sent int, until time.Time) NoticeData {
+	at := sp.clock(roundUp(until, time.Minute))
 	return NoticeData{
-		Subject: "[courrier] your mail is read again from " + at,
+		Lang:    sp.lang(),
+		Subject: sp.subject("limit.hourly_subject", at),
 		Paragraphs: []string{
-			fmt.Sprintf("You have sent %s to courrier in the last hour, as many as it reads from one address in an hour; mail from you is read again from %s.", howMany(sent, "mail"), at),
-			"This mail and the ones you send before then are not read: nothing in them is played. After " + at + ", send your moves again in reply to the latest mail about each game.",
-			"courrier tells you this once an hour at most.",
+			sp.t("limit.hourly", sp.t("limit.mails", sent), at),
+			sp.t("limit.hourly_unread", at),
+			sp.t("limit.hourly_once"),
 		},
 	}
 }
@@ -177,21 +184,6 @@ func howMany(n int, thing string) string {
 		return "1 " + thing
 	}
 	return strconv.Itoa(n) + " " + thing + "s"
-}
-
-// ordinal is n in words as an ordinal: "1st", "2nd", "10th".
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // TrustedRelays is a set of addresses that relay mail to courrier: this

@@ -76,7 +76,7 @@ func TestWindow(t *testing.T) {
 // What a reply played is recorded as it was: every line, or those before
 // the refused one.
 func TestMovedOutcome(t *testing.T) {
-	refused := &play.MoveError{Line: 2, Text: "coyote", Err: games.Illegal("CY-15", "it is Bob's turn")}
+	refused := &play.MoveError{Line: 2, Text: "coyote", Err: games.CatalogOf(games.English, map[string]string{"refusal.turn": "it is Bob's turn"}).Illegal("CY-15", "refusal.turn")}
 	for _, tc := range []struct {
 		name string
 		n    int

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/courrier-games/courrier/api/auth"
 )
 
 // Handler serves the mail side's pages:
@@ -61,7 +63,7 @@ func secureHeaders(h http.Handler) http.Handler {
 }
 
 var pages = template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="{{or .Lang "en"}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · courrier</title>
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem;border-radius:4px}table{border-collapse:collapse;width:100%}
@@ -77,7 +79,11 @@ td,th{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-
 {{with .Raw}}<details><summary>Raw message</summary><pre>{{.}}</pre></details>{{end}}
 </body></html>`))
 
+// page is a page of the mail side; the unsubscribe and confirmation pages
+// are said in their reader's language (Lang), the dev mailbox's in
+// English (it is for the people who run courrier).
 type page struct {
+	Lang                         string
 	Title, Text, Form, Body, Raw string
 	Newer, Older                 string // the dev mailbox's other pages
 	List                         bool
@@ -90,26 +96,37 @@ func render(w http.ResponseWriter, status int, p page) {
 	_ = pages.Execute(w, p) // the client may have gone
 }
 
+// pageSpeaker says a page in its reader's language: the account's setting
+// (user "" for none known), else the browser's Accept-Language, else
+// English.
+func (s *Service) pageSpeaker(r *http.Request, user string) speaker {
+	setting := ""
+	if user != "" {
+		if u, err := s.users.ByID(r.Context(), user); err == nil {
+			setting = u.Language
+		}
+	}
+	return speakerIn(auth.ChooseLanguage(setting, "", r.Header.Get("Accept-Language")))
+}
+
 // unsubscribePage shows what the link does, with a button: a GET changes
 // nothing (mail scanners open links).
 func (s *Service) unsubscribePage(w http.ResponseWriter, r *http.Request) {
-	_, game, err := s.cfg.Signer.VerifyUnsubscribe(r.PathValue("token"))
+	user, game, err := s.cfg.Signer.VerifyUnsubscribe(r.PathValue("token"))
 	if err != nil {
-		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This unsubscribe link is not one courrier gave out."})
+		sp := s.pageSpeaker(r, "")
+		render(w, http.StatusNotFound, page{Lang: sp.lang(), Title: sp.t("page.unknown_title"), Text: sp.t("page.unknown_unsubscribe")})
 		return
 	}
+	sp := s.pageSpeaker(r, user)
 	if game == unsubscribeInvitations {
 		render(w, http.StatusOK, page{
-			Title: "No more invitations",
-			Text:  "You will get no more invitations to games from courrier, whoever sends them. The games you already play are not affected.",
-			Form:  "Never invite me again",
+			Lang: sp.lang(), Title: sp.t("page.invitations_title"), Text: sp.t("page.invitations"), Form: sp.t("page.invitations_button"),
 		})
 		return
 	}
 	render(w, http.StatusOK, page{
-		Title: "Stop the mail of game " + game,
-		Text:  "You will get no more mail about game " + game + ": no prompts, reminders, receipts, results or disputes (the Mail settings page turns any of them back on). The game goes on: you can still play it from the web or the API, and moves due at a deadline are made for you.",
-		Form:  "Stop this game's mail",
+		Lang: sp.lang(), Title: sp.t("page.game_title", game), Text: sp.t("page.game", game), Form: sp.t("page.game_button"),
 	})
 }
 
@@ -118,19 +135,21 @@ func (s *Service) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request) {
 	user, game, err := s.cfg.Signer.VerifyUnsubscribe(r.PathValue("token"))
 	if err != nil {
-		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This unsubscribe link is not one courrier gave out."})
+		sp := s.pageSpeaker(r, "")
+		render(w, http.StatusNotFound, page{Lang: sp.lang(), Title: sp.t("page.unknown_title"), Text: sp.t("page.unknown_unsubscribe")})
 		return
 	}
-	gameID, kind, done := game, "", "You will get no more mail about game "+game+"."
+	sp := s.pageSpeaker(r, user)
+	gameID, kind, done := game, "", sp.t("page.done_game", game)
 	if game == unsubscribeInvitations {
-		gameID, kind, done = "", KindInvitation, "You will get no more invitations from courrier."
+		gameID, kind, done = "", KindInvitation, sp.t("page.done_invitations")
 	}
 	if err := s.SetPreference(r.Context(), user, gameID, kind, false); err != nil {
 		s.log.ErrorContext(r.Context(), "unsubscribe", "err", err)
-		render(w, http.StatusServiceUnavailable, page{Title: "Try again", Text: "courrier could not save this just now; try again in a minute."})
+		render(w, http.StatusServiceUnavailable, page{Lang: sp.lang(), Title: sp.t("page.try_again_title"), Text: sp.t("page.try_again")})
 		return
 	}
-	render(w, http.StatusOK, page{Title: "Done", Text: done + " Your mail settings (" + s.cfg.BaseURL + "/settings, once signed in) show it and turn it back on."})
+	render(w, http.StatusOK, page{Lang: sp.lang(), Title: sp.t("page.done_title"), Text: sp.t("page.done_settings", done, s.cfg.BaseURL+"/settings")})
 }
 
 // devPageSize is how many messages a page of the dev mailbox lists.
@@ -247,37 +266,37 @@ func (s *Service) confirmation(token string) (int64, error) {
 // confirmPage shows what the link does, with a button: a GET changes
 // nothing (mail scanners open links).
 func (s *Service) confirmPage(w http.ResponseWriter, r *http.Request) {
+	sp := s.pageSpeaker(r, "")
 	if _, err := s.confirmation(r.PathValue("token")); err != nil {
-		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This confirmation link has expired or is not one courrier gave out."})
+		render(w, http.StatusNotFound, page{Lang: sp.lang(), Title: sp.t("page.unknown_title"), Text: sp.t("page.unknown_confirm")})
 		return
 	}
 	render(w, http.StatusOK, page{
-		Title: "Confirm your address",
-		Text:  "Press the button to confirm that this address is yours: the command you mailed to courrier then runs, and courrier sends the invitations it asked for. If you did not write to courrier, close this page: nothing will be done.",
-		Form:  "Confirm and run my command",
+		Lang: sp.lang(), Title: sp.t("page.confirm_title"), Text: sp.t("page.confirm"), Form: sp.t("page.confirm_button"),
 	})
 }
 
 // confirm confirms the link's address and runs what waited for it.
 func (s *Service) confirm(w http.ResponseWriter, r *http.Request, jobs JobInserter) {
+	sp := s.pageSpeaker(r, "")
 	id, err := s.confirmation(r.PathValue("token"))
 	if err != nil {
-		render(w, http.StatusNotFound, page{Title: "Unknown link", Text: "This confirmation link has expired or is not one courrier gave out."})
+		render(w, http.StatusNotFound, page{Lang: sp.lang(), Title: sp.t("page.unknown_title"), Text: sp.t("page.unknown_confirm")})
 		return
 	}
 	n, err := s.confirmPending(r.Context(), jobs, id, "")
 	switch {
 	case errors.Is(err, errConfirmExpired), errors.Is(err, errConfirmOther):
-		render(w, http.StatusGone, page{Title: "Too late", Text: err.Error()})
+		render(w, http.StatusGone, page{Lang: sp.lang(), Title: sp.t("page.too_late_title"), Text: msgSentence(sp.t(confirmKey(err)))})
 		return
 	case err != nil:
 		s.log.ErrorContext(r.Context(), "confirm", "err", err)
-		render(w, http.StatusServiceUnavailable, page{Title: "Try again", Text: "courrier could not save this just now; try again in a minute."})
+		render(w, http.StatusServiceUnavailable, page{Lang: sp.lang(), Title: sp.t("page.try_again_title"), Text: sp.t("page.try_again")})
 		return
 	}
-	text := "Your address is confirmed. Your command runs now: you will get its answer by mail."
+	text := sp.t("page.confirmed")
 	if n == 0 {
-		text = "Your address is confirmed. Nothing was waiting for it any more: the command already ran."
+		text = sp.t("page.confirmed_nothing")
 	}
-	render(w, http.StatusOK, page{Title: "Confirmed", Text: text})
+	render(w, http.StatusOK, page{Lang: sp.lang(), Title: sp.t("page.confirmed_title"), Text: text})
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/riverqueue/river"
@@ -21,41 +20,67 @@ import (
 	"github.com/courrier-games/courrier/play"
 )
 
-// gameRef names a game in a mail.
-func (s *Service) gameRef(b play.Brief) GameRef {
+// gameRef names a game in a mail in lang: its rules link is to the page
+// in that language.
+func (s *Service) gameRef(b play.Brief, lang string) GameRef {
 	ref := GameRef{ID: b.GameID, Kind: b.Kind, Name: b.Name}
-	if s.cfg.BaseURL != "" {
-		ref.RulesURL = s.cfg.BaseURL + "/rules/" + b.Kind
+	if s.cfg.BaseURL != "" && b.Kind != "" {
+		ref.RulesURL = s.rulesURL(b.Kind, lang)
 	}
 	return ref
 }
 
-// sinceLines are the sentences of what happened since a seat last acted;
-// what the system played at a deadline says so.
-func sinceLines(changes []play.Change) []string {
+// rulesURL is the link to a game's rules page in lang: /rules/<kind>, with
+// ?lang=<lang> for a language other than English.
+func (s *Service) rulesURL(kind, lang string) string {
+	u := s.cfg.BaseURL + "/rules/" + kind
+	if lang = mailLang(lang); lang != games.English {
+		u += "?lang=" + lang
+	}
+	return u
+}
+
+// sinceLines are the sentences of what happened since a seat last acted,
+// in lang; what the system played at a deadline says so.
+func sinceLines(changes []play.Change, lang string) []string {
+	sp := speakerIn(lang)
 	out := make([]string, 0, len(changes))
 	for _, c := range changes {
 		switch {
 		case c.Text.IsZero():
 		case c.Meta.Channel == play.ChannelSystem:
-			out = append(out, "At the deadline, by default: "+c.Text.In(games.English))
+			out = append(out, sp.t("prompt.by_default", c.Text.In(sp.lang())))
 		default:
-			out = append(out, c.Text.In(games.English))
+			out = append(out, c.Text.In(sp.lang()))
 		}
 	}
 	return out
 }
 
 // toDo says what a seat's pending entries ask of it, in the game's words
-// (games.ToDo): "bid higher than the last bid or call Coyote (rule CY-30)".
+// (games.ToDo) and their language: "bid higher than the last bid or call
+// Coyote (rule CY-30)".
 func toDo(words games.Words, pending []games.Pending) []string {
+	sp := speakerIn(words.Lang())
 	out := make([]string, 0, len(pending))
 	for _, p := range pending {
 		line := games.ToDo(words, p.Kind)
 		if p.Rule != "" {
-			line += " (rule " + p.Rule + ")"
+			line = sp.t("prompt.todo_rule", line, p.Rule)
 		}
 		out = append(out, line)
+	}
+	return out
+}
+
+// choicesIn writes a seat's numbered moves in lang (games.Words.WriteMove):
+// each notation word in the language's first form, the rest as it is. The
+// numbers stay those of the canonical list, so a reply by number plays the
+// same move.
+func choicesIn(words games.Words, choices []string) []string {
+	out := make([]string, len(choices))
+	for i, c := range choices {
+		out[i] = words.WriteMove(c)
 	}
 	return out
 }
@@ -91,7 +116,7 @@ func (w *promptWorker) Work(ctx context.Context, job *river.Job[jobs.Prompt]) er
 // from the seat's view only and told in the game's catalog (games.Board).
 // A game without a board tells none: its prompt still has what happened and
 // the moves, and a mail never carries a dump of the view.
-func (s *Service) tableText(ctx context.Context, kind string, view json.RawMessage) string {
+func (s *Service) tableText(ctx context.Context, kind string, view json.RawMessage, lang string) string {
 	eng, err := s.play.Registry().Get(kind)
 	if err != nil {
 		return ""
@@ -103,42 +128,43 @@ func (s *Service) tableText(ctx context.Context, kind string, view json.RawMessa
 		}
 		return ""
 	}
-	return strings.Join(board.Tell(eng.Words().In(games.English)), "\n")
+	return strings.Join(board.Tell(eng.Words().In(lang)), "\n")
 }
 
-// words is the catalog of the game kind (nil for a kind the registry does
-// not know).
-func (s *Service) words(kind string) games.Words {
+// words is the catalog of the game kind in lang (the words every board
+// shares for a kind the registry does not know).
+func (s *Service) words(kind, lang string) games.Words {
 	if eng, err := s.play.Registry().Get(kind); err == nil {
-		return eng.Words().In(games.English)
+		return eng.Words().In(lang)
 	}
-	return games.BoardWords().In(games.English)
+	return games.BoardWords().In(lang)
 }
 
 // sendPrompt mails seat its view, what happened since it last acted and
 // its numbered moves, with a reply address bound to the brief's version:
 // a prompt, or a reminder (the same, said again before the deadline).
 func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, version, seat int, label string) error {
-	to, loc, err := s.recipient(ctx, b.User)
+	r, err := s.reader(ctx, b.User)
 	if err != nil {
 		return err
 	}
-	to.Name = b.Player
-	m := s.seatMail(b, kind, to, version, seat, label)
+	r.to.Name = b.Player
+	m := s.seatMail(b, kind, r, version, seat, label)
 	m.ReplyTo = s.replyTo(TokenMove, b.GameID, seat, b.Version)
+	words := s.words(b.Kind, m.Lang)
 	data := PromptData{
-		Game: s.gameRef(b), Player: b.Player, Version: b.Version, View: s.tableText(ctx, b.Kind, b.View),
-		Since: sinceLines(b.Since), ToDo: toDo(s.words(b.Kind), b.Pending), Choices: b.Choices, Reminder: kind == KindReminder,
+		Game: s.gameRef(b, m.Lang), Player: b.Player, Version: b.Version, View: s.tableText(ctx, b.Kind, b.View, m.Lang),
+		Since: sinceLines(b.Since, m.Lang), ToDo: toDo(words, b.Pending), Choices: choicesIn(words, b.Choices), Reminder: kind == KindReminder,
 	}
 	if b.Deadline != nil {
-		data.Deadline = readableTime(*b.Deadline, loc)
+		data.Deadline = speakerIn(m.Lang).when(*b.Deadline, r.loc)
 	}
 	if slices.ContainsFunc(b.Since, func(c play.Change) bool { return c.Type == play.TypeStarted }) {
 		// The seat's first prompt: the game started since it last acted.
 		data.Commitment = b.Commitment
 	}
 	m.Data = data
-	m.Inline = s.boardPicture(ctx, b.Kind, b.View, "board."+m.MessageID)
+	m.Inline = s.boardPicture(ctx, b.Kind, b.View, "board."+m.MessageID, m.Lang)
 	return s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: b.GameID})
 }
 
@@ -172,39 +198,24 @@ func (s *Service) replyTo(kind, gameID string, seat, version int) string {
 	return kind + "+" + tok + "@" + s.cfg.MailDomain
 }
 
-// seedPromise says a game's seed commitment: published from the start,
-// checked against the seed the game-over mail reveals.
-func seedPromise(commitment string) string {
-	return "The seed of this game's shuffles stays secret until it ends; its sha256 is " + commitment +
-		". The game-over mail reveals the seed, and anyone can check it against this."
-}
-
-// readableTime is a deadline as a person reads it in a mail, in their
-// time zone, named ("Friday 28 November, 19:00 CET").
-func readableTime(t time.Time, loc *time.Location) string {
-	if loc == nil {
-		loc = time.UTC
-	}
-	return t.In(loc).Format("Monday 2 January, 15:04 MST")
-}
-
 // toSeat begins a mail of kind to the player at seat: threaded in the
 // game, its Message-ID fixed by game, version, seat and label so that a
 // retry sends the same one.
 func (s *Service) toSeat(ctx context.Context, b play.Brief, kind string, version, seat int, label string) (Mail, error) {
-	to, err := s.address(ctx, b.User)
+	r, err := s.reader(ctx, b.User)
 	if err != nil {
 		return Mail{}, err
 	}
-	to.Name = b.Player
-	return s.seatMail(b, kind, to, version, seat, label), nil
+	r.to.Name = b.Player
+	return s.seatMail(b, kind, r, version, seat, label), nil
 }
 
-// seatMail is a mail of kind to a seat's player: threaded in the game,
-// its Message-ID fixed by game, version, seat and label.
-func (s *Service) seatMail(b play.Brief, kind string, to mail.Address, version, seat int, label string) Mail {
+// seatMail is a mail of kind to a seat's player, in their language:
+// threaded in the game, its Message-ID fixed by game, version, seat and
+// label.
+func (s *Service) seatMail(b play.Brief, kind string, r reader, version, seat int, label string) Mail {
 	return Mail{
-		Kind: kind, To: to,
+		Kind: kind, To: r.to, Lang: r.langOr(""),
 		MessageID: s.messageID("g", b.GameID, "v"+strconv.Itoa(version), "s"+strconv.Itoa(seat), label),
 		InReplyTo: s.threadRoot(b.GameID), References: []string{s.threadRoot(b.GameID)},
 	}
@@ -241,7 +252,7 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[jobs.Receipt]) 
 		}
 	}
 	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
-	m.Data = ReceiptData{Game: s.gameRef(b), Player: b.Player, Moves: a.Moves, Caused: sinceLines(caused), Version: a.Version, Head: a.Head, Refused: a.Refused}
+	m.Data = ReceiptData{Game: s.gameRef(b, m.Lang), Player: b.Player, Moves: a.Moves, Caused: sinceLines(caused, m.Lang), Version: a.Version, Head: a.Head, Refused: a.Refused}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 
@@ -264,15 +275,15 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	}
 	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, b.Version)
 	d := GameOverData{
-		Game: s.gameRef(b), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head,
-		Since: sinceLines(b.Since), View: s.tableText(ctx, b.Kind, b.View),
+		Game: s.gameRef(b, m.Lang), Player: b.Player, Seed: b.Seed, Commitment: b.Commitment, Version: b.Version, Head: b.Head,
+		Since: sinceLines(b.Since, m.Lang), View: s.tableText(ctx, b.Kind, b.View, m.Lang),
 	}
 	if d.View != "" {
-		m.Inline = s.boardPicture(ctx, b.Kind, b.View, "board."+m.MessageID)
+		m.Inline = s.boardPicture(ctx, b.Kind, b.View, "board."+m.MessageID, m.Lang)
 	}
 	if b.Result != nil {
-		d.Summary = b.Result.Summary.In(games.English)
-		d.Scores = s.standings(b)
+		d.Summary = b.Result.Summary.In(m.Lang)
+		d.Scores = s.standings(b, m.Lang)
 	}
 	// The game's record for everyone: `courrier verify` re-plays it.
 	var rec bytes.Buffer
@@ -286,24 +297,25 @@ func (w *gameOverWorker) Work(ctx context.Context, job *river.Job[jobs.GameOver]
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
 }
 
-// standings are the game's standings at its end, best first, a line each:
-// the board's scores (a team named with its players), else the result's
-// scores by seat.
-func (s *Service) standings(b play.Brief) []string {
+// standings are the game's standings at its end in lang, best first, a
+// line each: the board's scores (a team named with its players), else the
+// result's scores by seat.
+func (s *Service) standings(b play.Brief, lang string) []string {
+	sp := speakerIn(lang)
 	var out []string
 	if eng, err := s.play.Registry().Get(b.Kind); err == nil {
 		if board, err := eng.Board(b.View); err == nil && len(board.Scores) > 0 {
-			say := eng.Words().In(games.English).Must
+			say := eng.Words().In(lang).Must
 			for _, sc := range board.Scores {
 				names := make([]string, 0, len(sc.Seats))
 				for _, seat := range sc.Seats {
 					names = append(names, board.Name(seat))
 				}
-				who := strings.Join(names, " and ")
+				who := sp.list(names)
 				if !sc.Name.IsZero() {
-					who = say(sc.Name) + " (" + who + ")"
+					who = sp.t("over.team", say(sc.Name), who)
 				}
-				out = append(out, who+": "+say(sc.Text))
+				out = append(out, sp.t("over.standing", who, say(sc.Text)))
 			}
 			return out
 		}
@@ -319,7 +331,7 @@ func (s *Service) standings(b play.Brief) []string {
 	}
 	slices.SortStableFunc(lines, func(x, y line) int { return y.score - x.score })
 	for _, l := range lines {
-		out = append(out, fmt.Sprintf("%s: %d", b.Players[l.seat], l.score))
+		out = append(out, sp.t("over.standing", b.Players[l.seat], l.score))
 	}
 	return out
 }
@@ -342,7 +354,7 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 	if b.Started {
 		return s.skip(ctx, messageID, "the game started before it was sent")
 	}
-	inviter := "Someone"
+	inviter := "" // the templates say "Someone"
 	var players []string
 	for _, j := range b.Joined {
 		if j.User == a.User {
@@ -353,17 +365,24 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 		}
 		players = append(players, j.Name)
 	}
-	to, err := s.address(ctx, a.User)
+	r, err := s.reader(ctx, a.User)
 	if err != nil {
 		return done(err)
 	}
+	// Someone without a language yet reads the invitation in the
+	// inviter's: a French player invites people who read French.
+	var creator reader
+	if u, err := s.users.ByID(ctx, b.Creator); err == nil {
+		creator.lang = u.Language
+	}
+	lang := r.langOr(creator.langOr(""))
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenInvite, Game: a.GameID, Seat: -1, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
 	m := Mail{
-		Kind: KindInvitation, To: to, ReplyTo: "i+" + tok + "@" + s.cfg.MailDomain,
+		Kind: KindInvitation, To: r.to, Lang: lang, ReplyTo: "i+" + tok + "@" + s.cfg.MailDomain,
 		MessageID: messageID,
 		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
 		Data: InvitationData{
-			Game: s.gameRef(b), Inviter: inviter, Players: players, Name: suggestName(to.Address, ""), Commitment: b.Commitment,
+			Game: s.gameRef(b, lang), Inviter: inviter, Players: players, Name: suggestName(r.to.Address, ""), Commitment: b.Commitment,
 		},
 	}
 	if u, err := s.users.ByID(ctx, b.Creator); err == nil && u.ConfirmedAt != nil {
@@ -455,13 +474,13 @@ func (w *answerWorker) Work(ctx context.Context, job *river.Job[jobs.Answer]) er
 		if err := json.Unmarshal(a.Data, &d); err != nil {
 			return river.JobCancel(fmt.Errorf("decode refusal: %w", err))
 		}
-		m.Data = d
+		m.Data, m.Lang = d, d.Lang
 	case KindNotice:
 		var d NoticeData
 		if err := json.Unmarshal(a.Data, &d); err != nil {
 			return river.JobCancel(fmt.Errorf("decode notice: %w", err))
 		}
-		m.Data = d
+		m.Data, m.Lang = d, d.Lang
 	default:
 		return river.JobCancel(fmt.Errorf("an answer of kind %q", a.Mail))
 	}
@@ -484,15 +503,16 @@ func (w *loginWorker) Work(ctx context.Context, job *river.Job[jobs.Login]) erro
 	if len(s.cfg.LoginKey) == 0 {
 		return river.JobCancel(errors.New("no login key is configured: sign-in links cannot be mailed"))
 	}
-	to, err := s.address(ctx, a.User)
+	r, err := s.reader(ctx, a.User)
 	if err != nil {
 		return done(err)
 	}
 	secret := auth.LinkSecret(s.cfg.LoginKey, a.LinkID)
+	lang := r.langOr("")
 	m := Mail{
-		Kind: KindLogin, To: to,
+		Kind: KindLogin, To: r.to, Lang: lang,
 		MessageID: s.messageID("login", strconv.FormatInt(a.LinkID, 10)),
-		Data:      LoginData{URL: strings.TrimRight(s.cfg.BaseURL, "/") + "/login/" + secret, Expires: "15 minutes"},
+		Data:      LoginData{URL: strings.TrimRight(s.cfg.BaseURL, "/") + "/login/" + secret, Expires: speakerIn(lang).t("login.minutes", 15)},
 	}
 	return done(s.send(ctx, outgoing{Mail: m, userID: a.User}))
 }

@@ -436,14 +436,29 @@ func (w *world) inboundDone() string {
 	}
 }
 
-// numbered returns the numbered moves of a mail's text: "1. bid 3 … 20".
-var numberedRe = regexp.MustCompile(`(?m)^\s*(\d+)\.\s+(.+?)\s*$`)
+// numbered returns the numbered moves of a mail's text: "1. bid 3 … 20",
+// the first list numbered from 1 in turn (a wrapped item's lines joined),
+// so that a sentence wrapped before a number ("… the sum was\n21. …") is
+// no move.
+var numberedRe = regexp.MustCompile(`^\s*(\d+)\.\s+(.+?)\s*$`)
 
 func numbered(text string) map[int]string {
 	out := map[int]string{}
-	for _, m := range numberedRe.FindAllStringSubmatch(text, -1) {
-		n, _ := strconv.Atoi(m[1])
-		out[n] = m[2]
+	last := 0
+	for l := range strings.SplitSeq(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		m := numberedRe.FindStringSubmatch(l)
+		if m != nil {
+			if n, _ := strconv.Atoi(m[1]); n == last+1 {
+				out[n], last = m[2], n
+				continue
+			}
+		}
+		switch {
+		case last > 0 && m == nil && strings.HasPrefix(l, "     ") && strings.TrimSpace(l) != "":
+			out[last] += " " + strings.TrimSpace(l) // a wrapped item
+		case last > 0:
+			return out
+		}
 	}
 	return out
 }
@@ -484,6 +499,16 @@ func quote(m message, style string) string {
 		return "El mar, 24 nov 2026 a las 10:00, courrier (<play@courrier.test>) escribió:\n" + quoted(text)
 	case "italian":
 		return "Il giorno mar 24 nov 2026 alle ore 10:00 courrier <play@courrier.test> ha scritto:\n" + quoted(text)
+	case "gmail-fr":
+		return "Le mar. 24 nov. 2026 à 10:00, courrier <play@courrier.test> a\nécrit\u00a0:\n\n" + quoted(text)
+	case "outlook-fr":
+		return "________________________________\nDe : courrier <play@courrier.test>\nEnvoyé : mardi 24 novembre 2026 10:00\nÀ : joueur\nObjet : " + m.Subject + "\n\n" + text
+	case "apple-fr":
+		return "Envoyé de mon iPhone\n\n> Le 24 nov. 2026 à 10:00, courrier <play@courrier.test> a écrit :\n> \n" + quoted(text)
+	case "thunderbird-fr":
+		return "Le 24/11/2026 à 10:00, courrier a écrit :\n" + quoted(text)
+	case "zimbra-fr":
+		return "----- Mail original -----\nDe: \"courrier\" <play@courrier.test>\nÀ: joueur\nEnvoyé: Mardi 24 Novembre 2026 10:00:00\nObjet: " + m.Subject + "\n\n" + text
 	case "signature":
 		return "-- \nAna Lima\nSent from my iPhone\n\n" + "On Tue, 24 Nov 2026 at 10:00, courrier <play@courrier.test> wrote:\n" + quoted(text)
 	case "none":

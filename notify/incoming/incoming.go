@@ -29,6 +29,8 @@ import (
 	"github.com/emersion/go-msgauth/dkim"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/courrier-games/courrier/notify/words"
 )
 
 // Reading a reply: what the library does and what this file adds.
@@ -58,13 +60,15 @@ import (
 //   - Outlook's header block without ">" in its localised forms (the
 //     library knows neither "Envoyé :", "Inviato:", "Enviado el:" nor
 //     "Verzonden:") and the separators it lacks ("-----Message
-//     d'origine-----", "-----Messaggio originale-----", "Begin forwarded
+//     d'origine-----", "----- Mail original -----" of the French
+//     providers' Zimbra, "-----Messaggio originale-----", "Begin forwarded
 //     message:" and kin);
 //   - quote headers wrapped over three lines (Gmail breaks inside the
 //     address), and any line ending "…<address>:" or "…<date>:" just above
 //     a quote, whatever its language;
 //   - signatures it lacks ("Envoyé de mon iPhone", "Obtenir Outlook pour
-//     iOS", …), cut with everything under them;
+//     iOS", "Envoyé à partir de Courrier pour Windows", …), cut with
+//     everything under them;
 //   - normalisation: CR and CRLF, no-break, narrow and zero-width spaces;
 //   - bottom-posting, itself, and guards: the library sees only the text
 //     above the quote, and only a short one (its patterns backtrack), and
@@ -74,9 +78,12 @@ import (
 //     ("a: 3", "To: Paris"), stays.
 
 // ReplyMarker is the first line of every mail a person may answer (a prompt,
-// a refusal, an invitation, a lobby answer): what they write above it is
-// their reply, and everything from it down is the quoted mail, which Read
-// cuts off even when a mail program quotes without ">".
+// a refusal, an invitation, a lobby answer), in English: what they write
+// above it is their reply, and everything from it down is the quoted mail,
+// which Read cuts off even when a mail program quotes without ">". A mail
+// in another language starts with the marker in that language (notify's
+// catalog, "mail.marker"): Read knows the marker in every language
+// (words.Markers).
 const ReplyMarker = "## Reply above this line ##"
 
 // Message is an inbound message as courrier reads it.
@@ -625,7 +632,7 @@ var (
 	markerRe = markerRegexp()
 	// separatorRe are the lines mail programs put above a quoted mail.
 	separatorRe = regexp.MustCompile(`(?i)^\s*[>*]*\s*(?:` +
-		`[-=]{2,}\s*(?:original message|message d['’]origine|ursprüngliche nachricht|originalnachricht|mensaje original|` +
+		`[-=]{2,}\s*(?:original message|message d['’]origine|message original|mail original|courriel original|ursprüngliche nachricht|originalnachricht|mensaje original|` +
 		`messaggio originale|oorspronkelijk bericht|oorspronkelijke bericht|mensagem original|ursprungligt meddelande|` +
 		`opprinnelig melding|oprindelig meddelelse|forwarded message|message transféré|weitergeleitete nachricht|` +
 		`mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|mensagem encaminhada|reply message)\s*[-=]{2,}\s*\*?` +
@@ -673,7 +680,7 @@ var (
 		`|outlook für (?:ios|android) (?:beziehen|herunterladen)\b.{0,80}` +
 		`|(?:obtener|descargar) outlook para (?:ios|android)\b.{0,80}` +
 		`|(?:ottieni|scarica) outlook per (?:ios|android)\b.{0,80}` +
-		`|envoyé (?:de|depuis|avec) (?:mon|ma|l['’]application|outlook|yahoo|mail|gmail)\b.{0,60}` +
+		`|envoyé (?:de|depuis|avec|à partir de) (?:mon|ma|l['’]application|courrier|outlook|yahoo|mail|gmail)\b.{0,60}` +
 		`|von meinem .{1,60} gesendet\.?` +
 		`|gesendet (?:von|mit) (?:meinem|mail|outlook|yahoo|gmx|web\.de)\b.{0,60}` +
 		`|diese nachricht wurde (?:von|mit) .{1,80} gesendet\b.{0,80}` +
@@ -684,15 +691,20 @@ var (
 		`)$`)
 )
 
-// markerRegexp matches ReplyMarker's words between "#"s anywhere in a
-// line, or alone on a line whatever decorates them (quote signs, "#" a
-// program dropped or escaped), in any case.
+// markerRegexp matches the reply marker's words, in any language
+// courrier writes it in, between "#"s anywhere in a line, or alone on a
+// line whatever decorates them (quote signs, "#" a program dropped or
+// escaped), in any case.
 func markerRegexp() *regexp.Regexp {
-	words := strings.Fields(strings.Trim(ReplyMarker, "# "))
-	for i, w := range words {
-		words[i] = regexp.QuoteMeta(w)
+	var cores []string
+	for _, m := range append([]string{ReplyMarker}, words.Markers()...) {
+		ws := strings.Fields(strings.Trim(m, "# "))
+		for i, w := range ws {
+			ws[i] = regexp.QuoteMeta(w)
+		}
+		cores = append(cores, strings.Join(ws, `\s+`))
 	}
-	core := strings.Join(words, `\s+`)
+	core := "(?:" + strings.Join(cores, "|") + ")"
 	return regexp.MustCompile(`(?i)#+\s*` + core + `\s*#+|^[\s>|*_#\\-]*` + core + `[\s*_#\\-]*$`)
 }
 
@@ -809,7 +821,7 @@ func fieldKind(key string) int {
 	case "sent", "date", "envoyé", "envoyé le", "gesendet", "datum", "enviado", "enviado el", "enviada em", "enviada",
 		"fecha", "inviato", "data", "verzonden", "skickat", "sendt", "wysłano",
 		"to", "à", "a", "an", "para", "aan", "till", "til", "do", "destinataire",
-		"cc", "cci", "bcc", "kopie", "subject", "objet", "betreff", "asunto", "oggetto", "onderwerp", "ämne", "emne",
+		"cc", "cci", "bcc", "kopie", "subject", "objet", "sujet", "betreff", "asunto", "oggetto", "onderwerp", "ämne", "emne",
 		"temat", "assunto", "reply-to", "répondre à", "antwort an", "responder a", "rispondi a",
 		"importance", "priorité", "wichtigkeit", "importancia", "priorità":
 		return otherField
