@@ -148,3 +148,14 @@ func RulesPage(pages fs.FS, lang string) string {
 	}
 	return string(b)
 }
+
+// Written is a move line in the game's canonical words, as a phrase that
+// writes it in each language's words ([Words.WriteMove]): a refusal
+// quotes the line a player sent in the reader's words.
+func (c *Catalog) Written(line string) Phrase {
+	said := make(map[string]string, len(Languages()))
+	for _, lang := range Languages() {
+		said[lang] = c.In(lang).WriteMove(line)
+	}
+	return Phrase{Text: Plain(line), said: said}
+}

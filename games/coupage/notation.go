@@ -1,7 +1,6 @@
 package coupage
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -144,18 +143,7 @@ func (p *parser) fail(what string, args ...any) error {
 
 // moveText is a move line, as the notation read it, written in the words of
 // each language: a refusal quotes it in the reader's words.
-func moveText(line string) games.Phrase {
-	said := make(map[string]string, len(games.Languages()))
-	for _, lang := range games.Languages() {
-		said[lang] = words.In(lang).WriteMove(line)
-	}
-	b, err := json.Marshal(said)
-	var p games.Phrase
-	if err != nil || p.UnmarshalJSON(b) != nil {
-		return games.Said(line)
-	}
-	return p
-}
+func moveText(line string) games.Phrase { return words.Written(line) }
 
 // barrel reads a barrel number 1–4.
 func (p *parser) barrel() (int, error) {

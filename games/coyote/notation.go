@@ -1,7 +1,6 @@
 package coyote
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,20 +76,7 @@ func (Rules) Parse(s State, text string) (Move, error) {
 // engine has read its notation words into the canonical ones (Parse sees
 // "reveal now" where a French player wrote "révéler now"), so each
 // language writes them in its own words again ("révéler now").
-func written(line string) games.Phrase {
-	said := make(map[string]string, len(games.Languages()))
-	for _, lang := range games.Languages() {
-		said[lang] = words.In(lang).WriteMove(line)
-	}
-	// A Phrase in each language's words is made the way a stored one is
-	// read back (games.Phrase.UnmarshalJSON); a map of strings always
-	// encodes and decodes.
-	var p games.Phrase
-	if b, err := json.Marshal(said); err != nil || json.Unmarshal(b, &p) != nil {
-		return games.Said(line)
-	}
-	return p
-}
+func written(line string) games.Phrase { return words.Written(line) }
 
 func isNumber(w string) bool {
 	w = strings.TrimPrefix(strings.TrimPrefix(w, "-"), "+")
