@@ -167,7 +167,7 @@ func (a adapter[S, M, E]) Decide(s State, seat Seat, move string, r *rand.Rand) 
 // (a person's refused move: looking through every legal move costs more
 // than deciding, so Decide leaves it to the command side).
 func (a adapter[S, M, E]) Suggest(s State, seat Seat, move string, err error) error {
-	re, ok := err.(*RuleError)
+	re, ok := AsRuleError(err)
 	if !ok {
 		return err
 	}

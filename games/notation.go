@@ -40,7 +40,7 @@ func (c *Catalog) readTable() notation {
 			if !ok {
 				continue
 			}
-			for _, form := range strings.Split(c.messages[lang][key].Other, "|") {
+			for form := range strings.SplitSeq(c.messages[lang][key].Other, "|") {
 				f := strings.Join(strings.Fields(FoldWord(form)), " ")
 				if f == "" {
 					continue

@@ -158,8 +158,8 @@ func CatalogOf(lang string, patterns map[string]string) *Catalog {
 	for k, p := range patterns {
 		key, form := k, "other"
 		for _, f := range []string{"zero", "one", "two", "few", "many", "other"} {
-			if strings.HasSuffix(k, "."+f) {
-				key, form = strings.TrimSuffix(k, "."+f), f
+			if base, ok := strings.CutSuffix(k, "."+f); ok {
+				key, form = base, f
 			}
 		}
 		m := byKey[key]
@@ -208,8 +208,8 @@ func (c *Catalog) built() *Catalog {
 func (c *Catalog) With(more ...*Catalog) *Catalog {
 	out := &Catalog{messages: map[string]map[string]*i18n.Message{}}
 	all := append([]*Catalog{c}, more...)
-	for i := len(all) - 1; i >= 0; i-- {
-		for lang, msgs := range all[i].messages {
+	for _, cat := range slices.Backward(all) {
+		for lang, msgs := range cat.messages {
 			if out.messages[lang] == nil {
 				out.messages[lang] = map[string]*i18n.Message{}
 			}

@@ -204,7 +204,7 @@ func TestPhraseAndExplain(t *testing.T) {
 		t.Errorf("phrase from %s = %q / %q", b, back.In("fr"), back.In("en"))
 	}
 	re := &games.RuleError{Rule: "X-1", Reason: c.Phrase("bid", "Ana", 2), Suggest: "pass", Notation: c}
-	var err2 error = errors.Join(errors.New("context"), re)
+	err2 := errors.Join(errors.New("context"), re)
 	if got := games.Explain(err2, "fr"); got != "Ana annonce 2 (le coup permis le plus proche : « passe »)" {
 		t.Errorf("Explain fr = %q", got)
 	}
