@@ -199,7 +199,7 @@ func apiAnswer(r reply) intentAnswer {
 // --- the pages ---
 
 var (
-	pageProblemRe = regexp.MustCompile(`<p class="problem" role="alert"[^>]*>([^<]*)(?:<span class="rule">\(rule ([^)]*)\)</span>)?</p>`)
+	pageProblemRe = regexp.MustCompile(`<p class="problem" role="alert"[^>]*>([^<]*?) ?(?:<a class="rule"[^>]*>\(rule ([^)]*)\)</a>)?</p>`)
 	staleRe       = regexp.MustCompile(`version (\d+)`)
 )
 
