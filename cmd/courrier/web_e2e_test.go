@@ -282,6 +282,12 @@ func TestPlayInTheBrowser(t *testing.T) {
 		}
 		p := &person{t: t, ctx: pctx, email: strings.ToLower(n) + "@players.test", name: n, base: base}
 		p.signIn()
+		if n == "Bob" {
+			// Bob reads French: every game below is played with a French
+			// player at the table, who reads only French.
+			p.run(chromedp.Navigate(base+"/"), chromedp.Click(chromedp.CSS(`[data-testid=language-fr]`)),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid=language-en]`)))
+		}
 		people = append(people, p)
 	}
 	byName := map[string]*person{}
@@ -323,6 +329,9 @@ func TestPlayInTheBrowser(t *testing.T) {
 				}
 				mover := byName[st.ToAct[pick.IntN(len(st.ToAct))]]
 				mst := mover.open(id, g.kind, players)
+				if mover.name == "Bob" && moves%5 == 0 {
+					mover.checkLanguage("page of the "+g.kind+" game", "fr")
+				}
 				legal := slices.Concat(mst.Buttons, mst.Select, mst.Numbers)
 				if len(legal) == 0 {
 					t.Fatalf("%s is shown to act but has no legal move:\n%s", mover.name, mst.Text)
@@ -356,7 +365,11 @@ func TestPlayInTheBrowser(t *testing.T) {
 				}
 				players[1].run(chromedp.Navigate(base + "/games/" + id + "/audit"))
 				verdict := get(players[1], chromedp.Text(chromedp.CSS(`[data-testid=verdict]`)))
-				if passed := eval[string](players[1], `document.querySelector("[data-testid=verdict]").dataset.passed`); passed != "true" || !strings.HasPrefix(verdict, "Passed") {
+				want := "Passed"
+				if players[1].name == "Bob" {
+					want = "Réussie" // Bob reads French
+				}
+				if passed := eval[string](players[1], `document.querySelector("[data-testid=verdict]").dataset.passed`); passed != "true" || !strings.HasPrefix(verdict, want) {
 					t.Fatalf("the audit page after the end says %q", verdict)
 				}
 			}
