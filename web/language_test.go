@@ -15,6 +15,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/web"
 )
 
@@ -27,38 +28,59 @@ var (
 	otherLanguage = regexp.MustCompile(`(?s)<article class="rules" lang="[a-z]+">.*?</article>`)
 )
 
-// foreignSentences are the sentences of web's catalog that a page in lang
-// must not hold: each run of three words or more, between arguments and
-// markup, of a pattern in another language that lang's pattern of the
-// same key does not hold too.
+// foreignSentences are the sentences a page in lang must not hold: each
+// run of three words or more, between arguments and markup, of a pattern in
+// another language of web's catalog, archive's (the audit), play's, the
+// words all boards share or a game's (boards, what happened, choices,
+// refusals), that lang's pattern of the same key does not hold too (the
+// words of moves left out: they are not sentences).
 func foreignSentences(lang string) []string {
 	var out []string
-	words := web.Words()
-	for _, key := range words.Keys() {
-		mine, _ := words.Patterns(lang, key)
-		for _, other := range games.Languages() {
-			if other == lang {
+	for _, words := range pageCatalogs() {
+		for _, key := range words.Keys() {
+			if strings.HasPrefix(key, "notation.") {
 				continue
 			}
-			theirs, _ := words.Patterns(other, key)
-			for _, p := range theirs {
-				for _, piece := range argRe.Split(tagRe.ReplaceAllString(p, "{0}"), -1) {
-					piece = strings.Join(strings.Fields(strings.Trim(piece, " .,:;()«»“”\"")), " ")
-					n := 0
-					for f := range strings.FieldsSeq(piece) {
-						if letterRe.MatchString(f) {
-							n++
+			mine, _ := words.Patterns(lang, key)
+			for _, other := range games.Languages() {
+				if other == lang {
+					continue
+				}
+				theirs, _ := words.Patterns(other, key)
+				for _, p := range theirs {
+					for _, piece := range argRe.Split(tagRe.ReplaceAllString(p, "{0}"), -1) {
+						piece = strings.Join(strings.Fields(strings.Trim(piece, " .,:;()«»“”\"")), " ")
+						n := 0
+						for f := range strings.FieldsSeq(piece) {
+							if letterRe.MatchString(f) {
+								n++
+							}
 						}
+						if n < 3 || slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, piece) }) {
+							continue
+						}
+						out = append(out, piece)
 					}
-					if n < 3 || slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, piece) }) {
-						continue
-					}
-					out = append(out, piece)
 				}
 			}
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// pageCatalogs are the catalogs whose words a page shows.
+func pageCatalogs() []*games.Catalog {
+	cats := []*games.Catalog{web.Words(), archive.Words(), play.Words(), games.BoardWords()}
+	reg := catalog.Registry()
+	for _, id := range reg.IDs() {
+		eng, err := reg.Get(id)
+		if err != nil {
+			panic(err)
+		}
+		cats = append(cats, eng.Words())
+	}
+	return cats
 }
 
 // pageText is a page's text as a reader reads it: no markup, entities
@@ -146,7 +168,7 @@ func TestEveryPageInThePlayersLanguage(t *testing.T) {
 	}
 	amelie.get("/games/new?game=coyote")
 	id := gameURL.FindStringSubmatch(amelie.post("/games/new", url.Values{"game": {"coyote"}, "play": {"on"}, "name": {"Amélie"},
-		"invite": {"bob@example.org\ncleo@example.org"}}))[1]
+		"invite": {"bob@example.org\ncleo@example.org"}, "referee": {"rita@example.org"}}))[1]
 	checkLanguage(t, amelie, "a game waiting for players", "fr")
 	bob.get("/games/" + id)
 	checkLanguage(t, bob, "a game waiting for players", "en")
@@ -197,6 +219,20 @@ func TestEveryPageInThePlayersLanguage(t *testing.T) {
 		}
 		actors[tbl.SeatOf(u.ID)] = play.Actor{User: u.ID, Channel: play.ChannelWeb}
 	}
+	// A player disputes version 2 of the game, and the referee (who has
+	// no seat) upholds it: the audit says the decision in each reader's
+	// words.
+	disputed, err := svc.DisputeMove(ctx, actors[1], id, 2, "I doubt the deal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rita, err := s.users.Ensure(ctx, "rita@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.RuleDispute(ctx, play.Actor{User: rita.ID, Channel: play.ChannelWeb}, id, disputed.Version, play.RulingUpheld, "the deal was fine after all"); err != nil {
+		t.Fatal(err)
+	}
 	for range 200 {
 		tbl, err := svc.Load(ctx, id)
 		if err != nil {
@@ -233,6 +269,10 @@ func TestEveryPageInThePlayersLanguage(t *testing.T) {
 		p.b.get("/games/" + id + "/audit")
 		if !strings.Contains(p.b.page, `data-passed="true"`) {
 			t.Errorf("the audit in %s did not pass:\n%s", p.lang, pageText(p.b.page))
+		}
+		ruling := web.Words().In(p.lang).Must(games.T("audit.ruling", archive.Ruling{Decision: play.RulingUpheld}.Said().In(p.lang), "the deal was fine after all"))
+		if !strings.Contains(pageText(p.b.page), ruling) {
+			t.Errorf("the audit in %s does not say %q:\n%s", p.lang, ruling, pageText(p.b.page))
 		}
 	}
 }
