@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/play/archive"
@@ -210,6 +213,7 @@ func TestRecordsOverHTTP(t *testing.T) {
 	if r.status != http.StatusOK || !rep.Passed || len(rep.Disputes) != 1 || rep.Disputes[0].Ruling == nil || rep.Moves[0].RequestID == "" {
 		t.Fatalf("the audit after the end: %d %s", r.status, r.body)
 	}
+	auditInEachLanguage(t, e, id, people[2].token)
 	r = e.call(http.MethodGet, "/v1/games/"+id+"/record", people[2].token, nil)
 	rec, err := archive.ParseRecord(strings.NewReader(string(r.body)))
 	if err != nil {
@@ -227,4 +231,69 @@ func jsonEqualRaw(a, b json.RawMessage) bool {
 		return false
 	}
 	return jsonEqual(x, y)
+}
+
+// sentencesOf are the runs of three words or more of the patterns in lang
+// of the catalogs (the words of moves left out): what a body in another
+// language must not hold.
+func sentencesOf(lang string, cats ...*games.Catalog) []string {
+	placeholder := regexp.MustCompile(`\{\d+\}`)
+	var out []string
+	for _, c := range cats {
+		for _, k := range c.Keys() {
+			if strings.HasPrefix(k, "notation.") {
+				continue
+			}
+			pats, _ := c.Patterns(lang, k)
+			for _, p := range pats {
+				for _, frag := range placeholder.Split(p, -1) {
+					if frag = strings.Trim(frag, ` .,;:()"'«»`); len(strings.Fields(frag)) >= 3 {
+						out = append(out, strings.ToLower(frag))
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// auditInEachLanguage fetches the audit report of finished game id in
+// French and in English (Accept-Language; the caller has no setting): each
+// says what it checked in its language, as archive's catalog says it, and
+// holds no sentence of archive's, play's, the shared or the game's
+// catalog in the other language.
+func auditInEachLanguage(t *testing.T, e *env, id, token string) {
+	t.Helper()
+	eng, err := catalog.Registry().Get("coup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cats := []*games.Catalog{archive.Words(), play.Words(), games.BoardWords(), eng.Words()}
+	for _, lang := range games.Languages() {
+		r := e.call(http.MethodGet, "/v1/games/"+id+"/audit", token, nil, "Accept-Language", lang)
+		var rep struct {
+			Checked []string `json:"checked"`
+		}
+		r.decode(t, &rep)
+		if r.status != http.StatusOK || r.header.Get("Content-Language") != lang {
+			t.Fatalf("the audit in %s: %d, Content-Language %q", lang, r.status, r.header.Get("Content-Language"))
+		}
+		want := archive.Words().In(lang).Must(games.T("checked.moves"))
+		if !slices.Contains(rep.Checked, want) {
+			t.Errorf("the audit in %s checked %q, not %q", lang, rep.Checked, want)
+		}
+		body := strings.ToLower(string(r.body))
+		for _, other := range games.Languages() {
+			if other == lang {
+				continue
+			}
+			mine := sentencesOf(lang, cats...)
+			for _, s := range sentencesOf(other, cats...) {
+				if strings.Contains(body, s) && !slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, s) }) {
+					t.Errorf("the audit in %s says %q (%s):\n%s", lang, s, other, r.body)
+				}
+			}
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/web"
 )
 
@@ -27,38 +28,59 @@ var (
 	otherLanguage = regexp.MustCompile(`(?s)<article class="rules" lang="[a-z]+">.*?</article>`)
 )
 
-// foreignSentences are the sentences of web's catalog that a page in lang
-// must not hold: each run of three words or more, between arguments and
-// markup, of a pattern in another language that lang's pattern of the
-// same key does not hold too.
+// foreignSentences are the sentences a page in lang must not hold: each
+// run of three words or more, between arguments and markup, of a pattern in
+// another language of web's catalog, archive's (the audit), play's, the
+// words all boards share or a game's (boards, what happened, choices,
+// refusals), that lang's pattern of the same key does not hold too (the
+// words of moves left out: they are not sentences).
 func foreignSentences(lang string) []string {
 	var out []string
-	words := web.Words()
-	for _, key := range words.Keys() {
-		mine, _ := words.Patterns(lang, key)
-		for _, other := range games.Languages() {
-			if other == lang {
+	for _, words := range pageCatalogs() {
+		for _, key := range words.Keys() {
+			if strings.HasPrefix(key, "notation.") {
 				continue
 			}
-			theirs, _ := words.Patterns(other, key)
-			for _, p := range theirs {
-				for _, piece := range argRe.Split(tagRe.ReplaceAllString(p, "{0}"), -1) {
-					piece = strings.Join(strings.Fields(strings.Trim(piece, " .,:;()«»“”\"")), " ")
-					n := 0
-					for f := range strings.FieldsSeq(piece) {
-						if letterRe.MatchString(f) {
-							n++
+			mine, _ := words.Patterns(lang, key)
+			for _, other := range games.Languages() {
+				if other == lang {
+					continue
+				}
+				theirs, _ := words.Patterns(other, key)
+				for _, p := range theirs {
+					for _, piece := range argRe.Split(tagRe.ReplaceAllString(p, "{0}"), -1) {
+						piece = strings.Join(strings.Fields(strings.Trim(piece, " .,:;()«»“”\"")), " ")
+						n := 0
+						for f := range strings.FieldsSeq(piece) {
+							if letterRe.MatchString(f) {
+								n++
+							}
 						}
+						if n < 3 || slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, piece) }) {
+							continue
+						}
+						out = append(out, piece)
 					}
-					if n < 3 || slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, piece) }) {
-						continue
-					}
-					out = append(out, piece)
 				}
 			}
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// pageCatalogs are the catalogs whose words a page shows.
+func pageCatalogs() []*games.Catalog {
+	cats := []*games.Catalog{web.Words(), archive.Words(), play.Words(), games.BoardWords()}
+	reg := catalog.Registry()
+	for _, id := range reg.IDs() {
+		eng, err := reg.Get(id)
+		if err != nil {
+			panic(err)
+		}
+		cats = append(cats, eng.Words())
+	}
+	return cats
 }
 
 // pageText is a page's text as a reader reads it: no markup, entities
@@ -146,7 +168,7 @@ func TestEveryPageInThePlayersLanguage(t *testing.T) {
 	}
 	amelie.get("/games/new?game=coyote")
 	id := gameURL.FindStringSubmatch(amelie.post("/games/new", url.Values{"game": {"coyote"}, "play": {"on"}, "name": {"Amélie"},
-		"invite": {"bob@example.org\ncleo@example.org"}}))[1]
+		"invite": {"bob@example.org\ncleo@example.org"}, "referee": {"rita@example.org"}}))[1]
 	checkLanguage(t, amelie, "a game waiting for players", "fr")
 	bob.get("/games/" + id)
 	checkLanguage(t, bob, "a game waiting for players", "en")
@@ -197,6 +219,20 @@ func TestEveryPageInThePlayersLanguage(t *testing.T) {
 		}
 		actors[tbl.SeatOf(u.ID)] = play.Actor{User: u.ID, Channel: play.ChannelWeb}
 	}
+	// A player disputes version 2 of the game, and the referee (who has
+	// no seat) upholds it: the audit says the decision in each reader's
+	// words.
+	disputed, err := svc.DisputeMove(ctx, actors[1], id, 2, "I doubt the deal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rita, err := s.users.Ensure(ctx, "rita@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.RuleDispute(ctx, play.Actor{User: rita.ID, Channel: play.ChannelWeb}, id, disputed.Version, play.RulingUpheld, "the deal was fine after all"); err != nil {
+		t.Fatal(err)
+	}
 	for range 200 {
 		tbl, err := svc.Load(ctx, id)
 		if err != nil {
@@ -234,7 +270,206 @@ func TestEveryPageInThePlayersLanguage(t *testing.T) {
 		if !strings.Contains(p.b.page, `data-passed="true"`) {
 			t.Errorf("the audit in %s did not pass:\n%s", p.lang, pageText(p.b.page))
 		}
+		ruling := web.Words().In(p.lang).Must(games.T("audit.ruling", archive.Ruling{Decision: play.RulingUpheld}.Said().In(p.lang), "the deal was fine after all"))
+		if !strings.Contains(pageText(p.b.page), ruling) {
+			t.Errorf("the audit in %s does not say %q:\n%s", p.lang, ruling, pageText(p.b.page))
+		}
 	}
+}
+
+// A French player's game page of each of the five games, at their turn
+// after the others have played, is French: the board told in words, what
+// happened since, what to decide, the choices (each button written in
+// French with the game's WriteMove), and a French move the rules refuse,
+// with the legal move closest to it in French and its rule linked to the
+// French rules page; then the game's history; no sentence of any catalog
+// in English. An English player at the same table reads it in English.
+func TestEveryGamesPageInThePlayersLanguage(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	svc := s.play
+	ctx := t.Context()
+	amelie, bob := s.browser(), s.browser()
+	amelie.accept = "fr-FR,fr;q=0.9,en;q=0.5"
+	bob.accept = "en-GB,en;q=0.9"
+	amelie.signIn("amelie@example.org", "Amélie")
+	bob.signIn("bob@example.org", "Bob")
+	others := []string{"bob@example.org", "cleo@example.org", "dan@example.org"}
+	names := []string{"Bob", "Cléo", "Dan"}
+	actorOf := func(email string) play.Actor {
+		u, err := s.users.Ensure(ctx, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return play.Actor{User: u.ID, Channel: play.ChannelWeb}
+	}
+	me := actorOf("amelie@example.org")
+	reg := svc.Registry()
+	for _, kind := range reg.IDs() {
+		t.Run(kind, func(t *testing.T) {
+			eng, err := reg.Get(kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := max(eng.Info().MinSeats, 3)
+			amelie.get("/games/new?game=" + kind)
+			m := gameURL.FindStringSubmatch(amelie.post("/games/new", url.Values{"game": {kind}, "play": {"on"}, "name": {"Amélie"},
+				"invite": {strings.Join(others[:n-1], "\n")}}))
+			if m == nil {
+				t.Fatalf("create: %d\n%s", amelie.status, pageText(amelie.page))
+			}
+			id := m[1]
+			for i, email := range others[:n-1] {
+				if _, err := svc.Join(ctx, actorOf(email), id, names[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tbl, err := svc.Load(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tbl.Started {
+				if _, err := svc.Start(ctx, me, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			bySeat := map[games.Seat]play.Actor{}
+			for _, email := range append([]string{"amelie@example.org"}, others[:n-1]...) {
+				a := actorOf(email)
+				bySeat[tbl.SeatOf(a.User)] = a
+			}
+			mine := tbl.SeatOf(me.User)
+			// The others play until it is Amélie's turn, after a few moves,
+			// with a move to make that the rules refuse (she plays too when
+			// she has none).
+			var typed string
+			var refusal *games.RuleError
+			for moves := 0; ; moves++ {
+				if tbl, err = svc.Load(ctx, id); err != nil {
+					t.Fatal(err)
+				}
+				if moves > 300 || tbl.Ended {
+					t.Fatalf("after %d moves, Amélie has no refused move to try", moves)
+				}
+				p := tbl.Pending[moves%len(tbl.Pending)]
+				if moves >= 4 && p.Seat == mine {
+					if typed, refusal = refusedMove(tbl, mine); refusal != nil {
+						break
+					}
+				}
+				legal := tbl.Engine.Legal(tbl.State, p.Seat)
+				if len(legal) == 0 {
+					continue
+				}
+				if _, err := svc.Move(ctx, bySeat[p.Seat], id, tbl.Version, []string{legal[(moves*5)%len(legal)]}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fr := eng.Words().In("fr")
+
+			amelie.get("/games/" + id)
+			checkLanguage(t, amelie, kind+"'s game page", "fr")
+			for _, testid := range []string{"since", "todo"} {
+				if !strings.Contains(amelie.page, `data-testid="`+testid+`"`) {
+					t.Errorf("the page has no %s:\n%s", testid, pageText(amelie.page))
+				}
+			}
+			if !strings.Contains(amelie.page, "<summary>"+web.Words().In("fr").Must(games.T("boards.in_words"))+"</summary>") {
+				t.Errorf("the board is not told in words:\n%s", pageText(amelie.page))
+			}
+			// Each choice (a button, an option, a number field's verb) is the
+			// move written in French; some in words other than the canonical
+			// notation's.
+			choices, french := 0, 0
+			for _, c := range choiceRe.FindAllStringSubmatch(amelie.page, -1) {
+				move, label := html.UnescapeString(c[1]+c[3]+c[5]), html.UnescapeString(c[2]+c[4]+c[6])
+				if want := fr.WriteMove(move); label != want {
+					t.Errorf("the choice %q is labelled %q, want %q", move, label, want)
+				}
+				choices++
+				if label != move {
+					french++
+				}
+			}
+			if choices == 0 || french == 0 {
+				t.Errorf("%d choices, %d of them in French words:\n%s", choices, french, amelie.page)
+			}
+
+			// A French move the rules refuse: the refusal in French, with the
+			// closest legal move in French and the rule linked in French.
+			t.Logf("refused: %q: %s", typed, refusal.Explain("fr"))
+			amelie.post("/games/"+id+"/move", url.Values{"move": {typed}, "version": {versionRe.FindStringSubmatch(amelie.page)[1]}})
+			if amelie.status != http.StatusUnprocessableEntity {
+				t.Fatalf("%q: %d\n%s", typed, amelie.status, pageText(amelie.page))
+			}
+			checkLanguage(t, amelie, kind+"'s refused move", "fr")
+			if want := refusal.Explain("fr"); !strings.Contains(pageText(amelie.page), want) {
+				t.Errorf("%q: the page does not say %q:\n%s", typed, want, pageText(amelie.page))
+			}
+			rule := regexp.MustCompile(`<a class="rule" href="([^"]+)"`).FindStringSubmatch(amelie.page)
+			if rule == nil || html.UnescapeString(rule[1]) != "/rules/"+kind+"?lang=fr#"+refusal.Rule {
+				t.Errorf("the refusal links to %v, want the rule %s in French", rule, refusal.Rule)
+			}
+
+			amelie.get("/games/" + id + "/history")
+			checkLanguage(t, amelie, kind+"'s history", "fr")
+			bob.get("/games/" + id)
+			if bob.status != http.StatusOK {
+				t.Fatalf("Bob's game page: %d", bob.status)
+			}
+			checkLanguage(t, bob, kind+"'s game page", "en")
+		})
+	}
+}
+
+// choiceRe is a choice of the game page: its move and its label.
+var choiceRe = regexp.MustCompile(`(?s)<button type="submit" name="move" value="([^"]+)" data-move="[^"]+">([^<]+)</button>` +
+	`|<option value="([^"]+)">([^<]+)</option>|data-verb="([^"]+)">.*?<label for="number-\d+">([^<]+?) <span`)
+
+// numbered are the numbers of a move line, and cards, what a refused move
+// is made from by changing them.
+var (
+	numbered = regexp.MustCompile(`\d+`)
+	cardRe   = regexp.MustCompile(`(?:10|[2-9AJQK])[♣♦♥♠]`)
+)
+
+// refusedMove is a move seat may not make now, written in French, whose
+// refusal names a rule of the game (not the notation) and the legal move
+// closest to it: a legal move with a number or a card changed, an action
+// against another player, or a move of the games' other steps; nil when
+// none is.
+func refusedMove(tbl *play.Table, seat games.Seat) (string, *games.RuleError) {
+	legal := tbl.Engine.Legal(tbl.State, seat)
+	var candidates []string
+	for _, m := range legal {
+		for _, n := range []string{"1", "2", "7", "19", "99"} {
+			candidates = append(candidates, numbered.ReplaceAllString(m, n))
+		}
+		for _, rank := range []string{"9", "10", "J", "Q", "K", "A"} {
+			for _, suit := range []string{"♣", "♦", "♥", "♠"} {
+				candidates = append(candidates, cardRe.ReplaceAllString(m, rank+suit))
+			}
+		}
+	}
+	for i, name := range tbl.Engine.Players(tbl.State) {
+		if games.Seat(i) != seat {
+			candidates = append(candidates, "assassinate "+name, "coup "+name)
+		}
+	}
+	candidates = append(candidates, "draw", "end", "pass", "keep", "income", "tax", "coyote", "bid 1", "accept")
+	words := tbl.Engine.Words()
+	for _, c := range candidates {
+		typed := words.In("fr").WriteMove(c)
+		if typed == c || slices.Contains(legal, c) {
+			continue // not French words, or legal
+		}
+		_, err := tbl.Engine.Decide(tbl.State, seat, typed, games.Seed{}.Rand(tbl.Version))
+		re, ok := games.AsRuleError(tbl.Engine.Suggest(tbl.State, seat, typed, err))
+		if !ok || re.Rule == games.NotationRule || re.Suggestion("fr") == "" {
+			continue
+		}
+		return typed, re
+	}
+	return "", nil
 }
 
 // The page's language is the signed-in player's setting, else the one the

@@ -890,9 +890,22 @@ type auditPage struct {
 	Commitment, Seed   string
 	Result             string
 	Checked, Unchecked []string
-	Problems           []archive.AuditProblem
-	Disputes           []archive.Dispute
+	Problems           []auditProblem
+	Disputes           []auditDispute
 	Moves              []auditMove
+}
+
+// auditProblem is a problem of the audit report in the reader's words.
+type auditProblem struct {
+	Version int
+	What    string
+}
+
+// auditDispute is a dispute of the audit report with the referee's
+// decision in the reader's words (Decision "" when there is no ruling).
+type auditDispute struct {
+	archive.Dispute
+	Decision string
 }
 
 // auditMove is a move of the audit report in the reader's words.
@@ -915,7 +928,17 @@ func (h *Handler) audit(w http.ResponseWriter, r *http.Request) {
 	words := h.gameWords(rep.Kind, v.Lang)
 	page := auditPage{Layout: h.layout(r, v.say("title.audit", rep.Game)), ID: rep.Game, Passed: rep.Passed, FirstBad: rep.FirstBad,
 		Version: rep.Version, Players: v.list(rep.Players), Commitment: rep.Commitment, Seed: rep.Seed,
-		Checked: rep.Checked, Unchecked: rep.Unchecked, Problems: rep.Problems, Disputes: rep.Disputes}
+		Checked: sayAll(rep.Checked, v.Lang), Unchecked: sayAll(rep.Unchecked, v.Lang)}
+	for _, p := range rep.Problems {
+		page.Problems = append(page.Problems, auditProblem{Version: p.Version, What: p.What.In(v.Lang)})
+	}
+	for _, d := range rep.Disputes {
+		ad := auditDispute{Dispute: d}
+		if d.Ruling != nil {
+			ad.Decision = d.Ruling.Said().In(v.Lang)
+		}
+		page.Disputes = append(page.Disputes, ad)
+	}
 	if rep.Result != nil {
 		page.Result = rep.Result.Summary.In(v.Lang)
 	}
@@ -935,7 +958,17 @@ func (h *Handler) audit(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, "audit", page)
 }
 
-// record downloads the game's record as the player may have it.
+// sayAll says phrases in lang.
+func sayAll(phrases []games.Phrase, lang string) []string {
+	out := make([]string, len(phrases))
+	for i, p := range phrases {
+		out[i] = p.In(lang)
+	}
+	return out
+}
+
+// record downloads the game's record as the player may have it (a file for
+// archives: English, see archive.WriteRecord).
 func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
 	if !h.requireUser(w, r) {
 		return

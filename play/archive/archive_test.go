@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -228,5 +230,40 @@ func TestTamperingFoundWithNoDatabase(t *testing.T) {
 	}
 	if rep := archive.Audit(folder, archive.AuditInput{GameID: g.id, Recorded: running}); !rep.Passed || len(rep.Unchecked) == 0 {
 		t.Fatalf("a running game without its seed: passed %v, unchecked %v: %+v", rep.Passed, rep.Unchecked, rep.Problems)
+	}
+}
+
+// A record written before archive spoke French (testdata/coyote.record:
+// English headers and comments, as every record is) is still read, still
+// verifies, and is written again with the same headers and event lines.
+func TestOldRecordsStillRead(t *testing.T) {
+	old, err := os.ReadFile("testdata/coyote.record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := archive.ParseRecord(bytes.NewReader(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := play.Folder(catalog.Registry())
+	rep, err := archive.VerifyRecord(folder, rec)
+	if err != nil || !rep.Passed || len(rep.Moves) < 10 {
+		t.Fatalf("the old record: %v, %+v", err, rep)
+	}
+	var again bytes.Buffer
+	if err := archive.WriteRecord(&again, folder, rec.Header("Game"), rec.Events, archive.Viewer{Seat: games.Spectator, Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	data := func(b []byte) []string {
+		var out []string
+		for l := range strings.Lines(string(b)) {
+			if !strings.HasPrefix(l, ";") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	if got, want := data(again.Bytes()), data(old); !slices.Equal(got, want) {
+		t.Fatalf("the record written again differs:\n%s", again.String())
 	}
 }

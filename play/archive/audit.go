@@ -3,6 +3,7 @@ package archive
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -37,18 +38,20 @@ type AuditReport struct {
 	Passed     bool          `json:"passed"`
 	// FirstBad is the first version a problem was found at (0: none).
 	FirstBad int `json:"first_bad,omitempty"`
-	// Checked says what the audit checked; Unchecked what it could not.
-	Checked   []string       `json:"checked"`
-	Unchecked []string       `json:"unchecked,omitempty"`
+	// Checked says what the audit checked; Unchecked what it could not
+	// (phrases of archive's catalog, said in the reader's language).
+	Checked   []games.Phrase `json:"checked"`
+	Unchecked []games.Phrase `json:"unchecked,omitempty"`
 	Problems  []AuditProblem `json:"problems"`
 	Moves     []AuditedMove  `json:"moves"`
 	Disputes  []Dispute      `json:"disputes"`
 }
 
-// AuditProblem is one discrepancy: the version it is at and what is wrong.
+// AuditProblem is one discrepancy: the version it is at and what is wrong
+// (a phrase of archive's catalog).
 type AuditProblem struct {
-	Version int    `json:"version"`
-	What    string `json:"what"`
+	Version int          `json:"version"`
+	What    games.Phrase `json:"what"`
 }
 
 // AuditedMove is one decision recorded in the log: a player's move line, a
@@ -137,47 +140,73 @@ func (a *auditor) fold(e events.Recorded) error {
 	return a.f.Apply(e)
 }
 
-func (a *auditor) problem(version int, format string, args ...any) {
-	a.rep.Problems = append(a.rep.Problems, AuditProblem{Version: version, What: fmt.Sprintf(format, args...)})
+// problem notes a problem at version: archive's message key with args.
+func (a *auditor) problem(version int, key string, args ...any) {
+	a.problemSaid(version, words.Phrase(key, args...))
+}
+
+// problemSaid notes a problem at version, said by what.
+func (a *auditor) problemSaid(version int, what games.Phrase) {
+	a.rep.Problems = append(a.rep.Problems, AuditProblem{Version: version, What: what})
 	if a.rep.FirstBad == 0 || version < a.rep.FirstBad {
 		a.rep.FirstBad = version
 	}
+}
+
+// problemError is an error of a step that says itself as a problem.
+type problemError struct{ what games.Phrase }
+
+func (e *problemError) Error() string { return e.what.In(games.English) }
+
+// foldProblem says the error err of a step as a problem: its own phrase,
+// or "the log cannot be folded here" with err's words.
+func foldProblem(err error) games.Phrase {
+	if pe, ok := errors.AsType[*problemError](err); ok {
+		return pe.what
+	}
+	return words.Phrase("problem.fold", explained(err))
 }
 
 func (a *auditor) run() {
 	rec := a.in.Recorded
 	rep := a.rep
 	if a.in.Chain {
-		rep.Checked = append(rep.Checked, "hash chain")
+		rep.Checked = append(rep.Checked, words.Phrase("checked.chain"))
 		if ce := a.in.ChainError; ce != nil {
-			a.problem(ce.Version, "the hash chain breaks: %s", ce.Reason)
+			// events.VerifyStream breaks a chain at a missing version or at
+			// an event whose content or predecessor was altered.
+			key := "problem.chain_altered"
+			if !slices.ContainsFunc(rec, func(e events.Recorded) bool { return e.Version == ce.Version }) {
+				key = "problem.chain_missing"
+			}
+			a.problem(ce.Version, key)
 		}
 	} else {
-		rep.Unchecked = append(rep.Unchecked, "hash chain (it needs the stored events: courrier audit checks it)")
+		rep.Unchecked = append(rep.Unchecked, words.Phrase("unchecked.chain"))
 	}
 	a.seed = a.in.Seed
 	if a.seed == nil {
 		a.seed = revealedSeed(rec)
 	}
 	if a.seed != nil {
-		rep.Checked = append(rep.Checked, "seed against its commitment", "every random outcome re-run from (seed, version)")
+		rep.Checked = append(rep.Checked, words.Phrase("checked.seed"), words.Phrase("checked.random"))
 	} else {
-		why := "the seed is secret until the game ends"
+		why := games.T("unchecked.seed_secret")
 		if a.in.SeedError != "" {
-			why = "the seed does not open: " + a.in.SeedError
+			why = games.T("unchecked.seed_unopened", a.in.SeedError)
 		}
-		rep.Unchecked = append(rep.Unchecked, "random outcomes ("+why+")")
+		rep.Unchecked = append(rep.Unchecked, words.Phrase("unchecked.random", why))
 	}
-	rep.Checked = append(rep.Checked, "every move re-decided from its recorded text", "the stream folded", "the result")
+	rep.Checked = append(rep.Checked, words.Phrase("checked.moves"), words.Phrase("checked.fold"), words.Phrase("checked.result"))
 	for i := 0; i < len(rec); {
 		e := rec[i]
 		if e.Version != i+1 {
-			a.problem(i+1, "version %d is missing (the next event is version %d)", i+1, e.Version)
+			a.problem(i+1, "problem.missing_version", i+1, e.Version)
 			break
 		}
 		n, err := a.step(rec[i:])
 		if err != nil {
-			a.problem(e.Version, "%v", err)
+			a.problemSaid(e.Version, foldProblem(err))
 			break
 		}
 		i += n
@@ -212,7 +241,7 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 			return 0, err
 		}
 		if g := a.f.Game(); a.seed != nil && a.seed.Commitment() != g.Commitment {
-			a.problem(e.Version, "the seed does not match the commitment published at creation (sha256 %s, published %s)", a.seed.Commitment(), g.Commitment)
+			a.problem(e.Version, "problem.seed_commitment", a.seed.Commitment(), g.Commitment)
 		}
 		return 1, nil
 	case e.Type == TypeStarted:
@@ -226,9 +255,9 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 		}
 		want, err := g.Engine.Setup(g.Options, a.f.Joined(), a.seed.Rand(g.Version))
 		if err != nil {
-			return 0, fmt.Errorf("the setup cannot be re-run: %w", err)
+			return 0, &problemError{what: words.Phrase("problem.setup", explained(err))}
 		}
-		return 1 + a.compare(rec[1:], want, "", nil, "the setup (seating, shuffles, deal)"), nil
+		return 1 + a.compare(rec[1:], want, "", nil, games.T("what.setup")), nil
 	case e.Type == TypeResigned:
 		if err := a.fold(e); err != nil {
 			return 0, err
@@ -243,11 +272,11 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 			var err error
 			g := a.f.Game()
 			if want, err = g.Engine.Resign(g.State, r.Seat, a.seed.Rand(g.Version)); err != nil {
-				a.problem(e.Version, "the resignation of seat %d is refused by the rules: %v", r.Seat, err)
+				a.problem(e.Version, "problem.resign_refused", int(r.Seat), explained(err))
 			}
 		}
 		seatNo := int(r.Seat)
-		n := a.compareOrApply(rec[1:], want, "resign", &seatNo, "the resignation")
+		n := a.compareOrApply(rec[1:], want, "resign", &seatNo, games.T("what.resignation"))
 		a.finishMove(mv, e.Version+n)
 		return 1 + n, nil
 	case e.Type == TypeEnded:
@@ -261,7 +290,7 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 			if err := json.Unmarshal(e.Data, &to); err == nil {
 				id := games.PendingID{Seat: to.Seat, Kind: to.Kind, Since: to.Since}
 				if !slices.ContainsFunc(g.Pending, func(p games.Pending) bool { return p.ID() == id }) {
-					a.problem(e.Version, "a deadline passed for seat %d's %s entry of version %d, which was not pending", to.Seat, to.Kind, to.Since)
+					a.problem(e.Version, "problem.deadline_not_pending", int(to.Seat), to.Kind, to.Since)
 				}
 			}
 		}
@@ -275,19 +304,19 @@ func (a *auditor) step(rec []events.Recorded) (int, error) {
 func (a *auditor) gameMove(rec []events.Recorded, meta events.Meta) (int, error) {
 	g, e := a.f.Game(), rec[0]
 	if meta.Seat == nil || meta.Move == "" {
-		a.problem(e.Version, "event %s was made by no move: no seat and no move text is recorded for it", e.Type)
+		a.problem(e.Version, "problem.no_move", e.Type)
 		return 1, a.fold(e)
 	}
 	seat := games.Seat(*meta.Seat)
 	mv := a.move(e, seat, meta.Move, meta)
 	cur := &a.rep.Moves[mv]
 	if !slices.ContainsFunc(g.Pending, func(p games.Pending) bool { return p.Seat == seat }) {
-		a.problem(e.Version, "seat %d moved %q but had nothing to decide", seat, meta.Move)
+		a.problem(e.Version, "problem.nothing_to_decide", int(seat), moveSaid(g, meta.Move))
 	}
 	if meta.Channel == ChannelSystem {
 		cur.Channel = "timeout default"
 		if !slices.ContainsFunc(g.Pending, func(p games.Pending) bool { return p.Seat == seat && p.Default == meta.Move }) {
-			a.problem(e.Version, "the move %q played for seat %d at a deadline is not the default of its pending entry", meta.Move, seat)
+			a.problem(e.Version, "problem.not_default", moveSaid(g, meta.Move), int(seat))
 		}
 	}
 	var want []games.RawEvent
@@ -297,15 +326,15 @@ func (a *auditor) gameMove(rec []events.Recorded, meta events.Meta) (int, error)
 	}
 	want, err := g.Engine.Decide(g.State, seat, meta.Move, r)
 	if err != nil {
-		a.problem(e.Version, "seat %d's move %q was not legal when made: %v", seat, meta.Move, err)
+		a.problem(e.Version, "problem.illegal", int(seat), moveSaid(g, meta.Move), explained(err))
 		want = nil
 	}
 	if a.seed == nil {
 		want = nil
 	}
-	n := a.compareOrApply(rec, want, meta.Move, meta.Seat, fmt.Sprintf("seat %d's move %q", seat, meta.Move))
+	n := a.compareOrApply(rec, want, meta.Move, meta.Seat, games.T("what.move", int(seat), moveSaid(g, meta.Move)))
 	if n == 0 {
-		a.problem(e.Version, "seat %d's move %q produces no event, and the log records %s for it", seat, meta.Move, e.Type)
+		a.problem(e.Version, "problem.no_event", int(seat), moveSaid(g, meta.Move), e.Type)
 		if err := a.fold(e); err != nil {
 			return 0, err
 		}
@@ -317,13 +346,13 @@ func (a *auditor) gameMove(rec []events.Recorded, meta events.Meta) (int, error)
 
 // compareOrApply compares the recorded events from rec[0] with want when
 // known, else applies the recorded events of the same move.
-func (a *auditor) compareOrApply(rec []events.Recorded, want []games.RawEvent, move string, seat *int, what string) int {
+func (a *auditor) compareOrApply(rec []events.Recorded, want []games.RawEvent, move string, seat *int, what games.Text) int {
 	if want != nil {
 		return a.compare(rec, want, move, seat, what)
 	}
 	n := countGameEvents(a.f.Game().Kind, rec, func(m events.Meta) bool { return m.Move == move && sameSeat(m.Seat, seat) })
 	if err := a.applyAll(rec[:n]); err != nil {
-		a.problem(rec[0].Version, "%v", err)
+		a.problemSaid(rec[0].Version, foldProblem(err))
 	}
 	return n
 }
@@ -331,12 +360,13 @@ func (a *auditor) compareOrApply(rec []events.Recorded, want []games.RawEvent, m
 // compare checks that rec begins with want (the game's own events, with the
 // given move text and seat in their meta) and folds the recorded events. It
 // returns how many it consumed: len(want), or fewer when the log has fewer.
-func (a *auditor) compare(rec []events.Recorded, want []games.RawEvent, move string, seat *int, what string) int {
+// What says what is compared (archive's text).
+func (a *auditor) compare(rec []events.Recorded, want []games.RawEvent, move string, seat *int, what games.Text) int {
 	kind := a.f.Game().Kind
 	n := 0
 	for i, w := range want {
 		if i >= len(rec) {
-			a.problem(a.f.Game().Version+1, "%s produces %d events; the log ends after %d", what, len(want), i)
+			a.problem(a.f.Game().Version+1, "problem.log_ends", what, len(want), i)
 			break
 		}
 		got := rec[i]
@@ -344,14 +374,14 @@ func (a *auditor) compare(rec []events.Recorded, want []games.RawEvent, move str
 		m := decodeMeta(got.Meta)
 		switch {
 		case got.Type != typ:
-			a.problem(got.Version, "%s produces %s here; the log has %s", what, typ, got.Type)
+			a.problem(got.Version, "problem.other_type", what, typ, got.Type)
 		case !jsonSame(got.Data, w.Data):
-			a.problem(got.Version, "%s produces different %s data here than the log holds (an altered outcome, shuffle or seed)", what, typ)
+			a.problem(got.Version, "problem.other_data", what, typ)
 		case m.Move != move || !sameSeat(m.Seat, seat):
-			a.problem(got.Version, "the meta of this %s event does not name %s", got.Type, what)
+			a.problem(got.Version, "problem.other_meta", got.Type, what)
 		}
 		if err := a.fold(got); err != nil {
-			a.problem(got.Version, "%v", err)
+			a.problemSaid(got.Version, foldProblem(err))
 			return n + 1
 		}
 		n++
@@ -412,39 +442,39 @@ func (a *auditor) checkEnd(e events.Recorded) {
 	g := a.f.Game()
 	var en ended
 	if err := json.Unmarshal(e.Data, &en); err != nil {
-		a.problem(e.Version, "the end of the game does not decode: %v", err)
+		a.problem(e.Version, "problem.end_unreadable", err.Error())
 		return
 	}
 	sd, err := games.ParseSeed(en.Seed)
 	switch {
 	case err != nil:
-		a.problem(e.Version, "the revealed seed is not a seed: %v", err)
+		a.problem(e.Version, "problem.revealed_not_seed", err.Error())
 	case sd.Commitment() != g.Commitment:
-		a.problem(e.Version, "the revealed seed does not match the commitment published at creation")
+		a.problem(e.Version, "problem.revealed_not_committed")
 	case a.seed != nil && *a.seed != sd:
-		a.problem(e.Version, "the revealed seed is not the game's seed")
+		a.problem(e.Version, "problem.revealed_not_games")
 	}
 	if !g.Started {
-		a.problem(e.Version, "the game ended before it started")
+		a.problem(e.Version, "problem.ended_unstarted")
 		return
 	}
 	res := g.Engine.Result(g.State)
 	if res.Finished {
 		if !reflect.DeepEqual(normalResult(res), normalResult(en.Result)) {
-			a.problem(e.Version, "the recorded result (%s) is not the rules' result (%s)", en.Result.Summary, res.Summary)
+			a.problem(e.Version, "problem.result", en.Result.Summary, res.Summary)
 		}
 		return
 	}
 	// Not over by the rules: a claim by the last player still in.
 	if len(en.Result.Winners) != 1 {
-		a.problem(e.Version, "the game is not over by its rules, and the recorded end is not a claim by one player")
+		a.problem(e.Version, "problem.end_not_claim")
 		return
 	}
 	winner := en.Result.Winners[0]
 	for seat := range len(g.players()) {
 		s := games.Seat(seat)
 		if s != winner && !slices.Contains(g.Resigned, s) && !slices.Contains(g.Abandoned, s) {
-			a.problem(e.Version, "seat %d claimed the game while seat %d still played", winner, s)
+			a.problem(e.Version, "problem.claim", int(winner), int(s))
 			return
 		}
 	}
@@ -498,7 +528,10 @@ func jsonSame(a, b []byte) bool {
 
 // WriteAuditReport writes a report for people: a verdict line, then each
 // move with who made it, when, through which channel and what it did, the
-// disputes, and every problem.
+// disputes, and every problem. The report is a file for operators and
+// archives (courrier audit, courrier verify): it is written in English, its
+// format unchanged; a person reads the report in their language on the web
+// or in the API's audit body, which say rep's phrases.
 func WriteAuditReport(out io.Writer, rep *AuditReport) error {
 	w := &strings.Builder{}
 	verdict := "PASSED"
@@ -514,9 +547,9 @@ func WriteAuditReport(out io.Writer, rep *AuditReport) error {
 	if rep.Result != nil {
 		fmt.Fprintf(w, "Result: %s\n", rep.Result.Summary)
 	}
-	fmt.Fprintf(w, "Checked: %s\n", strings.Join(rep.Checked, "; "))
+	fmt.Fprintf(w, "Checked: %s\n", strings.Join(english(rep.Checked), "; "))
 	if len(rep.Unchecked) > 0 {
-		fmt.Fprintf(w, "Not checked: %s\n", strings.Join(rep.Unchecked, "; "))
+		fmt.Fprintf(w, "Not checked: %s\n", strings.Join(english(rep.Unchecked), "; "))
 	}
 	fmt.Fprintln(w, "\nMoves:")
 	for _, m := range rep.Moves {
@@ -563,9 +596,18 @@ func WriteAuditReport(out io.Writer, rep *AuditReport) error {
 	if len(rep.Problems) > 0 {
 		fmt.Fprintln(w, "\nProblems:")
 		for _, p := range rep.Problems {
-			fmt.Fprintf(w, "  version %d: %s\n", p.Version, p.What)
+			fmt.Fprintf(w, "  version %d: %s\n", p.Version, p.What.In(games.English))
 		}
 	}
 	_, err := io.WriteString(out, w.String())
 	return err
+}
+
+// english says phrases in English: the report file's words.
+func english(phrases []games.Phrase) []string {
+	out := make([]string, len(phrases))
+	for i, p := range phrases {
+		out[i] = p.In(games.English)
+	}
+	return out
 }

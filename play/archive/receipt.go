@@ -20,6 +20,8 @@ import (
 // holding it: the key derivation and the seal are pure functions of the
 // seed, which the command path calls to serve a head (play) and the record's
 // reader calls to check it (VerifyReceipt), with no database in between.
+// Their errors are the command line's (courrier verify, courrier audit
+// -receipts), for operators: English.
 
 // receiptKeyInfo names what the key derived from a game's seed is for, so
 // that it can never serve as a key for anything else.

@@ -31,6 +31,12 @@ import (
 // running game holds only what that seat may see, and no hashes (from a
 // hash and a guess, a hidden card could be found). User ids are never in a
 // record.
+//
+// A record is a file for archives and operators: its headers and comment
+// lines are English (a result's summary, what each event did), whoever
+// asks for it, and its format never changes, so that ParseRecord reads
+// every record ever written. A person reads the same events in their
+// language in the replay and the audit, on the web and in the API.
 
 // RecordFormat is the first header of every record.
 const RecordFormat = "courrier record 1"
@@ -255,26 +261,28 @@ func VerifyRecord(newFold Folder, rec *Record) (*AuditReport, error) {
 	}
 	rep = Audit(newFold, in)
 	if err != nil {
-		rep.problemAt(1, "the record's Seed header is not a seed")
+		rep.problemAt(1, "problem.record_seed")
 	} else if seed.Commitment() != rec.Header("SeedSHA256") {
-		rep.problemAt(1, "the record's seed does not match its SeedSHA256 header")
+		rep.problemAt(1, "problem.record_seed_commitment")
 	}
 	if rep.Commitment != rec.Header("SeedSHA256") {
-		rep.problemAt(1, "the record's SeedSHA256 header is not the commitment of its first event")
+		rep.problemAt(1, "problem.record_commitment")
 	}
+	// The record's Result header is English (see WriteRecord).
 	if rep.Result != nil && rep.Result.Summary.In(games.English) != rec.Header("Result") {
-		rep.problemAt(rep.Version, fmt.Sprintf("the record's Result header (%s) is not the result its last event reproduces (%s)", rec.Header("Result"), rep.Result.Summary.In(games.English)))
+		rep.problemAt(rep.Version, "problem.record_result", rec.Header("Result"), rep.Result.Summary)
 	}
 	if rep.Result == nil {
-		rep.problemAt(rep.Version, "the record does not reach the end of the game")
+		rep.problemAt(rep.Version, "problem.record_unfinished")
 	}
-	rep.Unchecked = []string{"hash chain (a record holds each event's hash but not the private meta it was computed over: courrier audit checks the chain in the database)"}
+	rep.Unchecked = []games.Phrase{words.Phrase("unchecked.chain_record")}
 	return rep, nil
 }
 
-// problemAt adds a problem to a finished report.
-func (r *AuditReport) problemAt(version int, what string) {
-	r.Problems = append(r.Problems, AuditProblem{Version: version, What: what})
+// problemAt adds a problem to a finished report: archive's message key
+// with args.
+func (r *AuditReport) problemAt(version int, key string, args ...any) {
+	r.Problems = append(r.Problems, AuditProblem{Version: version, What: words.Phrase(key, args...)})
 	if r.FirstBad == 0 || version < r.FirstBad {
 		r.FirstBad = version
 	}
