@@ -14,6 +14,8 @@ import (
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/web"
 )
 
@@ -31,12 +33,28 @@ var (
 	letter     = regexp.MustCompile(`\pL`)
 )
 
-// foreignSentences are the sentences of web's catalog that a page in lang
-// must not hold: each run of three words or more of a pattern in another
-// language that lang's pattern of the same key does not hold too.
+// foreignSentences are the sentences of the catalogs a page shows (web's,
+// play's, archive's, the words all games share and each game's) that a
+// page in lang must not hold: each run of three words or more of a pattern
+// in another language that lang's pattern of the same key does not hold too.
 func foreignSentences(lang string) []string {
 	var out []string
-	words := web.Words()
+	catalogs := []*games.Catalog{web.Words(), play.Words(), archive.Words(), games.BoardWords()}
+	reg := catalog.Registry()
+	for _, id := range reg.IDs() {
+		if eng, err := reg.Get(id); err == nil {
+			catalogs = append(catalogs, eng.Words())
+		}
+	}
+	for _, words := range catalogs {
+		out = append(out, foreignIn(words, lang)...)
+	}
+	return out
+}
+
+// foreignIn is foreignSentences of one catalog.
+func foreignIn(words *games.Catalog, lang string) []string {
+	var out []string
 	for _, key := range words.Keys() {
 		mine, _ := words.Patterns(lang, key)
 		for _, other := range games.Languages() {
