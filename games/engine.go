@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -188,13 +189,47 @@ func closest(move string, legal []string) string {
 	if len(legal) == 0 || len(legal) > maxSuggestFrom {
 		return ""
 	}
-	best, bestD := "", -1
+	shape, numbers := numberShape(move)
+	best, bestD, bestN := "", -1, 0
 	for _, l := range legal {
-		if d := editDistance(move, FoldWord(l)); bestD < 0 || d < bestD {
-			best, bestD = l, d
+		// Words first (the move's shape, its numbers left out), then how
+		// far its numbers are: "bid 1" against a bid of 31 is nearest to
+		// "bid 32", not to "bid 41".
+		lShape, lNumbers := numberShape(FoldWord(l))
+		d, n := editDistance(shape, lShape), numberDistance(numbers, lNumbers)
+		if bestD < 0 || d < bestD || d == bestD && n < bestN {
+			best, bestD, bestN = l, d, n
 		}
 	}
 	return best
+}
+
+// numberShape is a move with each number written # and its numbers.
+func numberShape(move string) (string, []int) {
+	fields := strings.Fields(move)
+	var numbers []int
+	for i, f := range fields {
+		if n, err := strconv.Atoi(f); err == nil {
+			numbers = append(numbers, n)
+			fields[i] = "#"
+		}
+	}
+	return strings.Join(fields, " "), numbers
+}
+
+// numberDistance is how far two moves' numbers are, in order (a number
+// one of them lacks counts as far).
+func numberDistance(a, b []int) int {
+	const far = 1 << 20
+	d := 0
+	for i := range max(len(a), len(b)) {
+		if i >= len(a) || i >= len(b) {
+			d += far
+			continue
+		}
+		d += min(far, max(a[i]-b[i], b[i]-a[i]))
+	}
+	return d
 }
 
 // editDistance is the Levenshtein distance between a and b, by runes.

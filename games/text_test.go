@@ -3,6 +3,8 @@ package games_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -224,3 +226,48 @@ func TestFoldWord(t *testing.T) {
 		}
 	}
 }
+
+// The closest legal move is the nearest in words, then in numbers.
+func TestSuggestIsNearestInWordsThenNumbers(t *testing.T) {
+	eng := games.Adapt(bidder{})
+	var s games.State = 31
+	err := eng.Suggest(s, 0, "enchere 1", games.BoardWords().Illegal("X-1", "refusal.seed"))
+	re, ok := games.AsRuleError(err)
+	if !ok || re.Suggest != "bid 32" {
+		t.Errorf("suggests %q, want bid 32", re.Suggest)
+	}
+	err = eng.Suggest(s, 0, "pas", games.BoardWords().Illegal("X-1", "refusal.seed"))
+	if re, _ := games.AsRuleError(err); re.Suggest != "pass" {
+		t.Errorf("suggests %q, want pass", re.Suggest)
+	}
+}
+
+// bidder is a game whose legal moves are bids above its state and pass.
+type bidder struct{}
+
+type bidEvent struct{}
+
+func (bidEvent) EventType() string { return "bid" }
+
+func (bidder) Info() games.Info                                               { return games.Info{ID: "bidder", MinSeats: 1, MaxSeats: 2, Rules: 1} }
+func (bidder) Initial(int) int                                                { return 0 }
+func (bidder) Setup(games.Options, []string, *rand.Rand) ([]bidEvent, error)  { return nil, nil }
+func (bidder) Decide(int, games.Seat, string, *rand.Rand) ([]bidEvent, error) { return nil, nil }
+func (bidder) Resign(int, games.Seat, *rand.Rand) ([]bidEvent, error)         { return nil, nil }
+func (bidder) Evolve(s int, _ bidEvent) int                                   { return s }
+func (bidder) Pending(int) []games.Pending                                    { return nil }
+func (bidder) Legal(s int, _ games.Seat) []string {
+	out := []string{"pass"}
+	for b := s + 1; b <= s+60; b++ {
+		out = append(out, fmt.Sprintf("bid %d", b))
+	}
+	return out
+}
+func (bidder) Choices(int, games.Seat) []string                { return nil }
+func (bidder) View(s int, _ games.Seat) any                    { return s }
+func (bidder) Redact(_ int, e bidEvent, _ games.Seat) bidEvent { return e }
+func (bidder) Describe(int, bidEvent, games.Seat) games.Phrase { return games.Phrase{} }
+func (bidder) Parse(_ int, text string) (string, error)        { return text, nil }
+func (bidder) Format(_ int, m string) string                   { return m }
+func (bidder) Result(int) games.Result                         { return games.Result{} }
+func (bidder) Players(int) []string                            { return nil }

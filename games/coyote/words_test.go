@@ -243,11 +243,11 @@ func TestNotation_FrenchRefusals(t *testing.T) {
 			"« révéler maintenant » n’est pas un coup de Coyote : envoyez enchère <n>, coyote, révéler, inverser, sauter, remplacer ou deviner <face> (le coup permis le plus proche : « révéler »)",
 			"\"reveal maintenant\" is not a Coyote move: send bid <n>, coyote, reveal, reverse, skip, replace or declare <face> (the closest move you can make: “reveal”)", "reveal"},
 		{"a face the deck lacks", on.s, 1, "deviner 11", "CY-19",
-			"ces plumes n’ont pas de face « 11 » (faces : 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, -5, -10, ?, max→0, -max, ×2, nuit) (le coup permis le plus proche : « deviner 1 »)",
-			"this deck has no feather \"11\" (faces: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, -5, -10, ?, max→0, -max, ×2, night) (the closest move you can make: “declare 1”)", "declare 1"},
+			"ces plumes n’ont pas de face « 11 » (faces : 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, -5, -10, ?, max→0, -max, ×2, nuit) (le coup permis le plus proche : « deviner 10 »)",
+			"this deck has no feather \"11\" (faces: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, -5, -10, ?, max→0, -max, ×2, night) (the closest move you can make: “declare 10”)", "declare 10"},
 		{"not a face", on.s, 1, "deviner lune", games.NotationRule,
-			"« lune » n’est pas une face de plume : un nombre, ou ?, max→0, -max, ×2, nuit (le coup permis le plus proche : « deviner 1 »)",
-			"\"lune\" is not a feather face: a number, or ?, max→0, -max, ×2, night (the closest move you can make: “declare 1”)", "declare 1"},
+			"« lune » n’est pas une face de plume : un nombre, ou ?, max→0, -max, ×2, nuit (le coup permis le plus proche : « deviner ? »)",
+			"\"lune\" is not a feather face: a number, or ?, max→0, -max, ×2, night (the closest move you can make: “declare ?”)", "declare ?"},
 		{"out of turn", on.s, 0, "enchère 20", "CY-15", "c’est à Bob de jouer", "it is Bob's turn", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -223,11 +223,11 @@ func TestRefusalsInFrench(t *testing.T) {
 	}{
 		{1, "achète rien", "KC-8", "it is A's turn to buy (round 1)", "c’est à A d’acheter (manche 1)"},
 		{0, "achète 3 rouges", "KC-9", "3 tokens cost 300 but you have 250 in cash",
-			"3 jetons coûtent 300, mais vous n’avez que 250 en argent liquide (le coup permis le plus proche : « achète 1 rouge »)"},
+			"3 jetons coûtent 300, mais vous n’avez que 250 en argent liquide (le coup permis le plus proche : « achète 2 rouge »)"},
 		{0, "achète 5 verts", "KC-9", "with 2 players you may buy at most 4 tokens per buy phase, not 5",
-			"à 2 joueurs, vous pouvez acheter au plus 4 jetons par phase d’achat, pas 5 (le coup permis le plus proche : « achète 1 vert »)"},
+			"à 2 joueurs, vous pouvez acheter au plus 4 jetons par phase d’achat, pas 5 (le coup permis le plus proche : « achète 2 vert »)"},
 		{0, "pose bleu 10", "KC-9", "it is the buy phase: buy tokens (e.g. buy 2 red) or buy nothing",
-			"c’est la phase d’achat : achetez des jetons (par exemple achète 2 rouge) ou rien (achète rien) (le coup permis le plus proche : « achète 1 bleu »)"}, //nolint:misspell // French
+			"c’est la phase d’achat : achetez des jetons (par exemple achète 2 rouge) ou rien (achète rien) (le coup permis le plus proche : « achète 2 bleu »)"}, //nolint:misspell // French
 		{0, "achète 2 roses", games.NotationRule, "\"roses\" is not a colour (yellow, orange, red, violet, blue, green)",
 			"« roses » n’est pas une couleur (jaune, orange, rouge, violet, bleu, vert) (le coup permis le plus proche : « achète 2 rouge »)"},
 	}
