@@ -168,10 +168,10 @@ func TestRefusalSuggestsInFrench(t *testing.T) {
 	if want := "« élaborer rouge 7 garnatxa 2 trepat 1 » : il manque un numéro de tonneau de 1 à 4"; !strings.HasPrefix(fr, want) {
 		t.Errorf("%q does not start with %q", fr, want)
 	}
-	if !strings.Contains(fr, "élaborer rouge 1 Garnatxa ★★ Trepat ★") {
+	if !strings.Contains(fr, "élaborer rouge 4 Garnatxa ★★ Trepat ★") {
 		t.Errorf("%q suggests no move in French", fr)
 	}
-	if en := games.Explain(err, "en"); !strings.Contains(en, "make rouge 1 Garnatxa ★★ Trepat ★") || strings.Contains(en, "élaborer") {
+	if en := games.Explain(err, "en"); !strings.Contains(en, "make rouge 4 Garnatxa ★★ Trepat ★") || strings.Contains(en, "élaborer") {
 		t.Errorf("%q: the English refusal is not in English", en)
 	}
 }
@@ -188,8 +188,8 @@ func TestFrenchMoves(t *testing.T) {
 		{"piocher dans la pioche", "draw"},
 		{"pioche marché 2", "draw market 2"},
 		{"piocher du marche 1", "draw market 1"},
-		{"élaborer rouge 1 Garnatxa 2 Trepat 1", "make rouge 1 Garnatxa ★★ Trepat ★"},
-		{"Elabore vin rouge 1 gar2 tre1", "make rouge 1 Garnatxa ★★ Trepat ★"},
+		{"élaborer rouge 1 Garnatxa 2 Trepat 1", "make rouge 4 Garnatxa ★★ Trepat ★"},
+		{"Elabore vin rouge 1 gar2 tre1", "make rouge 4 Garnatxa ★★ Trepat ★"},
 		{"élaborer vin rosé 2 garnatxa ★ macabeu ★", "make rosé 2 Macabeu ★ Garnatxa ★"},
 		{"élaborer cava blanc 3 mac1 xar2 par1", "make cava blanc 3 Macabeu ★ Xarel·lo ★★ Parellada ★"},
 		{"réparer 2 xarel·lo 1", "repair 2 Xarel·lo ★"},
