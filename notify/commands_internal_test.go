@@ -2,12 +2,14 @@ package notify
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/notify/words"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -123,6 +125,92 @@ func TestFillKeepsFrenchMarksWithTheirWords(t *testing.T) {
 	} {
 		if got := msgAtoms(in); !slices.Equal(got, want) {
 			t.Errorf("atoms of %q: %q, want %q", in, got, want)
+		}
+	}
+}
+
+// quotedRe finds what a pattern quotes, in English or French quotes.
+var quotedRe = regexp.MustCompile(`(?s)«\s*(.+?)\s*»|"([^"]+)"`)
+
+// Every command a mail suggests is one courrier reads, in the mail's
+// language: the reply verbs of its examples, of the refusal of moves sent
+// where none go and of every quotation in notify's catalog are play's
+// (play.ParseReply reads each, written in that language or in words every
+// language shares), and the lobby's commands notify's own table reads.
+func TestSuggestedCommandsAreRead(t *testing.T) {
+	placeholders := strings.NewReplacer("<version>", "12", "<motif>", "la donne", "<why>", "the deal", "{0}", "12", "{1}", "12", "{2}", "12")
+	verbForms := play.ReplyVerbs()
+	for _, lang := range games.Languages() {
+		sp := speakerIn(lang)
+		verbs := []struct{ said, verb string }{
+			{sp.t("example.dispute", 12), play.VerbDispute},
+			{sp.t("example.away"), play.VerbAway},
+			{sp.t("example.back"), play.VerbBack},
+			{sp.t("example.claim"), play.VerbClaim},
+			{sp.t("example.resign"), play.VerbResign},
+			{sp.verb(play.VerbLanguage) + " " + lang, play.VerbLanguage},
+		}
+		for _, v := range []string{play.VerbDispute, play.VerbAway, play.VerbBack, play.VerbClaim, play.VerbResign} {
+			said := sp.verb(v)
+			switch v {
+			case play.VerbDispute:
+				said += " 12 " + sp.t("dispute.ruling_why")
+			case play.VerbAway:
+				said += " 3" + sp.command("days_unit")
+			}
+			if !strings.Contains(noMoveHere(lang), sp.q(sp.verb(v))) {
+				t.Errorf("%s: the refusal of moves where none go does not name %q: %s", lang, sp.verb(v), noMoveHere(lang))
+			}
+			verbs = append(verbs, struct{ said, verb string }{said, v})
+		}
+		// Every quotation of notify's catalog in lang that starts with a
+		// reply verb's word, in any language.
+		for _, key := range words.Own().Keys() {
+			pats, _ := words.Own().Patterns(lang, key)
+			for _, p := range pats {
+				for _, m := range quotedRe.FindAllStringSubmatch(p, -1) {
+					q := strings.Join(strings.Fields(placeholders.Replace(m[1]+m[2])), " ")
+					fields := strings.Fields(play.FoldReply(q))
+					for n := len(fields); n > 0; n-- {
+						if v, ok := verbForms[strings.Join(fields[:n], " ")]; ok {
+							verbs = append(verbs, struct{ said, verb string }{q, v})
+							break
+						}
+					}
+				}
+			}
+		}
+		for _, v := range verbs {
+			r, ok, err := play.ParseReply([]string{v.said})
+			if !ok || err != nil || r.Verb != v.verb || (r.Lang != lang && r.Lang != "") {
+				t.Errorf("a %s mail suggests %q: play reads it as %q (%v, %v) written in %q, want %q in %s", lang, v.said, r.Verb, ok, err, r.Lang, v.verb, lang)
+			}
+		}
+		// The lobby's commands, read by notify's table in lang.
+		for _, c := range []struct {
+			said string
+			want []string
+			word string
+		}{
+			{sp.t("example.help"), lobbyVerbs, "help"},
+			{sp.t("new.example"), lobbyVerbs, "new"},
+			{sp.t("new.example_of", "coup"), lobbyVerbs, "new"},
+			{sp.t("resign.example"), lobbyVerbs, "resign"},
+			{sp.t("reminders.off_example"), lobbyVerbs, "reminders"},
+			{sp.t("reminders.on_example"), lobbyVerbs, "reminders"},
+			{sp.t("example.join", "Zoé"), []string{"join"}, "join"},
+			{sp.t("example.join_word"), []string{"join"}, "join"},
+			{sp.t("new.weekdays_example"), []string{"weekdays"}, "weekdays"},
+		} {
+			word, n, written := commands.read(strings.Fields(c.said), c.want...)
+			if word != c.word || n == 0 || (written != lang && written != "") {
+				t.Errorf("a %s mail suggests %q: notify reads %q written in %q, want %q in %s", lang, c.said, word, written, c.word, lang)
+			}
+		}
+		if list := strings.Fields(sp.t("new.weekdays_example")); len(list) != 2 {
+			t.Errorf("%s: the weekdays' example is %q", lang, list)
+		} else if d, err := play.ParseWeekdays(days(list[1])); err != nil || len(d) != 5 {
+			t.Errorf("%s: play reads the weekdays' example %q as %v, %v", lang, list[1], d, err)
 		}
 	}
 }

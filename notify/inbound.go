@@ -63,6 +63,17 @@ func sayKey(key string, args ...any) saying {
 	return func(lang string) string { return speakerIn(lang).t(key, args...) }
 }
 
+// noMoveHere refuses moves sent in reply to a mail that asked for none,
+// naming the reply verbs it takes as play reads them in the language.
+func noMoveHere(lang string) string {
+	sp := speakerIn(lang)
+	var verbs []string
+	for _, v := range []string{play.VerbDispute, play.VerbAway, play.VerbBack, play.VerbClaim, play.VerbResign} {
+		verbs = append(verbs, sp.q(sp.verb(v)))
+	}
+	return sp.t("refusal.no_move_here", sp.list(verbs))
+}
+
 // sayErr says an error in any language (games.Explain: a rule's reason with
 // the closest move, play's refusals).
 func sayErr(err error) saying {
@@ -228,7 +239,7 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		if err != nil {
 			return h, err
 		}
-		return s.refuse(ctx, h, in, b, lines, sayKey("refusal.no_move_here"), "")
+		return s.refuse(ctx, h, in, b, lines, noMoveHere, "")
 	}
 	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
 	// The words of the moves or of the reply verb tell the language they

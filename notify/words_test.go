@@ -226,7 +226,7 @@ func TestRenderFrenchMails(t *testing.T) {
 	want := map[string][]string{
 		notify.KindPrompt:     {"[courrier] Coyote k7m2p9q4rs : à vous de jouer (version 12)", "Bonjour Bob,", "C’est à vous de jouer dans la partie k7m2p9q4rs de Coyote.", "Vos coups :", "« Répondez au-dessus de cette ligne »", "Merci de jouer avant le vendredi 28 novembre à 18 h 00 (UTC).", "Règles de Coyote :", "Vous pouvez maintenant surenchérir ou crier Coyote (règle CY-12).", "son empreinte sha256 est 2cf24dba"},
 		notify.KindReminder:   {"rappel : à vous de jouer (version 12)", "Pour rappel : c’est toujours à vous de jouer", "et l’échéance est le vendredi 28 novembre", "Vous pouvez maintenant :"},
-		notify.KindReceipt:    {"Reçu : " + msgHead, "Ce que votre coup a fait :", "La partie en est maintenant à la version", "« dispute 13 pourquoi »"},
+		notify.KindReceipt:    {"Reçu : " + msgHead, "Ce que votre coup a fait :", "La partie en est maintenant à la version", "« litige 13 pourquoi »", "« absent 3j », « retour », « revendiquer » et « abandon » marchent aussi"},
 		notify.KindRefusal:    {"Vous avez envoyé :", "Une enchère doit dépasser la dernière, 3 (règle CY-7).", "Vos coups possibles maintenant (version 12) :"},
 		notify.KindGameOver:   {"partie terminée — Bob gagne avec un coyote", "Classement :", "La table à la fin :", "La graine était 5d41402abc4b2a76b9719d911017c592 ;", "« courrier verify courrier-k7m2p9q4rs.txt »"},
 		notify.KindInvitation: {"Ana (ana@example.org) vous invite à jouer la partie k7m2p9q4rs de Coyote.", "rejoindre Cleo", "(ou « rejoindre » suivi d’un autre nom)"},
