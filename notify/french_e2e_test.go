@@ -171,7 +171,7 @@ func frenchVerbsByMail(t *testing.T, w *world, game, addr string, receipt messag
 	for i, tc := range []struct {
 		body, outcome, kind, says string
 	}{
-		{"absent 3j", "away in game " + game, "notice", "Vos échéances dans cette partie attendent jusqu’au"},
+		{"absent 3j", "away in game " + game, "notice", "Vos échéances dans cette partie attendent jusqu’au"}, //nolint:misspell // French
 		{"Je suis de retour", "back in game " + game, "notice", "Bon retour : vos échéances dans cette partie courent de nouveau."},
 		{"revendiquer", "not played: ", "refusal", "Vous ne pouvez revendiquer la partie que lorsque tous les autres joueurs ont abandonné ou sont partis"},
 		{fmt.Sprintf("litige %d la donne m’a donné deux fois la même carte", r.Version), fmt.Sprintf("disputed version %d of game %s", r.Version, game), "notice",
