@@ -50,8 +50,18 @@ type Receipt struct {
 	Seat    int      `json:"seat"`
 	Moves   []string `json:"moves"`
 	Head    string   `json:"head"` // the receipt of the game's last event after the move (archive.ReceiptHead)
-	// Refused says which line of a several-line move was not played, and why.
+	// Refused says which line of a several-line move was not played, and
+	// why, in English (the jobs queued before RefusedLine carry only it).
 	Refused string `json:"refused,omitempty"`
+	// RefusedLine is that line (it and the lines after it were not
+	// played) as play's MoveError writes itself in JSON: {"line", "text",
+	// "rule", "reason": {"en": …, "fr": …}}, the reason in every language,
+	// so that the receipt says it in its reader's (games.Explain).
+	RefusedLine json.RawMessage `json:"refused_line,omitempty"`
+	// RefusedSuggest is the legal move closest to the refused line, in the
+	// game's canonical notation ("" when none): the receipt writes it in
+	// its reader's words.
+	RefusedSuggest string `json:"refused_suggest,omitempty"`
 }
 
 // Kind implements river.JobArgs.

@@ -1,12 +1,12 @@
 package notify
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/notify/words"
+	"github.com/courrier-games/courrier/play"
 )
 
 // The words of the mail commands are notify's catalog's "command.<word>"
@@ -101,131 +101,24 @@ func (t commandTable) read(fields []string, want ...string) (word string, n int,
 	return "", 0, ""
 }
 
-// days writes the days a game's creator listed ("lun,mar", "mon,tue") as
-// play reads them (mon … sun); a word that is no day is kept for play to
-// refuse.
-func (t commandTable) days(list string) []string {
-	var out []string
-	for d := range strings.FieldsFuncSeq(list, func(r rune) bool { return r == ',' || r == ' ' }) {
-		if w, n, _ := t.read([]string{d}, dayWords()...); n == 1 {
-			d = strings.TrimPrefix(w, "day.")
-		}
-		out = append(out, d)
-	}
-	return out
+// days splits the days a game's creator listed ("lun,mar", "mon tue"):
+// play reads each (play.ParseWeekdays), in every language.
+func days(list string) []string {
+	return strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' })
 }
 
-// dayWords are the command words of the days of the week.
-func dayWords() []string {
-	return []string{"day.mon", "day.tue", "day.wed", "day.thu", "day.fri", "day.sat", "day.sun"}
-}
-
-// duration writes a duration as play reads it: "3j" (a French "jours") is
-// "3d", in whichever language's unit of days ("command.days_unit").
-func (t commandTable) duration(s string) string {
-	folded := games.FoldWord(s)
-	for _, lang := range words.Own().Languages() {
-		p, ok := words.Own().Patterns(lang, commandPrefix+"days_unit")
-		if !ok || len(p) == 0 || p[0] == "d" {
-			continue
-		}
-		unit := p[0]
-		if i := strings.Index(folded, unit); i > 0 && folded[i-1] >= '0' && folded[i-1] <= '9' {
-			return folded[:i] + "d" + folded[i+len(unit):]
-		}
+// languageVerb reads a language verb on the first of lines ("langue fr",
+// "language English"): play's reply verb play.VerbLanguage, read by play's
+// parser (play.ParseReply) as every door reads it. ok tells whether the
+// line is one; lang is the language it chooses, one of games.Languages;
+// written is the language the verb itself was written in, when its word
+// tells ("langue" is French); err is play's refusal (a *play.Error) when
+// it names no language courrier speaks, or none. The door only carries the
+// choice out (api/auth's Users.SetLanguage).
+func languageVerb(lines []string) (ok bool, lang, written string, err error) {
+	r, isVerb, err := play.ParseReply(lines)
+	if !isVerb || r.Verb != play.VerbLanguage {
+		return false, "", "", nil
 	}
-	return s
-}
-
-// readLanguage reads the language a "language" command names: a tag of
-// games.Languages ("fr", "en-GB") or a language's name in any language
-// ("français", "French", "anglais").
-func readLanguage(s string) (string, bool) {
-	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), ".!«»\"“”"))
-	if s == "" {
-		return "", false
-	}
-	folded := foldCommand(s)
-	cat := words.Catalog()
-	for _, l := range games.Languages() {
-		for _, in := range cat.Languages() {
-			if p, ok := cat.Patterns(in, "language."+l); ok && len(p) > 0 && foldCommand(p[0]) == folded {
-				return l, true
-			}
-		}
-		if p, ok := games.BoardWords().Patterns(l, "language.name"); ok && len(p) > 0 && foldCommand(p[0]) == folded {
-			return l, true
-		}
-	}
-	return games.Language(s)
-}
-
-// languageCommand reads a language command ("langue fr", "language
-// English") on the first of lines: whether it is one, the language it asks
-// for ("" when it names none courrier speaks), and what it named.
-//
-// play's reply parser will read this verb too (decision 3: the doors carry
-// it out through api/auth); until it does, the mail door reads it here, in
-// the lobby and in replies to a game's mail alike.
-func languageCommand(lines []string) (ok bool, lang, named string) {
-	if len(lines) == 0 {
-		return false, "", ""
-	}
-	fields := strings.Fields(lines[0])
-	word, n, _ := commands.read(fields, "language")
-	if word == "" || len(fields)-n > 2 {
-		return false, "", ""
-	}
-	named = strings.Join(fields[n:], " ")
-	lang, _ = readLanguage(named)
-	return true, lang, named
-}
-
-// moveLanguage is the language a reply's moves were written in, by the
-// game's notation words (cat): the language of the first word, or run of
-// words, that only one language writes so ("enchère" is French, "bid"
-// English); "" when none does (numbers, names, words every language shares).
-func moveLanguage(cat *games.Catalog, lines []string) string {
-	if cat == nil {
-		return ""
-	}
-	forms := map[string]map[string]bool{}
-	longest := 0
-	for _, key := range cat.Keys() {
-		if !strings.HasPrefix(key, games.NotationPrefix) {
-			continue
-		}
-		for _, lang := range cat.Languages() {
-			p, ok := cat.Patterns(lang, key)
-			if !ok || len(p) == 0 {
-				continue
-			}
-			for form := range strings.SplitSeq(p[len(p)-1], "|") {
-				f := foldCommand(form)
-				if f == "" {
-					continue
-				}
-				if forms[f] == nil {
-					forms[f] = map[string]bool{}
-				}
-				forms[f][lang] = true
-				longest = max(longest, len(strings.Fields(f)))
-			}
-		}
-	}
-	for _, line := range lines {
-		fields := strings.Fields(foldCommand(line))
-		for i := range fields {
-			for n := min(longest, len(fields)-i); n > 0; n-- {
-				langs := forms[strings.Join(fields[i:i+n], " ")]
-				if len(langs) == 1 {
-					return slices.Collect(maps.Keys(langs))[0]
-				}
-				if len(langs) > 1 {
-					break
-				}
-			}
-		}
-	}
-	return ""
+	return true, r.Language, r.Lang, err
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/notify"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // mailReadable is what a person reads of a mail the relay received: its
@@ -36,9 +37,9 @@ func mailReadable(t *testing.T, m message) string {
 
 // checkLanguageOfMail checks that every mail address received is written
 // in lang only: the reply marker of lang first when it is answerable, the
-// HTML's lang, and no sentence of any catalog (notify's, play's, the
-// games') in another language.
-func checkLanguageOfMail(t *testing.T, w *world, address, lang string, untranslated ...string) int {
+// HTML's lang, and no sentence of any catalog (notify's, play's,
+// api/auth's, the games') in another language.
+func checkLanguageOfMail(t *testing.T, w *world, address, lang string) int {
 	t.Helper()
 	marker := map[string]string{"en": notify.ReplyMarker, "fr": "## Répondez au-dessus de cette ligne ##"}[lang]
 	hello := map[string]string{"en": "Hello", "fr": "Bonjour"}[lang]
@@ -46,7 +47,7 @@ func checkLanguageOfMail(t *testing.T, w *world, address, lang string, untransla
 	for _, m := range mails {
 		what := fmt.Sprintf("the %s mail %q to %s", m.Kind, m.Subject, address)
 		text := mailReadable(t, m)
-		onlyIn(t, what, text, lang, untranslated...)
+		onlyIn(t, what, text, lang)
 		if first, _, _ := strings.Cut(m.Text, "\n"); m.Kind != "login" && strings.TrimSpace(first) != marker {
 			t.Errorf("%s starts %q, not the %s marker", what, first, lang)
 		}
@@ -68,40 +69,54 @@ var frenchCommitRe = regexp.MustCompile(`La graine était ([0-9a-f]+) ; son empr
 // writes "nouvelle partie …", each invitee "rejoindre …", and every reply
 // is quoted as a French mail program quotes (Gmail, Outlook, Apple Mail,
 // Thunderbird, Zimbra), half of them the move written as the French prompt
-// lists it. Every mail each player gets is French only. The games are a
-// parameter: the five-game version adds the others' kinds once their
-// French words landed.
+// lists it; one of them answers a receipt with French reply verbs
+// (frenchVerbsByMail). Every mail each player gets is French only: no
+// sentence of any catalog's English. One game of each of the five, to its
+// end.
 func TestWholeGamesArePlayedInFrenchByMail(t *testing.T) {
 	for _, tc := range []struct {
 		kind    string
 		players int
-		// untranslated are the English sentences of the game's own words
-		// (its Describe, English until the game's branch of issue 33
-		// lands) that a French mail may still hold; the test logs them.
-		untranslated []string
 	}{
-		{"coyote", 3, nil},
-		{"coup", 2, []string{"the game is over"}}, // Coup's "The game is over: Ana wins, and every card is shown."
+		{"coyote", 3},
+		{"coup", 2},
+		{"coupage", 2},
+		{"couillon", 4},
+		{"kramercoup", 2},
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
 			t.Parallel()
-			w := newWorld(t, 5)
+			// The players answer at a machine's pace: more than the 60 mails a
+			// minute a person's mail program sends.
+			w := newWorld(t, 5, func(c *notify.Config) { c.Inbound.MailsPerSender = -1 })
 			addrs := players[:tc.players]
 			langs := map[string]string{}
 			for _, a := range addrs {
 				langs[a] = "fr"
 			}
 			start := time.Now()
+			// Once Ana has a receipt, she answers it with play's French
+			// reply verbs; the game goes on.
+			verbs := false
+			w.afterMove = func(game string) {
+				if receipts := ofKind(w.mailTo(addrs[0]), "receipt"); !verbs && len(receipts) > 0 {
+					verbs = true
+					frenchVerbsByMail(t, w, game, addrs[0], receipts[0])
+				}
+			}
 			game, moves := playByMailIn(t, w, tc.kind, addrs, 13, langs)
 			if game == "" {
 				t.Fatal("the game-over mail names no game")
+			}
+			if !verbs {
+				t.Fatalf("%s got no receipt to answer with reply verbs", addrs[0])
 			}
 			for _, a := range addrs {
 				u, err := w.users.ByEmail(t.Context(), a)
 				if err != nil || u.Language != "fr" {
 					t.Errorf("%s wrote French commands and reads %q (%v): their account does not note French", a, u.Language, err)
 				}
-				n := checkLanguageOfMail(t, w, a, "fr", tc.untranslated...)
+				n := checkLanguageOfMail(t, w, a, "fr")
 				over := ofKind(w.mailTo(a), "game_over")
 				if len(over) != 1 {
 					t.Fatalf("%s got %d game-over mails", a, len(over))
@@ -141,10 +156,80 @@ func TestWholeGamesArePlayedInFrenchByMail(t *testing.T) {
 	}
 }
 
+// frenchVerbsByMail: a French player answers a receipt of game (a reply
+// address that takes reply verbs) with play's French reply verbs, each
+// quoted as a French mail program quotes: "absent 3j", "je suis de
+// retour", "revendiquer" (refused: the others still play), "litige …" of
+// the receipt's version, read from the French receipt (archive.ParseReceipt),
+// and "langue fr". Each is read as play reads it and answered in French.
+func frenchVerbsByMail(t *testing.T, w *world, game, addr string, receipt message) {
+	t.Helper()
+	r, err := archive.ParseReceipt(receipt.Text)
+	if err != nil || r.Game != game || r.Version < 1 {
+		t.Fatalf("the French receipt reads as %+v, %v; want game %s:\n%s", r, err, game, receipt.Text)
+	}
+	for i, tc := range []struct {
+		body, outcome, kind, says string
+	}{
+		{"absent 3j", "away in game " + game, "notice", "Vos échéances dans cette partie attendent jusqu’au"}, //nolint:misspell // French
+		{"Je suis de retour", "back in game " + game, "notice", "Bon retour : vos échéances dans cette partie courent de nouveau."},
+		{"revendiquer", "not played: ", "refusal", "Vous ne pouvez revendiquer la partie que lorsque tous les autres joueurs ont abandonné ou sont partis"},
+		{fmt.Sprintf("litige %d la donne m’a donné deux fois la même carte", r.Version), fmt.Sprintf("disputed version %d of game %s", r.Version, game), "notice",
+			fmt.Sprintf("Votre contestation de la version %d est inscrite", r.Version)},
+		{"langue fr", "language set to fr", "notice", "Désormais, courrier vous écrit en français."},
+	} {
+		had := len(ofKind(w.mailTo(addr), tc.kind))
+		w.mustSend(addr, receipt.ReplyTo, reply(addr, receipt, tc.body, frenchStyles[i%len(frenchStyles)]))
+		if out := w.inboundDone(); !strings.Contains(out, tc.outcome) {
+			t.Fatalf("%q in reply to a receipt: %q, want %q\n%s", tc.body, out, tc.outcome, w.trace())
+		}
+		m := w.waitKind(addr, tc.kind, had+1)
+		if text := strings.Join(strings.Fields(m.Text), " "); !strings.Contains(text, tc.says) {
+			t.Errorf("%q was answered without %q:\n%s", tc.body, tc.says, m.Text)
+		}
+	}
+}
+
+// The receipt of a reply whose second line was refused says so in its
+// reader's French: the line, the rule's reason in play's and the game's
+// French words, and the rule; its game, version and hash read back
+// (archive.ParseReceipt).
+func TestFrenchReceiptOfARefusedLine(t *testing.T) {
+	w := newWorld(t, 27)
+	addrs := players[:3]
+	who, prompt := startByAPI(t, w, w.mustSend, addrs[0], addrs[1:]...)
+	u, err := w.users.ByEmail(t.Context(), who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.users.SetLanguage(t.Context(), u.ID, "fr"); err != nil {
+		t.Fatal(err)
+	}
+	move := choose(t, nil, numbered(prompt.Text))
+	w.mustSend(who, prompt.ReplyTo, reply(who, prompt, move+"\nenchère 1", "outlook-fr"))
+	if out := w.inboundDone(); !strings.Contains(out, "played 1 of 2 line(s)") {
+		t.Fatalf("outcome %q, want 1 of 2 lines played\n%s", out, w.trace())
+	}
+	rec := w.waitKind(who, "receipt", 1)
+	text := strings.Join(strings.Fields(rec.Text), " ")
+	if !strings.Contains(rec.Subject, "une ligne non jouée") || !strings.Contains(text, "La ligne 2 « enchère 1 » n’a pas été jouée, ni aucune ligne après elle : ") ||
+		!regexp.MustCompile(`\(règle CY-\d+\)\.`).MatchString(text) {
+		t.Fatalf("the French receipt does not say line 2 was not played, why and by which rule: %s\n%s", rec.Subject, rec.Text)
+	}
+	if played := strings.TrimSpace(strings.SplitN(strings.SplitN(rec.Text, "a été joué :", 2)[1], "\n", 3)[1]); !strings.HasPrefix(played, "enchère ") {
+		t.Errorf("the French receipt writes the move played (%s, picked by number) as %q, not in French words", move, played)
+	}
+	onlyIn(t, "the French receipt of a refused line", mailReadable(t, rec), "fr")
+	checkSealedReceipt(t, w, gameIDOf(rec.Subject), rec)
+}
+
 // One table, two languages: Ana writes in French, Bob set English with
-// "language en" before he was invited, Cleo writes "rejoindre". Each reads
-// every mail of the game (invitation, prompts, receipts, the game over) in
-// their own language only.
+// "language en" before he was invited, Cleo writes "rejoindre" and, once
+// she has a receipt, French reply verbs (her absence and her dispute are
+// told to Bob in English). A whole short game of Coyote: each reads every
+// mail of it (invitation, prompts, receipts, notices, the game over) in
+// their own language only, with no sentence of any catalog in the other,
+// and the game's own words (Coyote's catalog) in their language.
 func TestOneTableTwoLanguages(t *testing.T) {
 	w := newWorld(t, 6)
 	ana, bob, cleo := players[0], players[1], players[2]
@@ -152,7 +237,18 @@ func TestOneTableTwoLanguages(t *testing.T) {
 	if n := w.waitKind(bob, "notice", 1); !strings.Contains(n.Text, "From now on courrier writes to you in English.") {
 		t.Fatalf("the answer to \"language en\":\n%s", n.Text)
 	}
+	verbs := false
+	w.afterMove = func(game string) {
+		if receipts := ofKind(w.mailTo(cleo), "receipt"); !verbs && len(receipts) > 0 {
+			verbs = true
+			frenchVerbsByMail(t, w, game, cleo, receipts[0])
+		}
+	}
 	game, moves := playByMailIn(t, w, "coyote", []string{ana, bob, cleo}, 3, map[string]string{ana: "fr", cleo: "fr"})
+	if !verbs {
+		t.Fatal("Cleo got no receipt to answer with reply verbs")
+	}
+	other := map[string]string{"fr": "en", "en": "fr"}
 	for addr, lang := range map[string]string{ana: "fr", bob: "en", cleo: "fr"} {
 		u, err := w.users.ByEmail(t.Context(), addr)
 		if err != nil || u.Language != lang {
@@ -162,10 +258,35 @@ func TestOneTableTwoLanguages(t *testing.T) {
 		if len(ofKind(w.mailTo(addr), "game_over")) != 1 || len(ofKind(w.mailTo(addr), "prompt")) == 0 {
 			t.Fatalf("%s did not get the game's prompts and its end", addr)
 		}
-		t.Logf("%s read %d mails in %s", addr, n, lang)
+		// The check sees the game's words: the sentences of Coyote's
+		// catalog in the reader's language (those the other language says
+		// otherwise) are in their mail.
+		var all []string
+		for _, m := range w.mailTo(addr) {
+			all = append(all, mailReadable(t, m))
+		}
+		text, seen := normalizeText(strings.Join(all, "\n")), 0
+		for frag, where := range foreignSentences(t, lang, other[lang]) {
+			if strings.HasPrefix(where, "coyote ") && strings.Contains(text, frag) {
+				seen++
+			}
+		}
+		if seen < 3 {
+			t.Errorf("%s's mails hold %d sentences of Coyote's words in %s: the game does not speak to them in it", addr, seen, lang)
+		}
+		t.Logf("%s read %d mails in %s (%d sentences of Coyote's own words)", addr, n, lang, seen)
 	}
 	if inv := ofKind(w.mailTo(bob), "invitation"); len(inv) != 1 || !strings.Contains(inv[0].Subject, "invites you to a game") {
 		t.Errorf("Bob's invitation to Ana's game is not in his English: %v", inv)
+	}
+	told := 0
+	for _, n := range ofKind(w.mailTo(bob), "notice") {
+		if strings.Contains(n.Subject, "a player is away") || strings.Contains(n.Text, "Cleo disputes version") {
+			told++
+		}
+	}
+	if told < 2 {
+		t.Errorf("Bob was told %d times in English of Cleo's French absence and dispute", told)
 	}
 	t.Logf("game %s: %d replies in two languages", game, moves)
 }
@@ -198,7 +319,8 @@ func TestLobbyInFrench(t *testing.T) {
 		{"nouvelle partie coyote", "fr", []string{"aucune partie n’a été créée", "Nommez les personnes avec qui vous jouez par leur adresse électronique : « nouvelle partie coyote avec ana@example.org »."}},
 		{"nouvelle partie coyote avec bob@players.test fenêtre", "fr", []string{"Écrivez la durée d’une fenêtre après « fenêtre » : « fenêtre 3j »."}},
 		{"bonjour", "fr", []string{"je n’ai pas compris", "La première ligne de votre courriel, « bonjour »"}},
-		{"langue klingon", "fr", []string{"courrier ne parle pas « klingon »", "en (anglais), fr (français)"}},
+		{"langue klingon", "fr", []string{"quelle langue ?", "« klingon » n’est pas une langue que courrier parle", "écrivez « langue » suivi de son code : en (anglais), fr (français)."}},
+		{"langue", "fr", []string{"Dites quelle langue vous lisez, comme « langue fr »"}},
 		{"langue anglais", "en", []string{"your mails are now in English", "From now on courrier writes to you in English."}},
 		{"aide", "en", []string{"new <game> with <address>", "language en (or fr)"}},
 		{"langue fr", "fr", []string{"vos courriels sont désormais en français", "Désormais, courrier vous écrit en français."}},

@@ -84,7 +84,9 @@ func playByMailIn(t *testing.T, w *world, kind string, addrs []string, seed uint
 	with := addrs[1:]
 	command, confirm, created := fmt.Sprintf("new %s with %s", kind, strings.Join(with, " ")), "confirm your address", "game created"
 	if french(addrs[0]) {
-		command, confirm, created = fmt.Sprintf("nouvelle partie %s avec %s", kind, strings.Join(with, " ")), "confirmez votre adresse", "partie créée"
+		// A French creator writes the turn's time and the days in French
+		// too: play reads them (every day, so the game is the same).
+		command, confirm, created = fmt.Sprintf("nouvelle partie %s avec %s tour 3j jours lun,mar,mer,jeu,ven,sam,dim", kind, strings.Join(with, " ")), "confirmez votre adresse", "partie créée"
 	}
 	w.mustSend(addrs[0], "play@"+domain, fmt.Sprintf("From: Ana <%s>\nTo: play@%s\nSubject: new game\nMessage-ID: <%s>\n\n%s\n",
 		addrs[0], domain, newMessageID(), command))
@@ -344,10 +346,9 @@ func moveToReceipt(t *testing.T, w *world, game, addr string) {
 func checkSealedReceipt(t *testing.T, w *world, game string, m message) {
 	t.Helper()
 	r, err := archive.ParseReceipt(m.Text)
-	if err != nil {
-		t.Fatalf("a receipt mail without a receipt: %v\n%s", err, m.Text)
+	if err != nil || r.Game != game {
+		t.Fatalf("a receipt mail without a receipt of game %s: %+v, %v\n%s", game, r, err, m.Text)
 	}
-	r.Game = game
 	var raw string
 	if err := w.pool.QueryRow(t.Context(), `select encode(hash, 'hex') from events where stream = $1 and version = $2`, play.Stream(game), r.Version).Scan(&raw); err != nil {
 		t.Fatal(err)

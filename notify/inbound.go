@@ -63,6 +63,17 @@ func sayKey(key string, args ...any) saying {
 	return func(lang string) string { return speakerIn(lang).t(key, args...) }
 }
 
+// noMoveHere refuses moves sent in reply to a mail that asked for none,
+// naming the reply verbs it takes as play reads them in the language.
+func noMoveHere(lang string) string {
+	sp := speakerIn(lang)
+	var verbs []string
+	for _, v := range []string{play.VerbDispute, play.VerbAway, play.VerbBack, play.VerbClaim, play.VerbResign} {
+		verbs = append(verbs, sp.q(sp.verb(v)))
+	}
+	return sp.t("refusal.no_move_here", sp.list(verbs))
+}
+
 // sayErr says an error in any language (games.Explain: a rule's reason with
 // the closest move, play's refusals).
 func sayErr(err error) saying {
@@ -218,8 +229,8 @@ func mailAuth(id identity, in incoming.Message) string {
 // game folded once, and says what a refusal needs.
 func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok Token, actor play.Actor) (handled, error) {
 	lines := incoming.MoveLines(in.Text)
-	if ok, lang, named := languageCommand(lines); ok {
-		return s.setLanguage(ctx, h, in, lang, named)
+	if ok, lang, written, err := languageVerb(lines); ok {
+		return s.setLanguage(ctx, h, in, actor, lang, written, err)
 	}
 	if _, verb, _ := play.ParseReply(lines); tok.Kind == TokenGame && !verb {
 		// A reply to a mail that asked for no move (a receipt, the
@@ -228,21 +239,14 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		if err != nil {
 			return h, err
 		}
-		return s.refuse(ctx, h, in, b, lines, sayKey("refusal.no_move_here"), "")
+		return s.refuse(ctx, h, in, b, lines, noMoveHere, "")
 	}
 	w, err := s.play.Write(ctx, actor, play.Text{GameID: tok.Game, Seat: games.Seat(tok.Seat), Expected: tok.Version, Lines: lines})
-	kind := ""
-	switch {
-	case w.Game != nil:
-		kind = w.Game.Kind
-	case w.Seen != nil:
-		kind = w.Seen.Kind
-	}
-	if eng, gerr := s.play.Registry().Get(kind); gerr == nil && w.Reply.Verb == "" {
-		// The moves' words tell the language they were written in.
-		if h, gerr = s.commandIn(ctx, h, actor.User, moveLanguage(eng.Words(), lines)); gerr != nil {
-			return h, gerr
-		}
+	// The words of the moves or of the reply verb tell the language they
+	// were written in, when only one language has them (play's Written.Lang).
+	var gerr error
+	if h, gerr = s.commandIn(ctx, h, actor.User, w.Lang); gerr != nil {
+		return h, gerr
 	}
 	if err != nil {
 		b := play.Brief{GameID: tok.Game} // say nothing of the game to someone who is not its player

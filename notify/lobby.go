@@ -17,7 +17,8 @@ import (
 
 // lobbyVerbs are the commands the service address takes (notify's
 // catalog's "command.<verb>" words, in every language).
-var lobbyVerbs = []string{"new", "games", "resign", "reminders", "help", "language"}
+// "langue fr" is play's reply verb (play.VerbLanguage), read before them.
+var lobbyVerbs = []string{"new", "games", "resign", "reminders", "help"}
 
 // helpText explains every command of the lobby by mail, in sp's language.
 func (s *Service) helpText(sp speaker) []string {
@@ -49,8 +50,8 @@ func (s *Service) lobby(ctx context.Context, h handled, in incoming.Message, act
 		// An empty body: the subject may hold the command.
 		cmd = strings.TrimSpace(in.Subject)
 	}
-	if ok, lang, named := languageCommand([]string{cmd}); ok {
-		return s.setLanguage(ctx, h, in, lang, named)
+	if ok, lang, written, err := languageVerb([]string{cmd}); ok {
+		return s.setLanguage(ctx, h, in, actor, lang, written, err)
 	}
 	fields := strings.Fields(cmd)
 	verb, n, lang := commands.read(fields, lobbyVerbs...)
@@ -80,21 +81,32 @@ func (s *Service) lobby(ctx context.Context, h handled, in incoming.Message, act
 	}
 }
 
-// setLanguage runs a language command ("langue fr", "language English"):
-// the sender's account reads lang from now on (api/auth's SetLanguage, as
-// the settings page and the API set it), and the answer is written in it.
-// named is what the command named; lang is "" when it names no language
-// courrier speaks.
-func (s *Service) setLanguage(ctx context.Context, h handled, in incoming.Message, lang, named string) (handled, error) {
+// setLanguage carries out a language verb ("langue fr", "language
+// English"), which play's parser read (languageVerb): the sender's account
+// reads lang from now on (api/auth's SetLanguage, as the settings page and
+// the API set it), and the answer is written in it. refused is play's
+// refusal of a verb that names no language courrier speaks: it is
+// answered in the language the verb was written in (written) when the
+// sender has no setting.
+func (s *Service) setLanguage(ctx context.Context, h handled, in incoming.Message, actor play.Actor, lang, written string, refused error) (handled, error) {
+	if refused != nil {
+		var err error
+		if h, err = s.commandIn(ctx, h, actor.User, written); err != nil {
+			return h, err
+		}
+	}
 	sp := h.speaker()
 	var codes []string
 	for _, l := range games.Languages() {
 		codes = append(codes, sp.t("language.code", l, sp.t("language."+l)))
 	}
-	if lang == "" {
-		return s.notice(h, "language: "+named+" names no language", "", NoticeData{
-			Subject:    sp.subject("language.subject_which"),
-			Paragraphs: []string{sp.t("language.unknown", sp.q(named), sp.q(sp.command("language")), strings.Join(codes, ", "))},
+	if refused != nil {
+		return s.notice(h, "language: "+refused.Error(), "", NoticeData{
+			Subject: sp.subject("language.subject_which"),
+			Paragraphs: []string{
+				msgSentence(games.Explain(refused, sp.lang())),
+				sp.t("language.change", sp.q(sp.verb(play.VerbLanguage)), strings.Join(codes, ", ")),
+			},
 		})
 	}
 	user, err := s.users.Ensure(ctx, in.From.Address)
@@ -113,7 +125,7 @@ func (s *Service) setLanguage(ctx context.Context, h handled, in incoming.Messag
 	name := sp.t("language." + lang)
 	return s.notice(h, "language set to "+lang, "", NoticeData{
 		Subject:    sp.subject("language.subject", name),
-		Paragraphs: []string{sp.t("language.set", name), sp.t("language.change", sp.q(sp.command("language")), strings.Join(codes, ", "))},
+		Paragraphs: []string{sp.t("language.set", name), sp.t("language.change", sp.q(sp.verb(play.VerbLanguage)), strings.Join(codes, ", "))},
 	})
 }
 
@@ -153,15 +165,15 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 			req.Name = strings.Join(words[i+1:], " ")
 			i = len(words)
 		case word == "turn" || word == "window":
-			if req.Deadlines[word] = commands.duration(next()); req.Deadlines[word] == "" {
+			if req.Deadlines[word] = next(); req.Deadlines[word] == "" {
 				return fail(sp.t("new."+word+"_how", sp.q(form(word)), sp.q(form(word)+" 3"+form("days_unit"))))
 			}
 		case word == "weekdays":
-			days := next()
-			if days == "" {
+			list := next()
+			if list == "" {
 				return fail(sp.t("new.weekdays_how", sp.q(form(word)), sp.q(sp.t("new.weekdays_example"))))
 			}
-			req.Weekdays = append(req.Weekdays, commands.days(days)...)
+			req.Weekdays = append(req.Weekdays, days(list)...)
 		case strings.Contains(w, "=") && !strings.Contains(w, "@"):
 			name, value, _ := strings.Cut(w, "=")
 			if req.Options == nil {
@@ -327,8 +339,8 @@ func (s *Service) join(ctx context.Context, h handled, in incoming.Message, tok 
 		return h, err
 	}
 	lines := incoming.MoveLines(in.Text)
-	if ok, lang, named := languageCommand(lines); ok {
-		return s.setLanguage(ctx, h, in, lang, named)
+	if ok, lang, written, err := languageVerb(lines); ok {
+		return s.setLanguage(ctx, h, in, actor, lang, written, err)
 	}
 	var fields []string
 	if len(lines) > 0 {

@@ -140,8 +140,8 @@ type ReceiptData struct {
 	Caused  []string
 	Version int    // the game's version after the moves
 	Head    string // the receipt of the game's log after them (archive.ReceiptHead), in hex
-	// Refused says which line was not played and why, as a sentence; empty:
-	// every line was.
+	// Refused says which line was not played and why, as a sentence in the
+	// mail's language; empty: every line was.
 	Refused string
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/notify/words"
+	"github.com/courrier-games/courrier/play"
 )
 
 // A speaker says notify's words (package notify/words) in one language:
@@ -41,6 +42,17 @@ func (sp speaker) q(s string) string { return sp.t("mail.quoted", s) }
 func (sp speaker) command(word string) string {
 	f, _, _ := strings.Cut(sp.t(commandPrefix+word), "|")
 	return f
+}
+
+// verb is how sp's language writes one of play's reply verbs (play.Verb…):
+// the first form of play's catalog's "verb.<verb>" ("absent", "langue"),
+// a word play's parser reads.
+func (sp speaker) verb(v string) string {
+	if p, ok := play.Words().Patterns(sp.lang(), "verb."+v); ok && len(p) > 0 {
+		f, _, _ := strings.Cut(p[0], "|")
+		return f
+	}
+	return v
 }
 
 // when says t in sp's language in loc (UTC when nil), with the zone:

@@ -252,8 +252,51 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[jobs.Receipt]) 
 		}
 	}
 	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
-	m.Data = ReceiptData{Game: s.gameRef(b, m.Lang), Player: b.Player, Moves: a.Moves, Caused: sinceLines(caused, m.Lang), Version: a.Version, Head: a.Head, Refused: a.Refused}
+	m.Data = ReceiptData{Game: s.gameRef(b, m.Lang), Player: b.Player, Moves: s.movesIn(b.Kind, m.Lang, a.Moves), Caused: sinceLines(caused, m.Lang), Version: a.Version, Head: a.Head, Refused: s.refusedLine(a, b.Kind, m.Lang)}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
+}
+
+// movesIn writes the moves played, as the player wrote them or as the
+// choices they picked by number name them, in the words of the game (kind)
+// in lang: each read in the game's canonical words (games.Catalog.ReadMove)
+// and written in lang's (games.Words.WriteMove), so that a French player
+// who answered "2" reads « enchère 4 », not the canonical "bid 4".
+func (s *Service) movesIn(kind, lang string, moves []string) []string {
+	eng, err := s.play.Registry().Get(kind)
+	if err != nil {
+		return moves
+	}
+	words := eng.Words().In(lang)
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = words.WriteMove(eng.Words().ReadMove(m))
+	}
+	return out
+}
+
+// refusedLine says, in lang, which line of a several-line move a receipt's
+// job (a) says was not played and why: the rule's reason as play's
+// MoveError carries it in every language, with the closest legal move in
+// the words of the game (kind) in lang, and the rule. A job queued before
+// the reason came in every language says it in English; "" when every
+// line was played.
+func (s *Service) refusedLine(a jobs.Receipt, kind, lang string) string {
+	if len(a.RefusedLine) == 0 {
+		return a.Refused
+	}
+	var me play.MoveError
+	if err := json.Unmarshal(a.RefusedLine, &me); err != nil {
+		return a.Refused
+	}
+	rule := ""
+	if re, ok := games.AsRuleError(me.Err); ok {
+		rule = re.Rule
+		if eng, err := s.play.Registry().Get(kind); err == nil && a.RefusedSuggest != "" {
+			re.Suggest, re.Notation = a.RefusedSuggest, eng.Words()
+		}
+	}
+	sp := speakerIn(lang)
+	return sp.because(sp.t("receipt.refused", me.Line, me.Text, games.Explain(me.Err, sp.lang())), rule)
 }
 
 // gameOverWorker tells every seat how the game ended, with its seed.

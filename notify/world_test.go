@@ -46,8 +46,11 @@ type relayMail struct {
 // relay: it keeps what it receives, and can be down (421 to every
 // connection).
 type relay struct {
-	mu     sync.Mutex
-	got    []relayMail
+	mu  sync.Mutex
+	got []relayMail
+	// parsed is got parsed (parse), once each as it comes: a whole game's
+	// hundreds of mails are looked at on every poll.
+	parsed []message
 	down   bool
 	refuse map[string]bool // recipients answered 550
 	ln     net.Listener
@@ -94,7 +97,8 @@ func (s *relaySession) Data(r io.Reader) error {
 	}
 	s.r.mu.Lock()
 	defer s.r.mu.Unlock()
-	s.r.got = append(s.r.got, relayMail{From: s.from, To: s.to, Raw: b, At: time.Now()})
+	m := relayMail{From: s.from, To: s.to, Raw: b, At: time.Now()}
+	s.r.got, s.r.parsed = append(s.r.got, m), append(s.r.parsed, parse(m))
 	return nil
 }
 
@@ -321,11 +325,14 @@ func notifyDecode(v string) string {
 
 // mailTo returns the messages received for address, oldest first.
 func (w *world) mailTo(address string) []message {
+	w.relay.mu.Lock()
+	all := append([]message(nil), w.relay.parsed...)
+	w.relay.mu.Unlock()
 	var out []message
-	for _, m := range w.relay.all() {
+	for _, m := range all {
 		for _, to := range m.To {
 			if strings.EqualFold(to, address) {
-				out = append(out, parse(m))
+				out = append(out, m)
 			}
 		}
 	}

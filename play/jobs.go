@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -46,6 +47,13 @@ func mailJobs(c *cmdCtx, before []games.Pending, from int, head string) []river.
 		r := jobs.Receipt{GameID: t.ID, From: from, Version: t.Version, Seat: *c.seat, Moves: c.played, Head: head}
 		if c.refused != nil {
 			r.Refused = c.refused.Error()
+			// The reason in every language, for the receipt's reader.
+			if b, err := json.Marshal(c.refused); err == nil {
+				r.RefusedLine = b
+			}
+			if re, ok := games.AsRuleError(c.refused.Err); ok {
+				r.RefusedSuggest = re.Suggest
+			}
 		}
 		add(r)
 	}

@@ -39,21 +39,27 @@ func FuzzParseReceipt(f *testing.F) {
 	})
 }
 
-// A receipt is read from the API's JSON or from the receipt mail's text.
+// A receipt is read from the API's JSON or from the receipt mail's text,
+// in every language courrier writes it in: the game's id, the version and
+// the hash.
 func TestParseReceiptForms(t *testing.T) {
 	head := strings.Repeat("9a", 32)
 	tests := []struct {
 		name, text string
+		game       string
 		version    int
 	}{
-		{"API answer", `{"receipt":{"game_id":"abcdefghij","version":12,"from":11,"head":"` + head + `","replayed":false},"view":{}}`, 12},
-		{"receipt alone", `{"game_id":"abcdefghij","version":7,"head":"` + head + `"}`, 7},
-		{"receipt mail", "Hello Ana,\n\nYour move in Coyote abcdefghij was played:\n    bid 3\n\nThe game is now at version 12.\n\nReceipt: " + head + "\n", 12},
+		{"API answer", `{"receipt":{"game_id":"abcdefghij","version":12,"from":11,"head":"` + head + `","replayed":false},"view":{}}`, "abcdefghij", 12},
+		{"receipt alone", `{"game_id":"abcdefghij","version":7,"head":"` + head + `"}`, "abcdefghij", 7},
+		{"receipt mail", "Hello Ana,\n\nYour move in Coyote (game abcdefghij) was played:\n    bid 3\n\nThe game is now at version 12.\n\nReceipt: " + head + "\n", "abcdefghij", 12},
+		{"French receipt mail", "## Répondez au-dessus de cette ligne ##\n\nBonjour Ana,\n\nVotre coup dans la partie k7m2p9q4rs de Coyote a été joué :\n    enchère 4\n\n" +
+			"Ce que votre coup a fait :\n- Vous avez enchéri 4.\n\nLa partie en est maintenant à la version 13.\n\nReçu : " + head + "\nCe reçu scelle le journal de la partie après votre coup.\n", "k7m2p9q4rs", 13},
+		{"French receipt, nothing played", "Bonjour Ana,\n\nRien n’a été joué dans la Partie K7M2P9Q4RS.\n\nLa partie en est maintenant à la version 4.\n\nReçu : " + strings.ToUpper(head) + "\n", "k7m2p9q4rs", 4},
 	}
 	for _, tt := range tests {
 		r, err := archive.ParseReceipt(tt.text)
-		if err != nil || r.Version != tt.version || r.Hash != head {
-			t.Errorf("%s: %+v, %v", tt.name, r, err)
+		if err != nil || r.Game != tt.game || r.Version != tt.version || r.Hash != head {
+			t.Errorf("%s: %+v, %v; want game %s, version %d", tt.name, r, err, tt.game, tt.version)
 		}
 	}
 	if _, err := archive.ParseReceipt(`{"receipt":{"version":3}}`); err == nil {

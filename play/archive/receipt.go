@@ -63,12 +63,16 @@ type Receipt struct {
 var (
 	receiptVersion = regexp.MustCompile(`(?i)\bversion\D{0,4}(\d+)`)
 	receiptHash    = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
-	receiptGame    = regexp.MustCompile(`(?i)\bgame\W{0,4}([a-z0-9]{10})\b`)
+	// receiptGame finds the game's id where a receipt mail names the game,
+	// in every language courrier writes mail in: "Coyote (game
+	// k7m2p9q4rs)", "la partie k7m2p9q4rs de Coyote".
+	receiptGame = regexp.MustCompile(`(?i)\b(?:game|partie)\W{0,4}([a-z0-9]{10})\b`)
 )
 
 // ParseReceipt reads a receipt: the API's receipt JSON ({"game_id",
 // "version", "head"}, alone or inside a move's answer) or the text of a
-// receipt mail ("game abc… version 12 … <hash>").
+// receipt mail in any language it is written in ("game abc… version 12 …
+// <hash>", "la partie abc… à la version 12 … <hash>").
 func ParseReceipt(text string) (Receipt, error) {
 	var doc struct {
 		Receipt *struct {
