@@ -125,7 +125,11 @@ func (d describer) setup(e *SetupEvent) games.Text {
 	if e.Variant {
 		tokens = games.T("said.variant_on")
 	}
-	return games.T("said.setup", games.List(names...), e.Deck, e.Elimination, tokens)
+	var deck any = e.Deck // a deck this code does not name, as recorded
+	if _, ok := words.Patterns(games.English, "option.deck."+e.Deck); ok {
+		deck = games.T("option.deck." + e.Deck) // "30 plumes (l’édition actuelle)"
+	}
+	return games.T("said.setup", games.List(names...), deck, e.Elimination, tokens)
 }
 
 func (d describer) shuffle(e *ShuffleEvent) games.Text {
