@@ -18,7 +18,7 @@ func (s *Server) RequestLogin(ctx context.Context, req RequestLoginRequestObject
 	if req.Body.Name != nil {
 		name = *req.Body.Name
 	}
-	email, err := s.cfg.SignIn.Request(ctx, req.Body.Email, name)
+	email, err := s.cfg.SignIn.Request(ctx, req.Body.Email, name, langOf(ctx))
 	if err != nil {
 		return nil, signInRefusal(err)
 	}

@@ -168,6 +168,9 @@ func (Answer) InsertOpts() river.InsertOpts {
 type Login struct {
 	LinkID int64  `json:"link_id"`
 	User   string `json:"user"`
+	// Lang is the language of the page or request that asked for the link:
+	// the mail is written in it when the account has none yet.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Kind implements river.JobArgs.

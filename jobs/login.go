@@ -17,9 +17,9 @@ type TxInserter interface {
 // QueueLogin returns the function that queues, in the transaction that
 // makes sign-in link linkID, the Login job mailing it to userID: the mail
 // queue auth.NewSignIn takes.
-func QueueLogin(c TxInserter) func(ctx context.Context, tx pgx.Tx, linkID int64, userID string) error {
-	return func(ctx context.Context, tx pgx.Tx, linkID int64, userID string) error {
-		if _, err := c.InsertTx(ctx, tx, Login{LinkID: linkID, User: userID}, nil); err != nil {
+func QueueLogin(c TxInserter) func(ctx context.Context, tx pgx.Tx, linkID int64, userID, lang string) error {
+	return func(ctx context.Context, tx pgx.Tx, linkID int64, userID, lang string) error {
+		if _, err := c.InsertTx(ctx, tx, Login{LinkID: linkID, User: userID, Lang: lang}, nil); err != nil {
 			return fmt.Errorf("queue the mail of sign-in link %d: %w", linkID, err)
 		}
 		return nil

@@ -336,9 +336,24 @@ func TestLobbyInFrench(t *testing.T) {
 		}
 		onlyIn(t, fmt.Sprintf("the answer to %q", tc.command), text, tc.lang)
 		u, err := w.users.ByEmail(context.Background(), zoe)
-		if err != nil || u.Language != tc.lang {
-			t.Errorf("after %q Zoé reads %q (%v), want %q", tc.command, u.Language, err, tc.lang)
+		if err != nil || u.Known() != tc.lang {
+			t.Errorf("after %q Zoé reads %q (%v), want %q", tc.command, u.Known(), err, tc.lang)
 		}
+	}
+	// A language noted from a browser is no choice: Yan first signed in
+	// with an English browser, then writes "aide": the command's own
+	// language wins (decision 5), and French answers.
+	yan := "yan@players.test"
+	w.confirmed(yan)
+	if u, err := w.users.ByEmail(context.Background(), yan); err != nil {
+		t.Fatal(err)
+	} else if set, err := w.users.NoteLanguage(context.Background(), u.ID, "en"); err != nil || !set {
+		t.Fatalf("note English for Yan: %v %v", set, err)
+	}
+	w.mustSend(yan, "play@"+domain, fmt.Sprintf("From: Yan <%s>\nTo: play@%s\nSubject: x\nMessage-ID: <%s>\n\naide\n", yan, domain, newMessageID()))
+	w.inboundDone()
+	if m := w.waitKind(yan, "notice", 1); !strings.Contains(mailReadable(t, m), "nouvelle partie <jeu> avec <adresse>") {
+		t.Errorf("Yan, whose English was only noted, wrote \"aide\" and got:\n%s", mailReadable(t, m))
 	}
 	// A game courrier does not have: the answer is French, its reason is
 	// play's refusal said in French (games.Explain; play's own words are

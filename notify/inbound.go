@@ -159,7 +159,7 @@ func (s *Service) handle(ctx context.Context, r inboundRow) (handled, error) {
 	if err != nil && !errors.Is(err, auth.ErrNoUser) {
 		return h, err
 	}
-	h.lang, h.setting = user.Language, user.Language != ""
+	h.lang, h.setting = user.Known(), user.Language != ""
 	if s.cfg.RepliesPerHour > 0 {
 		recent, until, err := s.store.RecentFrom(ctx, in.From.Address, s.cfg.RepliesPerHour)
 		if err != nil {

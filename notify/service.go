@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -273,12 +274,15 @@ type reader struct {
 	loc *time.Location
 	// lang is the account's language; "" when it has none (see langOr).
 	lang string
+	// noted is the language noted on their account before they chose one.
+	noted string
 }
 
 // langOr is the language to write to r in: their setting, else fallback
-// (the language of the command they wrote, an inviter's), else English.
+// (the language of the command they wrote, an inviter's), else the
+// language noted on their account, else English.
 func (r reader) langOr(fallback string) string {
-	return auth.ChooseLanguage(r.lang, fallback, "")
+	return auth.ChooseLanguage(r.lang, cmp.Or(fallback, r.noted), "")
 }
 
 // reader returns the account's address, time zone and language, or
@@ -294,7 +298,7 @@ func (s *Service) reader(ctx context.Context, user string) (reader, error) {
 	if u.Email == "" {
 		return reader{}, errSkipped
 	}
-	return reader{to: mail.Address{Address: u.Email}, loc: u.Location(), lang: u.Language}, nil
+	return reader{to: mail.Address{Address: u.Email}, loc: u.Location(), lang: u.Language, noted: u.NotedLanguage}, nil
 }
 
 // done turns errSkipped into success for River.

@@ -416,7 +416,7 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 	// inviter's: a French player invites people who read French.
 	var creator reader
 	if u, err := s.users.ByID(ctx, b.Creator); err == nil {
-		creator.lang = u.Language
+		creator.lang = u.Known()
 	}
 	lang := r.langOr(creator.langOr(""))
 	tok := s.cfg.Signer.Sign(Token{Kind: TokenInvite, Game: a.GameID, Seat: -1, Version: b.Version, Expires: s.cfg.Now().Add(s.cfg.ReplyTTL)})
@@ -551,7 +551,7 @@ func (w *loginWorker) Work(ctx context.Context, job *river.Job[jobs.Login]) erro
 		return done(err)
 	}
 	secret := auth.LinkSecret(s.cfg.LoginKey, a.LinkID)
-	lang := r.langOr("")
+	lang := r.langOr(a.Lang) // a first contact: the language of the page that asked
 	m := Mail{
 		Kind: KindLogin, To: r.to, Lang: lang,
 		MessageID: s.messageID("login", strconv.FormatInt(a.LinkID, 10)),

@@ -16,7 +16,7 @@ import (
 func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	v := visitOf(r)
 	page := homePage{Layout: h.layout(r, v.say("title.sign_in")), Email: strings.TrimSpace(r.PostFormValue("email"))}
-	email, err := h.cfg.SignIn.Request(r.Context(), page.Email, r.PostFormValue("name"))
+	email, err := h.cfg.SignIn.Request(r.Context(), page.Email, r.PostFormValue("name"), v.Lang)
 	if refusal, ok := errors.AsType[*auth.Refusal](err); ok {
 		status := http.StatusBadRequest
 		if errors.Is(refusal, auth.ErrTooManyLinks) {

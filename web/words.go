@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"embed"
 	"fmt"
 	"html/template"
@@ -45,9 +46,10 @@ const langCookie = "courrier_lang"
 
 // pageLanguage is the language of a page for u (zero when nobody is
 // signed in): their setting, else the language the visitor chose (the
-// cookie), else the browser's Accept-Language, else English.
+// cookie), else the one noted on their account at their first visit,
+// else the browser's Accept-Language, else English.
 func (h *Handler) pageLanguage(r *http.Request, u auth.User) string {
-	return auth.ChooseLanguage(u.Language, h.chosenLanguage(r), r.Header.Get("Accept-Language"))
+	return auth.ChooseLanguage(u.Language, cmp.Or(h.chosenLanguage(r), u.NotedLanguage), r.Header.Get("Accept-Language"))
 }
 
 // chosenLanguage is the language the visitor chose with the switch, or "".

@@ -127,7 +127,7 @@ func (a *APITokens) Caller(ctx context.Context, secret string) (user, language s
 	var id string
 	var lang *string
 	var lastUsed, revoked *time.Time
-	err = a.pool.QueryRow(ctx, `select t.id, t.user_id, t.last_used_at, t.revoked_at, u.language from api_tokens t
+	err = a.pool.QueryRow(ctx, `select t.id, t.user_id, t.last_used_at, t.revoked_at, coalesce(u.language, u.noted_language) from api_tokens t
 		join users u on u.id = t.user_id and u.erased_at is null where t.hash = $1`, hashSecret(secret)).
 		Scan(&id, &user, &lastUsed, &revoked, &lang)
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -41,12 +42,12 @@ func TestLanguageSetting(t *testing.T) {
 	read := func(step, want string) {
 		t.Helper()
 		byID, err := users.ByID(ctx, ana.ID)
-		if err != nil || byID.Language != want {
-			t.Errorf("%s: ByID language %q, %v; want %q", step, byID.Language, err, want)
+		if err != nil || byID.Known() != want {
+			t.Errorf("%s: ByID language %q, %v; want %q", step, byID.Known(), err, want)
 		}
 		byEmail, err := users.ByEmail(ctx, "ANA@example.org")
-		if err != nil || byEmail.Language != want {
-			t.Errorf("%s: ByEmail language %q, %v; want %q", step, byEmail.Language, err, want)
+		if err != nil || byEmail.Known() != want {
+			t.Errorf("%s: ByEmail language %q, %v; want %q", step, byEmail.Known(), err, want)
 		}
 		sess, err := sessions.Verify(ctx, sessionTok)
 		if err != nil || sess.Language != want {
@@ -71,6 +72,11 @@ func TestLanguageSetting(t *testing.T) {
 			set, err := users.NoteLanguage(ctx, ana.ID, "fr-BE")
 			if err == nil && !set {
 				return errors.New("NoteLanguage set nothing on an account without a language")
+			}
+			// A noted language is no choice: the setting stays empty, so a
+			// mail command's own language still wins (decision 5).
+			if u, _ := users.ByID(ctx, ana.ID); u.Language != "" || u.NotedLanguage != "fr" {
+				return fmt.Errorf("noted: setting %q, noted %q; want none and fr", u.Language, u.NotedLanguage)
 			}
 			return err
 		}, true, "fr"},

@@ -91,7 +91,7 @@ func (s *Sessions) Verify(ctx context.Context, token string) (Session, error) {
 	}
 	var revoked *time.Time
 	var lang *string
-	err = s.pool.QueryRow(ctx, `select s.revoked_at, u.language from sessions s join users u on u.id = s.user_id
+	err = s.pool.QueryRow(ctx, `select s.revoked_at, coalesce(u.language, u.noted_language) from sessions s join users u on u.id = s.user_id
 		where s.id = $1 and s.user_id = $2`, c.ID, c.Subject).Scan(&revoked, &lang)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && revoked != nil) {
 		return Session{}, fmt.Errorf("%w: %w; sign in again", ErrInvalidToken, ErrSignedOut)

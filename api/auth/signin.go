@@ -63,8 +63,8 @@ const (
 
 // QueueLinkMail queues, in tx, the mail that carries sign-in link linkID to
 // account userID (a River job, jobs.Login), so that the link exists exactly
-// when its mail is on its way.
-type QueueLinkMail func(ctx context.Context, tx pgx.Tx, linkID int64, userID string) error
+// when its mail is on its way, in lang when the account has no language.
+type QueueLinkMail func(ctx context.Context, tx pgx.Tx, linkID int64, userID, lang string) error
 
 // SignIn is signing in by a mailed link, the one implementation every door
 // calls: Request mails a link, Confirm turns a link into a session.
@@ -98,7 +98,11 @@ func NewSignIn(users *Users, links *Links, sessions *Sessions, key []byte, queue
 // had an account, so it tells nobody who plays. Refusals are *Refusal:
 // ErrBadAddress, ErrBadName, ErrTooManyLinks (past MaxLinksPerHour links
 // in the last hour).
-func (s *SignIn) Request(ctx context.Context, email, name string) (string, error) {
+//
+// lang is the language of the page or request that asked: the mail is
+// written in it when the account has no language yet (a first contact).
+// It is not noted on the account: anyone may ask a link for any address.
+func (s *SignIn) Request(ctx context.Context, email, name, lang string) (string, error) {
 	addr, err := NormalizeEmail(email)
 	if err != nil {
 		return "", refusalOf(ErrBadAddress, saidOf(err))
@@ -122,7 +126,7 @@ func (s *SignIn) Request(ctx context.Context, email, name string) (string, error
 		if err != nil {
 			return err
 		}
-		if err := s.queue(ctx, tx, id, user.ID); err != nil {
+		if err := s.queue(ctx, tx, id, user.ID, lang); err != nil {
 			return fmt.Errorf("queue the sign-in mail: %w", err)
 		}
 		return nil

@@ -49,8 +49,8 @@ func newSignInWorld(t *testing.T) *signInWorld {
 	}
 	w.users, w.sessions = auth.NewUsers(w.pool), auth.NewSessions(w.pool, tokens, w.clk.Now)
 	insert := jobs.QueueLogin(client)
-	queue := func(ctx context.Context, tx pgx.Tx, linkID int64, userID string) error {
-		if err := insert(ctx, tx, linkID, userID); err != nil {
+	queue := func(ctx context.Context, tx pgx.Tx, linkID int64, userID, lang string) error {
+		if err := insert(ctx, tx, linkID, userID, lang); err != nil {
 			return err
 		}
 		if w.fail != nil {
@@ -82,7 +82,7 @@ func (w *signInWorld) count(t *testing.T, query string, args ...any) int {
 // derives it.
 func (w *signInWorld) request(t *testing.T, email string) string {
 	t.Helper()
-	if _, err := w.signIn.Request(t.Context(), email, ""); err != nil {
+	if _, err := w.signIn.Request(t.Context(), email, "", ""); err != nil {
 		t.Fatalf("request a link for %s: %v", email, err)
 	}
 	return auth.LinkSecret(linkKey, w.queued[len(w.queued)-1].link)
@@ -102,7 +102,7 @@ func TestSignInRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range auth.MaxLinksPerHour {
-		if _, err := w.signIn.Request(ctx, "busy@example.org", ""); err != nil {
+		if _, err := w.signIn.Request(ctx, "busy@example.org", "", ""); err != nil {
 			t.Fatalf("link %d of the hour: %v", i+1, err)
 		}
 	}
@@ -130,7 +130,7 @@ func TestSignInRequest(t *testing.T) {
 			defer func() { w.fail = nil }()
 			queued := len(w.queued)
 			jobsBefore := w.count(t, `select count(*) from river_job where kind = 'mail.login'`)
-			addr, err := w.signIn.Request(ctx, tc.email, tc.given)
+			addr, err := w.signIn.Request(ctx, tc.email, tc.given, "")
 			refusal, isRefusal := errors.AsType[*auth.Refusal](err)
 			switch {
 			case tc.fail != nil:
@@ -184,7 +184,7 @@ func TestSignInRequest(t *testing.T) {
 	}
 	// An hour later the busy address may ask again.
 	w.clk.Add(time.Hour + time.Second)
-	if _, err := w.signIn.Request(ctx, "busy@example.org", ""); err != nil {
+	if _, err := w.signIn.Request(ctx, "busy@example.org", "", ""); err != nil {
 		t.Fatalf("an hour later: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -26,10 +27,13 @@ type User struct {
 	Email    string // empty once erased
 	Name     string // the display name the person chose; empty: none yet
 	TimeZone string // IANA name ("Europe/Paris"); empty: UTC
-	// Language is the language the player reads ("fr"): one of
+	// Language is the language the player chose ("fr"): one of
 	// games.Languages; empty: not chosen yet (see ChooseLanguage).
-	Language  string
-	CreatedAt time.Time
+	Language string
+	// NotedLanguage is the language courrier noted before they chose one
+	// (NoteLanguage); empty: none.
+	NotedLanguage string
+	CreatedAt     time.Time
 	// ConfirmedAt is when the owner proved they read mail at the address
 	// (a sign-in link used, a confirmation answered, a mail whose DMARC
 	// pass a trusted relay vouched for); nil: never.
@@ -110,9 +114,9 @@ func (u *Users) ByEmail(ctx context.Context, email string) (User, error) {
 
 func byEmail(ctx context.Context, q querier, email string) (User, error) {
 	var user User
-	var name, tz, lang *string
-	err := q.QueryRow(ctx, `select id, email, name, time_zone, language, created_at, confirmed_at from users where lower(email) = lower($1)`, email).
-		Scan(&user.ID, &user.Email, &name, &tz, &lang, &user.CreatedAt, &user.ConfirmedAt)
+	var name, tz, lang, noted *string
+	err := q.QueryRow(ctx, `select id, email, name, time_zone, language, noted_language, created_at, confirmed_at from users where lower(email) = lower($1)`, email).
+		Scan(&user.ID, &user.Email, &name, &tz, &lang, &noted, &user.CreatedAt, &user.ConfirmedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -128,15 +132,18 @@ func byEmail(ctx context.Context, q querier, email string) (User, error) {
 	if lang != nil {
 		user.Language = *lang
 	}
+	if noted != nil {
+		user.NotedLanguage = *noted
+	}
 	return user, nil
 }
 
 // ByID finds an account by its id; an erased account has no address.
 func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	var user User
-	var email, name, tz, lang *string
-	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, language, created_at, confirmed_at from users where id = $1`, id).
-		Scan(&user.ID, &email, &name, &tz, &lang, &user.CreatedAt, &user.ConfirmedAt)
+	var email, name, tz, lang, noted *string
+	err := u.pool.QueryRow(ctx, `select id, email, name, time_zone, language, noted_language, created_at, confirmed_at from users where id = $1`, id).
+		Scan(&user.ID, &email, &name, &tz, &lang, &noted, &user.CreatedAt, &user.ConfirmedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, ErrNoUser
 	}
@@ -154,6 +161,9 @@ func (u *Users) ByID(ctx context.Context, id string) (User, error) {
 	}
 	if lang != nil {
 		user.Language = *lang
+	}
+	if noted != nil {
+		user.NotedLanguage = *noted
 	}
 	return user, nil
 }
@@ -336,16 +346,19 @@ func (u *Users) SetLanguage(ctx context.Context, id, tag string) error {
 	return nil
 }
 
-// NoteLanguage sets an account's language to lang only when it has none
-// yet: the language of the first mail command it wrote, or of the
-// browser it first came with (decision 5's order). It reports whether it
-// set it.
+// NoteLanguage notes lang as an account's language only when it has
+// neither chosen one nor had one noted: the language of the first mail
+// command it wrote, or of the browser it first came with. A noted language
+// is not a choice (GET /v1/me shows none, and decision 5's order still
+// lets a command's own language win); it is what courrier writes in when
+// nothing else tells. It reports whether it noted it.
 func (u *Users) NoteLanguage(ctx context.Context, id, lang string) (bool, error) {
 	lang, ok := games.Language(lang)
 	if !ok {
 		return false, nil
 	}
-	tag, err := u.pool.Exec(ctx, `update users set language = $2 where id = $1 and language is null and erased_at is null`, id, lang)
+	tag, err := u.pool.Exec(ctx, `update users set noted_language = $2
+		where id = $1 and language is null and noted_language is null and erased_at is null`, id, lang)
 	if err != nil {
 		return false, fmt.Errorf("note the language of account %s: %w", id, err)
 	}
@@ -370,8 +383,12 @@ func ChooseLanguage(setting, command, acceptLanguage string) string {
 }
 
 // Lang is the language to write to u in when nothing else is known: their
-// setting, else English.
-func (u User) Lang() string { return ChooseLanguage(u.Language, "", "") }
+// setting, else the language noted, else English.
+func (u User) Lang() string { return ChooseLanguage(u.Language, u.NotedLanguage, "") }
+
+// Known is the language u reads as far as courrier knows: their setting,
+// else the language it noted, else "".
+func (u User) Known() string { return cmp.Or(u.Language, u.NotedLanguage) }
 
 // DisplayName is the name the user chose, else their address's local part
 // capitalised ("player" once erased).
