@@ -533,8 +533,8 @@ func TestThePagesLanguage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Language != tt.want {
-			t.Errorf("%s signed in with Accept-Language %q, chose %q: noted %q, want %q", tt.email, tt.accept, tt.chose, u.Language, tt.want)
+		if u.Known() != tt.want {
+			t.Errorf("%s signed in with Accept-Language %q, chose %q: noted %q, want %q", tt.email, tt.accept, tt.chose, u.Known(), tt.want)
 		}
 	}
 
