@@ -36,10 +36,10 @@ func (s *Server) GetCatalog(ctx context.Context, _ GetCatalogRequestObject) (Get
 			if o.Values != nil {
 				opt.Values = &o.Values
 			}
-			if o.ValueLabels != nil {
-				labels := make([]string, len(o.ValueLabels))
-				for i, t := range o.ValueLabels {
-					labels[i] = said.Must(t)
+			if o.Values != nil && o.Labelled() {
+				labels := make([]string, len(o.Values))
+				for i := range o.Values {
+					labels[i] = said.Must(o.ValueLabel(i))
 				}
 				opt.ValueLabels = &labels
 			}

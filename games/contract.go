@@ -192,3 +192,29 @@ func (o OptionSpec) Check(words Words) error {
 	}
 	return nil
 }
+
+// ValueLabel is the words of o's value i for a person: its label, else, for
+// a switch written "on" or "off", the words all games share for it ("oui",
+// "non" in French), else the value as it is written.
+func (o OptionSpec) ValueLabel(i int) Text {
+	switch {
+	case i < len(o.ValueLabels):
+		return o.ValueLabels[i]
+	case i >= len(o.Values):
+		return Text{}
+	case o.Values[i] == "on" || o.Values[i] == "off":
+		return T("option.value." + o.Values[i])
+	}
+	return Plain(o.Values[i])
+}
+
+// Labelled reports whether every value of o has words for a person (a
+// label, or a switch's on and off).
+func (o OptionSpec) Labelled() bool {
+	for i := range o.Values {
+		if o.ValueLabel(i).Key == "" {
+			return false
+		}
+	}
+	return true
+}

@@ -351,10 +351,7 @@ func (h *Handler) catalog(v visit) []catalogGame {
 		for _, o := range info.Options {
 			opt := catalogOption{Name: o.Name, Label: words.Must(o.Label), Description: words.Must(o.Description), Default: o.Default, Rules: o.Rules}
 			for i, value := range o.Values {
-				label := value
-				if i < len(o.ValueLabels) {
-					label = words.Must(o.ValueLabels[i])
-				}
+				label := words.Must(o.ValueLabel(i))
 				opt.Values = append(opt.Values, optionValue{Value: value, Label: label})
 			}
 			g.Options = append(g.Options, opt)

@@ -58,3 +58,29 @@ func TestOptionSpecCheck(t *testing.T) {
 		}
 	}
 }
+
+// Every value of every option has words for a person in every language:
+// its label, or a switch's on and off ("oui", "non"); none is shown raw.
+func TestEveryOptionValueHasItsWords(t *testing.T) {
+	reg := catalog.Registry()
+	for _, id := range reg.IDs() {
+		eng, _ := reg.Get(id)
+		for _, o := range eng.Info().Options {
+			if o.Values == nil {
+				continue
+			}
+			if !o.Labelled() {
+				t.Errorf("%s option %s: a value without words", id, o.Name)
+				continue
+			}
+			for _, lang := range games.Languages() {
+				for i, v := range o.Values {
+					said, err := eng.Words().In(lang).Say(o.ValueLabel(i))
+					if err != nil || lang != games.English && said == v && (v == "on" || v == "off") {
+						t.Errorf("%s option %s value %s in %s: %q, %v", id, o.Name, v, lang, said, err)
+					}
+				}
+			}
+		}
+	}
+}
