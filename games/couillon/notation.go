@@ -187,7 +187,7 @@ func parseMove(text string) (Move, error) {
 	if c, ok := parseCard(rest); ok {
 		return Move{Kind: Play, Card: c}, nil
 	}
-	return Move{}, words.Unparsable("refusal.not_a_move", quoted(text))
+	return Move{}, words.Unparsable("refusal.not_a_move", words.Written(quoted(text)))
 }
 
 // quoted is text as %q writes it, without its quotation marks: a move a

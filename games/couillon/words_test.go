@@ -420,3 +420,16 @@ func TestRulesFr_ListsTheNotation(t *testing.T) {
 		}
 	}
 }
+
+// A line that is no move is quoted back in the reader's words: the
+// French words it was read with stay French.
+func TestRefusalQuotesTheLineInTheReadersWords(t *testing.T) {
+	s, _ := run(t, followRig(t, nil), "qd")
+	_, err := New().Canonical(s, "jouer 7 de cœur")
+	if err == nil {
+		t.Fatal("\"jouer 7 de cœur\" (no 7 in the deck) read as a move")
+	}
+	if fr := games.Explain(err, "fr"); strings.Contains(fr, "accept") {
+		t.Errorf("the French refusal quotes English words: %q", fr)
+	}
+}
