@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -204,18 +205,19 @@ func requestError(err error) error {
 // schemaReasons are kin-openapi's reasons the API's catalog says, each
 // with its key; a submatch is the key's argument.
 var schemaReasons = []struct {
-	re  *regexp.Regexp
-	key string
+	re    *regexp.Regexp
+	key   string
+	count bool // the argument is a count: its plural by the reader's rules
 }{
-	{regexp.MustCompile(`^property "(.*)" is missing$`), "validation.missing"},
-	{regexp.MustCompile(`^property "(.*)" is unsupported$`), "validation.unsupported"},
-	{regexp.MustCompile(`^value must be an? (string|integer|number|boolean|object|array)$`), "validation.type"},
-	{regexp.MustCompile(`^value is not one of the allowed values (.*)$`), "validation.enum"},
-	{regexp.MustCompile(`^number must be at least (.*)$`), "validation.minimum"},
-	{regexp.MustCompile(`^number must be at most (.*)$`), "validation.maximum"},
-	{regexp.MustCompile(`^minimum string length is (\d+)$`), "validation.min_length"},
-	{regexp.MustCompile(`^maximum string length is (\d+)$`), "validation.max_length"},
-	{regexp.MustCompile(`^there must be at least (\d+) properties$`), "validation.min_properties"},
+	{regexp.MustCompile(`^property "(.*)" is missing$`), "validation.missing", false},
+	{regexp.MustCompile(`^property "(.*)" is unsupported$`), "validation.unsupported", false},
+	{regexp.MustCompile(`^value must be an? (string|integer|number|boolean|object|array)$`), "validation.type", false},
+	{regexp.MustCompile(`^value is not one of the allowed values (.*)$`), "validation.enum", false},
+	{regexp.MustCompile(`^number must be at least (.*)$`), "validation.minimum", false},
+	{regexp.MustCompile(`^number must be at most (.*)$`), "validation.maximum", false},
+	{regexp.MustCompile(`^minimum string length is (\d+)$`), "validation.min_length", true},
+	{regexp.MustCompile(`^maximum string length is (\d+)$`), "validation.max_length", true},
+	{regexp.MustCompile(`^there must be at least (\d+) properties$`), "validation.min_properties", true},
 }
 
 // schemaReason is a reason of kin-openapi as a text of the API's catalog,
@@ -232,6 +234,9 @@ func schemaReason(reason string) (games.Text, bool) {
 		}
 		if r.key == "validation.type" {
 			return games.T(r.key, games.T("type."+m[1])), true
+		}
+		if n, err := strconv.Atoi(m[1]); err == nil && r.count {
+			return games.T(r.key, n), true
 		}
 		return games.T(r.key, m[1]), true
 	}
