@@ -118,14 +118,16 @@ func Explain(err error, lang string) string {
 }
 
 // Date says the day of t in w's language, in t's location: "Friday 28
-// November", "vendredi 28 novembre".
+// November", "vendredi 28 novembre", "dimanche 1er novembre" (the day of
+// the month is a plural message: French writes its first day 1er).
 func (w Words) Date(t time.Time) string {
-	return w.Must(T("date.day", T("date.weekday."+strconv.Itoa(int(t.Weekday()))), t.Day(), T("date.month."+strconv.Itoa(int(t.Month())))))
+	return w.Must(T("date.day", T("date.weekday."+strconv.Itoa(int(t.Weekday()))), T("date.day_of_month", t.Day()), T("date.month."+strconv.Itoa(int(t.Month())))))
 }
 
-// Clock says the time of day of t in w's language: "19:00", "19 h 00".
+// Clock says the time of day of t in w's language, on 24 hours: "9:05",
+// "19:00", "9 h 05".
 func (w Words) Clock(t time.Time) string {
-	return w.Must(T("date.clock", fmt.Sprintf("%02d", t.Hour()), fmt.Sprintf("%02d", t.Minute())))
+	return w.Must(T("date.clock", strconv.Itoa(t.Hour()), fmt.Sprintf("%02d", t.Minute())))
 }
 
 // When says the day and time of t in w's language, in t's location:

@@ -186,6 +186,13 @@ func TestWhenIsWrittenPerLanguage(t *testing.T) {
 	if got := games.BoardWords().In("en").When(at); got != "Saturday 28 November at 19:00" {
 		t.Errorf("en = %q", got)
 	}
+	first := time.Date(2026, 11, 1, 8, 5, 0, 0, paris)
+	if got := games.BoardWords().In("fr").When(first); got != "dimanche 1er novembre à 8 h 05" {
+		t.Errorf("fr, the first of the month = %q", got)
+	}
+	if got := games.BoardWords().In("en").When(first); got != "Sunday 1 November at 8:05" {
+		t.Errorf("en, the first of the month = %q", got)
+	}
 }
 
 // A phrase says itself in each language, survives JSON in every language,

@@ -122,7 +122,7 @@ func TestWordsOfAVisit(t *testing.T) {
 	}{
 		{"fr", paris, "vendredi 28 novembre à 19 h 00"},
 		{"en", paris, "Friday 28 November at 19:00"},
-		{"fr", auckland, "samedi 29 novembre à 07 h 00"},
+		{"fr", auckland, "samedi 29 novembre à 7 h 00"},
 		{"en", nil, "Friday 28 November at 18:00"},
 	} {
 		if got := (visit{Lang: tt.lang}).when(at, tt.loc); got != tt.want {
