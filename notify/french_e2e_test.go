@@ -312,7 +312,7 @@ func TestLobbyInFrench(t *testing.T) {
 		lang    string // the language of the answer
 		says    []string
 	}{
-		{"aide", "fr", []string{"nouvelle partie <jeu> avec <adresse>", "Jeux :", "coyote", "de 2 à", "langue fr (ou en)"}},
+		{"aide", "fr", []string{"nouvelle partie <jeu> avec <adresse>", "Jeux :", "coyote", "de 2 à", "Couillon, à 4 joueurs", "langue fr (ou en)"}},
 		{"mes parties", "fr", []string{"Vous n’avez encore aucune partie.", "« nouvelle partie coyote avec"}},
 		{"Rappels non", "fr", []string{"Les rappels sont désormais désactivés"}},
 		{"rappels", "fr", []string{"« rappels non »", "« rappels oui »"}},

@@ -33,7 +33,11 @@ func (s *Service) helpText(sp speaker) []string {
 			continue
 		}
 		info := eng.Info()
-		lines = append(lines, fmt.Sprintf("  %-11s %s", id, sp.t("help.game", info.Name, info.MinSeats, info.MaxSeats)))
+		seats := sp.t("help.game", info.Name, info.MinSeats, info.MaxSeats)
+		if info.MinSeats == info.MaxSeats {
+			seats = sp.t("help.game_exactly", info.Name, info.MinSeats) // "Couillon, à 4 joueurs"
+		}
+		lines = append(lines, fmt.Sprintf("  %-11s %s", id, seats))
 	}
 	return lines
 }
