@@ -2,7 +2,6 @@ package games
 
 import (
 	"errors"
-	"fmt"
 )
 
 // RuleError is an illegal move or setup: it names the rule it breaks and says
@@ -13,8 +12,9 @@ type RuleError struct {
 	// than the current bid 12" (see [Catalog.Illegal]).
 	Reason Phrase
 	// Suggest is the legal move closest to the refused one, in canonical
-	// notation, when the mover has legal moves ([Engine.Decide] fills it);
-	// Notation is the game's catalog that writes it in a language.
+	// notation, when the mover has legal moves ([Engine.Suggest] fills it,
+	// called by the command side for a person's refused move); Notation is
+	// the game's catalog that writes it in a language.
 	Suggest  string
 	Notation *Catalog
 }
@@ -40,22 +40,8 @@ func (e *RuleError) Suggestion(lang string) string {
 	return e.Notation.In(lang).WriteMove(e.Suggest)
 }
 
-// Illegal returns a *RuleError for rule with a formatted English reason.
-//
-// Deprecated: a reason is words of the game's catalog: [Catalog.Illegal].
-func Illegal(rule, format string, args ...any) error {
-	return &RuleError{Rule: rule, Reason: Said(fmt.Sprintf(format, args...))}
-}
-
 // NotationRule is the rule id of moves that do not parse.
 const NotationRule = "notation"
-
-// Unparsable returns a *RuleError for text that is not a move of the game.
-//
-// Deprecated: a reason is words of the game's catalog: [Catalog.Unparsable].
-func Unparsable(format string, args ...any) error {
-	return Illegal(NotationRule, format, args...)
-}
 
 // AsRuleError reports whether err is (or wraps) a *RuleError and returns it.
 func AsRuleError(err error) (*RuleError, bool) {

@@ -60,7 +60,7 @@ func (toy) Setup(o games.Options, p []string, r *rand.Rand) ([]toyEvent, error) 
 }
 func (toy) Decide(s []string, seat games.Seat, m int, r *rand.Rand) ([]toyEvent, error) {
 	if m < 0 {
-		return nil, games.Illegal("T-1", "no negative numbers")
+		return nil, &games.RuleError{Rule: "T-1", Reason: games.Said("no negative numbers")}
 	}
 	return []toyEvent{{Type: "said", N: m}}, nil
 }

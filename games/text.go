@@ -60,7 +60,10 @@ func Language(tag string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	base, _ := t.Base()
+	base, conf := t.Base()
+	if conf != language.Exact { // "und", "root": no language named
+		return "", false
+	}
 	for _, l := range Languages() {
 		if base.String() == l {
 			return l, true

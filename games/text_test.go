@@ -161,7 +161,7 @@ func TestCatalogCompleteFindsGaps(t *testing.T) {
 
 // Languages are chosen from a setting or a browser's Accept-Language.
 func TestLanguageChoice(t *testing.T) {
-	for in, want := range map[string]string{"fr": "fr", "FR": "fr", "fr-BE": "fr", "en-GB": "en", "de": "", "": "", "français": ""} {
+	for in, want := range map[string]string{"fr": "fr", "FR": "fr", "fr-BE": "fr", "en-GB": "en", "de": "", "": "", "français": "", "und": "", "root": ""} {
 		if got, _ := games.Language(in); got != want {
 			t.Errorf("Language(%q) = %q, want %q", in, got, want)
 		}
