@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"github.com/courrier-games/courrier/games/catalog"
 	"net/http"
 	"slices"
 	"strings"
@@ -25,7 +26,7 @@ func (s *Server) GetCatalog(ctx context.Context, _ GetCatalogRequestObject) (Get
 		info := eng.Info()
 		g := CatalogGame{
 			Game: info.ID, Name: info.Name, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
-			RulesUrl: strings.TrimRight(s.cfg.BaseURL, "/") + "/rules/" + info.ID,
+			RulesUrl: strings.TrimRight(s.cfg.BaseURL, "/") + catalog.RulesPath(info.ID, lang, ""),
 		}
 		said := eng.Words().In(lang)
 		for _, o := range info.Options {

@@ -113,8 +113,8 @@ func TestWholeGamesArePlayedInFrenchByMail(t *testing.T) {
 			}
 			for _, a := range addrs {
 				u, err := w.users.ByEmail(t.Context(), a)
-				if err != nil || u.Language != "fr" {
-					t.Errorf("%s wrote French commands and reads %q (%v): their account does not note French", a, u.Language, err)
+				if err != nil || u.Known() != "fr" {
+					t.Errorf("%s wrote French commands and reads %q (%v): their account does not note French", a, u.Known(), err)
 				}
 				n := checkLanguageOfMail(t, w, a, "fr")
 				over := ofKind(w.mailTo(a), "game_over")
@@ -251,8 +251,8 @@ func TestOneTableTwoLanguages(t *testing.T) {
 	other := map[string]string{"fr": "en", "en": "fr"}
 	for addr, lang := range map[string]string{ana: "fr", bob: "en", cleo: "fr"} {
 		u, err := w.users.ByEmail(t.Context(), addr)
-		if err != nil || u.Language != lang {
-			t.Errorf("%s reads %q (%v), want %q", addr, u.Language, err, lang)
+		if err != nil || u.Known() != lang {
+			t.Errorf("%s reads %q (%v), want %q", addr, u.Known(), err, lang)
 		}
 		n := checkLanguageOfMail(t, w, addr, lang)
 		if len(ofKind(w.mailTo(addr), "game_over")) != 1 || len(ofKind(w.mailTo(addr), "prompt")) == 0 {

@@ -410,6 +410,9 @@ func (s *Service) refuse(ctx context.Context, h handled, in incoming.Message, b 
 	d := RefusalData{Lang: sp.lang(), Player: b.Player, Sent: lines, Problem: why, Rule: rule, Version: b.Version}
 	if b.Kind != "" {
 		d.Game = s.gameRef(b, sp.lang())
+		// The rules link of a refusal opens the page at the rule it cites,
+		// in the reader's language.
+		d.Game.RulesURL = s.rulesURL(b.Kind, sp.lang(), rule)
 	} else if b.GameID != "" {
 		d.Game = GameRef{ID: b.GameID}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/courrier-games/courrier/games/catalog"
 	"net/mail"
 	"slices"
 	"strconv"
@@ -25,19 +26,15 @@ import (
 func (s *Service) gameRef(b play.Brief, lang string) GameRef {
 	ref := GameRef{ID: b.GameID, Kind: b.Kind, Name: b.Name}
 	if s.cfg.BaseURL != "" && b.Kind != "" {
-		ref.RulesURL = s.rulesURL(b.Kind, lang)
+		ref.RulesURL = s.rulesURL(b.Kind, lang, "")
 	}
 	return ref
 }
 
-// rulesURL is the link to a game's rules page in lang: /rules/<kind>, with
-// ?lang=<lang> for a language other than English.
-func (s *Service) rulesURL(kind, lang string) string {
-	u := s.cfg.BaseURL + "/rules/" + kind
-	if lang = mailLang(lang); lang != games.English {
-		u += "?lang=" + lang
-	}
-	return u
+// rulesURL is the link to a game's rules page in lang (at rule, when it
+// is a rule id of the page).
+func (s *Service) rulesURL(kind, lang, rule string) string {
+	return strings.TrimRight(s.cfg.BaseURL, "/") + catalog.RulesPath(kind, mailLang(lang), rule)
 }
 
 // sinceLines are the sentences of what happened since a seat last acted,

@@ -469,13 +469,7 @@ type legalMove struct {
 
 // rulesURL is the address of a game's rules page in lang, at rule when
 // one is named.
-func rulesURL(kind, lang, rule string) string {
-	u := "/rules/" + url.PathEscape(kind) + "?lang=" + url.QueryEscape(lang)
-	if rule != "" {
-		u += "#" + url.PathEscape(rule)
-	}
-	return u
-}
+func rulesURL(kind, lang, rule string) string { return catalog.RulesPath(kind, lang, rule) }
 
 // gamePage shows a game to one of its players: to join, to start, or its
 // board with the moves the player may make.

@@ -8,6 +8,8 @@ import (
 	"github.com/courrier-games/courrier/games/coupage"
 	"github.com/courrier-games/courrier/games/coyote"
 	"github.com/courrier-games/courrier/games/kramercoup"
+	"net/url"
+	"regexp"
 )
 
 // Registry returns a registry of every game.
@@ -38,4 +40,20 @@ func RulesPage(id, lang string) (string, error) {
 		return kramercoup.RulesPage(lang), nil
 	}
 	return "", games.BoardWords().Illegal("game", "refusal.no_game", id)
+}
+
+// ruleID is a rule id of a rules page: a game's prefix, a number and an
+// optional letter (CY-6, TC-25b). Other rule names of refusals
+// ("notation", "options", "end") have no place on a page.
+var ruleID = regexp.MustCompile(`^(?:TC|KC|CP|CO|CY)-[0-9]+[a-z]?$`)
+
+// RulesPath is the path of game id's rules page in lang, at rule when rule
+// is a rule id of the page ("/rules/coyote?lang=fr#CY-6"): every door links
+// a game's rules, and a refusal its rule, through it.
+func RulesPath(id, lang, rule string) string {
+	u := "/rules/" + url.PathEscape(id) + "?lang=" + url.QueryEscape(lang)
+	if ruleID.MatchString(rule) {
+		u += "#" + rule
+	}
+	return u
 }
