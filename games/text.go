@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -295,6 +296,66 @@ func (c *Catalog) Complete() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// foreignBreak is what parts a pattern into runs of words: an argument, a
+// piece of markup, or the "|" between the forms of a notation word.
+var foreignBreak = regexp.MustCompile(`\{\d+\}|<[^>]*>|\|`)
+
+// foreignTrim is the punctuation trimmed off each end of a run.
+const foreignTrim = " .,;:!?()«»“”\"'"
+
+// Foreign are the sentences of c that a text in lang (the reader's
+// language) must not hold: each run of three words or more of a pattern of
+// c in another language, between the pattern's arguments, its markup and
+// the forms of a notation word, and trimmed of the punctuation at its ends,
+// that no pattern of the same key in lang holds too (a name both
+// languages write alike is no foreign sentence). Every key and every
+// plural form counts, the words of moves included. Each run is in lower
+// case with one space between words, so look for them in a text lowered
+// and spaced alike; they come sorted, each once. A key lang lacks holds
+// nothing: all its runs in other languages are foreign.
+func (c *Catalog) Foreign(lang string) []string {
+	keys := map[string]bool{}
+	for _, msgs := range c.messages {
+		for k := range msgs {
+			keys[k] = true
+		}
+	}
+	var out []string
+	for _, key := range slices.Sorted(maps.Keys(keys)) {
+		mine, _ := c.Patterns(lang, key)
+		for i, m := range mine {
+			mine[i] = foreignSpaced(foreignBreak.ReplaceAllStringFunc(m, func(b string) string {
+				if strings.HasPrefix(b, "<") {
+					return " " // markup is no word: the reader reads round it
+				}
+				return b
+			}))
+		}
+		for _, other := range c.Languages() {
+			if other == lang {
+				continue
+			}
+			theirs, _ := c.Patterns(other, key)
+			for _, p := range theirs {
+				for _, run := range foreignBreak.Split(p, -1) {
+					run = foreignSpaced(strings.Trim(run, foreignTrim))
+					if len(strings.Fields(run)) < 3 || slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, run) }) {
+						continue
+					}
+					out = append(out, run)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// foreignSpaced is s in lower case with one space between words.
+func foreignSpaced(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
 // In returns c's words in lang (a language of Languages; English for

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -156,6 +157,60 @@ func TestCatalogCompleteFindsGaps(t *testing.T) {
 	}
 	if _, err := fr.Say(games.T("nowhere")); err == nil {
 		t.Error("a key no language has was said")
+	}
+}
+
+// Foreign finds the runs of three words or more of a catalog's patterns in
+// other languages than the reader's: split at arguments, markup and the
+// forms of a notation word, trimmed of punctuation, lowered and spaced
+// once, every plural form, and not those the same key's pattern in the
+// reader's language holds too (a run another key holds is still foreign).
+func TestCatalogForeign(t *testing.T) {
+	c, err := games.LoadCatalog(fstest.MapFS{
+		"en.toml": {Data: []byte(`"bid" = "{0} bids {1} and wins the pot"
+"turn" = "<b>Your turn</b> to bid again"
+"notation.pass" = "pass"
+"over" = "(The game is OVER.)"
+"title" = "Kramer's Coup 1975"
+"low" = "the bid is low"
+"see" = "see {0}"
+"coins" = { one = "{0} coin in the pot", other = "{0} coins in the pot" }
+"only" = "said in English only"
+"spaced" = "many   spaces  here\n now"
+"short" = "two words"
+`)},
+		"fr.toml": {Data: []byte(`"bid" = "{0} annonce {1} et rafle le pot"
+"turn" = "<b>À vous</b> d’enchérir encore une fois"
+"notation.pass" = "passe|je passe mon tour"
+"over" = "(La partie est FINIE.)"
+"title" = "<i>Kramer's Coup 1975</i>, la partie"
+"low" = "trop bas"
+"see" = "voir : the bid is low, {0}"
+"coins" = { one = "{0} pièce au pot", other = "{0} pièces au pot" }
+"spaced" = "beaucoup d’espaces ici"
+"short" = "deux mots"
+`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	english := []string{"and wins the pot", "coin in the pot", "coins in the pot", "many spaces here now",
+		"said in english only", "the bid is low", "the game is over", "to bid again"}
+	french := []string{"beaucoup d’espaces ici", "d’enchérir encore une fois", "et rafle le pot", "je passe mon tour",
+		"la partie est finie", "pièce au pot", "pièces au pot", "voir : the bid is low"}
+	for _, tt := range []struct {
+		lang string
+		want []string
+	}{
+		{"fr", english},
+		{"en", french},
+		// A language the catalog lacks holds nothing: every run is foreign,
+		// "kramer's coup 1975" (which both languages write) too.
+		{"nl", slices.Sorted(slices.Values(slices.Concat(english, french, []string{"kramer's coup 1975"})))},
+	} {
+		if got := c.Foreign(tt.lang); !slices.Equal(got, tt.want) {
+			t.Errorf("Foreign(%q) =\n%q\nwant\n%q", tt.lang, got, tt.want)
+		}
 	}
 }
 

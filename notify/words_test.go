@@ -2,9 +2,11 @@ package notify_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,78 +67,50 @@ func wordCatalogs() (map[string]*games.Catalog, error) {
 	return out, nil
 }
 
-// placeholderRe finds a pattern's arguments and its forms' separator.
-var placeholderRe = regexp.MustCompile(`\{\d+\}|\|`)
-
-// catalogSentences are, for each pair of languages {lang, other}, the
-// sentences of every catalog in lang that a mail in other must not hold
-// (see foreignSentences), and the messages a catalog lacks in a language:
-// worked out once, for the catalogs are read once and never change.
-var catalogSentences = sync.OnceValues(func() (map[[2]string]map[string]string, error) {
+// catalogSentences are, for each language, the sentences of every catalog
+// that a mail in it must not hold (see foreignSentences), worked out once,
+// for the catalogs are read once and never change; and whether every
+// catalog is complete.
+var catalogSentences = sync.OnceValues(func() (map[string]map[string][]string, error) {
 	cats, err := wordCatalogs()
 	if err != nil {
 		return nil, err
 	}
-	out := map[[2]string]map[string]string{}
-	var missing []string
-	for _, lang := range games.Languages() {
-		for _, other := range games.Languages() {
-			if other == lang {
-				continue
-			}
-			frags := map[string]string{}
-			for name, c := range cats {
-				for _, key := range c.Keys() {
-					theirs, ok := c.Patterns(other, key)
-					if !ok {
-						missing = append(missing, name+" "+key+" in "+other)
-						continue
-					}
-					mine, ok := c.Patterns(lang, key)
-					if !ok {
-						continue // reported as missing in lang by the pair the other way
-					}
-					joined := normalizeText(strings.Join(theirs, " "))
-					for _, p := range mine {
-						if slices.Contains(theirs, p) {
-							continue
-						}
-						for _, frag := range placeholderRe.Split(p, -1) {
-							frag = normalizeText(frag)
-							frag = strings.Trim(frag, " .,;:!?()«»\"“”")
-							if len(strings.Fields(frag)) < 3 || strings.Contains(joined, frag) {
-								continue
-							}
-							frags[frag] = name + " " + key
-						}
-					}
-				}
-			}
-			out[[2]string{lang, other}] = frags
+	var incomplete []error
+	for _, name := range slices.Sorted(maps.Keys(cats)) {
+		if err := cats[name].Complete(); err != nil {
+			incomplete = append(incomplete, fmt.Errorf("%s: %w", name, err))
 		}
 	}
-	if len(missing) > 0 {
-		slices.Sort(missing)
-		return out, fmt.Errorf("messages without a language: %s", strings.Join(missing, "; "))
+	out := map[string]map[string][]string{}
+	for _, lang := range games.Languages() {
+		frags := map[string][]string{}
+		for _, name := range slices.Sorted(maps.Keys(cats)) {
+			for _, frag := range cats[name].Foreign(lang) {
+				frag = normalizeText(frag)
+				frags[frag] = append(frags[frag], name)
+			}
+		}
+		out[lang] = frags
 	}
-	return out, nil
+	return out, errors.Join(incomplete...)
 })
 
-// foreignSentences are the sentences of every catalog in lang that a mail
-// in another language (other) must not hold: each run of three or more
-// words between a pattern's arguments, in a message whose pattern in
-// other differs from it, lower case, one space between words. Every
-// message of every catalog is in every language: a message a language
-// lacks fails t.
-func foreignSentences(t *testing.T, lang, other string) map[string]string {
+// foreignSentences are the sentences of every catalog that a mail in lang
+// must not hold (games.Catalog.Foreign: each run of three or more words of
+// a pattern in another language that lang's pattern of the same key does
+// not hold too), normalized as normalizeText does, each with the names of
+// the catalogs it is foreign in. Every message of every catalog is in every
+// language: a catalog that is not complete fails t.
+func foreignSentences(t *testing.T, lang string) map[string][]string {
 	t.Helper()
 	all, err := catalogSentences()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := all[[2]string{lang, other}]
+	out := all[lang]
 	if len(out) == 0 {
-		t.Fatalf("no sentence of %s to look for", lang)
+		t.Fatalf("no sentence foreign to %s to look for", lang)
 	}
 	return out
 }
@@ -172,14 +146,9 @@ func readable(t *testing.T, raw []byte) string {
 func onlyIn(t *testing.T, what, text, lang string) {
 	t.Helper()
 	norm := normalizeText(text)
-	for _, other := range games.Languages() {
-		if other == lang {
-			continue
-		}
-		for frag, where := range foreignSentences(t, other, lang) {
-			if strings.Contains(norm, frag) {
-				t.Errorf("%s, in %s, holds %q (%s, in %s)", what, lang, frag, where, other)
-			}
+	for frag, where := range foreignSentences(t, lang) {
+		if strings.Contains(norm, frag) {
+			t.Errorf("%s, in %s, holds %q (foreign words of %s)", what, lang, frag, strings.Join(where, ", "))
 		}
 	}
 }
@@ -288,7 +257,7 @@ func TestRenderFrenchMails(t *testing.T) {
 		}
 	}
 	seen := 0
-	english := foreignSentences(t, "en", "fr")
+	english := foreignSentences(t, "fr")
 	for _, m := range msgSamples() {
 		raw, err := r.Render(m)
 		if err != nil {

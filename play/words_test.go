@@ -3,10 +3,6 @@ package play_test
 import (
 	"context"
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,6 +12,7 @@ import (
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/games/gametest"
 	"github.com/courrier-games/courrier/play"
 )
 
@@ -30,40 +27,11 @@ func TestPlaysCatalogIsComplete(t *testing.T) {
 // catalogKey is a key of play's own words as the code names them.
 var catalogKey = regexp.MustCompile(`^(refusal|change|stale|summary|name|duration|address|what)\.[a-z_]+$`)
 
-// keysInCode are the catalog keys play's code names in string literals.
-func keysInCode(t *testing.T) map[string]bool {
-	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := map[string]bool{}
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				if s, err := strconv.Unquote(lit.Value); err == nil && catalogKey.MatchString(s) {
-					keys[s] = true
-				}
-			}
-			return true
-		})
-	}
-	return keys
-}
-
 // Every key play's code says is in its catalog, in every language, and
 // every refusal and sentence of the catalog is said somewhere: no refusal
 // is left in English only, none is dead.
 func TestEveryKeyPlaySaysIsInItsCatalog(t *testing.T) {
-	used := keysInCode(t)
+	used := gametest.KeysInSource(t, ".", catalogKey)
 	if len(used) < 50 {
 		t.Fatalf("only %d keys found in play's code: the scan is broken", len(used))
 	}
@@ -83,24 +51,11 @@ func TestEveryKeyPlaySaysIsInItsCatalog(t *testing.T) {
 }
 
 // englishFragments are the runs of three words or more of every English
-// pattern of the catalogs: what a French sentence must not contain (a
-// pattern left untranslated included).
-func englishFragments(cats ...*games.Catalog) []string {
-	var out []string
-	for _, c := range cats {
-		for _, k := range c.Keys() {
-			en, _ := c.Patterns(games.English, k)
-			for _, p := range en {
-				for _, frag := range placeholder.Split(p, -1) {
-					frag = strings.Trim(frag, " .,;:()\"'")
-					if len(strings.Fields(frag)) >= 3 {
-						out = append(out, strings.ToLower(frag))
-					}
-				}
-			}
-		}
-	}
-	return out
+// pattern of play's catalog and the words all games share: what a French
+// sentence must not contain (a pattern left untranslated, wholly or in
+// part, included), in lower case with one space between words.
+func englishFragments() []string {
+	return gametest.OneLanguage(play.Words(), games.English).Foreign("fr")
 }
 
 // placeholder is an argument of a pattern.
@@ -110,8 +65,9 @@ var placeholder = regexp.MustCompile(`\{\d+\}`)
 // pattern.
 func noEnglish(t *testing.T, what, said string, fragments []string) {
 	t.Helper()
+	lower := strings.Join(strings.Fields(strings.ToLower(said)), " ")
 	for _, f := range fragments {
-		if strings.Contains(strings.ToLower(said), f) {
+		if strings.Contains(lower, f) {
 			t.Errorf("%s: the French %q says %q in English", what, said, f)
 		}
 	}
@@ -120,7 +76,7 @@ func noEnglish(t *testing.T, what, said string, fragments []string) {
 // Every refusal and sentence of play's catalog is said in French with no
 // English sentence of the English catalog in it.
 func TestEveryRefusalHasFrenchWords(t *testing.T) {
-	fragments := englishFragments(play.Words(), games.BoardWords())
+	fragments := englishFragments()
 	fr := play.Words().In("fr")
 	for _, k := range play.Words().Keys() {
 		if !catalogKey.MatchString(k) {
@@ -153,7 +109,7 @@ func TestEveryRefusalHasFrenchWords(t *testing.T) {
 func TestIntentRefusalsInFrench(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := catalogService(t)
-	fragments := englishFragments(play.Words(), games.BoardWords())
+	fragments := englishFragments()
 	id, tbl, bySeat := startGame(t, svc, "coup", 3)
 	mover := tbl.Pending[0].Seat
 	other := (mover + 1) % 3

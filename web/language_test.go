@@ -21,49 +21,22 @@ import (
 
 var (
 	tagRe    = regexp.MustCompile(`(?s)<[^>]*>`)
-	argRe    = regexp.MustCompile(`\{\d+\}`)
-	letterRe = regexp.MustCompile(`\pL`)
 	htmlLang = regexp.MustCompile(`<html lang="([a-z]+)">`)
 	// otherLanguage is a game's rules, written in a language of their own.
 	otherLanguage = regexp.MustCompile(`(?s)<article class="rules" lang="[a-z]+">.*?</article>`)
 )
 
-// foreignSentences are the sentences a page in lang must not hold: each
-// run of three words or more, between arguments and markup, of a pattern in
-// another language of web's catalog, archive's (the audit), play's, the
-// words all boards share or a game's (boards, what happened, choices,
-// refusals), that lang's pattern of the same key does not hold too (the
-// words of moves left out: they are not sentences).
+// foreignSentences are the sentences a page in lang must not hold: those
+// foreign to lang (games.Catalog.Foreign: each run of three words or more,
+// between arguments and markup, of a pattern in another language that
+// lang's pattern of the same key does not hold too) of web's catalog,
+// archive's (the audit), play's, the words all boards share or a game's
+// (boards, what happened, choices, refusals, the words of moves), in lower
+// case with one space between words.
 func foreignSentences(lang string) []string {
 	var out []string
 	for _, words := range pageCatalogs() {
-		for _, key := range words.Keys() {
-			if strings.HasPrefix(key, "notation.") {
-				continue
-			}
-			mine, _ := words.Patterns(lang, key)
-			for _, other := range games.Languages() {
-				if other == lang {
-					continue
-				}
-				theirs, _ := words.Patterns(other, key)
-				for _, p := range theirs {
-					for _, piece := range argRe.Split(tagRe.ReplaceAllString(p, "{0}"), -1) {
-						piece = strings.Join(strings.Fields(strings.Trim(piece, " .,:;()«»“”\"")), " ")
-						n := 0
-						for f := range strings.FieldsSeq(piece) {
-							if letterRe.MatchString(f) {
-								n++
-							}
-						}
-						if n < 3 || slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, piece) }) {
-							continue
-						}
-						out = append(out, piece)
-					}
-				}
-			}
-		}
+		out = append(out, words.Foreign(lang)...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -105,8 +78,9 @@ func checkLanguage(t *testing.T, b *browser, what, lang string) {
 		}
 		return ""
 	}))
+	lower := strings.ToLower(text)
 	for _, s := range foreignSentences(lang) {
-		if strings.Contains(text, s) {
+		if strings.Contains(lower, s) {
 			t.Errorf("%s in %s says %q:\n%s", what, lang, s, text)
 		}
 	}

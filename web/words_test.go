@@ -11,6 +11,7 @@ import (
 
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
 )
 
 var (
@@ -20,7 +21,7 @@ var (
 	codeKey = regexp.MustCompile(`say\("([a-z0-9_.]*[a-z0-9_])"`)
 	// keyLike is a string of the Go code that may be a key it says later
 	// ({auth.ErrLinkUsed, "signin.link_used"}).
-	keyLike = regexp.MustCompile(`"([a-z]+(?:\.[a-z0-9_]+)+)"`)
+	keyLike = regexp.MustCompile(`^[a-z]+(?:\.[a-z0-9_]+)+$`)
 	// word is a word of a pattern: letters, not an argument or a sign.
 	word = regexp.MustCompile(`\pL`)
 )
@@ -37,8 +38,8 @@ func TestWebCatalogIsComplete(t *testing.T) {
 	if err := Words().Complete(); err != nil {
 		t.Fatalf("web's catalog is not complete:\n%v", err)
 	}
-	used := map[string]string{}    // key → the file saying it
-	mentioned := map[string]bool{} // strings of the code that look like keys
+	used := map[string]string{}                         // key → the file saying it
+	mentioned := gametest.KeysInSource(t, ".", keyLike) // strings of the code that look like keys
 	files, err := filepath.Glob("templates/*.html")
 	if err != nil {
 		t.Fatal(err)
@@ -59,11 +60,6 @@ func TestWebCatalogIsComplete(t *testing.T) {
 		}
 		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
 			used[m[1]] = f
-		}
-		if strings.HasSuffix(f, ".go") {
-			for _, m := range keyLike.FindAllStringSubmatch(string(b), -1) {
-				mentioned[m[1]] = true
-			}
 		}
 	}
 	if len(used) < 150 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -27,16 +26,11 @@ import (
 // English; no page of hers holds a sentence of web's catalog in English,
 // nor scrolls sideways, and the audit after the end is in French.
 
-var (
-	argPattern = regexp.MustCompile(`\{\d+\}`)
-	markup     = regexp.MustCompile(`<[^>]*>`)
-	letter     = regexp.MustCompile(`\pL`)
-)
-
 // foreignSentences are the sentences of the catalogs a page shows (web's,
 // play's, archive's, the words all games share and each game's) that a
 // page in lang must not hold: each run of three words or more of a pattern
-// in another language that lang's pattern of the same key does not hold too.
+// in another language that lang's pattern of the same key does not hold too
+// (games.Catalog.Foreign), in lower case with one space between words.
 func foreignSentences(lang string) []string {
 	var out []string
 	catalogs := []*games.Catalog{web.Words(), play.Words(), archive.Words(), games.BoardWords()}
@@ -47,36 +41,7 @@ func foreignSentences(lang string) []string {
 		}
 	}
 	for _, words := range catalogs {
-		out = append(out, foreignIn(words, lang)...)
-	}
-	return out
-}
-
-// foreignIn is foreignSentences of one catalog.
-func foreignIn(words *games.Catalog, lang string) []string {
-	var out []string
-	for _, key := range words.Keys() {
-		mine, _ := words.Patterns(lang, key)
-		for _, other := range games.Languages() {
-			if other == lang {
-				continue
-			}
-			theirs, _ := words.Patterns(other, key)
-			for _, p := range theirs {
-				for _, piece := range argPattern.Split(markup.ReplaceAllString(p, "{0}"), -1) {
-					piece = strings.Join(strings.Fields(strings.Trim(piece, " .,:;()«»“”\"")), " ")
-					n := 0
-					for f := range strings.FieldsSeq(piece) {
-						if letter.MatchString(f) {
-							n++
-						}
-					}
-					if n >= 3 && !slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, piece) }) {
-						out = append(out, piece)
-					}
-				}
-			}
-		}
+		out = append(out, words.Foreign(lang)...)
 	}
 	return out
 }
@@ -90,8 +55,9 @@ func (p *person) checkLanguage(what, lang string) {
 		p.t.Fatalf("%s's %s is in %q, not %s", p.name, what, got, lang)
 	}
 	text := strings.Join(strings.Fields(eval[string](p, `document.body.innerText`)), " ")
+	lower := strings.ToLower(text)
 	for _, s := range foreignSentences(lang) {
-		if strings.Contains(text, s) {
+		if strings.Contains(lower, s) {
 			p.t.Fatalf("%s's %s in %s says %q:\n%s", p.name, what, lang, s, text)
 		}
 	}

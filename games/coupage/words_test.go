@@ -3,8 +3,6 @@ package coupage
 import (
 	"maps"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/gametest"
 )
 
 // The game's catalog has every key in every language, each placing the
@@ -32,48 +31,30 @@ func TestWordsComplete(t *testing.T) {
 
 // keyLiteral is a string literal of the code that names a message of the
 // catalog, or the start of one ("refusal.parse_", "state.").
-var keyLiteral = regexp.MustCompile(`"((?:refusal|said|summary|card|form|payment|recipe|state|option|todo|notation)\.[^"]*)"`)
+var keyLiteral = regexp.MustCompile(`^(?:refusal|said|summary|card|form|payment|recipe|state|option|todo|notation)\.[^"]*$`)
 
 // Every key the code names is in every language's message file; a literal
 // the code completes ("refusal.parse_" + what) starts at least one key.
 func TestEveryKeyTheCodeNamesIsInTheCatalog(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	named := gametest.KeysInSource(t, ".", keyLiteral)
+	if len(named) < 50 {
+		t.Fatalf("found %d keys in the code: the pattern is wrong", len(named))
 	}
 	keys := words.Keys()
-	found := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
+	for _, k := range slices.Sorted(maps.Keys(named)) {
+		if slices.Contains(keys, k) {
+			for _, lang := range games.Languages() {
+				if _, ok := words.Patterns(lang, k); !ok {
+					t.Errorf("the code names %q, which is not in %s", k, lang)
+				}
+			}
 			continue
 		}
-		src, err := os.ReadFile(f) //nolint:gosec // G304: a file of this package
-		if err != nil {
-			t.Fatal(err)
+		if !slices.ContainsFunc(keys, func(key string) bool {
+			return strings.HasPrefix(key, k) && (strings.HasSuffix(k, ".") || strings.HasSuffix(k, "_") || strings.HasPrefix(key[len(k):], "."))
+		}) {
+			t.Errorf("the code names %q, which is no message and starts none", k)
 		}
-		for _, m := range keyLiteral.FindAllStringSubmatch(string(src), -1) {
-			k := m[1]
-			if strings.Contains(k, "<") {
-				continue // a key's shape in a comment: "said.<name>"
-			}
-			found++
-			if slices.Contains(keys, k) {
-				for _, lang := range games.Languages() {
-					if _, ok := words.Patterns(lang, k); !ok {
-						t.Errorf("%s: %q is not in %s", f, k, lang)
-					}
-				}
-				continue
-			}
-			if !slices.ContainsFunc(keys, func(key string) bool {
-				return strings.HasPrefix(key, k) && (strings.HasSuffix(k, ".") || strings.HasSuffix(k, "_") || strings.HasPrefix(key[len(k):], "."))
-			}) {
-				t.Errorf("%s names %q, which is no message and starts none", f, k)
-			}
-		}
-	}
-	if found < 50 {
-		t.Fatalf("found %d keys in the code: the pattern is wrong", found)
 	}
 }
 

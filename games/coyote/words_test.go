@@ -2,8 +2,6 @@ package coyote
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -25,24 +23,7 @@ func TestWords_Complete(t *testing.T) {
 // Every refusal and list of moves the code names is in the catalog, and
 // every refusal of the catalog is one the code can give.
 func TestWords_RefusalKeysAreTheCodes(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := regexp.MustCompile(`"((?:refusal|moves)\.[a-z_]+)"`)
-	used := map[string]bool{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f) //nolint:gosec // G304: a file of this package
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range key.FindAllStringSubmatch(string(src), -1) {
-			used[m[1]] = true
-		}
-	}
+	used := gametest.KeysInSource(t, ".", regexp.MustCompile(`^(refusal|moves)\.[a-z_]+$`))
 	if len(used) < 20 {
 		t.Fatalf("found %d refusal keys in the code: the pattern is wrong", len(used))
 	}

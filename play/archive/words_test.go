@@ -3,10 +3,6 @@ package archive_test
 import (
 	"bytes"
 	"encoding/json"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,6 +12,7 @@ import (
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/games/gametest"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/play/archive"
 )
@@ -34,29 +31,8 @@ var catalogKey = regexp.MustCompile(`^(checked|unchecked|problem|what|ruling)\.[
 // Every key archive's code says is in its catalog, and every key of the
 // catalog is said somewhere (the decisions through Ruling.Said).
 func TestEveryKeyArchiveSaysIsInItsCatalog(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	used := map[string]bool{"ruling.upheld": true, "ruling.rejected": true}
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				if s, err := strconv.Unquote(lit.Value); err == nil && catalogKey.MatchString(s) {
-					used[s] = true
-				}
-			}
-			return true
-		})
-	}
+	used := gametest.KeysInSource(t, ".", catalogKey)
+	used["ruling.upheld"], used["ruling.rejected"] = true, true
 	if len(used) < 40 {
 		t.Fatalf("only %d keys found in archive's code: the scan is broken", len(used))
 	}
@@ -88,27 +64,26 @@ func TestEveryKeyArchiveSaysIsInItsCatalog(t *testing.T) {
 var placeholder = regexp.MustCompile(`\{\d+\}`)
 
 // fragments are the runs of three words or more of every pattern in lang
-// of the catalogs: what a text in another language must not contain.
+// of the catalogs, even those another language says alike (a pattern left
+// untranslated, wholly or in part): what a text in another language must
+// not contain, in lower case with one space between words.
 func fragments(lang string, cats ...*games.Catalog) []string {
 	var out []string
 	for _, c := range cats {
-		for _, k := range c.Keys() {
-			if strings.HasPrefix(k, "notation.") {
-				continue // the words of moves, not sentences
-			}
-			pats, _ := c.Patterns(lang, k)
-			for _, p := range pats {
-				for _, frag := range placeholder.Split(p, -1) {
-					frag = strings.Trim(frag, " .,;:()\"'«»")
-					if len(strings.Fields(frag)) >= 3 {
-						out = append(out, strings.ToLower(frag))
-					}
-				}
+		for _, other := range games.Languages() {
+			if other != lang {
+				out = append(out, gametest.OneLanguage(c, lang).Foreign(other)...)
 			}
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// lowered is s in lower case with one space between words, as fragments
+// are.
+func lowered(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
 // allCatalogs are archive's, the shared words and every game's.
@@ -149,7 +124,7 @@ func TestEveryProblemHasFrenchWords(t *testing.T) {
 			continue
 		}
 		for _, f := range english {
-			if strings.Contains(strings.ToLower(said), f) {
+			if strings.Contains(lowered(said), f) {
 				t.Errorf("%s: the French %q says %q in English", k, said, f)
 			}
 		}
@@ -252,7 +227,7 @@ func TestAuditReportInTheReadersLanguage(t *testing.T) {
 						t.Errorf("said in %s: %q", lang, s)
 					}
 					for _, f := range foreign {
-						if strings.Contains(strings.ToLower(s), f) {
+						if strings.Contains(lowered(s), f) {
 							t.Errorf("in %s, %q says %q", lang, s, f)
 						}
 					}
