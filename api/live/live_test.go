@@ -217,7 +217,7 @@ func TestASlowClientIsDroppedAndOthersGoOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(5 * time.Second); last < v.Version; {
+		for deadline := time.Now().Add(30 * time.Second); last < v.Version; { // progress, not speed: loaded CI machines are slow
 			if time.Now().After(deadline) {
 				t.Fatalf("the fast client is at %d, the game at %d", last, v.Version)
 			}
