@@ -328,7 +328,7 @@ func (r *Renderer) prepare(m Mail) (mailPage, error) {
 // mailLang is the language of Languages a mail is written in: lang, or
 // English for none or another.
 func mailLang(lang string) string {
-	if l, ok := games.Language(lang); ok && lang != "" {
+	if l, ok := games.Language(lang); ok {
 		return l
 	}
 	return games.English

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,9 +57,6 @@ func englishFragments() []string {
 	return gametest.OneLanguage(play.Words(), games.English).Foreign("fr")
 }
 
-// placeholder is an argument of a pattern.
-var placeholder = regexp.MustCompile(`\{\d+\}`)
-
 // noEnglish fails when said, a French text, holds a sentence of an English
 // pattern.
 func noEnglish(t *testing.T, what, said string, fragments []string) {
@@ -77,28 +73,7 @@ func noEnglish(t *testing.T, what, said string, fragments []string) {
 // English sentence of the English catalog in it.
 func TestEveryRefusalHasFrenchWords(t *testing.T) {
 	fragments := englishFragments()
-	fr := play.Words().In("fr")
-	for _, k := range play.Words().Keys() {
-		if !catalogKey.MatchString(k) {
-			continue
-		}
-		pats, _ := play.Words().Patterns("fr", k)
-		n := 0
-		for _, p := range pats {
-			for _, m := range placeholder.FindAllString(p, -1) {
-				i, _ := strconv.Atoi(strings.Trim(m, "{}"))
-				n = max(n, i+1)
-			}
-		}
-		args := make([]any, n)
-		for i := range args {
-			args[i] = 2 // a number says itself in every language
-		}
-		said, err := fr.Say(games.T(k, args...))
-		if err != nil {
-			t.Errorf("%s: %v", k, err)
-			continue
-		}
+	for k, said := range gametest.SayEveryKey(t, play.Words(), "fr", catalogKey) {
 		noEnglish(t, k, said, fragments)
 	}
 }

@@ -988,7 +988,7 @@ type rulesPage struct {
 // anchored by its id (/rules/coyote?lang=fr#CY-6).
 func (h *Handler) rules(w http.ResponseWriter, r *http.Request) {
 	v := visitOf(r)
-	if l, ok := games.Language(r.URL.Query().Get("lang")); ok && r.URL.Query().Get("lang") != "" {
+	if l, ok := games.Language(r.URL.Query().Get("lang")); ok {
 		v.Lang = l
 		r = r.WithContext(withSession(r.Context(), v))
 		w.Header().Set("Content-Language", l)

@@ -58,7 +58,7 @@ func (h *Handler) chosenLanguage(r *http.Request) string {
 	if err != nil {
 		return ""
 	}
-	if l, ok := games.Language(c.Value); ok && c.Value != "" {
+	if l, ok := games.Language(c.Value); ok {
 		return l
 	}
 	return ""

@@ -370,10 +370,10 @@ func (u *Users) NoteLanguage(ctx context.Context, id, lang string) (bool, error)
 // "" when unknown), else their browser's Accept-Language header, else
 // English.
 func ChooseLanguage(setting, command, acceptLanguage string) string {
-	if l, ok := games.Language(setting); ok && setting != "" {
+	if l, ok := games.Language(setting); ok {
 		return l
 	}
-	if l, ok := games.Language(command); ok && command != "" {
+	if l, ok := games.Language(command); ok {
 		return l
 	}
 	if l, ok := games.AcceptLanguage(acceptLanguage); ok {

@@ -72,3 +72,39 @@ func OneLanguage(c *games.Catalog, lang string) *games.Catalog {
 	}
 	return games.CatalogOf(lang, patterns)
 }
+
+// SayEveryKey says each key of c that matches key in lang, every argument
+// 2 (a number says itself in every language): what a test scans for words
+// of another language. A key that cannot be said fails t.
+func SayEveryKey(t testing.TB, c *games.Catalog, lang string, key *regexp.Regexp) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	w := c.In(lang)
+	for _, k := range c.Keys() {
+		if !key.MatchString(k) {
+			continue
+		}
+		pats, _ := c.Patterns(lang, k)
+		n := 0
+		for _, p := range pats {
+			for _, m := range argPlace.FindAllString(p, -1) {
+				i, _ := strconv.Atoi(strings.Trim(m, "{}"))
+				n = max(n, i+1)
+			}
+		}
+		args := make([]any, n)
+		for i := range args {
+			args[i] = 2
+		}
+		said, err := w.Say(games.T(k, args...))
+		if err != nil {
+			t.Errorf("%s: %v", k, err)
+			continue
+		}
+		out[k] = said
+	}
+	return out
+}
+
+// argPlace is a pattern's place of an argument: {0}.
+var argPlace = regexp.MustCompile(`\{\d+\}`)

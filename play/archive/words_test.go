@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -60,9 +59,6 @@ func TestEveryKeyArchiveSaysIsInItsCatalog(t *testing.T) {
 	}
 }
 
-// placeholder is an argument of a pattern.
-var placeholder = regexp.MustCompile(`\{\d+\}`)
-
 // fragments are the runs of three words or more of every pattern in lang
 // of the catalogs, even those another language says alike (a pattern left
 // untranslated, wholly or in part): what a text in another language must
@@ -101,28 +97,7 @@ func allCatalogs() []*games.Catalog {
 // holds no sentence of an English pattern.
 func TestEveryProblemHasFrenchWords(t *testing.T) {
 	english := fragments("en", archive.Words(), games.BoardWords())
-	fr := archive.Words().In("fr")
-	for _, k := range archive.Words().Keys() {
-		if !catalogKey.MatchString(k) {
-			continue
-		}
-		pats, _ := archive.Words().Patterns("fr", k)
-		n := 0
-		for _, p := range pats {
-			for _, m := range placeholder.FindAllString(p, -1) {
-				i, _ := strconv.Atoi(strings.Trim(m, "{}"))
-				n = max(n, i+1)
-			}
-		}
-		args := make([]any, n)
-		for i := range args {
-			args[i] = 2
-		}
-		said, err := fr.Say(games.T(k, args...))
-		if err != nil {
-			t.Errorf("%s: %v", k, err)
-			continue
-		}
+	for k, said := range gametest.SayEveryKey(t, archive.Words(), "fr", catalogKey) {
 		for _, f := range english {
 			if strings.Contains(lowered(said), f) {
 				t.Errorf("%s: the French %q says %q in English", k, said, f)
