@@ -88,6 +88,28 @@ type SeatView struct {
 	Choices []string        `json:"choices"`
 }
 
+// storedLegal is the legal list a seat view's row keeps: none when its
+// choices stand for it exactly (a range "bid 5 … 250" instead of 246
+// bids: Coyote's bidder's row shrinks from kilobytes to a line), the
+// whole list otherwise. expandLegal gives it back on reading.
+func storedLegal(v SeatView) []string {
+	if moves, ok := games.ExpandChoices(v.Choices); ok && slices.Equal(moves, v.Legal) {
+		return nil
+	}
+	return v.Legal
+}
+
+// expandLegal restores the legal list of a view read from its row when the
+// row kept only the choices (storedLegal): a seat with choices always has
+// legal moves.
+func (v *SeatView) expandLegal() {
+	if len(v.Legal) == 0 && len(v.Choices) > 0 {
+		if moves, ok := games.ExpandChoices(v.Choices); ok {
+			v.Legal = moves
+		}
+	}
+}
+
 // ErrNotFound is returned when a game or view does not exist.
 var ErrNotFound = errors.New("not found")
 
@@ -142,7 +164,7 @@ func QueueSave(b *pgx.Batch, g Game, views []SeatView) error {
 	for i, v := range views {
 		seats[i] = int32(v.Seat) //nolint:gosec // G115: a seat is -1 to a handful
 		texts[i] = string(v.View)
-		l, err := json.Marshal(nonNil(v.Legal))
+		l, err := json.Marshal(nonNil(storedLegal(v)))
 		if err != nil {
 			return fmt.Errorf("encode legal moves of %s: %w", g.ID, err)
 		}
@@ -238,6 +260,7 @@ func GetGameForUser(ctx context.Context, q events.Querier, gameID, user string) 
 	}
 	v.Seat = games.Seat(seat)
 	v.Version = g.Version
+	v.expandLegal()
 	if version != nil {
 		v.Version = *version
 	}
@@ -324,6 +347,7 @@ func GetView(ctx context.Context, q events.Querier, gameID string, seat games.Se
 	if err != nil {
 		return v, fmt.Errorf("read view of seat %d of game %s: %w", seat, gameID, err)
 	}
+	v.expandLegal()
 	return v, nil
 }
 
@@ -350,6 +374,7 @@ func GetViewOfUser(ctx context.Context, q events.Querier, gameID, user string) (
 		return v, fmt.Errorf("read a view of game %s: %w", gameID, err)
 	}
 	v.Seat = games.Seat(seat)
+	v.expandLegal()
 	return v, nil
 }
 

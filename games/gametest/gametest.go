@@ -11,10 +11,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -338,33 +336,9 @@ func CheckChoices(t testing.TB, eng games.Engine, s games.State, seat games.Seat
 	return true
 }
 
-// ExpandChoice returns the moves one choice line stands for: the line itself,
-// or, for a range "bid 13 … 120", every line with an integer from 13 to 120
-// in the range's place.
-func ExpandChoice(line string) ([]string, error) {
-	before, after, ok := strings.Cut(line, " … ")
-	if !ok {
-		return []string{line}, nil
-	}
-	i := strings.LastIndexByte(before, ' ') + 1
-	lo, err := strconv.Atoi(before[i:])
-	if err != nil {
-		return nil, fmt.Errorf("range start %q is not an integer", before[i:])
-	}
-	j := strings.IndexByte(after, ' ')
-	if j < 0 {
-		j = len(after)
-	}
-	hi, err := strconv.Atoi(after[:j])
-	if err != nil || hi < lo {
-		return nil, fmt.Errorf("range end %q is not an integer at least %d", after[:j], lo)
-	}
-	out := make([]string, 0, hi-lo+1)
-	for n := lo; n <= hi; n++ {
-		out = append(out, before[:i]+strconv.Itoa(n)+after[j:])
-	}
-	return out, nil
-}
+// ExpandChoice returns the moves one choice line stands for
+// (games.ExpandChoice).
+func ExpandChoice(line string) ([]string, error) { return games.ExpandChoice(line) }
 
 func views(t testing.TB, eng games.Engine, s games.State, seats int) []string {
 	out := make([]string, 0, seats+1)
