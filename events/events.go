@@ -118,12 +118,17 @@ func QueueAppend(b *pgx.Batch, stream string, expected int, evs []Event, out *[]
 		types[i], datas[i], metas[i] = e.Type, string(e.Data), string(meta)
 		versions[i] = int32(v) //nolint:gosec // G115: checked against MaxInt32 just above
 	}
+	// The stream's key comes from stream_key (which records a new stream);
+	// data and meta are stored as sent, and returned in jsonb's text form,
+	// as every read returns them.
 	b.Queue(`
-		insert into events (stream, version, type, data, meta)
-		select $1, v, t, d::jsonb, m::jsonb
-		from unnest($2::int[], $3::text[], $4::text[], $5::text[]) with ordinality as x(v, t, d, m, n)
+		insert into event_log as e (stream_id, version, type, data, meta)
+		select k.id, v, t, d::json, m::json
+		from (select stream_key($1) as id) k,
+			unnest($2::int[], $3::text[], $4::text[], $5::text[]) with ordinality as x(v, t, d, m, n)
 		order by n
-		returning `+columns, stream, versions, types, datas, metas).Query(func(rows pgx.Rows) error {
+		returning e.position, $1::text, e.version, e.type, e.data::jsonb, e.meta::jsonb, e.tx::text, e.recorded_at, e.hash`,
+		stream, versions, types, datas, metas).Query(func(rows pgx.Rows) error {
 		recs, err := collect(rows)
 		if err != nil {
 			return appendError(stream, expected, err)
@@ -144,6 +149,8 @@ func appendError(stream string, expected int, err error) error {
 	return fmt.Errorf("append to %s: %w", stream, err)
 }
 
+// columns are what a read selects from the events view (the log with each
+// stream's name, data and meta as jsonb).
 const columns = `position, stream, version, type, data, meta, tx::text, recorded_at, hash`
 
 func collect(rows pgx.Rows) ([]Recorded, error) {
@@ -204,7 +211,9 @@ func StreamVersion(ctx context.Context, q Querier, stream string) (int, error) {
 
 // Streams lists every stream with the given prefix ("game-"), in order.
 func Streams(ctx context.Context, q Querier, prefix string) ([]string, error) {
-	rows, err := q.Query(ctx, `select distinct stream from events where version = 1 and starts_with(stream, $1) order by stream`, prefix)
+	rows, err := q.Query(ctx, `select s.name from streams s
+		where starts_with(s.name, $1) and exists (select from event_log e where e.stream_id = s.id and e.version = 1)
+		order by s.name`, prefix)
 	if err != nil {
 		return nil, fmt.Errorf("list streams: %w", err)
 	}

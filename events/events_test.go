@@ -187,7 +187,12 @@ func TestLogIsAppendOnly(t *testing.T) {
 	for _, stmt := range []string{
 		`update events set data = '{"n": 9}' where stream = 'game-ro'`,
 		`delete from events where stream = 'game-ro'`,
-		`truncate events`,
+		`truncate event_log`,
+		`update event_log set data = '{"n": 9}'`,
+		`delete from event_log`,
+		`update streams set name = 'game-other' where name = 'game-ro'`,
+		`delete from streams`,
+		`truncate streams`,
 	} {
 		_, err := pool.Exec(ctx, stmt)
 		if err == nil || !pgtest.IsCode(err, "42501") {
@@ -219,13 +224,13 @@ func TestVerifyStreamCatchesAlteredAndDeletedEvents(t *testing.T) {
 	tamper := func(stmt string) {
 		t.Helper()
 		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, "alter table events disable trigger user"); err != nil {
+			if _, err := tx.Exec(ctx, "alter table event_log disable trigger user"); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, "alter table events enable trigger user")
+			_, err := tx.Exec(ctx, "alter table event_log enable trigger user")
 			return err
 		})
 		if err != nil {
@@ -265,14 +270,20 @@ func TestServiceRoleCannotRewriteTheLog(t *testing.T) {
 	forbidden := []string{
 		`update events set data = '{"n": 9}' where stream = 'game-svc'`,
 		`delete from events where stream = 'game-svc'`,
-		`truncate events`,
-		`insert into events (stream, version, type, data, tx) values ('game-svc', 2, 'x', '{}', '1')`,
-		`insert into events (stream, version, type, data, recorded_at) values ('game-svc', 2, 'x', '{}', now() - interval '1 day')`,
-		`insert into events (position, stream, version, type, data) overriding system value values (1000000, 'game-svc', 2, 'x', '{}')`,
-		`insert into events (stream, version, type, data, hash) values ('game-svc', 2, 'x', '{}', '\x00')`,
+		`truncate event_log`,
+		`update event_log set data = '{"n": 9}'`,
+		`delete from event_log`,
+		`insert into event_log (stream_id, version, type, data, tx) values (1, 2, 'x', '{}', '1')`,
+		`insert into event_log (stream_id, version, type, data, recorded_at) values (1, 2, 'x', '{}', now() - interval '1 day')`,
+		`insert into event_log (position, stream_id, version, type, data) overriding system value values (1000000, 1, 2, 'x', '{}')`,
+		`insert into event_log (stream_id, version, type, data, hash) values (1, 2, 'x', '{}', '\x00')`,
+		`update streams set name = 'game-other'`,
+		`delete from streams`,
+		`insert into streams (id, name) overriding system value values (7, 'game-seven')`,
 		`set session_replication_role = replica`,
-		`alter table events disable trigger user`,
-		`drop trigger events_no_update on events`,
+		`alter table event_log disable trigger user`,
+		`drop trigger events_no_update on event_log`,
+		`drop view events`,
 		`create table sneaky (x int)`,
 		`delete from game_secrets`,
 		`alter role current_user superuser`,
@@ -303,8 +314,8 @@ func TestTheStoreSetsTxAndRecordedAt(t *testing.T) {
 		if err := q.QueryRow(ctx, `select pg_current_xact_id()::text, now()::text`).Scan(&tx, &now); err != nil {
 			return err
 		}
-		_, err := q.Exec(ctx, `insert into events (stream, version, type, data, tx, recorded_at)
-			values ('game-own', 1, 'x', '{}', '1', '2000-01-01')`)
+		_, err := q.Exec(ctx, `insert into event_log (stream_id, version, type, data, tx, recorded_at)
+			values (stream_key('game-own'), 1, 'x', '{}', '1', '2000-01-01')`)
 		return err
 	})
 	if err != nil {

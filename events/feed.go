@@ -25,7 +25,7 @@ type Checkpoint struct {
 // (cp itself when there is nothing new).
 func ReadFeed(ctx context.Context, q Querier, cp Checkpoint, limit int) ([]Recorded, Checkpoint, error) {
 	rows, err := q.Query(ctx, `select `+columns+` from events
-		where (tx, position) > ($1::text::xid8, $2)
+		where tx >= $1::text::xid8 and (tx, position) > ($1::text::xid8, $2)
 		  and tx < pg_snapshot_xmin(pg_current_snapshot())
 		order by tx, position
 		limit $3`, strconv.FormatUint(cp.TX, 10), cp.Position, limit)
