@@ -274,7 +274,7 @@ func BenchmarkMove(b *testing.B) {
 // games against the ceiling of the same database: one-row transactions into
 // a scratch table shaped like events (version from a subquery), from 16
 // clients, in the same benchmark. It reports both rates and their ratio
-// (goal ≥ 0.5). COURRIER_BENCH_GAMES overrides the number of games.
+// (goal ≥ 0.5), and the size of the log per event. COURRIER_BENCH_GAMES overrides the number of games.
 func BenchmarkMoveParallel(b *testing.B) {
 	const clients = 16
 	ngames := 1000
@@ -343,6 +343,15 @@ func BenchmarkMoveParallel(b *testing.B) {
 	b.ReportMetric(moves, "moves/s")
 	b.ReportMetric(inserts, "inserts/s")
 	b.ReportMetric(moves/inserts, "moves/insert")
+	// The size of the log written by interleaved moves (one to a few events
+	// per transaction, many games at once), beside BenchmarkRebuild's
+	// fast-forwarded games.
+	var count int
+	var size int64
+	if err := pool.QueryRow(ctx, `select count(*), pg_total_relation_size('event_log') + pg_total_relation_size('streams') from event_log`).Scan(&count, &size); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(size)/float64(count), "bytes/event")
 }
 
 // BenchmarkRebuild measures `projections rebuild` over a log of at least
