@@ -80,44 +80,65 @@ func TestAppendRejectsStaleAndFutureVersions(t *testing.T) {
 	}
 }
 
-// Many writers on one game at the same expected version: exactly one wins.
+// Concurrent writers at the same expected version: exactly one wins, the
+// others get a version conflict, whether the game already exists or the
+// writers race to record its first event (and with it the stream's key).
 func TestConcurrentAppendsOneWins(t *testing.T) {
-	ctx := context.Background()
-	pool := pgtest.New(t)
-	if _, err := appendTx(ctx, pool, "game-c", 0, ev("created", 0)); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name     string
+		existing bool // the game has its first event before the race
+	}{
+		{"an existing game", true},
+		{"a new game", false},
 	}
-	const writers = 8
-	var wg sync.WaitGroup
-	errs := make([]error, writers)
-	start := make(chan struct{})
-	for i := range writers {
-		wg.Go(func() {
-			<-start
-			_, errs[i] = appendTx(ctx, pool, "game-c", 1, ev("move", i), ev("follow", i))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			pool := pgtest.New(t)
+			expected, want := 0, 2
+			if tt.existing {
+				if _, err := appendTx(ctx, pool, "game-c", 0, ev("created", 0)); err != nil {
+					t.Fatal(err)
+				}
+				expected, want = 1, 3
+			}
+			const writers = 8
+			var wg sync.WaitGroup
+			errs := make([]error, writers)
+			start := make(chan struct{})
+			for i := range writers {
+				wg.Go(func() {
+					<-start
+					_, errs[i] = appendTx(ctx, pool, "game-c", expected, ev("move", i), ev("follow", i))
+				})
+			}
+			close(start)
+			wg.Wait()
+			won := 0
+			for i, err := range errs {
+				switch {
+				case err == nil:
+					won++
+				case errors.Is(err, events.ErrVersionConflict):
+				default:
+					t.Errorf("writer %d: unexpected error %v", i, err)
+				}
+			}
+			if won != 1 {
+				t.Fatalf("%d writers won, want exactly 1", won)
+			}
+			got, _ := events.ReadStream(ctx, pool, "game-c", 0)
+			if len(got) != want {
+				t.Fatalf("stream has %d events, want %d", len(got), want)
+			}
+			if n, err := events.VerifyStream(ctx, pool, "game-c"); err != nil || n != want {
+				t.Fatalf("verify: %d, %v", n, err)
+			}
+			var keys int
+			if err := pool.QueryRow(ctx, `select count(*) from streams where name = 'game-c'`).Scan(&keys); err != nil || keys != 1 {
+				t.Fatalf("%d keys recorded for the stream, want 1 (%v)", keys, err)
+			}
 		})
-	}
-	close(start)
-	wg.Wait()
-	won := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case errors.Is(err, events.ErrVersionConflict):
-		default:
-			t.Errorf("writer %d: unexpected error %v", i, err)
-		}
-	}
-	if won != 1 {
-		t.Fatalf("%d writers won, want exactly 1", won)
-	}
-	got, _ := events.ReadStream(ctx, pool, "game-c", 0)
-	if len(got) != 3 {
-		t.Fatalf("stream has %d events, want 3", len(got))
-	}
-	if n, err := events.VerifyStream(ctx, pool, "game-c"); err != nil || n != 3 {
-		t.Fatalf("verify: %d, %v", n, err)
 	}
 }
 
