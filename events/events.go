@@ -38,6 +38,18 @@ type Meta struct {
 	Move      string `json:"move,omitempty"`      // the move as sent: private to its seat
 }
 
+// storedMeta is Meta as the log stores it: one-letter keys, which the
+// store's event_meta function (the events view, the hash) reads back as
+// Meta's own.
+type storedMeta struct {
+	Actor     string `json:"a,omitempty"`
+	Seat      *int   `json:"s,omitempty"`
+	Channel   string `json:"c,omitempty"`
+	RequestID string `json:"r,omitempty"`
+	Causation string `json:"k,omitempty"`
+	Move      string `json:"m,omitempty"`
+}
+
 // Event is an event to append.
 type Event struct {
 	Type string
@@ -107,7 +119,7 @@ func QueueAppend(b *pgx.Batch, stream string, expected int, evs []Event, out *[]
 	metas := make([]string, len(evs))
 	versions := make([]int32, len(evs))
 	for i, e := range evs {
-		meta, err := json.Marshal(e.Meta)
+		meta, err := json.Marshal(storedMeta(e.Meta))
 		if err != nil {
 			return fmt.Errorf("encode meta of %s: %w", e.Type, err)
 		}
@@ -119,15 +131,16 @@ func QueueAppend(b *pgx.Batch, stream string, expected int, evs []Event, out *[]
 		versions[i] = int32(v) //nolint:gosec // G115: checked against MaxInt32 just above
 	}
 	// The stream's key comes from stream_key (which records a new stream);
-	// data and meta are stored as sent, and returned in jsonb's text form,
-	// as every read returns them.
+	// data and meta are stored compact (meta with one-letter keys) and
+	// returned in jsonb's text form with meta's full keys, as every read
+	// returns them.
 	b.Queue(`
 		insert into event_log as e (stream_id, version, type, data, meta)
 		select k.id, v, t, d::json, m::json
 		from (select stream_key($1) as id) k,
 			unnest($2::int[], $3::text[], $4::text[], $5::text[]) with ordinality as x(v, t, d, m, n)
 		order by n
-		returning e.position, $1::text, e.version, e.type, e.data::jsonb, e.meta::jsonb, e.tx::text, e.recorded_at, e.hash`,
+		returning e.position, $1::text, e.version, e.type, e.data::jsonb, event_meta(e.meta), e.tx::text, e.recorded_at, e.hash`,
 		stream, versions, types, datas, metas).Query(func(rows pgx.Rows) error {
 		recs, err := collect(rows)
 		if err != nil {

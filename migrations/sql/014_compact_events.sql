@@ -8,8 +8,9 @@
 --   (stream_id, version) index, instead of its name ("game-<id>") twice;
 -- - data and meta are json, stored as the writer sent them (compact text),
 --   not jsonb (whose binary form is larger than its text for small
---   documents: every number is a numeric); the view casts them back to
---   jsonb, so readers get the same text as before;
+--   documents: every number is a numeric); meta's keys are one letter
+--   (event_meta); the view casts them back to jsonb with meta's full keys,
+--   so readers get the same text as before;
 -- - the primary-key index on position is gone (nothing looks an event up by
 --   position alone; event_context is joined through a game's stream), and
 --   the feed's index is on tx alone (deduplicated when a transaction
@@ -76,6 +77,17 @@ drop table events;
 -- a transaction's few events are sorted by position.
 create index event_log_feed on event_log (tx);
 
+-- event_meta is an event's meta as it reads and is hashed: the writer
+-- stores its keys as one letter (a: actor, s: seat, c: channel, r:
+-- request_id, k: causation, m: move); rows of before 014 have the full keys
+-- already. In JSON text a key is the only string followed by a colon, and a
+-- quote inside a string is escaped, so the replacements touch keys only.
+create function event_meta(stored json) returns jsonb language sql immutable parallel safe as $$
+    select replace(replace(replace(replace(replace(replace(stored::text,
+        '"a":', '"actor":'), '"s":', '"seat":'), '"c":', '"channel":'),
+        '"r":', '"request_id":'), '"k":', '"causation":'), '"m":', '"move":')::jsonb
+$$;
+
 -- stream_key returns the key of a stream, recording the stream at its first
 -- event. Run per statement, it sees a stream another transaction has just
 -- committed; a stream recorded by an append that then fails is rolled back
@@ -112,7 +124,7 @@ begin
                 using errcode = '23514';
         end if;
     end if;
-    NEW.hash := event_digest(prev, stream_name, NEW.version, NEW.type, NEW.data::jsonb, NEW.meta::jsonb, NEW.recorded_at);
+    NEW.hash := event_digest(prev, stream_name, NEW.version, NEW.type, NEW.data::jsonb, event_meta(NEW.meta), NEW.recorded_at);
     return NEW;
 end
 $$;
@@ -132,7 +144,7 @@ create trigger streams_no_truncate before truncate on streams
 -- The log as people and reports read it: the columns and types of the old
 -- table.
 create view events as
-select e.position, s.name as stream, e.version, e.type, e.data::jsonb as data, e.meta::jsonb as meta,
+select e.position, s.name as stream, e.version, e.type, e.data::jsonb as data, event_meta(e.meta) as meta,
        e.tx, e.recorded_at, e.hash
 from event_log e join streams s on s.id = e.stream_id;
 comment on view events is 'The event log as it reads: one stream per game (game-<id>); hash chains each stream.';
