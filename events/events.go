@@ -239,7 +239,9 @@ func Streams(ctx context.Context, q Querier, prefix string) ([]string, error) {
 
 // Digest is the hash of one event as the database computes it:
 // sha256(prev ‖ stream \n version \n type \n data \n meta \n microseconds),
-// where data and meta are PostgreSQL's text form of the jsonb values.
+// where data and meta are PostgreSQL's text form of the jsonb values the
+// events view shows (meta with its full keys), whatever compact form the
+// log stores.
 func Digest(prev []byte, stream string, version int, typ, data, meta string, recordedAt time.Time) []byte {
 	h := sha256.New()
 	h.Write(prev)
