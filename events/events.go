@@ -38,6 +38,18 @@ type Meta struct {
 	Move      string `json:"move,omitempty"`      // the move as sent: private to its seat
 }
 
+// storedMeta is Meta as the log stores it: one-letter keys, which the
+// store's event_meta function (the events view, the hash) reads back as
+// Meta's own.
+type storedMeta struct {
+	Actor     string `json:"a,omitempty"`
+	Seat      *int   `json:"s,omitempty"`
+	Channel   string `json:"c,omitempty"`
+	RequestID string `json:"r,omitempty"`
+	Causation string `json:"k,omitempty"`
+	Move      string `json:"m,omitempty"`
+}
+
 // Event is an event to append.
 type Event struct {
 	Type string
@@ -107,7 +119,7 @@ func QueueAppend(b *pgx.Batch, stream string, expected int, evs []Event, out *[]
 	metas := make([]string, len(evs))
 	versions := make([]int32, len(evs))
 	for i, e := range evs {
-		meta, err := json.Marshal(e.Meta)
+		meta, err := json.Marshal(storedMeta(e.Meta))
 		if err != nil {
 			return fmt.Errorf("encode meta of %s: %w", e.Type, err)
 		}
@@ -118,12 +130,18 @@ func QueueAppend(b *pgx.Batch, stream string, expected int, evs []Event, out *[]
 		types[i], datas[i], metas[i] = e.Type, string(e.Data), string(meta)
 		versions[i] = int32(v) //nolint:gosec // G115: checked against MaxInt32 just above
 	}
+	// The stream's key comes from stream_key (which records a new stream);
+	// data and meta are stored compact (meta with one-letter keys) and
+	// returned in jsonb's text form with meta's full keys, as every read
+	// returns them.
 	b.Queue(`
-		insert into events (stream, version, type, data, meta)
-		select $1, v, t, d::jsonb, m::jsonb
-		from unnest($2::int[], $3::text[], $4::text[], $5::text[]) with ordinality as x(v, t, d, m, n)
+		insert into event_log as e (stream_id, version, type, data, meta)
+		select k.id, v, t, d::json, m::json
+		from (select stream_key($1) as id) k,
+			unnest($2::int[], $3::text[], $4::text[], $5::text[]) with ordinality as x(v, t, d, m, n)
 		order by n
-		returning `+columns, stream, versions, types, datas, metas).Query(func(rows pgx.Rows) error {
+		returning e.position, $1::text, e.version, e.type, e.data::jsonb, event_meta(e.meta), e.tx::text, e.recorded_at, e.hash`,
+		stream, versions, types, datas, metas).Query(func(rows pgx.Rows) error {
 		recs, err := collect(rows)
 		if err != nil {
 			return appendError(stream, expected, err)
@@ -144,6 +162,8 @@ func appendError(stream string, expected int, err error) error {
 	return fmt.Errorf("append to %s: %w", stream, err)
 }
 
+// columns are what a read selects from the events view (the log with each
+// stream's name, data and meta as jsonb).
 const columns = `position, stream, version, type, data, meta, tx::text, recorded_at, hash`
 
 func collect(rows pgx.Rows) ([]Recorded, error) {
@@ -204,7 +224,9 @@ func StreamVersion(ctx context.Context, q Querier, stream string) (int, error) {
 
 // Streams lists every stream with the given prefix ("game-"), in order.
 func Streams(ctx context.Context, q Querier, prefix string) ([]string, error) {
-	rows, err := q.Query(ctx, `select distinct stream from events where version = 1 and starts_with(stream, $1) order by stream`, prefix)
+	rows, err := q.Query(ctx, `select s.name from streams s
+		where starts_with(s.name, $1) and exists (select from event_log e where e.stream_id = s.id and e.version = 1)
+		order by s.name`, prefix)
 	if err != nil {
 		return nil, fmt.Errorf("list streams: %w", err)
 	}
@@ -217,7 +239,9 @@ func Streams(ctx context.Context, q Querier, prefix string) ([]string, error) {
 
 // Digest is the hash of one event as the database computes it:
 // sha256(prev ‖ stream \n version \n type \n data \n meta \n microseconds),
-// where data and meta are PostgreSQL's text form of the jsonb values.
+// where data and meta are PostgreSQL's text form of the jsonb values the
+// events view shows (meta with its full keys), whatever compact form the
+// log stores.
 func Digest(prev []byte, stream string, version int, typ, data, meta string, recordedAt time.Time) []byte {
 	h := sha256.New()
 	h.Write(prev)

@@ -80,44 +80,65 @@ func TestAppendRejectsStaleAndFutureVersions(t *testing.T) {
 	}
 }
 
-// Many writers on one game at the same expected version: exactly one wins.
+// Concurrent writers at the same expected version: exactly one wins, the
+// others get a version conflict, whether the game already exists or the
+// writers race to record its first event (and with it the stream's key).
 func TestConcurrentAppendsOneWins(t *testing.T) {
-	ctx := context.Background()
-	pool := pgtest.New(t)
-	if _, err := appendTx(ctx, pool, "game-c", 0, ev("created", 0)); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name     string
+		existing bool // the game has its first event before the race
+	}{
+		{"an existing game", true},
+		{"a new game", false},
 	}
-	const writers = 8
-	var wg sync.WaitGroup
-	errs := make([]error, writers)
-	start := make(chan struct{})
-	for i := range writers {
-		wg.Go(func() {
-			<-start
-			_, errs[i] = appendTx(ctx, pool, "game-c", 1, ev("move", i), ev("follow", i))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			pool := pgtest.New(t)
+			expected, want := 0, 2
+			if tt.existing {
+				if _, err := appendTx(ctx, pool, "game-c", 0, ev("created", 0)); err != nil {
+					t.Fatal(err)
+				}
+				expected, want = 1, 3
+			}
+			const writers = 8
+			var wg sync.WaitGroup
+			errs := make([]error, writers)
+			start := make(chan struct{})
+			for i := range writers {
+				wg.Go(func() {
+					<-start
+					_, errs[i] = appendTx(ctx, pool, "game-c", expected, ev("move", i), ev("follow", i))
+				})
+			}
+			close(start)
+			wg.Wait()
+			won := 0
+			for i, err := range errs {
+				switch {
+				case err == nil:
+					won++
+				case errors.Is(err, events.ErrVersionConflict):
+				default:
+					t.Errorf("writer %d: unexpected error %v", i, err)
+				}
+			}
+			if won != 1 {
+				t.Fatalf("%d writers won, want exactly 1", won)
+			}
+			got, _ := events.ReadStream(ctx, pool, "game-c", 0)
+			if len(got) != want {
+				t.Fatalf("stream has %d events, want %d", len(got), want)
+			}
+			if n, err := events.VerifyStream(ctx, pool, "game-c"); err != nil || n != want {
+				t.Fatalf("verify: %d, %v", n, err)
+			}
+			var keys int
+			if err := pool.QueryRow(ctx, `select count(*) from streams where name = 'game-c'`).Scan(&keys); err != nil || keys != 1 {
+				t.Fatalf("%d keys recorded for the stream, want 1 (%v)", keys, err)
+			}
 		})
-	}
-	close(start)
-	wg.Wait()
-	won := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case errors.Is(err, events.ErrVersionConflict):
-		default:
-			t.Errorf("writer %d: unexpected error %v", i, err)
-		}
-	}
-	if won != 1 {
-		t.Fatalf("%d writers won, want exactly 1", won)
-	}
-	got, _ := events.ReadStream(ctx, pool, "game-c", 0)
-	if len(got) != 3 {
-		t.Fatalf("stream has %d events, want 3", len(got))
-	}
-	if n, err := events.VerifyStream(ctx, pool, "game-c"); err != nil || n != 3 {
-		t.Fatalf("verify: %d, %v", n, err)
 	}
 }
 
@@ -187,7 +208,12 @@ func TestLogIsAppendOnly(t *testing.T) {
 	for _, stmt := range []string{
 		`update events set data = '{"n": 9}' where stream = 'game-ro'`,
 		`delete from events where stream = 'game-ro'`,
-		`truncate events`,
+		`truncate event_log`,
+		`update event_log set data = '{"n": 9}'`,
+		`delete from event_log`,
+		`update streams set name = 'game-other' where name = 'game-ro'`,
+		`delete from streams`,
+		`truncate streams`,
 	} {
 		_, err := pool.Exec(ctx, stmt)
 		if err == nil || !pgtest.IsCode(err, "42501") {
@@ -219,13 +245,13 @@ func TestVerifyStreamCatchesAlteredAndDeletedEvents(t *testing.T) {
 	tamper := func(stmt string) {
 		t.Helper()
 		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, "alter table events disable trigger user"); err != nil {
+			if _, err := tx.Exec(ctx, "alter table event_log disable trigger user"); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, "alter table events enable trigger user")
+			_, err := tx.Exec(ctx, "alter table event_log enable trigger user")
 			return err
 		})
 		if err != nil {
@@ -265,14 +291,20 @@ func TestServiceRoleCannotRewriteTheLog(t *testing.T) {
 	forbidden := []string{
 		`update events set data = '{"n": 9}' where stream = 'game-svc'`,
 		`delete from events where stream = 'game-svc'`,
-		`truncate events`,
-		`insert into events (stream, version, type, data, tx) values ('game-svc', 2, 'x', '{}', '1')`,
-		`insert into events (stream, version, type, data, recorded_at) values ('game-svc', 2, 'x', '{}', now() - interval '1 day')`,
-		`insert into events (position, stream, version, type, data) overriding system value values (1000000, 'game-svc', 2, 'x', '{}')`,
-		`insert into events (stream, version, type, data, hash) values ('game-svc', 2, 'x', '{}', '\x00')`,
+		`truncate event_log`,
+		`update event_log set data = '{"n": 9}'`,
+		`delete from event_log`,
+		`insert into event_log (stream_id, version, type, data, tx) values (1, 2, 'x', '{}', '1')`,
+		`insert into event_log (stream_id, version, type, data, recorded_at) values (1, 2, 'x', '{}', now() - interval '1 day')`,
+		`insert into event_log (position, stream_id, version, type, data) overriding system value values (1000000, 1, 2, 'x', '{}')`,
+		`insert into event_log (stream_id, version, type, data, hash) values (1, 2, 'x', '{}', '\x00')`,
+		`update streams set name = 'game-other'`,
+		`delete from streams`,
+		`insert into streams (id, name) overriding system value values (7, 'game-seven')`,
 		`set session_replication_role = replica`,
-		`alter table events disable trigger user`,
-		`drop trigger events_no_update on events`,
+		`alter table event_log disable trigger user`,
+		`drop trigger events_no_update on event_log`,
+		`drop view events`,
 		`create table sneaky (x int)`,
 		`delete from game_secrets`,
 		`alter role current_user superuser`,
@@ -303,8 +335,8 @@ func TestTheStoreSetsTxAndRecordedAt(t *testing.T) {
 		if err := q.QueryRow(ctx, `select pg_current_xact_id()::text, now()::text`).Scan(&tx, &now); err != nil {
 			return err
 		}
-		_, err := q.Exec(ctx, `insert into events (stream, version, type, data, tx, recorded_at)
-			values ('game-own', 1, 'x', '{}', '1', '2000-01-01')`)
+		_, err := q.Exec(ctx, `insert into event_log (stream_id, version, type, data, tx, recorded_at)
+			values (stream_key('game-own'), 1, 'x', '{}', '1', '2000-01-01')`)
 		return err
 	})
 	if err != nil {
@@ -316,5 +348,63 @@ func TestTheStoreSetsTxAndRecordedAt(t *testing.T) {
 	}
 	if gotTx != tx || gotAt != now {
 		t.Fatalf("stored tx %s at %s, want the store's %s at %s", gotTx, gotAt, tx, now)
+	}
+}
+
+// Meta is stored with one-letter keys and read, hashed and verified with
+// its own: a move whose text looks like a stored key, quotes and HTML
+// characters included, comes back as it was sent, and the chain verifies
+// in Go over what the view shows.
+func TestMetaIsStoredCompactAndReadWhole(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.Open(t).Owner
+	seat := 2
+	tests := []struct {
+		name string
+		meta events.Meta
+	}{
+		{"a move", events.Meta{Actor: "u-1", Seat: &seat, Channel: "api", Move: "bid 14"}},
+		{"keys in the move's text", events.Meta{Actor: "u-2", Channel: "email", Move: `"m":"x","a": 1 \"s\": <&> ` + "\u2028 é"}},
+		{"a system event", events.Meta{Channel: "system", Causation: "timer 9", RequestID: "req-1"}},
+		{"nothing", events.Meta{}},
+	}
+	var evs []events.Event
+	for i, tt := range tests {
+		evs = append(evs, events.Event{Type: "t", Data: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)), Meta: tt.meta})
+	}
+	rec, err := appendTx(ctx, pool, "game-meta", 0, evs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := events.ReadStream(ctx, pool, "game-meta", 0)
+	if err != nil || len(read) != len(tests) {
+		t.Fatalf("read %d events, %v", len(read), err)
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, _ := json.Marshal(tt.meta)
+			var stored string
+			if err := pool.QueryRow(ctx, `select meta::text from event_log where version = $1`, i+1).Scan(&stored); err != nil {
+				t.Fatal(err)
+			}
+			if len(stored) > len(want) || (len(want) > 2 && stored == string(want)) {
+				t.Errorf("stored %s, want it shorter than %s", stored, want)
+			}
+			for _, got := range []json.RawMessage{rec[i].Meta, read[i].Meta} {
+				var m events.Meta
+				if err := json.Unmarshal(got, &m); err != nil {
+					t.Fatal(err)
+				}
+				if back, _ := json.Marshal(m); string(back) != string(want) {
+					t.Errorf("read %s, want %s", back, want)
+				}
+			}
+			if string(rec[i].Meta) != string(read[i].Meta) {
+				t.Errorf("the append returned %s, a read %s", rec[i].Meta, read[i].Meta)
+			}
+		})
+	}
+	if n, err := events.VerifyStream(ctx, pool, "game-meta"); err != nil || n != len(tests) {
+		t.Fatalf("verify: %d, %v", n, err)
 	}
 }

@@ -24,10 +24,12 @@ type Checkpoint struct {
 // has committed or aborted. The returned checkpoint is the last event's pair
 // (cp itself when there is nothing new).
 func ReadFeed(ctx context.Context, q Querier, cp Checkpoint, limit int) ([]Recorded, Checkpoint, error) {
-	rows, err := q.Query(ctx, `select `+columns+` from events
-		where (tx, position) > ($1::text::xid8, $2)
-		  and tx < pg_snapshot_xmin(pg_current_snapshot())
-		order by tx, position
+	// The order names the view's columns (e.tx): a bare "tx" would be the
+	// selected tx::text, ordering transaction ids as text ("10" < "9").
+	rows, err := q.Query(ctx, `select `+columns+` from events e
+		where e.tx >= $1::text::xid8 and (e.tx, e.position) > ($1::text::xid8, $2)
+		  and e.tx < pg_snapshot_xmin(pg_current_snapshot())
+		order by e.tx, e.position
 		limit $3`, strconv.FormatUint(cp.TX, 10), cp.Position, limit)
 	if err != nil {
 		return nil, cp, fmt.Errorf("read feed: %w", err)

@@ -125,3 +125,34 @@ func TestFeedPagesInOrder(t *testing.T) {
 		t.Fatalf("paged feed = %v, want versions 1 to 5 in order", seen)
 	}
 }
+
+// Transaction ids are ordered as numbers, not as their text: across a
+// change in their number of digits ("9", then "10") the feed still reads in
+// commit order and its head is the newest. The events are placed by the
+// owner with the store's triggers off, at transaction ids 9 and 10.
+func TestFeedOrdersTransactionIDsAsNumbers(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.Open(t).Owner
+	for _, stmt := range []string{
+		`alter table event_log disable trigger user`,
+		`insert into event_log (stream_id, version, type, data, tx, hash) values
+			(stream_key('game-nine'), 1, 'a', '{"n":9}', '9', '\x00'),
+			(stream_key('game-ten'), 1, 'a', '{"n":10}', '10', '\x00')`,
+		`alter table event_log enable trigger user`,
+	} {
+		if _, err := pool.Exec(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	got, cp, err := events.ReadFeed(ctx, pool, events.Checkpoint{}, 1)
+	if err != nil || len(got) != 1 || got[0].Stream != "game-nine" || cp.TX != 9 {
+		t.Fatalf("first event of the feed: %+v at %+v, %v; want game-nine's at transaction 9", got, cp, err)
+	}
+	if got, _, err = events.ReadFeed(ctx, pool, cp, 10); err != nil || len(got) != 1 || got[0].Stream != "game-ten" {
+		t.Fatalf("the rest of the feed after transaction 9: %+v, %v; want game-ten's", got, err)
+	}
+	head, err := events.Head(ctx, pool)
+	if err != nil || head.TX != 10 {
+		t.Fatalf("head of the feed: %+v, %v; want transaction 10", head, err)
+	}
+}

@@ -22,6 +22,7 @@ func (e *ChainError) Error() string {
 }
 
 // VerifyStream recomputes stream's hash chain in Go from the stored content
+// (as the events view reads it)
 // and returns a *ChainError at the first event that does not match: an event
 // changed or deleted after it was written is detected. It returns the number
 // of events checked.

@@ -225,9 +225,9 @@ func (w *Watcher) fanOut(t Tick, lag time.Duration, n int) {
 func Head(ctx context.Context, q Querier) (Checkpoint, error) {
 	var cp Checkpoint
 	var tx string
-	err := q.QueryRow(ctx, `select tx::text, position from events
-		where tx < pg_snapshot_xmin(pg_current_snapshot())
-		order by tx desc, position desc limit 1`).Scan(&tx, &cp.Position)
+	err := q.QueryRow(ctx, `select e.tx::text, e.position from events e
+		where e.tx < pg_snapshot_xmin(pg_current_snapshot())
+		order by e.tx desc, e.position desc limit 1`).Scan(&tx, &cp.Position)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Checkpoint{}, nil
 	}

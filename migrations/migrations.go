@@ -35,6 +35,13 @@ func FS() fs.FS {
 // Migrate brings the database on conn to the latest schema. It is safe to run
 // from several processes at once: tern serialises them with an advisory lock.
 func Migrate(ctx context.Context, conn *pgx.Conn) error {
+	return MigrateTo(ctx, conn, Latest())
+}
+
+// MigrateTo brings the database on conn to schema version (River's schema
+// always to its latest): the tests of a migration start from the version
+// before it.
+func MigrateTo(ctx context.Context, conn *pgx.Conn, version int) error {
 	// River first: our files grant the service role its tables.
 	if err := migrateRiver(ctx, conn); err != nil {
 		return err
@@ -46,8 +53,11 @@ func Migrate(ctx context.Context, conn *pgx.Conn) error {
 	if err := m.LoadMigrations(FS()); err != nil {
 		return fmt.Errorf("load migrations: %w", err)
 	}
-	if err := m.Migrate(ctx); err != nil {
-		return fmt.Errorf("apply migrations: %w", err)
+	if version < 0 || version > Latest() {
+		return fmt.Errorf("apply migrations: no schema version %d (latest is %d)", version, Latest())
+	}
+	if err := m.MigrateTo(ctx, int32(version)); err != nil { //nolint:gosec // G115: checked against Latest() just above
+		return fmt.Errorf("apply migrations to version %d: %w", version, err)
 	}
 	return nil
 }

@@ -187,10 +187,12 @@ func (a *Archive) AuditGame(ctx context.Context, gameID string) (*archive.AuditR
 }
 
 // mailContext reads the Message-ID and authentication result of the mail
-// that carried each of a game's commands, by the command's first version.
+// that carried each of a game's commands, by the command's first version
+// (joined within the game's stream: the log is indexed by stream and
+// version, not by position).
 func (a *Archive) mailContext(ctx context.Context, gameID string, into map[int]archive.MailContext) error {
 	rows, err := a.pool.Query(ctx, `select e.version, coalesce(c.message_id, ''), coalesce(c.mail_auth, '')
-		from event_context c join events e on e.position = c.position
+		from event_context c join events e on e.stream = c.stream and e.position = c.position
 		where c.stream = $1 and c.message_id is not null`, Stream(gameID))
 	if err != nil {
 		return fmt.Errorf("read the mail context of game %s: %w", gameID, err)

@@ -516,7 +516,7 @@ func tamper(t *testing.T, pool *pgxpool.Pool, stmts ...string) {
 	t.Helper()
 	ctx := context.Background()
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		stmts = append(append([]string{"alter table events disable trigger user"}, stmts...), "alter table events enable trigger user")
+		stmts = append(append([]string{"alter table event_log disable trigger user"}, stmts...), "alter table event_log enable trigger user")
 		for _, s := range stmts {
 			if _, err := tx.Exec(ctx, s); err != nil {
 				return fmt.Errorf("%s: %w", s, err)

@@ -116,8 +116,10 @@ func openGiven(ctx context.Context, cfg config, name string, log *slog.Logger) (
 // step of its own), and warns when the role is a superuser.
 func checkSchema(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) error {
 	var super, owner bool
-	err := pool.QueryRow(ctx, `select rolsuper, coalesce((select pg_has_role(current_user, tableowner, 'usage')
-		from pg_tables where schemaname = 'public' and tablename = 'events'), true)
+	// events is a table before migration 014 and a view after: pg_class
+	// knows the owner of both.
+	err := pool.QueryRow(ctx, `select rolsuper, coalesce((select pg_has_role(current_user, c.relowner, 'usage')
+		from pg_class c where c.oid = to_regclass('public.events')), true)
 		from pg_roles where rolname = current_user`).Scan(&super, &owner)
 	if err != nil {
 		return fmt.Errorf("connect to the database: %w", err)

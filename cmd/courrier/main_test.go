@@ -151,7 +151,7 @@ func TestEmbeddedStartsAsAnyoneAndServesAsTheServiceRole(t *testing.T) {
 	if who != serviceLogin || super {
 		t.Fatalf("serve connects as %s (superuser %v), want %s", who, super, serviceLogin)
 	}
-	if _, err := db.Pool.Exec(ctx, "truncate events"); err == nil {
+	if _, err := db.Pool.Exec(ctx, "truncate event_log"); err == nil {
 		t.Fatal("the service role may truncate the log")
 	}
 	info, err := os.Stat(filepath.Join(cfg.DataDir, "pg15"))

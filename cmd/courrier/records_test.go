@@ -160,9 +160,9 @@ func TestRecordCommands(t *testing.T) {
 	// Tamper with an event behind the store's back: the audit fails, with
 	// the version.
 	err = pgx.BeginFunc(ctx, db.Owner, func(tx pgx.Tx) error {
-		for _, s := range []string{"alter table events disable trigger user",
+		for _, s := range []string{"alter table event_log disable trigger user",
 			fmt.Sprintf(`update events set data = data || '{"x": 1}' where stream = 'game-%s' and version = 9`, over),
-			"alter table events enable trigger user"} {
+			"alter table event_log enable trigger user"} {
 			if _, err := tx.Exec(ctx, s); err != nil {
 				return err
 			}

@@ -110,6 +110,65 @@ func Open(t testing.TB) *DB {
 	return db
 }
 
+// OpenAt creates a fresh database for t migrated only to schema version,
+// with pools as the service role and as the owner: a migration's test fills
+// it as the schema before the migration was, then calls Migrate. The
+// database is dropped when t ends.
+func OpenAt(t testing.TB, version int) *DB {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	if err := ServerError(); err != nil {
+		t.Fatalf("pgtest: no PostgreSQL server for the tests: %v", err)
+	}
+	admin, err := pgx.Connect(ctx, ServerURL())
+	if err != nil {
+		t.Fatalf("pgtest: PostgreSQL is not reachable at %s: %v", redact(ServerURL()), err)
+	}
+	defer func() { _ = admin.Close(ctx) }()
+	if _, err := ensureTemplate(ctx, admin); err != nil { // creates courrier_service and the test login role
+		t.Fatalf("pgtest: prepare template database: %v", err)
+	}
+	name := "courrier_test_" + randomSuffix()
+	if _, err := admin.Exec(ctx, fmt.Sprintf("create database %s", name)); err != nil {
+		t.Fatalf("pgtest: create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, ServerURL())
+		if err != nil {
+			t.Errorf("pgtest: drop %s: %v", name, err)
+			return
+		}
+		defer func() { _ = conn.Close(ctx) }()
+		if _, err := conn.Exec(ctx, fmt.Sprintf("drop database if exists %s with (force)", name)); err != nil {
+			t.Errorf("pgtest: drop %s: %v", name, err)
+		}
+	})
+	db := &DB{OwnerURL: databaseURL(t, name, "", ""), ServiceURL: databaseURL(t, name, ServiceRole, servicePassword)}
+	db.Migrate(t, version)
+	db.Owner = openPool(ctx, t, db.OwnerURL)
+	db.Service = openPool(ctx, t, db.ServiceURL)
+	return db
+}
+
+// Migrate brings db to schema version as its owner, as `courrier migrate`
+// would (Latest() for the newest).
+func (db *DB) Migrate(t testing.TB, version int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, db.OwnerURL)
+	if err != nil {
+		t.Fatalf("pgtest: connect to migrate: %v", err)
+	}
+	defer func() { _ = conn.Close(ctx) }()
+	if err := migrations.MigrateTo(ctx, conn, version); err != nil {
+		t.Fatalf("pgtest: migrate to %d: %v", version, err)
+	}
+}
+
 // openPool opens a pool with the service's session settings, closed when t
 // ends (before the database is dropped).
 func openPool(ctx context.Context, t testing.TB, url string) *pgxpool.Pool {
