@@ -57,11 +57,12 @@ func TestLoadAgainstURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, stop, err := startLoadServer(ctx, cfg, db.OwnerURL, slog.New(slog.DiscardHandler))
+	srv, stop, err := startLoadServer(ctx, cfg, db.OwnerURL, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
+	base := srv.url
 	load := func(dbURL string) (string, error) {
 		var out bytes.Buffer
 		err := run(ctx, []string{"load", "-url", base + "/", "-games", "2", "-clients", "2", "-duration", "1s", "-baseline", "300ms",
