@@ -65,26 +65,52 @@ var courrierMessageID = regexp.MustCompile(`^g\.([a-z0-9]+)\.v\d+\.s\d+\.`)
 // signInSecret finds a sign-in link's secret in a mail's text.
 var signInSecret = regexp.MustCompile(`/login/([a-z2-7]{20,})`)
 
-// numberedChoice is a line of a prompt's numbered moves ("  3. bid 5").
-var numberedChoice = regexp.MustCompile(`^\s*(\d+)\.\s+\S`)
+// numberedChoice is a line of a prompt's numbered moves ("  3. bid 5"),
+// and rangedChoice one that stands for a range of values ("2. bid 2 … 250").
+var (
+	numberedChoice = regexp.MustCompile(`^\s*(\d+)\.\s+\S`)
+	rangedChoice   = regexp.MustCompile(`(-?\d+)\s*…\s*(-?\d+)\s*$`)
+)
 
-// choices returns the numbers of the last run of numbered lines of a
-// prompt's text: its moves (notify's "numbered" template function).
-func choices(text string) []int {
-	var last, run []int
+// promptChoice is one of a prompt's numbered moves: a range of values
+// (from lo to hi) when ranged.
+type promptChoice struct {
+	n, lo, hi int
+	ranged    bool
+}
+
+// reply is the line that plays it: its number, and for a range a value
+// picked in it ("2 137", as the mail asks).
+func (c promptChoice) reply(pick *mrand.Rand) string {
+	if !c.ranged {
+		return strconv.Itoa(c.n)
+	}
+	return fmt.Sprintf("%d %d", c.n, c.lo+botChoice(pick, c.hi-c.lo+1))
+}
+
+// choices returns the last run of numbered lines of a prompt's text: its
+// moves (notify's "numbered" template function).
+func choices(text string) []promptChoice {
+	var last, run []promptChoice
 	for l := range strings.SplitSeq(text, "\n") {
-		m := numberedChoice.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		l = strings.TrimRight(l, "\r")
+		m := numberedChoice.FindStringSubmatch(l)
 		if m == nil {
 			if len(run) > 0 {
 				last, run = run, nil
 			}
 			continue
 		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			continue
+		c := promptChoice{}
+		c.n, _ = strconv.Atoi(m[1]) // digits
+		if r := rangedChoice.FindStringSubmatch(l); r != nil {
+			lo, errLo := strconv.Atoi(r[1])
+			hi, errHi := strconv.Atoi(r[2])
+			if errLo == nil && errHi == nil && lo <= hi {
+				c.lo, c.hi, c.ranged = lo, hi, true
+			}
 		}
-		run = append(run, n)
+		run = append(run, c)
 	}
 	if len(run) > 0 {
 		last = run
@@ -267,6 +293,8 @@ type mailPlay struct {
 	repliesOK  atomic.Int64
 	smtpErrors errorLog // replies refused or failed at the inbound SMTP port
 	otherErrs  errorLog // prompts without moves, games not replaced
+	// refusalTexts keeps the first refusals' words.
+	refusalTexts errorLog
 }
 
 // deliver is the sink's hand-over: a sign-in link to the bot waiting for
@@ -310,6 +338,7 @@ func (p *mailPlay) deliver(m sinkMail) {
 			p.kinds.receipts.Add(1)
 		case m.kind == "refusal":
 			p.kinds.refusals.Add(1)
+			p.refusalTexts.add(fmt.Errorf("refusal to %s: %s", m.to, refusalGist(m.text)))
 		case m.kind == "game_over":
 			p.kinds.gameOvers.Add(1)
 		default:
@@ -364,7 +393,7 @@ func (p *mailPlay) signIn(ctx context.Context, api *client.ClientWithResponses, 
 
 // replyText is a bot's reply to a prompt: the number of one of its moves,
 // above the prompt quoted, as a mail program writes a reply.
-func replyText(from, msgID string, prompt sinkMail, choice int) []byte {
+func replyText(from, msgID string, prompt sinkMail, choice string) []byte {
 	var b strings.Builder
 	subject := prompt.subject
 	if !strings.HasPrefix(strings.ToLower(subject), "re:") {
@@ -377,7 +406,7 @@ func replyText(from, msgID string, prompt sinkMail, choice int) []byte {
 		fmt.Fprintf(&b, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", prompt.messageID, prompt.messageID)
 	}
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
-	fmt.Fprintf(&b, "%d\r\n\r\n", choice)
+	b.WriteString(choice + "\r\n\r\n")
 	for l := range strings.SplitSeq(strings.TrimRight(prompt.text, "\r\n"), "\n") {
 		b.WriteString("> " + strings.TrimRight(l, "\r") + "\r\n")
 	}
@@ -467,7 +496,7 @@ func (p *mailPlay) replier(ctx context.Context, pick *mrand.Rand, run string, n 
 			p.otherErrs.add(fmt.Errorf("prompt %s to %s: no numbered move or no Reply-To", m.messageID, m.to))
 			continue
 		}
-		choice := moves[pick.IntN(len(moves))]
+		choice := moves[botChoice(pick, len(moves))].reply(pick)
 		msgID := fmt.Sprintf("r.%s.%d.%d@%s", run, n, seq, botsDomain)
 		raw := replyText(m.to, msgID, m, choice)
 		err := sender.send(ctx, m.to, m.replyTo, raw, func() {
@@ -658,6 +687,9 @@ func (p *mailPlay) play(ctx context.Context, base string, stdout io.Writer, bega
 	res.smtpErrors = p.smtpErrors.n
 	res.firstErrors = append(res.firstErrors, p.smtpErrors.first...)
 	p.smtpErrors.mu.Unlock()
+	p.refusalTexts.mu.Lock()
+	res.firstErrors = append(res.firstErrors, p.refusalTexts.first...)
+	p.refusalTexts.mu.Unlock()
 	p.otherErrs.mu.Lock()
 	res.otherErrors = p.otherErrs.n
 	res.firstErrors = append(res.firstErrors, p.otherErrs.first...)
@@ -738,4 +770,24 @@ func mailVerdict(asked, repliesPerSec float64, p50, p99 time.Duration) string {
 func secondsPercentiles(h *hdrhistogram.Histogram) string {
 	s := func(q float64) string { return fmt.Sprintf("%.3f s", float64(h.ValueAtQuantile(q))/1e6) }
 	return fmt.Sprintf("p50 %s, p95 %s, p99 %s", s(50), s(95), s(99))
+}
+
+// refusalGist is a refusal's text in one line, without its greeting and
+// its signature: what it says was wrong.
+func refusalGist(text string) string {
+	var out []string
+	for l := range strings.SplitSeq(text, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "-- ") || l == "--" {
+			break
+		}
+		if l != "" && !strings.HasPrefix(l, "##") && !strings.HasPrefix(l, "Hello") {
+			out = append(out, l)
+		}
+	}
+	g := strings.Join(out, " ")
+	if len(g) > 300 {
+		g = g[:300] + "…"
+	}
+	return g
 }
