@@ -458,8 +458,7 @@ func (s *inboundSender) send(ctx context.Context, from, to string, raw []byte, m
 		return nil
 	}()
 	if err != nil {
-		var refused *smtp.SMTPError
-		if errors.As(err, &refused) {
+		if _, refused := errors.AsType[*smtp.SMTPError](err); refused {
 			_ = s.c.Reset() // the session goes on after a refusal
 		} else {
 			s.close()
