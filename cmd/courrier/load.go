@@ -171,7 +171,7 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		base, baselineURL, backlogURL = srv.url, scratch, scratch
 		how := ""
 		if o.mail {
-			mp.inbound = srv.smtpAddr
+			mp.inbound, mp.backlogURL = srv.smtpAddr, scratch
 			how = " by mail"
 		}
 		_, _ = fmt.Fprintf(stdout, "courrier load: %s, %d games of %d, %d clients, %v%s, against an embedded server on a scratch database\n",

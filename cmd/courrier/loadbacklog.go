@@ -191,3 +191,43 @@ func describeBacklog(samples []backlogSample) (text string, growing bool) {
 	}
 	return b.String(), growing
 }
+
+// waitMailDrained waits until no mail job of the database at dbURL waits
+// to run (the set-up's burst of sign-in links, invitations and first
+// prompts delivered), polling every interval, for at most limit. It
+// returns how long it waited, the backlog it found first, and whether it
+// drained.
+func waitMailDrained(ctx context.Context, dbURL string, interval, limit time.Duration) (waited time.Duration, first int64, drained bool, err error) {
+	pcfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("mail backlog: %w", err)
+	}
+	pcfg.MaxConns = 1
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("mail backlog: %w", err)
+	}
+	defer pool.Close()
+	start := time.Now()
+	for i := 0; ; i++ {
+		var n int64
+		var age float64
+		if err := pool.QueryRow(ctx, backlogQuery, jobs.QueueMail).Scan(&n, &age); err != nil {
+			return time.Since(start), first, false, fmt.Errorf("mail backlog: read River's jobs: %w", err)
+		}
+		if i == 0 {
+			first = n
+		}
+		if n == 0 {
+			return time.Since(start), first, true, nil
+		}
+		if time.Since(start) >= limit {
+			return time.Since(start), first, false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return time.Since(start), first, false, ctx.Err()
+		case <-time.After(interval):
+		}
+	}
+}
