@@ -204,12 +204,9 @@ func (s *relaySink) NewSession(*smtp.Conn) (smtp.Session, error) {
 
 // sinkSession is one SMTP session at the sink.
 type sinkSession struct {
-	sink *relaySink
-	// backlogURL is the server's database, where the set-up's mail is
-	// waited for.
-	backlogURL string
-	nullFrom   bool
-	to         []string
+	sink     *relaySink
+	nullFrom bool
+	to       []string
 }
 
 // Mail implements smtp.Session.
