@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
 	"golang.org/x/time/rate"
 
 	"github.com/courrier-games/courrier/migrations/pgtest"
@@ -353,5 +357,50 @@ func TestPromptChoices(t *testing.T) {
 	}
 	if got := ranged[0].reply(pick); got != "1" {
 		t.Errorf("the plain move answered %q", got)
+	}
+}
+
+// A bot's connection to the inbound SMTP port is kept from mail to mail;
+// when the server closed it meanwhile (its read timeout), the next mail
+// goes on a new connection instead of failing.
+func TestInboundSenderReconnects(t *testing.T) {
+	var got []sinkMail
+	var mu sync.Mutex
+	s := &relaySink{served: make(chan error, 1), deliver: func(m sinkMail) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, m)
+	}}
+	s.srv = smtp.NewServer(s)
+	s.srv.Domain = "inbound.test"
+	s.srv.ReadTimeout = 200 * time.Millisecond
+	var lc net.ListenConfig
+	ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.served <- s.srv.Serve(ln) }()
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	sender := &inboundSender{addr: ln.Addr().String()}
+	defer sender.close()
+	prompt := sinkMail{replyTo: "m+x@courrier.test", subject: "your move", messageID: "g.abc.v1.s0.prompt@courrier.test", text: "1. bid 1\n"}
+	marks := 0
+	for i := range 2 {
+		if i == 1 {
+			time.Sleep(600 * time.Millisecond) // past the server's read timeout: it closes the kept connection
+		}
+		raw := replyText("bot@bots.test", fmt.Sprintf("r.%d@bots.test", i), prompt, "1")
+		if err := sender.send(t.Context(), "bot@bots.test", prompt.replyTo, raw, func() { marks++ }); err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 || marks < 2 {
+		t.Errorf("%d mails taken, %d marks, want 2 and at least 2", len(got), marks)
 	}
 }

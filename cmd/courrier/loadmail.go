@@ -425,7 +425,22 @@ type inboundSender struct {
 }
 
 // send hands one mail over; mark is called just before its end of DATA.
+// A kept connection the server closed meanwhile (its read timeout: a 421,
+// or none at all) fails at MAIL FROM, and the mail goes on a new one.
 func (s *inboundSender) send(ctx context.Context, from, to string, raw []byte, mark func()) error {
+	reused := s.c != nil
+	err := s.attempt(ctx, from, to, raw, mark)
+	if errors.Is(err, errMailFromOnKept) && reused {
+		err = s.attempt(ctx, from, to, raw, mark)
+	}
+	return err
+}
+
+// errMailFromOnKept marks a failure at MAIL FROM, the first command of a
+// mail on a connection kept from the one before.
+var errMailFromOnKept = errors.New("MAIL FROM failed")
+
+func (s *inboundSender) attempt(ctx context.Context, from, to string, raw []byte, mark func()) error {
 	if s.c == nil {
 		d := net.Dialer{Timeout: 5 * time.Second}
 		conn, err := d.DialContext(ctx, "tcp", s.addr)
@@ -442,7 +457,7 @@ func (s *inboundSender) send(ctx context.Context, from, to string, raw []byte, m
 	_ = s.conn.SetDeadline(time.Now().Add(30 * time.Second)) // a write or read past it fails, and is reported
 	err := func() error {
 		if err := s.c.Mail(from, nil); err != nil {
-			return fmt.Errorf("MAIL FROM:<%s>: %w", from, err)
+			return fmt.Errorf("MAIL FROM:<%s>: %w: %w", from, errMailFromOnKept, err)
 		}
 		if err := s.c.Rcpt(to, nil); err != nil {
 			return fmt.Errorf("RCPT TO:<%s>: %w", to, err)
@@ -461,7 +476,7 @@ func (s *inboundSender) send(ctx context.Context, from, to string, raw []byte, m
 		return nil
 	}()
 	if err != nil {
-		if _, refused := errors.AsType[*smtp.SMTPError](err); refused {
+		if se, refused := errors.AsType[*smtp.SMTPError](err); refused && se.Code != 421 && !errors.Is(err, errMailFromOnKept) {
 			_ = s.c.Reset() // the session goes on after a refusal
 		} else {
 			s.close()
