@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -16,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-msgauth/authres"
 	"github.com/emersion/go-smtp"
 	"golang.org/x/time/rate"
 
@@ -402,5 +405,52 @@ func TestInboundSenderReconnects(t *testing.T) {
 	defer mu.Unlock()
 	if len(got) != 2 || marks < 2 {
 		t.Errorf("%d mails taken, %d marks, want 2 and at least 2", len(got), marks)
+	}
+}
+
+// A bot's reply is what the trusted relay in front of the inbound port
+// hands over for a player: its Authentication-Results, of the authserv-id
+// the embedded server trusts, say DMARC passed for the From's domain; it
+// answers the prompt in its thread; its first line is the move.
+func TestBotReplyAsTheRelayHandsItOver(t *testing.T) {
+	prompt := sinkMail{replyTo: "m+abc.game.1.12.xyz@localhost", subject: "[courrier] Coyote g: your move (version 12)",
+		messageID: "g.game.v12.s1.prompt@localhost", text: "Your moves:\n   1. bid 4\n"}
+	raw := replyText("load-1-0-0@"+botsDomain, "r.1@"+botsDomain, prompt, "1")
+	mr, err := mail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ident, results, err := authres.Parse(mr.Header.Get("Authentication-Results"))
+	if err != nil || ident != loadAuthservID {
+		t.Fatalf("Authentication-Results by %q (%v), want %q", ident, err, loadAuthservID)
+	}
+	var dmarc *authres.DMARCResult
+	for _, r := range results {
+		if d, ok := r.(*authres.DMARCResult); ok {
+			dmarc = d
+		}
+	}
+	if dmarc == nil || dmarc.Value != authres.ResultPass || dmarc.From != botsDomain {
+		t.Errorf("DMARC result %+v, want pass for %s", dmarc, botsDomain)
+	}
+	from, _ := mr.Header.AddressList("From")
+	to, _ := mr.Header.AddressList("To")
+	inReplyTo, _ := mr.Header.MsgIDList("In-Reply-To")
+	refs, _ := mr.Header.MsgIDList("References")
+	subject, _ := mr.Header.Subject()
+	if len(from) != 1 || from[0].Address != "load-1-0-0@"+botsDomain || len(to) != 1 || to[0].Address != prompt.replyTo ||
+		len(inReplyTo) != 1 || inReplyTo[0] != prompt.messageID || len(refs) != 1 || refs[0] != prompt.messageID || subject != "Re: "+prompt.subject {
+		t.Errorf("reply header: from %v, to %v, in reply to %v, references %v, subject %q", from, to, inReplyTo, refs, subject)
+	}
+	part, err := mr.NextPart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(part.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(body), "\r\n"); first != "1" || !strings.Contains(string(body), "> Your moves:") {
+		t.Errorf("reply body %q, want the move then the prompt quoted", body)
 	}
 }
