@@ -148,7 +148,7 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 			// Authentication-Results of its authserv-id. The per-sender
 			// limits are off, as the HTTP rate limit is: a few bot
 			// addresses play every game.
-			mp = newMailPlay(o, log)
+			mp = newMailPlay(o)
 			sink, err := startRelaySink(ctx, mp.deliver)
 			if err != nil {
 				return err

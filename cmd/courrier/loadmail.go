@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	mrand "math/rand/v2"
 	"mime"
@@ -265,7 +264,6 @@ type replyJob struct {
 type mailPlay struct {
 	o        loadOptions
 	inbound  string // the embedded server's inbound SMTP address
-	log      *slog.Logger
 	replies  chan replyJob
 	replaces chan string   // games over, to replace
 	stopped  chan struct{} // closed when the games end: prompts are no longer queued
@@ -535,9 +533,9 @@ func (p *mailPlay) replier(ctx context.Context, pick *mrand.Rand, run string, n 
 }
 
 // newMailPlay is the state of a `-mail` run of o.
-func newMailPlay(o loadOptions, log *slog.Logger) *mailPlay {
+func newMailPlay(o loadOptions) *mailPlay {
 	p := &mailPlay{
-		o: o, log: log,
+		o:         o,
 		replies:   make(chan replyJob, 4*o.games*o.seats+64),
 		replaces:  make(chan string, o.games+64),
 		stopped:   make(chan struct{}),
