@@ -70,6 +70,7 @@ func parseLoadFlags(args []string, getenv func(string) string) (config, loadOpti
 		fs.Float64Var(&o.rate, "rate", 0, "moves a second to aim at, all clients together (0: as fast as the clients go); with -mail, replies a second")
 		fs.BoolVar(&o.mail, "mail", false, "play by mail end to end: the embedded server relays its mail to a sink this command runs on a loopback port, "+
 			"where the bots (an address each) read their prompts, and they reply through its inbound SMTP port as the trusted relay in front of it would; "+
+			"the set-up's burst of mail goes out before the games are timed; "+
 			"reports moves/s, mails/s and the latency from a reply's end of DATA to the game's next prompt at the sink")
 		fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of this process (the embedded server and the bots) during the games to this file")
 	})
