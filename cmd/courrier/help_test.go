@@ -40,7 +40,7 @@ var commandFlags = []struct {
 	{"mail list", append([]string{"-failed", "-smtp-relay"}, databaseFlags...)},
 	{"mail show", databaseFlags},
 	{"secrets rotate", []string{"-data-dir"}},
-	{"load", append([]string{"-game", "-games", "-clients", "-seats", "-duration", "-baseline", "-url", "-rate", "-cpuprofile"}, databaseFlags...)},
+	{"load", append([]string{"-game", "-games", "-clients", "-seats", "-duration", "-baseline", "-url", "-rate", "-mail", "-cpuprofile"}, databaseFlags...)},
 	{"replay", append([]string{"-as", "-to", "-views", "-json"}, databaseFlags...)},
 	{"audit", append([]string{"-all", "-json", "-q", "-receipts"}, databaseFlags...)},
 	{"export", append([]string{"-as", "-o", "-all", "-dir"}, databaseFlags...)},

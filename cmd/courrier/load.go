@@ -42,6 +42,7 @@ type loadOptions struct {
 	url      string
 	rate     float64
 	profile  string
+	mail     bool
 }
 
 // The goal the load command reports against (issue: the HTTP API): at full
@@ -66,7 +67,11 @@ func parseLoadFlags(args []string, getenv func(string) string) (config, loadOpti
 		fs.DurationVar(&o.duration, "duration", 30*time.Second, "how long the bots play")
 		fs.DurationVar(&o.baseline, "baseline", 0, "how long PostgreSQL's insert rate is measured before the games (0: a third of -duration, 1 s to 10 s; negative: skip)")
 		fs.StringVar(&o.url, "url", "", "base URL of a running courrier to load (its dev mailbox must answer this machine); empty: an embedded server on a scratch database")
-		fs.Float64Var(&o.rate, "rate", 0, "moves a second to aim at, all clients together (0: as fast as the clients go)")
+		fs.Float64Var(&o.rate, "rate", 0, "moves a second to aim at, all clients together (0: as fast as the clients go); with -mail, replies a second")
+		fs.BoolVar(&o.mail, "mail", false, "play by mail end to end: the embedded server relays its mail to a sink this command runs on a loopback port, "+
+			"where the bots (an address each) read their prompts, and they reply through its inbound SMTP port as the trusted relay in front of it would; "+
+			"the set-up's burst of mail goes out before the games are timed; "+
+			"reports moves/s, mails/s and the latency from a reply's end of DATA to the game's next prompt at the sink")
 		fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of this process (the embedded server and the bots) during the games to this file")
 	})
 	if err != nil {
@@ -94,6 +99,9 @@ func parseLoadFlags(args []string, getenv func(string) string) (config, loadOpti
 	case o.rate < 0 || math.IsNaN(o.rate) || math.IsInf(o.rate, 0):
 		return cfg, o, usageError{msg: fmt.Sprintf("-rate %v: give moves a second (a positive number), or 0 for as fast as the clients go", o.rate)}
 	}
+	if o.url != "" && o.mail {
+		return cfg, o, usageError{msg: "-mail plays against the embedded server, whose mail it relays: leave -url out"}
+	}
 	if o.url != "" {
 		u, err := url.Parse(o.url)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
@@ -107,9 +115,10 @@ func parseLoadFlags(args []string, getenv func(string) string) (config, loadOpti
 	return cfg, o, nil
 }
 
-// loadCmd plays games between bots over the HTTP API and reports the
-// throughput and latencies of moves next to PostgreSQL's own one-row
-// insert rate from as many clients, measured first.
+// loadCmd plays games between bots over the HTTP API, or by mail, and
+// reports the throughput and latencies of moves next to PostgreSQL's own
+// one-row insert rate from as many clients, measured first, and the mail
+// backlog during the games (the run fails when it grew throughout).
 func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	cfg, o, err := parseLoadFlags(args, os.Getenv)
 	if err != nil {
@@ -119,7 +128,8 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	// Where the games are played, and where the baseline is measured: the
 	// embedded server's scratch database, or with -url the database of
 	// DATABASE_URL (in a scratch table), or nowhere.
-	base, baselineURL, skipBaseline := o.url, "", ""
+	base, baselineURL, skipBaseline, backlogURL := o.url, "", "", ""
+	var mp *mailPlay
 	if o.url == "" {
 		ownerURL, stop, err := ownerOf(ctx, cfg, log)
 		if err != nil {
@@ -132,19 +142,46 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 			return err
 		}
 		defer dropDatabase(context.WithoutCancel(ctx), ownerURL, name, log)
-		srvBase, stopServer, err := startLoadServer(ctx, cfg, scratch, log)
+		if o.mail {
+			// The load command is the relay on both sides: the server's
+			// outbound relay is its sink, and the bots' replies come from
+			// this machine (COURRIER_SMTP_TRUSTED local) with the
+			// Authentication-Results of its authserv-id. The per-sender
+			// limits are off, as the HTTP rate limit is: a few bot
+			// addresses play every game.
+			mp = newMailPlay(o)
+			sink, err := startRelaySink(ctx, mp.deliver)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if err := sink.stop(); err != nil {
+					log.Warn("load: the relay sink", "err", err)
+				}
+			}()
+			mp.sink = sink
+			cfg.SMTPRelay, cfg.SMTPRelayCA = "smtp://"+sink.addr, ""
+			cfg.SMTPTrusted, cfg.AuthservID = "local", loadAuthservID
+			cfg.SMTPSenders, cfg.SMTPReplies, cfg.MailHourly = "off", "off", "off"
+		}
+		srv, stopServer, err := startLoadServer(ctx, cfg, scratch, log)
 		if err != nil {
 			return err
 		}
 		defer stopServer()
-		base, baselineURL = srvBase, scratch
-		_, _ = fmt.Fprintf(stdout, "courrier load: %s, %d games of %d, %d clients, %v, against an embedded server on a scratch database\n",
-			o.game, o.games, o.seats, o.clients, o.duration)
+		base, baselineURL, backlogURL = srv.url, scratch, scratch
+		how := ""
+		if o.mail {
+			mp.inbound, mp.backlogURL = srv.smtpAddr, scratch
+			how = " by mail"
+		}
+		_, _ = fmt.Fprintf(stdout, "courrier load: %s, %d games of %d, %d clients, %v%s, against an embedded server on a scratch database\n",
+			o.game, o.games, o.seats, o.clients, o.duration, how)
 	} else {
 		if err := checkHealth(ctx, o.url); err != nil {
 			return err
 		}
-		baselineURL = cfg.DatabaseURL
+		baselineURL, backlogURL = cfg.DatabaseURL, cfg.DatabaseURL
 		if baselineURL == "" {
 			skipBaseline = "no database URL: give -database-url (or DATABASE_URL), a role that may create a table in the server's database, to measure it"
 		}
@@ -180,7 +217,46 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		}
 		defer pprof.StopCPUProfile()
 	}
-	res, err := playLoad(ctx, base, o, stdout, log)
+
+	// The mail backlog is sampled from the games' start to their end.
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	defer stopSampling()
+	var backlog func() ([]backlogSample, error)
+	began := func() {
+		if backlogURL != "" {
+			backlog = sampleBacklog(sampleCtx, backlogURL, time.Now(), time.Second)
+		}
+	}
+	var failure error
+	if o.mail {
+		failure = reportMail(ctx, mp, base, insertsPerSec, stdout, began)
+	} else {
+		failure = reportHTTP(ctx, o, base, insertsPerSec, stdout, log, began)
+	}
+	stopSampling()
+	if backlog == nil {
+		if failure == nil && backlogURL == "" {
+			_, _ = fmt.Fprintln(stdout, "mail backlog: not sampled (no database URL: give -database-url, the server's database, to sample it)")
+		}
+		return failure
+	}
+	samples, serr := backlog()
+	if serr != nil {
+		_, _ = fmt.Fprintf(stdout, "mail backlog: not sampled (%v)\n", serr)
+		return failure
+	}
+	text, growing := describeBacklog(samples)
+	_, _ = fmt.Fprintln(stdout, text)
+	if failure == nil && growing {
+		failure = errors.New("load: the mail backlog grew over the whole run: the mail does not keep pace with the moves (see the backlog lines above)")
+	}
+	return failure
+}
+
+// reportHTTP plays the games over the HTTP API and prints what it
+// measured; the error says why the run fails.
+func reportHTTP(ctx context.Context, o loadOptions, base string, insertsPerSec float64, stdout io.Writer, log *slog.Logger, began func()) error {
+	res, err := playLoad(ctx, base, o, stdout, log, began)
 	if err != nil {
 		return err
 	}
@@ -285,13 +361,19 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
+// loadServer is where the embedded server answers.
+type loadServer struct {
+	url      string // its HTTP base URL
+	smtpAddr string // its inbound SMTP port
+}
+
 // startLoadServer runs `courrier serve` (runServer, as is) in this process
 // on two free loopback ports, on the scratch database, without rate limits,
-// and returns its URL once it answers its health check.
-func startLoadServer(ctx context.Context, cfg config, scratchOwner string, log *slog.Logger) (string, func(), error) {
+// and returns where it answers once it answers its health check.
+func startLoadServer(ctx context.Context, cfg config, scratchOwner string, log *slog.Logger) (loadServer, func(), error) {
 	db, err := openZeroConfig(ctx, cfg, "serve", scratchOwner)
 	if err != nil {
-		return "", nil, err
+		return loadServer{}, nil, err
 	}
 	// runServer listens on addresses, and the sign-in links need its URL
 	// before it starts: the ports are found free here and given to it.
@@ -301,7 +383,7 @@ func startLoadServer(ctx context.Context, cfg config, scratchOwner string, log *
 		ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 		if err != nil {
 			db.Close()
-			return "", nil, fmt.Errorf("find a free port: %w", err)
+			return loadServer{}, nil, fmt.Errorf("find a free port: %w", err)
 		}
 		ports[i] = ln.Addr().String()
 		_ = ln.Close() // only its number was wanted
@@ -327,28 +409,28 @@ func startLoadServer(ctx context.Context, cfg config, scratchOwner string, log *
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.BaseURL+"/healthz", nil)
 		if err != nil {
 			stop()
-			return "", nil, fmt.Errorf("health check: %w", err)
+			return loadServer{}, nil, fmt.Errorf("health check: %w", err)
 		}
 		if resp, err := hc.Do(req); err == nil {
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
 				log.Debug("load: the embedded server answers", "url", cfg.BaseURL)
-				return cfg.BaseURL, stop, nil
+				return loadServer{url: cfg.BaseURL, smtpAddr: cfg.SMTPAddr}, stop, nil
 			}
 		}
 		select {
 		case err := <-done:
 			cancel()
 			db.Close()
-			return "", nil, fmt.Errorf("the embedded server did not start: %w", err)
+			return loadServer{}, nil, fmt.Errorf("the embedded server did not start: %w", err)
 		case <-ctx.Done():
 			stop()
-			return "", nil, fmt.Errorf("the embedded server did not start: %w", ctx.Err())
+			return loadServer{}, nil, fmt.Errorf("the embedded server did not start: %w", ctx.Err())
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
 	stop()
-	return "", nil, errors.New("the embedded server did not answer its health check in 10 s")
+	return loadServer{}, nil, errors.New("the embedded server did not answer its health check in 10 s")
 }
 
 // checkHealth fails fast, before the baseline, when no courrier answers at
@@ -500,8 +582,9 @@ func (l *errorLog) add(err error) {
 // playLoad signs the bots in, starts the games and plays them for the
 // duration: each client plays its share of the games in turn, a finished
 // game replaced by a new one. The bots of a client (one a seat) sign in
-// once and sit at every game of that client.
-func playLoad(ctx context.Context, base string, o loadOptions, stdout io.Writer, log *slog.Logger) (loadResult, error) {
+// once and sit at every game of that client. began is called when the
+// games begin to be timed.
+func playLoad(ctx context.Context, base string, o loadOptions, stdout io.Writer, log *slog.Logger, began func()) (loadResult, error) {
 	httpc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * o.clients}}
 	defer httpc.CloseIdleConnections()
 	api, err := newAPIClient(base, httpc)
@@ -563,6 +646,7 @@ func playLoad(ctx context.Context, base string, o loadOptions, stdout io.Writer,
 	defer cancel()
 	bar := newLoadBar(stdout, o.duration.Milliseconds(), "playing")
 	start := time.Now()
+	began()
 	go func() {
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()

@@ -6,7 +6,7 @@
 //	courrier mail list [ADDRESS]          list the dev mailbox, or the outgoing mail log with a relay
 //	courrier mail show ID                 print one message of the dev mailbox
 //	courrier secrets rotate PURPOSE       add a new current key (jwt, reply, seed)
-//	courrier load                         play bots over the HTTP API and measure it
+//	courrier load                         play bots over the HTTP API or by mail and measure it
 //	courrier replay GAME                  a game version by version as a seat saw it
 //	courrier audit GAME... | -all         re-derive games from the log and check every step
 //	courrier export GAME | -all -dir DIR  write game records (plain text, like PGN)
@@ -113,9 +113,15 @@ var commands = []command{
 	{name: "secrets rotate", args: "PURPOSE", summary: "add a new current key of PURPOSE (jwt, reply or seed) to the data directory",
 		detail:   "The new key signs or seals from the next start; the older keys still verify or open.",
 		settings: []string{"COURRIER_DATA_DIR"}},
-	{name: "load", summary: "play games between bots over the HTTP API and measure moves/s and latencies",
+	{name: "load", summary: "play games between bots over the HTTP API (or by mail) and measure moves/s and latencies",
 		detail: "It compares them with PostgreSQL's own insert rate from as many clients, against an\n" +
-			"embedded server on a scratch database, or against a running courrier (-url).",
+			"embedded server on a scratch database, or against a running courrier (-url). With -mail the\n" +
+			"bots play by mail end to end: prompts read at a relay sink on loopback, replies through the\n" +
+			"inbound SMTP port as a trusted relay hands them over (Authentication-Results of its authserv-id).\n" +
+			"The mail backlog (mail jobs waiting to run) is sampled every second; the run fails when it grew\n" +
+			"over the whole run: the least-squares line through the second half's samples rises, over that\n" +
+			"half, by at least 10 mails and by more than 3 times the samples' scatter about it, and the last\n" +
+			"sample is above the first.",
 		settings: []string{"DATABASE_URL", "COURRIER_DATA_DIR"}},
 	{name: "replay", args: "GAME", summary: "print a game version by version as a seat saw it",
 		settings: []string{"DATABASE_URL", "COURRIER_DATA_DIR"}},
