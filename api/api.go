@@ -125,7 +125,7 @@ func (s *Server) CloseStreams() {
 func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", s.health)
-	e.GET("/metrics", s.metricsHandler())
+	e.GET("/metrics", s.serveMetrics)
 	e.GET("/v1/openapi.json", s.openAPIDocument)
 	e.GET("/rules/:game", s.rulesPage)
 	v1 := routesWith{e: e, mw: []echo.MiddlewareFunc{s.route, s.authenticate, s.validate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -22,6 +23,7 @@ type metrics struct {
 	// scrape (Config.MailBacklog); nil without one.
 	mailWaiting *prometheus.GaugeVec
 	mailOldest  *prometheus.GaugeVec
+	serve       http.Handler // the registry in Prometheus' text format
 }
 
 func newMetrics() *metrics {
@@ -40,6 +42,7 @@ func newMetrics() *metrics {
 	}
 	m.reg.MustRegister(m.moves, m.refusals, m.latency,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.serve = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 	return m
 }
 
@@ -138,18 +141,15 @@ func (m *metrics) refusal(code string) { m.refusals.WithLabelValues(code).Inc() 
 
 func (m *metrics) move(game string) { m.moves.WithLabelValues(game).Inc() }
 
-// metricsHandler serves /metrics, the mail backlog read first (a failed read is
-// logged, and the scrape goes on without it).
-func (s *Server) metricsHandler() echo.HandlerFunc {
-	serve := promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
-	return func(c echo.Context) error {
-		ctx := c.Request().Context()
-		if err := s.metrics.readMailBacklog(ctx, s.cfg.MailBacklog); err != nil {
-			s.log.WarnContext(ctx, "metrics: the mail backlog could not be read", "err", err)
-		}
-		serve.ServeHTTP(c.Response(), c.Request())
-		return nil
+// serveMetrics serves /metrics, the mail backlog read first (a failed
+// read is logged, and the scrape goes on without it).
+func (s *Server) serveMetrics(c echo.Context) error {
+	ctx := c.Request().Context()
+	if err := s.metrics.readMailBacklog(ctx, s.cfg.MailBacklog); err != nil {
+		s.log.WarnContext(ctx, "metrics: the mail backlog could not be read", "err", err)
 	}
+	s.metrics.serve.ServeHTTP(c.Response(), c.Request())
+	return nil
 }
 
 // measure records each request's latency. Live streams are left out: they
