@@ -289,21 +289,8 @@ func printBacklog(ctx context.Context, stdout io.Writer, db *database) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "\nwaiting to be sent: %s\n", backlogLine(list))
+	_, err = fmt.Fprintf(stdout, "\nwaiting to be sent: %s\n", mailstore.BacklogLine(list))
 	return err
-}
-
-// backlogLine writes the backlog per priority on one line.
-func backlogLine(list []mailstore.Waiting) string {
-	parts := make([]string, 0, len(list))
-	for _, w := range list {
-		p := fmt.Sprintf("%s %d", w.Name, w.Count)
-		if w.Count > 0 {
-			p += fmt.Sprintf(" (oldest %s)", w.Oldest.Round(time.Second))
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // warnFailed tells the operator how many mails failed for good.

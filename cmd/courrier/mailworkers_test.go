@@ -12,7 +12,6 @@ import (
 
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/migrations/pgtest"
-	"github.com/courrier-games/courrier/notify/mailstore"
 )
 
 // The mail workers are sized to the database pool unless
@@ -84,18 +83,5 @@ func TestMailListShowsTheBacklogPerPriority(t *testing.T) {
 		if last != "waiting to be sent: waiting 1 (oldest 10s), game 2 (oldest 1m5s), later 0" {
 			t.Errorf("%v printed:\n%s", args, out.String())
 		}
-	}
-}
-
-// The backlog line names each priority and says the oldest's age only
-// when some mail waits.
-func TestBacklogLine(t *testing.T) {
-	got := backlogLine([]mailstore.Waiting{
-		{Priority: jobs.PriorityWaiting, Name: "waiting"},
-		{Priority: jobs.PriorityGame, Name: "game", Count: 42, Oldest: 65400 * time.Millisecond},
-		{Priority: jobs.PriorityLater, Name: "later", Count: 3, Oldest: 12 * time.Second},
-	})
-	if want := "waiting 0, game 42 (oldest 1m5s), later 3 (oldest 12s)"; got != want {
-		t.Errorf("backlogLine: %q, want %q", got, want)
 	}
 }

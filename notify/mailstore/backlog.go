@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -69,4 +70,19 @@ func (s *Store) MailBacklog(ctx context.Context) ([]Waiting, error) {
 		out[i].Name = jobs.PriorityName(out[i].Priority)
 	}
 	return out, nil
+}
+
+// BacklogLine writes a backlog on one line, first worked first, with the
+// oldest's age where some mail waits: "waiting 0, game 42 (oldest 1m5s),
+// later 3 (oldest 12s)".
+func BacklogLine(list []Waiting) string {
+	parts := make([]string, 0, len(list))
+	for _, w := range list {
+		p := fmt.Sprintf("%s %d", w.Name, w.Count)
+		if w.Count > 0 {
+			p += fmt.Sprintf(" (oldest %s)", w.Oldest.Round(time.Second))
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -97,3 +97,16 @@ func TestMailBacklog(t *testing.T) {
 		}
 	}
 }
+
+// The backlog line names each priority and says the oldest's age, to the
+// second, only where some mail waits.
+func TestBacklogLine(t *testing.T) {
+	got := mailstore.BacklogLine([]mailstore.Waiting{
+		{Priority: jobs.PriorityWaiting, Name: "waiting"},
+		{Priority: jobs.PriorityGame, Name: "game", Count: 42, Oldest: 65400 * time.Millisecond},
+		{Priority: jobs.PriorityLater, Name: "later", Count: 3, Oldest: 12 * time.Second},
+	})
+	if want := "waiting 0, game 42 (oldest 1m5s), later 3 (oldest 12s)"; got != want {
+		t.Errorf("BacklogLine: %q, want %q", got, want)
+	}
+}
