@@ -110,3 +110,47 @@ func TestBacklogLine(t *testing.T) {
 		t.Errorf("BacklogLine: %q, want %q", got, want)
 	}
 }
+
+// BenchmarkMailBacklog reads the backlog (each /metrics scrape does) with
+// 20,000 mail jobs waiting across the three priorities and 20,000 sent.
+func BenchmarkMailBacklog(b *testing.B) {
+	ctx := context.Background()
+	pool := pgtest.New(b)
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := make([]river.InsertManyParams, 0, 40000)
+	for i := range 40000 {
+		var args river.JobArgs
+		switch i % 4 {
+		case 0:
+			args = jobs.Login{LinkID: int64(i)}
+		case 1, 2:
+			args = jobs.Prompt{GameID: "g", Version: i}
+		default:
+			args = jobs.Reminder{GameID: "g", Since: i}
+		}
+		params = append(params, river.InsertManyParams{Args: args})
+	}
+	if _, err := client.InsertManyFast(ctx, params); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `update river_job set state = 'completed', finalized_at = now() where id % 2 = 0`); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `analyze river_job`); err != nil {
+		b.Logf("analyze: %v", err)
+	}
+	store := mailstore.New(pool)
+	b.ResetTimer()
+	for b.Loop() {
+		list, err := store.MailBacklog(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if list[0].Count+list[1].Count+list[2].Count != 20000 {
+			b.Fatalf("backlog %+v, want 20,000 in all", list)
+		}
+	}
+}
