@@ -48,6 +48,10 @@ type Config struct {
 	// host, which limits per address itself); the per-user limit still
 	// applies.
 	LoopbackUnlimited bool
+
+	// MailBacklog, when set, returns the mail waiting per priority: read at
+	// each scrape of /metrics (cmd wires notify's mail store).
+	MailBacklog func(ctx context.Context) ([]MailWaiting, error)
 }
 
 // Server is the HTTP API.
@@ -75,6 +79,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, echo: echo.New(), metrics: newMetrics(), spec: spec}
+	s.metrics.watch(cfg)
 	e := s.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.writeError
@@ -120,7 +125,7 @@ func (s *Server) CloseStreams() {
 func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", s.health)
-	e.GET("/metrics", s.metrics.handler())
+	e.GET("/metrics", s.serveMetrics)
 	e.GET("/v1/openapi.json", s.openAPIDocument)
 	e.GET("/rules/:game", s.rulesPage)
 	v1 := routesWith{e: e, mw: []echo.MiddlewareFunc{s.route, s.authenticate, s.validate, rateLimit(s.cfg.PerUser, func(c echo.Context) string {

@@ -53,6 +53,7 @@ type env struct {
 	router   routers.Router
 	server   *api.Server
 	mail     http.Handler // the mail side's pages (/u/ unsubscribe links)
+	jobs     *river.Client[pgx.Tx]
 }
 
 // envOptions change an env.
@@ -147,8 +148,8 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	srv, err := api.New(ctx, api.Config{
 		Play: svc, Archive: arc, Users: users, SignIn: signIn, APITokens: auth.NewAPITokens(pool, o.now),
 		Sessions: sessions, Hub: hub, Feed: feedStats(watcher), BaseURL: "http://courrier.test",
-		DevMail: devMail{dev},
-		Log:     log, PerUser: o.perUser, PerAddress: o.perAddress,
+		DevMail: devMail{dev}, MailBacklog: mailBacklog(mailstore.New(pool)),
+		Log: log, PerUser: o.perUser, PerAddress: o.perAddress,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +181,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, url: hs.URL, web: ws.URL, pool: pool, play: svc, dev: dev, sessions: sessions, router: router, server: srv, mail: mail.Handler(client)}
+	return &env{t: t, url: hs.URL, web: ws.URL, pool: pool, play: svc, dev: dev, sessions: sessions, router: router, server: srv, mail: mail.Handler(client), jobs: client}
 }
 
 // reply is an HTTP answer.
@@ -411,6 +412,18 @@ func (e *env) newGame(kind string, creator string, invitees map[string]string) s
 		}
 	}
 	return g.ID
+}
+
+// mailBacklog adapts the mail store's backlog as cmd/courrier does.
+func mailBacklog(store *mailstore.Store) func(context.Context) ([]api.MailWaiting, error) {
+	return func(ctx context.Context) ([]api.MailWaiting, error) {
+		list, err := store.MailBacklog(ctx)
+		out := make([]api.MailWaiting, 0, len(list))
+		for _, w := range list {
+			out = append(out, api.MailWaiting{Priority: w.Name, Count: w.Count, Oldest: w.Oldest})
+		}
+		return out, err
+	}
 }
 
 // feedStats adapts the watcher as cmd/courrier does.

@@ -8,6 +8,7 @@ package jobs
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/riverqueue/river"
 )
@@ -18,13 +19,42 @@ const (
 	QueueMail    = "mail"
 )
 
-// Priorities within the mail queue (River: 1 is worked first). Someone is
-// waiting for a sign-in link or the answer to their mail; a burst of
-// prompts from busy games must never hold those back.
+// Priorities within the mail queue (River works 1 first; within a
+// priority, the oldest first). Decision 9: a person waiting for a sign-in
+// link or the answer to their own mail or move goes before the games'
+// prompts, and prompts go before reminders and lobby news, so that a
+// backlog of prompts (after a burst or an outage) never keeps someone
+// waiting. The values are stored in river_job rows: jobs queued before a
+// kind changed priority keep theirs and are worked all the same.
 const (
-	PriorityWaiting = 1 // a person is at the screen or the mailbox: login links, answers
-	PriorityGame    = 2 // the games' own mail: prompts, receipts, invitations, game over
+	// PriorityWaiting is mail a person is at the screen or the mailbox
+	// for: sign-in links, answers to an inbound mail, receipts of a move.
+	PriorityWaiting = 1
+	// PriorityGame is the games' own mail: prompts, game over, dispute
+	// notices.
+	PriorityGame = 2
+	// PriorityLater is mail nobody waits for: reminders, invitations
+	// (lobby news), absence notices.
+	PriorityLater = 3
 )
+
+// MailPriorities returns the mail queue's priorities, first worked first.
+func MailPriorities() []int { return []int{PriorityWaiting, PriorityGame, PriorityLater} }
+
+// PriorityName is the short name of a mail priority, as the mail log and
+// /metrics show it: "waiting", "game", "later"; a priority River knows but
+// mail does not use is named by its number.
+func PriorityName(priority int) string {
+	switch priority {
+	case PriorityWaiting:
+		return "waiting"
+	case PriorityGame:
+		return "game"
+	case PriorityLater:
+		return "later"
+	}
+	return strconv.Itoa(priority)
+}
 
 // Prompt asks seat of a game to act: its pending entry opened at Version.
 type Prompt struct {
@@ -69,7 +99,7 @@ func (Receipt) Kind() string { return "mail.receipt" }
 
 // InsertOpts puts the job on the mail queue, at its priority.
 func (Receipt) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityWaiting}
 }
 
 // GameOver tells seat that the game ended at Version.
@@ -117,7 +147,7 @@ func (AbsenceNotice) Kind() string { return "mail.absence" }
 
 // InsertOpts puts the job on the mail queue, at its priority.
 func (AbsenceNotice) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityLater}
 }
 
 // Invitation invites a user (an opaque id) to the game, as of Version.
@@ -132,7 +162,7 @@ func (Invitation) Kind() string { return "mail.invitation" }
 
 // InsertOpts puts the job on the mail queue, at its priority.
 func (Invitation) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityLater}
 }
 
 // Inbound processes the inbound mail stored under ID.
@@ -214,5 +244,5 @@ func (Reminder) Kind() string { return "mail.reminder" }
 
 // InsertOpts puts the job on the mail queue, at its priority.
 func (Reminder) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityLater}
 }

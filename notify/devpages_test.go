@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/courrier-games/courrier/notify"
@@ -36,6 +37,14 @@ func TestDevMailboxPagesByFifty(t *testing.T) {
 	send(120, "ana@players.test")
 	send(10, "bob@players.test")
 	h := w.mail.Handler(w.jobs)
+	// The page says what waits to be sent, per priority: nothing here.
+	req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/dev/mail", nil)
+	req.RemoteAddr = "127.0.0.1:5000"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if !strings.Contains(rec.Body.String(), "Waiting to be sent: waiting 0, game 0, later 0.") {
+		t.Errorf("the dev mailbox does not say what waits to be sent:\n%s", rec.Body)
+	}
 	type listing struct {
 		ids          []int64
 		newer, older string

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/notify/mailstore"
 )
 
 // Handler serves the mail side's pages:
@@ -177,6 +178,10 @@ func (s *Service) devList(w http.ResponseWriter, r *http.Request, dev *DevMailbo
 		list = list[:devPageSize]
 	}
 	p := page{Title: "Dev mailbox", Text: "Every mail courrier sent while no relay is configured (COURRIER_SMTP_RELAY).", List: true, Mails: list}
+	// What still waits to be sent, per priority (decision 9).
+	if backlog, err := s.store.MailBacklog(r.Context()); err == nil {
+		p.Text += " Waiting to be sent: " + mailstore.BacklogLine(backlog) + "."
+	}
 	link := func(key string, id int64) string {
 		v := url.Values{key: {strconv.FormatInt(id, 10)}}
 		if to != "" {

@@ -165,7 +165,7 @@ func timerJobs(c *cmdCtx, before []games.Pending) []river.InsertManyParams {
 			out = append(out, river.InsertManyParams{
 				Args: jobs.Reminder{GameID: t.ID, Seat: int(p.Seat), Entry: p.Kind, Since: p.Since, Label: label},
 				InsertOpts: &river.InsertOpts{
-					Queue: jobs.QueueMail, Priority: jobs.PriorityGame, ScheduledAt: when,
+					Queue: jobs.QueueMail, Priority: jobs.PriorityLater, ScheduledAt: when,
 					UniqueOpts: river.UniqueOpts{ByArgs: true},
 				},
 			})

@@ -109,6 +109,7 @@ type Service struct {
 	jobs   JobInserter
 	// accounts finds a new game's invitees (WithAccounts).
 	accounts Accounts
+	moves    moveCounts // committed moves by channel (MovesCommitted)
 }
 
 // Option configures a Service.
@@ -442,6 +443,9 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		}
 		maps.Copy(t.projected, written)
 		s.wake()
+		if c.moved {
+			s.moves.add(actor.Channel)
+		}
 	}
 	putBack = true
 	if len(c.staged) == 0 && actor.User != "" {

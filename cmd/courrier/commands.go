@@ -22,6 +22,7 @@ import (
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/mailstore"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/web"
 )
@@ -87,7 +88,11 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	if err != nil {
 		return err
 	}
-	jobsClient, err := newRiver(db.Pool, workers, jobTimeout, mail, log)
+	mailWorkers, err := cfg.mailWorkers(db.Pool.Config().MaxConns)
+	if err != nil {
+		return err
+	}
+	jobsClient, err := newRiver(db.Pool, workers, mailWorkers, jobTimeout, mail, log)
 	if err != nil {
 		return err
 	}
@@ -107,7 +112,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		Play: svc, Archive: arc, Users: auth.NewUsers(db.Pool), SignIn: signIn,
 		APITokens: auth.NewAPITokens(db.Pool, time.Now), Sessions: sessions,
 		Hub: hub, Feed: feedStats(watcher), BaseURL: cfg.BaseURL, DevMail: devMailbox(cfg, db), Log: log,
-		PerUser: perUser, PerAddress: perAddress, LoopbackUnlimited: true,
+		PerUser: perUser, PerAddress: perAddress, LoopbackUnlimited: true, MailBacklog: mailBacklog(mailstore.New(db.Pool)),
 	})
 	if err != nil {
 		return err
@@ -155,7 +160,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return fmt.Errorf("start the job queue: %w", err)
 	}
 	log.Info("courrier is serving", "http", httpLn.Addr().String(), "smtp", smtpLn.Addr().String(),
-		"mail_domain", cfg.MailDomain, "mail", mailDescription(cfg), "version", version())
+		"mail_domain", cfg.MailDomain, "mail", mailDescription(cfg), "mail_workers", mailWorkers, "version", version())
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(httpLn) }()
 	go func() { errc <- inbound.Serve(smtpLn) }()

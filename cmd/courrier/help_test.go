@@ -34,7 +34,7 @@ var commandFlags = []struct {
 }{
 	{"serve", []string{"-database-url", "-data-dir", "-http-addr", "-smtp-addr", "-smtp-trusted", "-smtp-connection-limit",
 		"-smtp-sender-limit", "-smtp-reply-limit", "-mail-hourly-limit", "-mail-refusal-limit", "-smtp-read-timeout", "-first-contact-per-hour", "-first-contact-per-address",
-		"-smtp-relay", "-smtp-relay-ca", "-mail-domain", "-mail-authserv-id", "-base-url", "-job-timeout", "-rate-limit", "-refusal-limit"}},
+		"-smtp-relay", "-smtp-relay-ca", "-mail-domain", "-mail-authserv-id", "-base-url", "-job-timeout", "-mail-workers", "-rate-limit", "-refusal-limit"}},
 	{"migrate", append([]string{"-database-url-migrate"}, databaseFlags...)},
 	{"projections rebuild", databaseFlags},
 	{"mail list", append([]string{"-failed", "-smtp-relay"}, databaseFlags...)},

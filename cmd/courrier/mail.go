@@ -114,17 +114,20 @@ func warnHTTPUnsubscribe(cfg config, log *slog.Logger) {
 		"which RFC 8058 does not allow; mail providers may not offer them", "base_url", cfg.BaseURL)
 }
 
-// newRiver returns the River client working the game and mail queues. A
-// job runs for at most jobTimeout (a delivery to the relay included); one
-// whose process died is run again three times that later. Mail jobs are
-// retried quickly at first (1 s, 2 s, 4 s, …), and a mail that fails for
-// good is recorded by handler.
-func newRiver(pool *pgxpool.Pool, workers *river.Workers, jobTimeout time.Duration, handler river.ErrorHandler, log *slog.Logger) (*river.Client[pgx.Tx], error) {
+// newRiver returns the River client working the game and mail queues,
+// mailWorkers mail jobs at once (config.mailWorkers: sized from the pool
+// unless set), first the people waiting, then the games' prompts, then
+// reminders and lobby news (jobs.PriorityWaiting, …). A job runs for at
+// most jobTimeout (a delivery to the relay included); one whose process
+// died is run again three times that later. Mail jobs are retried quickly
+// at first (1 s, 2 s, 4 s, …), and a mail that fails for good is recorded
+// by handler.
+func newRiver(pool *pgxpool.Pool, workers *river.Workers, mailWorkers int, jobTimeout time.Duration, handler river.ErrorHandler, log *slog.Logger) (*river.Client[pgx.Tx], error) {
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger: log,
 		Queues: map[string]river.QueueConfig{
 			jobs.QueueDefault: {MaxWorkers: 10},
-			jobs.QueueMail:    {MaxWorkers: 5},
+			jobs.QueueMail:    {MaxWorkers: mailWorkers},
 		},
 		Workers:              workers,
 		FetchPollInterval:    200 * time.Millisecond,
@@ -214,6 +217,9 @@ func listDevMailbox(ctx context.Context, stdout io.Writer, db *database, to stri
 			return err
 		}
 	}
+	if err := printBacklog(ctx, stdout, db); err != nil {
+		return err
+	}
 	return warnFailed(ctx, stdout, db)
 }
 
@@ -226,12 +232,12 @@ func listMailLog(ctx context.Context, stdout io.Writer, db *database, to string,
 		return err
 	}
 	if len(list) == 0 {
-		msg := "no mail was sent yet"
 		if failed {
-			msg = "no mail failed"
+			_, err := fmt.Fprintln(stdout, "no mail failed")
+			return err
 		}
-		_, err := fmt.Fprintln(stdout, msg)
-		return err
+		_, _ = fmt.Fprintln(stdout, "no mail was sent yet")
+		return printBacklog(ctx, stdout, db)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	_, _ = fmt.Fprintln(tw, "WHEN\tTO\tKIND\tSTATUS\tATTEMPTS\tMESSAGE-ID\tSUBJECT / LAST ERROR")
@@ -252,7 +258,39 @@ func listMailLog(ctx context.Context, stdout io.Writer, db *database, to string,
 	if failed {
 		return nil
 	}
+	if err := printBacklog(ctx, stdout, db); err != nil {
+		return err
+	}
 	return warnFailed(ctx, stdout, db)
+}
+
+// mailBacklog reads the mail waiting per priority for /metrics
+// (api.Config.MailBacklog): api reads no queue itself.
+func mailBacklog(store *mailstore.Store) func(context.Context) ([]api.MailWaiting, error) {
+	return func(ctx context.Context) ([]api.MailWaiting, error) {
+		list, err := store.MailBacklog(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]api.MailWaiting, 0, len(list))
+		for _, w := range list {
+			out = append(out, api.MailWaiting{Priority: w.Name, Count: w.Count, Oldest: w.Oldest})
+		}
+		return out, nil
+	}
+}
+
+// printBacklog tells the operator what mail waits to be sent, per
+// priority first worked first, with how long the oldest has waited:
+// "waiting to be sent: waiting 0, game 42 (oldest 1m5s), later 3 (oldest
+// 12s)".
+func printBacklog(ctx context.Context, stdout io.Writer, db *database) error {
+	list, err := mailstore.New(db.Pool).MailBacklog(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "\nwaiting to be sent: %s\n", mailstore.BacklogLine(list))
+	return err
 }
 
 // warnFailed tells the operator how many mails failed for good.

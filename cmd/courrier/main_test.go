@@ -12,6 +12,7 @@ import (
 	"net/smtp"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -106,9 +107,40 @@ func TestServeAnswersHealthAndStops(t *testing.T) {
 		t.Fatalf("healthz: %d, request id %q", resp.StatusCode, resp.Header.Get("X-Request-Id"))
 	}
 	checkDevMailbox(ctx, t, url, addr, smtpAddr)
+	checkMetricsWired(ctx, t, addr)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("serve returned %v", err)
+	}
+	// pgx's default pool: max(4, CPUs) connections.
+	if want := fmt.Sprintf("mail_workers=%d", poolMailWorkers(max(4, runtime.NumCPU()))); !strings.Contains(errb.String(), want) {
+		t.Errorf("the start-up log does not say %s, the mail workers sized to the default pool:\n%s", want, errb.String())
+	}
+}
+
+// checkMetricsWired checks that serve's /metrics reads the mail backlog
+// (through cmd's adapter of notify's mail store), the feed watcher and the
+// moves committed by every door: the help mail answered by checkDevMailbox
+// was sent, so nothing waits.
+func checkMetricsWired(ctx context.Context, t *testing.T, httpAddr string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+httpAddr+"/metrics", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	for _, want := range []string{
+		`courrier_mail_waiting{priority="waiting"} 0`, `courrier_mail_waiting{priority="game"} 0`, `courrier_mail_waiting{priority="later"} 0`,
+		`courrier_mail_oldest_waiting_seconds{priority="game"} 0`, "courrier_feed_lag_seconds ", "courrier_feed_events_delivered_total ",
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("serve's /metrics lacks %q", want)
+		}
 	}
 }
 
@@ -268,8 +300,9 @@ func checkDevMailbox(ctx context.Context, t *testing.T, url, httpAddr, smtpAddr 
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID") {
+	table, backlog, _ := strings.Cut(strings.TrimSpace(out.String()), "\n\n")
+	lines := strings.Split(table, "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID") || backlog != "waiting to be sent: waiting 0, game 0, later 0" {
 		t.Fatalf("mail list printed:\n%s", out.String())
 	}
 	id := strings.Fields(lines[1])[0]
