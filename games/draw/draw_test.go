@@ -5,8 +5,12 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
+	"image"
+	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,6 +133,116 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Each game's PNG, wide and narrow, at scales 1, the mail's and 2, is the
+// drawing: it is the drawing's size times the scale; inside every filled
+// shape that nothing later covers it is exactly the shape's colour (the
+// first shape being the background); every text nothing covers puts down
+// its ink; and it differs from the reference painter (golang.org/x/image's
+// vector rasteriser and font.Drawer, the PNG's first painter) only along
+// anti-aliased edges. The probes are checked on the reference too, so they
+// say what the drawing holds.
+func TestPNGPaintsTheDrawing(t *testing.T) {
+	for _, id := range catalog.Registry().IDs() {
+		t.Run(id, func(t *testing.T) {
+			b, words := midGame(t, id, 14, 0)
+			for _, width := range []int{draw.DefaultWidth, 360} {
+				d, err := draw.Draw(b, words, draw.Options{Width: width})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, scale := range []float64{1, draw.MailScale, 2} {
+					data, err := d.PNG(scale)
+					if err != nil {
+						t.Fatal(err)
+					}
+					img, err := png.Decode(bytes.NewReader(data))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, ok := img.(*image.Paletted); !ok {
+						t.Errorf("width %d scale %v: the PNG is a %T, not paletted", width, scale, img)
+					}
+					wantW, wantH := int(math.Ceil(float64(d.Width)*scale)), int(math.Ceil(float64(d.Height)*scale))
+					if got := img.Bounds(); got != image.Rect(0, 0, wantW, wantH) {
+						t.Fatalf("width %d: the PNG at scale %v is %v, want %dx%d", width, scale, got, wantW, wantH)
+					}
+					ref, err := d.ReferenceImage(scale)
+					if err != nil {
+						t.Fatal(err)
+					}
+					probes := d.Probes(scale)
+					if len(probes) < 10 {
+						t.Fatalf("width %d scale %v: only %d probes", width, scale, len(probes))
+					}
+					for _, p := range probes {
+						for _, pic := range []struct {
+							name string
+							img  image.Image
+						}{{"PNG", img}, {"reference", ref}} {
+							if msg := probe(pic.img, p); msg != "" {
+								t.Errorf("width %d scale %v: the %s's %s: %s", width, scale, pic.name, p.What, msg)
+							}
+						}
+					}
+					far, total := 0, 0
+					for y := range wantH {
+						for x := range wantW {
+							d := distance(img.At(x, y), ref.At(x, y))
+							total += d
+							if d > 48 {
+								far++
+							}
+						}
+					}
+					n := wantW * wantH
+					t.Logf("width %d scale %v: %d probes; %d bytes; %.3f%% of pixels off by more than 48; mean difference %.3f", width, scale, len(probes), len(data), 100*float64(far)/float64(n), float64(total)/float64(n))
+					if far*1000 > n*3 {
+						t.Errorf("width %d scale %v: %d of %d pixels differ from the reference by more than 48", width, scale, far, n)
+					}
+					if total > n*1 {
+						t.Errorf("width %d scale %v: the pixels differ from the reference by %.2f on average", width, scale, float64(total)/float64(n))
+					}
+				}
+			}
+		})
+	}
+}
+
+// probe returns what is wrong with img at p, or "".
+func probe(img image.Image, p draw.Probe) string {
+	if !p.Text {
+		if d := distance(img.At(p.At.X, p.At.Y), p.Colour); d != 0 {
+			return fmt.Sprintf("%v is %v, not %v", p.At, img.At(p.At.X, p.At.Y), p.Colour)
+		}
+		return ""
+	}
+	best := 1 << 30
+	for y := p.Box.Min.Y; y < p.Box.Max.Y; y++ {
+		for x := p.Box.Min.X; x < p.Box.Max.X; x++ {
+			best = min(best, distance(img.At(x, y), p.Colour))
+		}
+	}
+	if best > 64 {
+		return fmt.Sprintf("no pixel of %v is near %v (at best %d off)", p.Box, p.Colour, best)
+	}
+	return ""
+}
+
+// distance is the largest difference of a channel of a and b, 0-255.
+func distance(a, b color.Color) int {
+	ar, ag, ab, _ := a.RGBA()
+	br, bg, bb, _ := b.RGBA()
+	d := func(x, y uint32) int { return abs(int(x>>8) - int(y>>8)) }
+	return max(d(ar, br), d(ag, bg), d(ab, bb))
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // wordsOf is the catalog of game id.

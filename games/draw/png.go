@@ -238,8 +238,8 @@ func (p *painter) prepare(s *shape) (painted, error) {
 		m := face.Metrics()
 		ps.text, ps.face, ps.fkey = s, face, faceKey{s.size * k, s.bold}
 		ps.start = fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(s.y * k * 64)}
-		ps.top = max(0, (ps.start.Y - m.Ascent).Floor()-2)
-		ps.bottom = min(p.h, (ps.start.Y + m.Descent).Ceil()+2)
+		ps.top = max(0, (ps.start.Y-m.Ascent).Floor()-2)
+		ps.bottom = min(p.h, (ps.start.Y+m.Descent).Ceil()+2)
 		ps.fillInk = p.pal.colour(rgba(s.fill))
 		return ps, nil
 	}
