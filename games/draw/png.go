@@ -2,9 +2,7 @@ package draw
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
-	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -59,21 +57,17 @@ func (d *Drawing) PNG(scale float64) ([]byte, error) {
 	}
 	defer p.faces.close()
 	var idat bytes.Buffer
-	zw, err := zlib.NewWriterLevel(&idat, zlib.BestSpeed)
-	if err != nil {
-		return nil, fmt.Errorf("draw: start the PNG's deflate: %w", err)
-	}
+	idat.Grow(64 << 10)
+	z := newRowDeflater(&idat, p.w+1)
 	band := make([]byte, min(bandRows, p.h)*(p.w+1))
 	for y := 0; y < p.h; y += bandRows {
 		rows := min(bandRows, p.h-y)
 		p.paint(band[:rows*(p.w+1)], y, y+rows)
-		if _, err := zw.Write(band[:rows*(p.w+1)]); err != nil {
-			return nil, fmt.Errorf("draw: deflate the PNG's rows: %w", err)
+		for r := range rows {
+			z.row(band[r*(p.w+1) : (r+1)*(p.w+1)])
 		}
 	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("draw: deflate the PNG's rows: %w", err)
-	}
+	z.close()
 	return encodePNG(p.w, p.h, p.pal.rgb, idat.Bytes()), nil
 }
 
