@@ -2,11 +2,13 @@ package draw
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"golang.org/x/image/font"
@@ -139,7 +141,7 @@ type painter struct {
 	y0, y1 int
 	pix    []byte
 	// Scratch of fill.
-	cov, acc     []float32
+	bends        []bend
 	items, prior []span
 	runs         []run
 	glyphs       map[glyphKey]*glyph
@@ -441,44 +443,59 @@ func equalSpans(a, b []span) bool {
 }
 
 // cover turns a row's spans into runs of coverage of the n pixels from x0.
+// The coverage from the left edge to x, F(x), is piecewise linear, bending
+// where a span begins or ends; a pixel's coverage is F's rise across it, so
+// pixels between two bends share their coverage, the slope there.
 func (p *painter) cover(items []span, x0, n int) {
-	if cap(p.cov) < n+2 {
-		p.cov, p.acc = make([]float32, n+2), make([]float32, n+2)
-	}
-	cov, acc := p.cov[:n+2], p.acc[:n+2]
-	clear(cov)
-	clear(acc)
+	bends := p.bends[:0]
 	for _, it := range items {
 		a, b := max(0, it.l-float64(x0)), min(float64(n), it.r-float64(x0))
-		if a >= b {
-			continue
+		if a < b {
+			bends = append(bends, bend{a, float64(it.weight)}, bend{b, -float64(it.weight)})
 		}
-		ia, ib := int(a), int(b)
-		if ia == ib {
-			cov[ia] += it.weight * float32(b-a)
-			continue
-		}
-		cov[ia] += it.weight * float32(float64(ia+1)-a)
-		acc[ia+1] += it.weight
-		acc[ib] -= it.weight
-		cov[ib] += it.weight * float32(b-float64(ib))
 	}
-	runs := p.runs[:0]
-	var sum float32
-	for x := range n {
-		sum += acc[x]
-		level := int((sum+cov[x])*coverLevels + 0.5)
-		level = max(0, min(coverLevels, level))
-		if level == 0 {
-			continue
-		}
-		if last := len(runs) - 1; last >= 0 && runs[last].level == level && runs[last].x+runs[last].n == x {
-			runs[last].n++
-			continue
-		}
-		runs = append(runs, run{x: x, n: 1, level: level})
+	slices.SortFunc(bends, func(a, b bend) int { return cmp.Compare(a.x, b.x) })
+	p.bends = bends
+	p.runs = p.runs[:0]
+	if len(bends) == 0 {
+		return
 	}
-	p.runs = runs
+	pos, f, slope := bends[0].x, 0.0, 0.0 // F(pos) = f, rising by slope
+	px := int(pos)
+	fpx := 0.0 // F at pixel px's left edge
+	for _, bd := range bends {
+		if bx := int(bd.x); bx > px {
+			// Pixel px ends before this bend; those up to bx share the slope.
+			end := f + slope*(float64(px+1)-pos)
+			p.addRun(px, 1, end-fpx)
+			if bx > px+1 {
+				p.addRun(px+1, bx-px-1, slope)
+			}
+			px, fpx = bx, f+slope*(float64(bx)-pos)
+		}
+		f += slope * (bd.x - pos)
+		pos = bd.x
+		slope += bd.dw
+	}
+	if px < n {
+		p.addRun(px, 1, f-fpx)
+	}
+}
+
+// bend is where a row's coverage changes slope, by dw.
+type bend struct{ x, dw float64 }
+
+// addRun adds n pixels from x covered by c, merging runs of one level.
+func (p *painter) addRun(x, n int, c float64) {
+	level := max(0, min(coverLevels, int(c*coverLevels+0.5)))
+	if level == 0 || n <= 0 {
+		return
+	}
+	if last := len(p.runs) - 1; last >= 0 && p.runs[last].level == level && p.runs[last].x+p.runs[last].n == x {
+		p.runs[last].n += n
+		return
+	}
+	p.runs = append(p.runs, run{x: x, n: n, level: level})
 }
 
 // fillBytes sets every byte of b to v.
