@@ -2,13 +2,11 @@ package draw
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
 	"image/color"
 	"math"
-	"slices"
 	"strconv"
 
 	"golang.org/x/image/font"
@@ -38,9 +36,12 @@ const (
 	// the eye tells apart on a 1.5-scale picture, coarse enough for the
 	// blends of a drawing's few colours to fit in a palette.
 	coverLevels = 16
-	// subRows is how many sub-rows sample a pixel row where an outline
-	// curves or slants.
+	// subRows is how many sub-rows at most sample a pixel row where an
+	// outline curves or slants.
 	subRows = 16
+	// subRowsPerPixel is how many sub-rows a pixel row has for each
+	// pixel the outline moves across it.
+	subRowsPerPixel = 8
 	// bandRows is how many rows are painted before they are deflated.
 	bandRows = 64
 	// glyphSteps is how many sub-pixel positions a glyph is rasterised at,
@@ -399,13 +400,23 @@ func (p *painter) fill(ink uint8, pieces []piece) {
 				items = append(items, span{l, r, float32(yb-ya) * pc.sign})
 				continue
 			}
-			for i := range subRows {
-				sa, sb := max(ya, fy+float64(i)/subRows), min(yb, fy+float64(i+1)/subRows)
-				if sa >= sb {
-					continue
+			// As many sub-rows as the outline moves across, in eighths
+			// of a pixel.
+			la, ra := pc.across(ya)
+			lb, rb := pc.across(yb)
+			moves := max(math.Abs(la-lb), math.Abs(ra-rb))
+			n := max(1, min(subRows, int(math.Ceil(moves*subRowsPerPixel))))
+			h := (yb - ya) / float64(n)
+			// The sub-rows in the order their left ends go right: cover
+			// sorts the ends, and sorts them fastest so.
+			for k := range n {
+				i := k
+				if la > lb {
+					i = n - 1 - k
 				}
-				if l, r := pc.across((sa + sb) / 2); l < r {
-					items = append(items, span{l, r, float32(sb-sa) * pc.sign})
+				sa := ya + float64(i)*h
+				if l, r := pc.across(sa + h/2); l < r {
+					items = append(items, span{l, r, float32(h) * pc.sign})
 				}
 			}
 		}
@@ -447,14 +458,28 @@ func equalSpans(a, b []span) bool {
 // where a span begins or ends; a pixel's coverage is F's rise across it, so
 // pixels between two bends share their coverage, the slope there.
 func (p *painter) cover(items []span, x0, n int) {
+	// The left ends in the order of the spans, then the right ends in the
+	// reverse order: sorted already but where sub-rows of different pieces
+	// interleave, so a plain insertion sort is quick.
 	bends := p.bends[:0]
 	for _, it := range items {
-		a, b := max(0, it.l-float64(x0)), min(float64(n), it.r-float64(x0))
-		if a < b {
-			bends = append(bends, bend{a, float64(it.weight)}, bend{b, -float64(it.weight)})
+		if a, b := max(0, it.l-float64(x0)), min(float64(n), it.r-float64(x0)); a < b {
+			bends = append(bends, bend{a, float64(it.weight)})
 		}
 	}
-	slices.SortFunc(bends, func(a, b bend) int { return cmp.Compare(a.x, b.x) })
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		if a, b := max(0, it.l-float64(x0)), min(float64(n), it.r-float64(x0)); a < b {
+			bends = append(bends, bend{b, -float64(it.weight)})
+		}
+	}
+	for i := 1; i < len(bends); i++ {
+		v, j := bends[i], i
+		for ; j > 0 && bends[j-1].x > v.x; j-- {
+			bends[j] = bends[j-1]
+		}
+		bends[j] = v
+	}
 	p.bends = bends
 	p.runs = p.runs[:0]
 	if len(bends) == 0 {
