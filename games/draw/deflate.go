@@ -1,10 +1,7 @@
 package draw
 
 import (
-	"bytes"
 	"encoding/binary"
-	"hash"
-	"hash/adler32"
 	"math/bits"
 )
 
@@ -16,76 +13,121 @@ import (
 // of deflate's fixed Huffman codes. Each row holds its filter byte, and
 // the rows all have one length.
 type rowDeflater struct {
-	out   *bytes.Buffer
-	bits  uint64 // bits not yet written, the first in the lowest
+	out   []byte
+	bits  uint64 // bits not yet in out, the first in the lowest
 	nbits uint
-	sum   hash.Hash32
-	prev  []byte // the row before, once there is one
+	// The Adler-32 checksum so far, and of the row before alone: its sum
+	// and the sum of its bytes each weighted by how many bytes from it to
+	// the end of the row.
+	s1, s2         uint64
+	prevS1, prevS2 uint64
+	prev           []byte // the row before, once there is one
 	// The distance code and its extra bits of a copy from the row above.
 	rowCode, rowExtra, rowExtraBits uint
+	// The fixed Huffman codes of the literal and length symbols, their
+	// bits reversed as deflate writes them, and lengths.
+	codes   [288]uint16
+	lengths [288]uint8
 }
 
 // maxDistance is the farthest back deflate copies from.
 const maxDistance = 32768
 
-func newRowDeflater(out *bytes.Buffer, rowLen int) *rowDeflater {
-	z := &rowDeflater{out: out, sum: adler32.New()}
+// adlerMod is Adler-32's modulus.
+const adlerMod = 65521
+
+func newRowDeflater(out []byte, rowLen int) *rowDeflater {
+	z := &rowDeflater{out: out, s1: 1}
 	if rowLen <= maxDistance {
 		z.prev = make([]byte, 0, rowLen)
 		z.rowCode, z.rowExtra, z.rowExtraBits = distanceCode(rowLen)
 	}
+	for v := range uint(288) {
+		var c, n uint
+		switch {
+		case v < 144:
+			c, n = 0x30+v, 8
+		case v < 256:
+			c, n = 0x190+v-144, 9
+		case v < 280:
+			c, n = v-256, 7
+		default:
+			c, n = 0xc0+v-280, 8
+		}
+		z.codes[v] = bits.Reverse16(uint16(c)) >> (16 - n) //nolint:gosec // G115: codes of at most 9 bits
+		z.lengths[v] = uint8(n)                            //nolint:gosec // G115: at most 9
+	}
 	// zlib's header: deflate with a 32 KB window, no dictionary, the
 	// fastest level; then the final block's header, fixed codes.
-	out.WriteString("\x78\x01")
+	z.out = append(z.out, 0x78, 0x01)
 	z.put(1|1<<1, 3)
 	return z
 }
 
 // row writes a row.
 func (z *rowDeflater) row(cur []byte) {
-	_, _ = z.sum.Write(cur) // a hash does not fail
-	above := z.prev != nil && len(z.prev) == len(cur)
-	for i := 0; i < len(cur); {
-		n, dist := 0, 0
-		if above {
-			if l := commonPrefix(cur[i:], z.prev[i:]); l >= 3 {
-				n, dist = l, len(cur)
+	n := len(cur)
+	above := z.prev != nil && len(z.prev) == n
+	if above && commonPrefix(cur, z.prev) == n {
+		// The row again: its checksum's sums are the row before's.
+		z.checksum(z.prevS1, z.prevS2, n)
+		z.copies(n, n)
+		return
+	}
+	var s1, s2 uint64
+	for i, b := range cur {
+		s1 += uint64(b)
+		s2 += uint64(n-i) * uint64(b) //nolint:gosec // G115: i < n
+	}
+	z.checksum(s1, s2, n)
+	z.prevS1, z.prevS2 = s1, s2
+	var before byte // the byte before cur[i], when there is one
+	hasBefore := above
+	if above {
+		before = z.prev[n-1]
+	}
+	for i := 0; i < n; {
+		c := cur[i]
+		best, dist := 0, 0
+		if above && i+3 <= n && c == z.prev[i] && cur[i+1] == z.prev[i+1] && cur[i+2] == z.prev[i+2] {
+			best, dist = 3+commonPrefix(cur[i+3:], z.prev[i+3:]), n
+		}
+		if hasBefore && i+3 <= n && c == before && cur[i+1] == before && cur[i+2] == before {
+			if l := 3 + runOf(cur[i+3:], before); l > best {
+				best, dist = l, 1
 			}
 		}
-		switch {
-		case i > 0:
-			if l := runOf(cur[i:], cur[i-1]); l > n {
-				n, dist = l, 1
-			}
-		case above:
-			if l := runOf(cur, z.prev[len(z.prev)-1]); l > n {
-				n, dist = l, 1
-			}
-		}
-		if n < 3 {
-			z.literal(uint(cur[i]))
+		if best == 0 {
+			z.literal(uint(c))
+			before, hasBefore = c, true
 			i++
 			continue
 		}
-		z.copies(n, dist)
-		i += n
+		z.copies(best, dist)
+		i += best
+		before = cur[i-1]
 	}
 	if z.prev != nil {
 		z.prev = append(z.prev[:0], cur...)
 	}
 }
 
-// close ends the block and the stream.
-func (z *rowDeflater) close() {
-	z.put(0, 7) // end of block: code 256, seven zero bits
+// checksum adds to the Adler-32 checksum n bytes of sum s1 and weighted
+// sum s2.
+func (z *rowDeflater) checksum(s1, s2 uint64, n int) {
+	z.s2 = (z.s2 + uint64(n)*z.s1 + s2) % adlerMod //nolint:gosec // G115: n > 0
+	z.s1 = (z.s1 + s1) % adlerMod
+}
+
+// close ends the block and the stream, and returns it.
+func (z *rowDeflater) close() []byte {
+	z.literal(256) // end of block
 	for z.nbits > 0 {
-		z.out.WriteByte(byte(z.bits))
+		z.out = append(z.out, byte(z.bits))
 		z.bits >>= 8
 		z.nbits = max(8, z.nbits) - 8
 	}
-	var sum [4]byte
-	binary.BigEndian.PutUint32(sum[:], z.sum.Sum32())
-	z.out.Write(sum[:])
+	return binary.BigEndian.AppendUint32(z.out, uint32(z.s2<<16|z.s1)) //nolint:gosec // G115: two sums below 65521
 }
 
 // put writes the n lowest bits of v.
@@ -93,9 +135,7 @@ func (z *rowDeflater) put(v uint64, n uint) {
 	z.bits |= v << z.nbits
 	z.nbits += n
 	if z.nbits >= 32 {
-		var b [4]byte
-		binary.LittleEndian.PutUint32(b[:], uint32(z.bits)) //nolint:gosec // G115: the low 32 bits
-		z.out.Write(b[:])
+		z.out = binary.LittleEndian.AppendUint32(z.out, uint32(z.bits)) //nolint:gosec // G115: the low 32 bits
 		z.bits >>= 32
 		z.nbits -= 32
 	}
@@ -108,16 +148,7 @@ func (z *rowDeflater) code(c, n uint) {
 
 // literal writes a literal or length symbol (0-287) in the fixed codes.
 func (z *rowDeflater) literal(v uint) {
-	switch {
-	case v < 144:
-		z.code(0x30+v, 8)
-	case v < 256:
-		z.code(0x190+v-144, 9)
-	case v < 280:
-		z.code(v-256, 7)
-	default:
-		z.code(0xc0+v-280, 8)
-	}
+	z.put(uint64(z.codes[v]), uint(z.lengths[v]))
 }
 
 // copies writes copies of n bytes from dist back, in lengths deflate has

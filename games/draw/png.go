@@ -59,9 +59,7 @@ func (d *Drawing) PNG(scale float64) ([]byte, error) {
 		return nil, err
 	}
 	defer p.faces.close()
-	var idat bytes.Buffer
-	idat.Grow(64 << 10)
-	z := newRowDeflater(&idat, p.w+1)
+	z := newRowDeflater(make([]byte, 0, 64<<10), p.w+1)
 	band := make([]byte, min(bandRows, p.h)*(p.w+1))
 	for y := 0; y < p.h; y += bandRows {
 		rows := min(bandRows, p.h-y)
@@ -70,8 +68,8 @@ func (d *Drawing) PNG(scale float64) ([]byte, error) {
 			z.row(band[r*(p.w+1) : (r+1)*(p.w+1)])
 		}
 	}
-	z.close()
-	return encodePNG(p.w, p.h, p.pal.rgb, idat.Bytes()), nil
+	idat := z.close()
+	return encodePNG(p.w, p.h, p.pal.rgb, idat), nil
 }
 
 // Image paints d at scale pixels per drawing pixel: the picture [Drawing.PNG]
