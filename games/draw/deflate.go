@@ -68,7 +68,7 @@ func newRowDeflater(out []byte, rowLen int) *rowDeflater {
 func (z *rowDeflater) row(cur []byte) {
 	n := len(cur)
 	above := z.prev != nil && len(z.prev) == n
-	if above && commonPrefix(cur, z.prev) == n {
+	if above && n >= 3 && commonPrefix(cur, z.prev) == n {
 		// The row again: its checksum's sums are the row before's.
 		z.checksum(z.prevS1, z.prevS2, n)
 		z.copies(n, n)
