@@ -74,13 +74,15 @@ func (z *rowDeflater) row(cur []byte) {
 		z.copies(n, n)
 		return
 	}
-	var s1, s2 uint64
-	for i, b := range cur {
-		s1 += uint64(b)
-		s2 += uint64(n-i) * uint64(b) //nolint:gosec // G115: i < n
+	// The row's sums: the row before's and the differences where it is
+	// not copied from the row before, or, with no row before, its own.
+	var s1, s2 int64
+	if !above {
+		for i, b := range cur {
+			s1 += int64(b)
+			s2 += int64(n-i) * int64(b)
+		}
 	}
-	z.checksum(s1, s2, n)
-	z.prevS1, z.prevS2 = s1, s2
 	var before byte // the byte before cur[i], when there is one
 	hasBefore := above
 	if above {
@@ -99,14 +101,32 @@ func (z *rowDeflater) row(cur []byte) {
 		}
 		if best == 0 {
 			z.literal(uint(c))
+			if above {
+				d := int64(c) - int64(z.prev[i])
+				s1 += d
+				s2 += int64(n-i) * d
+			}
 			before, hasBefore = c, true
 			i++
 			continue
 		}
 		z.copies(best, dist)
+		if above && dist == 1 {
+			for j := i; j < i+best; j++ {
+				d := int64(before) - int64(z.prev[j])
+				s1 += d
+				s2 += int64(n-j) * d
+			}
+		}
 		i += best
 		before = cur[i-1]
 	}
+	if above {
+		s1 += int64(z.prevS1) //nolint:gosec // G115: sums of a row's bytes
+		s2 += int64(z.prevS2) //nolint:gosec // G115: as above
+	}
+	z.checksum(uint64(s1), uint64(s2), n)       //nolint:gosec // G115: sums of bytes, not negative
+	z.prevS1, z.prevS2 = uint64(s1), uint64(s2) //nolint:gosec // G115: as above
 	if z.prev != nil {
 		z.prev = append(z.prev[:0], cur...)
 	}
