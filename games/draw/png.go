@@ -153,6 +153,9 @@ type painted struct {
 	stroke      []piece
 	fillInk     uint8
 	strokeInk   uint8
+	// background: it fills the whole picture with the palette's first
+	// colour, as the band starts.
+	background bool
 	// Text only.
 	text  *shape
 	face  font.Face
@@ -179,6 +182,10 @@ func newPainter(d *Drawing, scale float64) (*painter, error) {
 		if err != nil {
 			f.close()
 			return nil, err
+		}
+		if i == 0 && s.kind == rect && s.stroke == "" && s.r == 0 && s.x <= 0 && s.y <= 0 &&
+			s.w*scale >= float64(p.w) && s.h*scale >= float64(p.h) && ps.fillInk == 0 {
+			ps.background = true
 		}
 		if ps.bottom > ps.top {
 			p.shapes = append(p.shapes, ps)
@@ -291,10 +298,10 @@ func (p *painter) segment(x0, y0, x1, y1, w float64) piece {
 // then its palette indices.
 func (p *painter) paint(pix []byte, y0, y1 int) {
 	p.pix, p.y0, p.y1 = pix, y0, y1
-	clear(pix)
+	clear(pix) // the filter bytes, and the first colour, the background's
 	for i := range p.shapes {
 		s := &p.shapes[i]
-		if s.bottom <= y0 || s.top >= y1 {
+		if s.bottom <= y0 || s.top >= y1 || s.background {
 			continue
 		}
 		if s.text != nil {
@@ -383,6 +390,7 @@ func (p *painter) fill(ink uint8, pieces []piece) {
 	if x0 >= x1 || y0 >= y1 {
 		return
 	}
+	mix := p.pal.mixes(ink)
 	fresh := true
 	for y := y0; y < y1; y++ {
 		items := p.items[:0]
@@ -431,7 +439,6 @@ func (p *painter) fill(ink uint8, pieces []piece) {
 				fillBytes(seg, ink)
 				continue
 			}
-			mix := p.pal.mixes(ink)
 			for i, under := range seg {
 				seg[i] = p.pal.mix(mix, under, ink, r.level)
 			}
@@ -543,7 +550,7 @@ type glyphKey struct {
 type glyph struct {
 	ok      bool
 	bounds  image.Rectangle
-	mask    []byte // coverage 0-255, bounds.Dx() a row
+	mask    []byte // coverage levels (of coverLevels), bounds.Dx() a row
 	advance fixed.Int26_6
 }
 
@@ -582,17 +589,16 @@ func (p *painter) glyph(s *painted, dot fixed.Point26_6, r rune) *glyph {
 	}
 	g.ok, g.bounds, g.advance = true, dr, advance
 	g.mask = make([]byte, dr.Dx()*dr.Dy())
-	if a, isAlpha := mask.(*image.Alpha); isAlpha {
-		for y := range dr.Dy() {
-			i := a.PixOffset(mp.X, mp.Y+y)
-			copy(g.mask[y*dr.Dx():(y+1)*dr.Dx()], a.Pix[i:i+dr.Dx()])
-		}
-		return g
-	}
 	for y := range dr.Dy() {
 		for x := range dr.Dx() {
-			_, _, _, al := mask.At(mp.X+x, mp.Y+y).RGBA()
-			g.mask[y*dr.Dx()+x] = uint8(al >> 8)
+			var al uint32
+			if a, isAlpha := mask.(*image.Alpha); isAlpha {
+				al = uint32(a.Pix[a.PixOffset(mp.X+x, mp.Y+y)])
+			} else {
+				_, _, _, al = mask.At(mp.X+x, mp.Y+y).RGBA()
+				al >>= 8
+			}
+			g.mask[y*dr.Dx()+x] = uint8((al*coverLevels + 127) / 255) //nolint:gosec // G115: at most coverLevels
 		}
 	}
 	return g
@@ -611,8 +617,7 @@ func (p *painter) mask(g *glyph, at image.Point, ink uint8) {
 		src := g.mask[(y-at.Y-g.bounds.Min.Y)*gw+(b.Min.X-at.X-g.bounds.Min.X):]
 		row := p.pix[(y-p.y0)*(p.w+1)+1+b.Min.X : (y-p.y0)*(p.w+1)+1+b.Max.X]
 		for i, under := range row {
-			level := (int(src[i])*coverLevels + 127) / 255
-			switch {
+			switch level := int(src[i]); {
 			case level == 0:
 			case level == coverLevels:
 				row[i] = ink
@@ -671,16 +676,21 @@ func (pl *inks) mixes(ink uint8) []uint16 {
 // mix returns the index of ink at level over the colour under, from ink's
 // table of blends.
 func (pl *inks) mix(blends []uint16, under, ink uint8, level int) uint8 {
-	k := int(under)*coverLevels + level
-	if v := blends[k]; v != 0 {
+	if v := blends[int(under)*coverLevels+level]; v != 0 {
 		return uint8(v - 1) //nolint:gosec // G115: 1 + an index below 256
 	}
+	return pl.blend(blends, under, ink, level)
+}
+
+// blend works out and remembers the index of ink at level over the colour
+// under.
+func (pl *inks) blend(blends []uint16, under, ink uint8, level int) uint8 {
 	u, c := pl.rgb[under], pl.rgb[ink]
 	m := func(a, b uint8) uint8 {
 		return uint8((int(a)*(coverLevels-level) + int(b)*level + coverLevels/2) / coverLevels) //nolint:gosec // G115: a mean of bytes
 	}
 	i := pl.colour(color.RGBA{R: m(u.R, c.R), G: m(u.G, c.G), B: m(u.B, c.B), A: 255})
-	blends[k] = uint16(i) + 1
+	blends[int(under)*coverLevels+level] = uint16(i) + 1
 	return i
 }
 
