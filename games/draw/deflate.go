@@ -1,17 +1,19 @@
 package draw
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // rowDeflater writes a PNG's rows as a zlib stream (RFC 1950, 1951) made
 // for drawings, in a fraction of compress/flate's time and memory: a
 // drawing's rows are mostly runs of one colour or repeats of the row above,
 // so each stretch of a row is coded as the longest of a copy of the row
-// above, a repeat of the byte before, or else a literal byte, in one block
-// of deflate's fixed Huffman codes. Each row holds its filter byte, and
-// the rows all have one length.
+// above, a repeat of the byte before, or else a literal byte; every
+// blockTokens or so, the block's codes are written in Huffman codes made
+// for it. Each row holds its filter byte, and the rows all have one length.
 type rowDeflater struct {
 	out   []byte
 	bits  uint64 // bits not yet in out, the first in the lowest
@@ -24,11 +26,18 @@ type rowDeflater struct {
 	prev           []byte // the row before, once there is one
 	// The distance code and its extra bits of a copy from the row above.
 	rowCode, rowExtra, rowExtraBits uint
-	// The fixed Huffman codes of the literal and length symbols, their
-	// bits reversed as deflate writes them, and lengths.
-	codes   [288]uint16
-	lengths [288]uint8
+	// The block's tokens so far: a literal byte, or copyToken | the
+	// length << 1 | 1 for a copy from the row above, 0 from the byte before.
+	tokens []uint32
+	huff   huffman
 }
+
+// copyToken marks a token that is a copy.
+const copyToken = 1 << 31
+
+// blockTokens is about how many tokens a block holds: enough that its
+// codes' description is paid back, few enough that they follow the picture.
+const blockTokens = 16 << 10
 
 // maxDistance is the farthest back deflate copies from.
 const maxDistance = 32768
@@ -37,30 +46,14 @@ const maxDistance = 32768
 const adlerMod = 65521
 
 func newRowDeflater(out []byte, rowLen int) *rowDeflater {
-	z := &rowDeflater{out: out, s1: 1}
+	z := &rowDeflater{out: out, s1: 1, tokens: make([]uint32, 0, blockTokens+rowLen+1)}
 	if rowLen <= maxDistance {
 		z.prev = make([]byte, 0, rowLen)
 		z.rowCode, z.rowExtra, z.rowExtraBits = distanceCode(rowLen)
 	}
-	for v := range uint(288) {
-		var c, n uint
-		switch {
-		case v < 144:
-			c, n = 0x30+v, 8
-		case v < 256:
-			c, n = 0x190+v-144, 9
-		case v < 280:
-			c, n = v-256, 7
-		default:
-			c, n = 0xc0+v-280, 8
-		}
-		z.codes[v] = bits.Reverse16(uint16(c)) >> (16 - n) //nolint:gosec // G115: codes of at most 9 bits
-		z.lengths[v] = uint8(n)                            //nolint:gosec // G115: at most 9
-	}
 	// zlib's header: deflate with a 32 KB window, no dictionary, the
-	// fastest level; then the final block's header, fixed codes.
+	// fastest level.
 	z.out = append(z.out, 0x78, 0x01)
-	z.put(1|1<<1, 3)
 	return z
 }
 
@@ -130,6 +123,9 @@ func (z *rowDeflater) row(cur []byte) {
 	if z.prev != nil {
 		z.prev = append(z.prev[:0], cur...)
 	}
+	if len(z.tokens) >= blockTokens {
+		z.block(false)
+	}
 }
 
 // checksum adds to the Adler-32 checksum n bytes of sum s1 and weighted
@@ -139,9 +135,9 @@ func (z *rowDeflater) checksum(s1, s2 uint64, n int) {
 	z.s1 = (z.s1 + s1) % adlerMod
 }
 
-// close ends the block and the stream, and returns it.
+// close ends the last block and the stream, and returns it.
 func (z *rowDeflater) close() []byte {
-	z.literal(256) // end of block
+	z.block(true)
 	for z.nbits > 0 {
 		z.out = append(z.out, byte(z.bits))
 		z.bits >>= 8
@@ -161,35 +157,277 @@ func (z *rowDeflater) put(v uint64, n uint) {
 	}
 }
 
-// code writes a Huffman code of n bits, its first bit the highest.
-func (z *rowDeflater) code(c, n uint) {
-	z.put(uint64(bits.Reverse16(uint16(c))>>(16-n)), n) //nolint:gosec // G115: codes of at most 9 bits
-}
-
-// literal writes a literal or length symbol (0-287) in the fixed codes.
+// literal adds a literal byte to the block.
 func (z *rowDeflater) literal(v uint) {
-	z.put(uint64(z.codes[v]), uint(z.lengths[v]))
+	z.tokens = append(z.tokens, uint32(v)) //nolint:gosec // G115: a byte
 }
 
-// copies writes copies of n bytes from dist back, in lengths deflate has
-// (3 to 258).
+// copies adds copies of n bytes from dist back (1, or the row above) to
+// the block, in lengths deflate has (3 to 258).
 func (z *rowDeflater) copies(n, dist int) {
+	row := uint32(0)
+	if dist != 1 {
+		row = 1
+	}
 	for n > 0 {
 		l := min(n, 258)
 		if r := n - l; r > 0 && r < 3 {
 			l = n - 3
 		}
 		n -= l
-		sym, extra, extraBits := lengthCode(l)
-		z.literal(sym)
-		z.put(uint64(extra), extraBits)
-		if dist == 1 {
-			z.code(0, 5)
+		z.tokens = append(z.tokens, copyToken|uint32(l)<<1|row) //nolint:gosec // G115: l <= 258
+	}
+}
+
+// block writes the tokens so far as a block of deflate with Huffman codes
+// made for them (RFC 1951, 3.2.7).
+func (z *rowDeflater) block(final bool) {
+	h := &z.huff
+	clear(h.litFreq[:])
+	clear(h.distFreq[:])
+	for _, t := range z.tokens {
+		if t&copyToken == 0 {
+			h.litFreq[t]++
 			continue
 		}
-		z.code(z.rowCode, 5)
+		sym, _, _ := lengthCode(int(t >> 1 & 511))
+		h.litFreq[sym]++
+		if t&1 == 0 {
+			h.distFreq[0]++
+		} else {
+			h.distFreq[z.rowCode]++
+		}
+	}
+	h.litFreq[256]++ // the end of the block
+	// Two codes at least in each alphabet, for a complete code.
+	for i := 0; countUsed(h.litFreq[:]) < 2; i++ {
+		h.litFreq[i]++
+	}
+	for i := 0; countUsed(h.distFreq[:]) < 2; i++ {
+		h.distFreq[i]++
+	}
+	h.build(h.litFreq[:], h.litLen[:], h.litCode[:], 15)
+	h.build(h.distFreq[:], h.distLen[:], h.distCode[:], 15)
+	nlit, ndist := used(h.litLen[:], 257), used(h.distLen[:], 1)
+
+	// The two alphabets' code lengths, run-length coded with the code
+	// length alphabet: 16 repeats the last 3-6 times, 17 zero 3-10 times,
+	// 18 zero 11-138 times.
+	lens := append(append(h.lens[:0], h.litLen[:nlit]...), h.distLen[:ndist]...)
+	rl := h.rl[:0] // symbol | extra << 8
+	for i := 0; i < len(lens); {
+		v, n := lens[i], 1
+		for i+n < len(lens) && lens[i+n] == v {
+			n++
+		}
+		i += n
+		if v == 0 {
+			for n >= 11 {
+				k := min(n, 138)
+				rl = append(rl, 18|uint16(k-11)<<8) //nolint:gosec // G115: k <= 138
+				n -= k
+			}
+			if n >= 3 {
+				rl = append(rl, 17|uint16(n-3)<<8) //nolint:gosec // G115: n <= 10
+				n = 0
+			}
+		} else {
+			rl = append(rl, uint16(v))
+			n--
+			for n >= 3 {
+				k := min(n, 6)
+				rl = append(rl, 16|uint16(k-3)<<8) //nolint:gosec // G115: k <= 6
+				n -= k
+			}
+		}
+		for range n {
+			rl = append(rl, uint16(v))
+		}
+	}
+	h.rl = rl
+	clear(h.clFreq[:])
+	for _, c := range rl {
+		h.clFreq[c&31]++
+	}
+	for i := 0; countUsed(h.clFreq[:]) < 2; i++ {
+		h.clFreq[i]++
+	}
+	h.build(h.clFreq[:], h.clLen[:], h.clCode[:], 7)
+	order := [19]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
+	ncl := 19
+	for ncl > 4 && h.clLen[order[ncl-1]] == 0 {
+		ncl--
+	}
+
+	last := uint64(0)
+	if final {
+		last = 1
+	}
+	z.put(last|2<<1, 3) // the block's header: dynamic codes
+	z.put(uint64(nlit-257), 5)
+	z.put(uint64(ndist-1), 5)
+	z.put(uint64(ncl-4), 4)
+	for _, s := range order[:ncl] {
+		z.put(uint64(h.clLen[s]), 3)
+	}
+	for _, c := range rl {
+		s := c & 31
+		z.put(uint64(h.clCode[s]), uint(h.clLen[s]))
+		switch s {
+		case 16:
+			z.put(uint64(c>>8), 2)
+		case 17:
+			z.put(uint64(c>>8), 3)
+		case 18:
+			z.put(uint64(c>>8), 7)
+		}
+	}
+	for _, t := range z.tokens {
+		if t&copyToken == 0 {
+			z.put(uint64(h.litCode[t]), uint(h.litLen[t]))
+			continue
+		}
+		sym, extra, extraBits := lengthCode(int(t >> 1 & 511))
+		z.put(uint64(h.litCode[sym]), uint(h.litLen[sym]))
+		z.put(uint64(extra), extraBits)
+		if t&1 == 0 {
+			z.put(uint64(h.distCode[0]), uint(h.distLen[0]))
+			continue
+		}
+		z.put(uint64(h.distCode[z.rowCode]), uint(h.distLen[z.rowCode]))
 		z.put(uint64(z.rowExtra), z.rowExtraBits)
 	}
+	z.put(uint64(h.litCode[256]), uint(h.litLen[256]))
+	z.tokens = z.tokens[:0]
+}
+
+// countUsed is how many of freq are not zero.
+func countUsed(freq []uint32) int {
+	n := 0
+	for _, f := range freq {
+		if f != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// used is how many of lens to write: up to the last not zero, at least
+// least.
+func used(lens []uint8, least int) int {
+	n := len(lens)
+	for n > least && lens[n-1] == 0 {
+		n--
+	}
+	return n
+}
+
+// huffman is the scratch of a block's codes.
+type huffman struct {
+	litFreq  [286]uint32
+	litLen   [286]uint8
+	litCode  [286]uint16
+	distFreq [30]uint32
+	distLen  [30]uint8
+	distCode [30]uint16
+	clFreq   [19]uint32
+	clLen    [19]uint8
+	clCode   [19]uint16
+	lens     []uint8
+	rl       []uint16
+	// Building a code.
+	nodes []huffNode
+	order []int
+	depth []uint8
+}
+
+// huffNode is a leaf (a symbol) or an inner node of a Huffman tree.
+type huffNode struct {
+	freq   uint64
+	parent int
+}
+
+// build makes a canonical Huffman code for freq, of at most limit bits a
+// code: lens and codes (bit-reversed, as deflate writes them) of each
+// symbol, 0 for a symbol not used. Past the limit, the frequencies are
+// flattened and the code made again.
+func (h *huffman) build(freq []uint32, lens []uint8, codes []uint16, limit int) {
+	shift := uint(0)
+	for {
+		if h.lengths(freq, lens, shift) <= limit {
+			break
+		}
+		shift++
+	}
+	var count [16]uint16
+	for _, l := range lens {
+		count[l]++
+	}
+	count[0] = 0
+	var next [16]uint16
+	code := uint16(0)
+	for b := 1; b < 16; b++ {
+		code = (code + count[b-1]) << 1
+		next[b] = code
+	}
+	for s, l := range lens {
+		if l == 0 {
+			codes[s] = 0
+			continue
+		}
+		codes[s] = bits.Reverse16(next[l]) >> (16 - l)
+		next[l]++
+	}
+}
+
+// lengths sets lens to the depths of a Huffman tree of freq (each shifted
+// right by shift, then at least 1 where not zero) and returns the deepest.
+func (h *huffman) lengths(freq []uint32, lens []uint8, shift uint) int {
+	nodes := h.nodes[:0]
+	order := h.order[:0]
+	for s, f := range freq {
+		lens[s] = 0
+		if f != 0 {
+			order = append(order, len(nodes))
+			nodes = append(nodes, huffNode{freq: max(1, uint64(f)>>shift), parent: -1})
+		}
+	}
+	leaves := len(nodes)
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(nodes[a].freq, nodes[b].freq) })
+	// Two queues: the leaves by frequency, and the inner nodes as made
+	// (their frequencies rise).
+	li, ii := 0, leaves
+	pick := func() int {
+		if li < len(order) && (ii >= len(nodes) || nodes[order[li]].freq <= nodes[ii].freq) {
+			li++
+			return order[li-1]
+		}
+		ii++
+		return ii - 1
+	}
+	for range leaves - 1 {
+		a, b := pick(), pick()
+		nodes = append(nodes, huffNode{freq: nodes[a].freq + nodes[b].freq, parent: -1})
+		nodes[a].parent, nodes[b].parent = len(nodes)-1, len(nodes)-1
+	}
+	// Depths from the root down: a node's parent comes after it.
+	depth := slices.Grow(h.depth[:0], len(nodes))[:len(nodes)]
+	h.depth = depth
+	depth[len(depth)-1] = 0
+	deepest := 0
+	for i := len(nodes) - 2; i >= 0; i-- {
+		depth[i] = depth[nodes[i].parent] + 1
+	}
+	k := 0
+	for s, f := range freq {
+		if f != 0 {
+			lens[s] = depth[k]
+			deepest = max(deepest, int(depth[k]))
+			k++
+		}
+	}
+	h.nodes, h.order = nodes, order
+	return deepest
 }
 
 // lengthCode returns the symbol of a copy's length l (3-258) and its extra

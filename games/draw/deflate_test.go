@@ -63,3 +63,38 @@ func TestRowDeflaterInflates(t *testing.T) {
 		}
 	}
 }
+
+// A block's Huffman codes are complete prefix codes within deflate's
+// limits even for frequencies that would make a deeper tree (Fibonacci
+// numbers: a tree as deep as the symbols are many).
+func TestHuffmanCodesWithinTheLimit(t *testing.T) {
+	for _, limit := range []int{7, 15} {
+		freq := make([]uint32, 30)
+		a, b := uint32(1), uint32(1)
+		for i := range freq {
+			freq[i] = a
+			a, b = b, a+b
+		}
+		lens, codes := make([]uint8, len(freq)), make([]uint16, len(freq))
+		var h huffman
+		h.build(freq, lens, codes, limit)
+		kraft := 0.0
+		for s, l := range lens {
+			if l == 0 || int(l) > limit {
+				t.Fatalf("limit %d: symbol %d has a code of %d bits", limit, s, l)
+			}
+			kraft += 1 / float64(uint(1)<<l)
+		}
+		if kraft != 1 {
+			t.Errorf("limit %d: the code is not complete (Kraft sum %v)", limit, kraft)
+		}
+		seen := map[[2]uint16]bool{}
+		for s, l := range lens {
+			k := [2]uint16{codes[s], uint16(l)}
+			if seen[k] {
+				t.Errorf("limit %d: two symbols share the code %b", limit, codes[s])
+			}
+			seen[k] = true
+		}
+	}
+}
