@@ -139,7 +139,7 @@ func (z *rowDeflater) checksum(s1, s2 uint64, n int) {
 func (z *rowDeflater) close() []byte {
 	z.block(true)
 	for z.nbits > 0 {
-		z.out = append(z.out, byte(z.bits))
+		z.out = append(z.out, byte(z.bits)) //nolint:gosec // G115: the low byte
 		z.bits >>= 8
 		z.nbits = max(8, z.nbits) - 8
 	}
@@ -263,10 +263,10 @@ func (z *rowDeflater) block(final bool) {
 	if final {
 		last = 1
 	}
-	z.put(last|2<<1, 3) // the block's header: dynamic codes
-	z.put(uint64(nlit-257), 5)
-	z.put(uint64(ndist-1), 5)
-	z.put(uint64(ncl-4), 4)
+	z.put(last|2<<1, 3)        // the block's header: dynamic codes
+	z.put(uint64(nlit-257), 5) //nolint:gosec // G115: 257 <= nlit <= 286
+	z.put(uint64(ndist-1), 5)  //nolint:gosec // G115: 1 <= ndist <= 30
+	z.put(uint64(ncl-4), 4)    //nolint:gosec // G115: 4 <= ncl <= 19
 	for _, s := range order[:ncl] {
 		z.put(uint64(h.clLen[s]), 3)
 	}
@@ -353,10 +353,7 @@ type huffNode struct {
 // flattened and the code made again.
 func (h *huffman) build(freq []uint32, lens []uint8, codes []uint16, limit int) {
 	shift := uint(0)
-	for {
-		if h.lengths(freq, lens, shift) <= limit {
-			break
-		}
+	for h.lengths(freq, lens, shift) > limit {
 		shift++
 	}
 	var count [16]uint16

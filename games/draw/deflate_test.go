@@ -14,25 +14,28 @@ import (
 // part, noise, and rows too long for a copy from the row above.
 func TestRowDeflaterInflates(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	randomByte := func(below uint) byte {
+		return byte(rng.UintN(below)) //nolint:gosec // G115: below 256
+	}
 	row := func(n int, kind int, prev []byte) []byte {
 		r := make([]byte, n)
 		switch kind {
 		case 0: // one colour
-			fillBytes(r, byte(rng.IntN(256)))
+			fillBytes(r, randomByte(256))
 		case 1: // noise
 			for i := range r {
-				r[i] = byte(rng.IntN(256))
+				r[i] = randomByte(256)
 			}
 		case 2: // runs of random lengths
 			for i := 0; i < n; {
 				l := min(n-i, []int{1, 2, 3, 4, 257, 258, 259, 260, 261, 516, rng.IntN(40)}[rng.IntN(11)])
-				fillBytes(r[i:i+l], byte(rng.IntN(4)))
+				fillBytes(r[i:i+l], randomByte(4))
 				i += max(l, 1)
 			}
 		case 3: // the row above, a few bytes changed
 			copy(r, prev)
 			for range 1 + rng.IntN(5) {
-				r[rng.IntN(n)] = byte(rng.IntN(256))
+				r[rng.IntN(n)] = randomByte(256) //nolint:gosec // G115: below 256
 			}
 		default: // the row above
 			copy(r, prev)

@@ -135,18 +135,18 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// Each game's PNG, wide and narrow, at scales 1, the mail's and 2, is the
-// drawing: it is the drawing's size times the scale; inside every filled
-// shape that nothing later covers it is exactly the shape's colour (the
-// first shape being the background); every text nothing covers puts down
-// its ink; and it differs from the reference painter (golang.org/x/image's
-// vector rasteriser and font.Drawer, the PNG's first painter) only along
-// anti-aliased edges. The probes are checked on the reference too, so they
-// say what the drawing holds.
+// Each game's PNG 30 moves in, from seat 1, wide and narrow, at scales 1,
+// the mail's and 2, is the drawing: it is the drawing's size times the
+// scale; inside every filled shape that nothing later covers it is exactly
+// the shape's colour (the first shape being the background); every text
+// nothing covers puts down its ink; and it differs from the reference
+// painter (golang.org/x/image's vector rasteriser and font.Drawer, the
+// PNG's first painter) only along anti-aliased edges. The probes are
+// checked on the reference too, so they say what the drawing holds.
 func TestPNGPaintsTheDrawing(t *testing.T) {
 	for _, id := range catalog.Registry().IDs() {
 		t.Run(id, func(t *testing.T) {
-			b, words := midGame(t, id, 14, 0)
+			b, words := midGame(t, id, 30, 1)
 			for _, width := range []int{draw.DefaultWidth, 360} {
 				d, err := draw.Draw(b, words, draw.Options{Width: width})
 				if err != nil {
@@ -198,10 +198,14 @@ func TestPNGPaintsTheDrawing(t *testing.T) {
 					}
 					n := wantW * wantH
 					t.Logf("width %d scale %v: %d probes; %d bytes; %.3f%% of pixels off by more than 48; mean difference %.3f", width, scale, len(probes), len(data), 100*float64(far)/float64(n), float64(total)/float64(n))
-					if far*1000 > n*3 {
+					// Anti-aliasing differs a little (16 levels of coverage,
+					// glyphs placed to a quarter pixel): a pixel in 250 is
+					// far off, 1.5 in 255 on average, where a shape a pixel
+					// out or a missing stroke is some times more.
+					if far*1000 > n*4 {
 						t.Errorf("width %d scale %v: %d of %d pixels differ from the reference by more than 48", width, scale, far, n)
 					}
-					if total > n*1 {
+					if total*2 > n*3 {
 						t.Errorf("width %d scale %v: the pixels differ from the reference by %.2f on average", width, scale, float64(total)/float64(n))
 					}
 				}

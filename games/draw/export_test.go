@@ -262,5 +262,5 @@ func (d *Drawing) coveredLater(i int, x0, y0, x1, y1 float64) bool {
 
 func rgbaRef(s string) color.RGBA {
 	r, g, b, _ := hex(s).RGBA()
-	return color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 255}
+	return color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 255} //nolint:gosec // G115: 16-bit channels' high bytes
 }

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"golang.org/x/image/font"
@@ -120,8 +121,8 @@ func chunk(b *bytes.Buffer, typ string, data []byte) {
 	binary.BigEndian.PutUint32(n[:], uint32(len(data))) //nolint:gosec // G115: a chunk is far below 2 GB
 	b.Write(n[:])
 	crc := crc32.NewIEEE()
-	crc.Write([]byte(typ))
-	crc.Write(data)
+	_, _ = crc.Write([]byte(typ)) // a hash does not fail
+	_, _ = crc.Write(data)
 	b.WriteString(typ)
 	b.Write(data)
 	binary.BigEndian.PutUint32(n[:], crc.Sum32())
@@ -252,7 +253,7 @@ func (p *painter) prepare(s *shape) (painted, error) {
 		ps.strokeInk = p.pal.colour(rgba(s.stroke))
 	}
 	ps.top, ps.bottom = p.h, 0
-	for _, pc := range append(ps.fill[:len(ps.fill):len(ps.fill)], ps.stroke...) {
+	for _, pc := range append(slices.Clip(ps.fill), ps.stroke...) {
 		if pc.sign > 0 {
 			ps.top = min(ps.top, max(0, int(math.Floor(pc.y0))))
 			ps.bottom = max(ps.bottom, min(p.h, int(math.Ceil(pc.y1))))
@@ -472,8 +473,7 @@ func (p *painter) cover(items []span, x0, n int) {
 			bends = append(bends, bend{a, float64(it.weight)})
 		}
 	}
-	for i := len(items) - 1; i >= 0; i-- {
-		it := items[i]
+	for _, it := range slices.Backward(items) {
 		if a, b := max(0, it.l-float64(x0)), min(float64(n), it.r-float64(x0)); a < b {
 			bends = append(bends, bend{b, -float64(it.weight)})
 		}
@@ -617,9 +617,9 @@ func (p *painter) mask(g *glyph, at image.Point, ink uint8) {
 		src := g.mask[(y-at.Y-g.bounds.Min.Y)*gw+(b.Min.X-at.X-g.bounds.Min.X):]
 		row := p.pix[(y-p.y0)*(p.w+1)+1+b.Min.X : (y-p.y0)*(p.w+1)+1+b.Max.X]
 		for i, under := range row {
-			switch level := int(src[i]); {
-			case level == 0:
-			case level == coverLevels:
+			switch level := int(src[i]); level {
+			case 0:
+			case coverLevels:
 				row[i] = ink
 			default:
 				row[i] = p.pal.mix(mix, under, ink, level)
