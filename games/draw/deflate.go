@@ -26,14 +26,15 @@ type rowDeflater struct {
 	prev           []byte // the row before, once there is one
 	// The distance code and its extra bits of a copy from the row above.
 	rowCode, rowExtra, rowExtraBits uint
-	// The block's tokens so far: a literal byte, or copyToken | the
-	// length << 1 | 1 for a copy from the row above, 0 from the byte before.
+	// The block's tokens so far: a literal byte, or a copy: its length's
+	// symbol (257-285), its extra bits << 9 and their count << 14, and
+	// rowToken for a copy from the row above (else from the byte before).
 	tokens []uint32
 	huff   huffman
 }
 
-// copyToken marks a token that is a copy.
-const copyToken = 1 << 31
+// rowToken marks a copy from the row above.
+const rowToken = 1 << 31
 
 // blockTokens is about how many tokens a block holds: enough that its
 // codes' description is paid back, few enough that they follow the picture.
@@ -167,7 +168,7 @@ func (z *rowDeflater) literal(v uint) {
 func (z *rowDeflater) copies(n, dist int) {
 	row := uint32(0)
 	if dist != 1 {
-		row = 1
+		row = rowToken
 	}
 	for n > 0 {
 		l := min(n, 258)
@@ -175,7 +176,8 @@ func (z *rowDeflater) copies(n, dist int) {
 			l = n - 3
 		}
 		n -= l
-		z.tokens = append(z.tokens, copyToken|uint32(l)<<1|row) //nolint:gosec // G115: l <= 258
+		sym, extra, extraBits := lengthCode(l)
+		z.tokens = append(z.tokens, row|uint32(sym|extra<<9|extraBits<<14)) //nolint:gosec // G115: 9, 5 and 3 bits
 	}
 }
 
@@ -186,16 +188,13 @@ func (z *rowDeflater) block(final bool) {
 	clear(h.litFreq[:])
 	clear(h.distFreq[:])
 	for _, t := range z.tokens {
-		if t&copyToken == 0 {
-			h.litFreq[t]++
-			continue
-		}
-		sym, _, _ := lengthCode(int(t >> 1 & 511))
-		h.litFreq[sym]++
-		if t&1 == 0 {
-			h.distFreq[0]++
-		} else {
-			h.distFreq[z.rowCode]++
+		h.litFreq[t&511]++
+		if t&511 > 256 {
+			if t&rowToken == 0 {
+				h.distFreq[0]++
+			} else {
+				h.distFreq[z.rowCode]++
+			}
 		}
 	}
 	h.litFreq[256]++ // the end of the block
@@ -282,20 +281,24 @@ func (z *rowDeflater) block(final bool) {
 			z.put(uint64(c>>8), 7)
 		}
 	}
+	// A copy's codes, with their extra bits, each at once.
+	byteBefore := uint64(h.distCode[0])
+	byteBeforeBits := uint(h.distLen[0])
+	rowAbove := uint64(h.distCode[z.rowCode]) | uint64(z.rowExtra)<<h.distLen[z.rowCode]
+	rowAboveBits := uint(h.distLen[z.rowCode]) + z.rowExtraBits
 	for _, t := range z.tokens {
-		if t&copyToken == 0 {
-			z.put(uint64(h.litCode[t]), uint(h.litLen[t]))
+		sym := t & 511
+		if sym < 256 {
+			z.put(uint64(h.litCode[sym]), uint(h.litLen[sym]))
 			continue
 		}
-		sym, extra, extraBits := lengthCode(int(t >> 1 & 511))
-		z.put(uint64(h.litCode[sym]), uint(h.litLen[sym]))
-		z.put(uint64(extra), extraBits)
-		if t&1 == 0 {
-			z.put(uint64(h.distCode[0]), uint(h.distLen[0]))
+		n := uint(h.litLen[sym])
+		z.put(uint64(h.litCode[sym])|uint64(t>>9&31)<<n, n+uint(t>>14&7))
+		if t&rowToken == 0 {
+			z.put(byteBefore, byteBeforeBits)
 			continue
 		}
-		z.put(uint64(h.distCode[z.rowCode]), uint(h.distLen[z.rowCode]))
-		z.put(uint64(z.rowExtra), z.rowExtraBits)
+		z.put(rowAbove, rowAboveBits)
 	}
 	z.put(uint64(h.litCode[256]), uint(h.litLen[256]))
 	z.tokens = z.tokens[:0]
