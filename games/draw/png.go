@@ -176,6 +176,8 @@ func newPainter(d *Drawing, scale float64) (*painter, error) {
 		w: int(math.Ceil(float64(d.Width) * scale)), h: int(math.Ceil(float64(d.Height) * scale)),
 		k: scale, faces: f, pal: newInks(), glyphs: map[glyphKey]*glyph{},
 	}
+	// What no shape covers is paper, the first colour: a band starts so.
+	p.pal.colour(rgba(paper))
 	p.shapes = make([]painted, 0, len(d.shapes))
 	for i := range d.shapes {
 		s := &d.shapes[i]
@@ -241,8 +243,10 @@ func (p *painter) prepare(s *shape) (painted, error) {
 		m := face.Metrics()
 		ps.text, ps.face, ps.fkey = s, face, faceKey{s.size * k, s.bold}
 		ps.start = fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(s.y * k * 64)}
-		ps.top = max(0, (ps.start.Y-m.Ascent).Floor()-2)
-		ps.bottom = min(p.h, (ps.start.Y+m.Descent).Ceil()+2)
+		// Accents and the like may pass the face's ascent and descent.
+		margin := int(math.Ceil(s.size * k / 2))
+		ps.top = max(0, (ps.start.Y-m.Ascent).Floor()-margin)
+		ps.bottom = min(p.h, (ps.start.Y+m.Descent).Ceil()+margin)
 		ps.fillInk = p.pal.colour(rgba(s.fill))
 		return ps, nil
 	}
