@@ -164,6 +164,8 @@ type painted struct {
 	start fixed.Point26_6
 }
 
+// newPainter prepares d's shapes for painting at scale (1 when not
+// positive).
 func newPainter(d *Drawing, scale float64) (*painter, error) {
 	if scale <= 0 {
 		scale = 1
@@ -303,7 +305,7 @@ func (p *painter) segment(x0, y0, x1, y1, w float64) piece {
 // then its palette indices.
 func (p *painter) paint(pix []byte, y0, y1 int) {
 	p.pix, p.y0, p.y1 = pix, y0, y1
-	clear(pix) // the filter bytes, and the first colour, the background's
+	clear(pix) // the filter bytes (0: none) and paper (the first colour)
 	for i := range p.shapes {
 		s := &p.shapes[i]
 		if s.bottom <= y0 || s.top >= y1 || s.background {
@@ -415,8 +417,10 @@ func (p *painter) fill(ink uint8, pieces []piece) {
 			// of a pixel.
 			la, ra := pc.across(ya)
 			lb, rb := pc.across(yb)
-			moves := max(math.Abs(la-lb), math.Abs(ra-rb))
-			n := max(1, min(subRows, int(math.Ceil(moves*subRowsPerPixel))))
+			n := subRows // also where an end is not found (a corner's tip)
+			if moves := max(math.Abs(la-lb), math.Abs(ra-rb)); moves < subRows/subRowsPerPixel {
+				n = max(1, int(math.Ceil(moves*subRowsPerPixel)))
+			}
 			h := (yb - ya) / float64(n)
 			// The sub-rows in the order their left ends go right: cover
 			// sorts the ends, and sorts them fastest so.
@@ -432,7 +436,7 @@ func (p *painter) fill(ink uint8, pieces []piece) {
 			}
 		}
 		p.items = items
-		if fresh || !equalSpans(items, p.prior) {
+		if fresh || !slices.Equal(items, p.prior) {
 			p.cover(items, x0, x1-x0)
 			p.prior = append(p.prior[:0], items...)
 			fresh = false
@@ -449,18 +453,6 @@ func (p *painter) fill(ink uint8, pieces []piece) {
 			}
 		}
 	}
-}
-
-func equalSpans(a, b []span) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // cover turns a row's spans into runs of coverage of the n pixels from x0.
