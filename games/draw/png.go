@@ -1,7 +1,6 @@
 package draw
 
 import (
-	"bytes"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
@@ -60,7 +59,9 @@ func (d *Drawing) PNG(scale float64) ([]byte, error) {
 		return nil, err
 	}
 	defer p.faces.close()
-	z := newRowDeflater(make([]byte, 0, 64<<10), p.w+1)
+	// The PNG is written in one buffer: the deflated rows after room for
+	// what comes before them, known once the palette is.
+	z := newRowDeflater(make([]byte, pngHead, pngHead+64<<10), p.w+1)
 	band := make([]byte, min(bandRows, p.h)*(p.w+1))
 	for y := 0; y < p.h; y += bandRows {
 		rows := min(bandRows, p.h-y)
@@ -69,8 +70,7 @@ func (d *Drawing) PNG(scale float64) ([]byte, error) {
 			z.row(band[r*(p.w+1) : (r+1)*(p.w+1)])
 		}
 	}
-	idat := z.close()
-	return encodePNG(p.w, p.h, p.pal.rgb, idat), nil
+	return encodePNG(p.w, p.h, p.pal.rgb, z.close()), nil
 }
 
 // Image paints d at scale pixels per drawing pixel: the picture [Drawing.PNG]
@@ -94,39 +94,43 @@ func (d *Drawing) Image(scale float64) (*image.Paletted, error) {
 	return &image.Paletted{Pix: pix[1:], Stride: p.w + 1, Rect: image.Rect(0, 0, p.w, p.h), Palette: pal}, nil
 }
 
-// encodePNG writes a PNG of w×h palette indices of 8 bits, the rows
-// (each after its filter byte) deflated in idat.
-func encodePNG(w, h int, pal []color.RGBA, idat []byte) []byte {
-	var b bytes.Buffer
-	b.Grow(8 + 3*12 + 13 + 3*len(pal) + len(idat))
-	b.WriteString("\x89PNG\r\n\x1a\n")
+// pngHead is the most a PNG of ours holds before its deflated rows: the
+// signature, IHDR, PLTE of 256 colours, and IDAT's length and type.
+const pngHead = 8 + (12 + 13) + (12 + 3*256) + 8
+
+// encodePNG makes a PNG of w×h palette indices of 8 bits from buf: pngHead
+// bytes of room, then the rows (each after its filter byte) deflated.
+func encodePNG(w, h int, pal []color.RGBA, buf []byte) []byte {
+	idat := buf[pngHead:]
+	head := make([]byte, 0, pngHead)
+	head = append(head, "\x89PNG\r\n\x1a\n"...)
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(w)) //nolint:gosec // G115: a picture's width
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(h)) //nolint:gosec // G115: a picture's height
 	ihdr[8], ihdr[9] = 8, 3                         // 8 bits, paletted; deflate, filters of PNG, no interlace
-	chunk(&b, "IHDR", ihdr[:])
+	head = chunk(head, "IHDR", ihdr[:])
 	plte := make([]byte, 0, 3*len(pal))
 	for _, c := range pal {
 		plte = append(plte, c.R, c.G, c.B)
 	}
-	chunk(&b, "PLTE", plte)
-	chunk(&b, "IDAT", idat)
-	chunk(&b, "IEND", nil)
-	return b.Bytes()
+	head = chunk(head, "PLTE", plte)
+	head = binary.BigEndian.AppendUint32(head, uint32(len(idat))) //nolint:gosec // G115: far below 2 GB
+	head = append(head, "IDAT"...)
+	start := pngHead - len(head)
+	copy(buf[start:], head)
+	crc := crc32.Update(crc32.ChecksumIEEE([]byte("IDAT")), crc32.IEEETable, idat)
+	buf = binary.BigEndian.AppendUint32(buf, crc)
+	buf = chunk(buf, "IEND", nil)
+	return buf[start:]
 }
 
-// chunk writes a PNG chunk: its length, type, data and CRC.
-func chunk(b *bytes.Buffer, typ string, data []byte) {
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(data))) //nolint:gosec // G115: a chunk is far below 2 GB
-	b.Write(n[:])
-	crc := crc32.NewIEEE()
-	_, _ = crc.Write([]byte(typ)) // a hash does not fail
-	_, _ = crc.Write(data)
-	b.WriteString(typ)
-	b.Write(data)
-	binary.BigEndian.PutUint32(n[:], crc.Sum32())
-	b.Write(n[:])
+// chunk appends a PNG chunk to b: its length, type, data and CRC.
+func chunk(b []byte, typ string, data []byte) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(data))) //nolint:gosec // G115: a chunk is far below 2 GB
+	b = append(b, typ...)
+	b = append(b, data...)
+	crc := crc32.Update(crc32.ChecksumIEEE([]byte(typ)), crc32.IEEETable, data)
+	return binary.BigEndian.AppendUint32(b, crc)
 }
 
 // painter paints one drawing at one scale.
@@ -585,11 +589,12 @@ func (p *painter) glyph(s *painted, dot fixed.Point26_6, r rune) *glyph {
 	}
 	g.ok, g.bounds, g.advance = true, dr, advance
 	g.mask = make([]byte, dr.Dx()*dr.Dy())
+	alpha, isAlpha := mask.(*image.Alpha)
 	for y := range dr.Dy() {
 		for x := range dr.Dx() {
 			var al uint32
-			if a, isAlpha := mask.(*image.Alpha); isAlpha {
-				al = uint32(a.Pix[a.PixOffset(mp.X+x, mp.Y+y)])
+			if isAlpha {
+				al = uint32(alpha.Pix[alpha.PixOffset(mp.X+x, mp.Y+y)])
 			} else {
 				_, _, _, al = mask.At(mp.X+x, mp.Y+y).RGBA()
 				al >>= 8
