@@ -452,8 +452,13 @@ func (p *painter) fill(ink uint8, pieces []piece) {
 				fillBytes(seg, ink)
 				continue
 			}
+			// Along an edge the colour under often stays one.
+			lastUnder, last := seg[0], p.pal.mix(mix, seg[0], ink, r.level)
 			for i, under := range seg {
-				seg[i] = p.pal.mix(mix, under, ink, r.level)
+				if under != lastUnder {
+					lastUnder, last = under, p.pal.mix(mix, under, ink, r.level)
+				}
+				seg[i] = last
 			}
 		}
 	}
