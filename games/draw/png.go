@@ -29,7 +29,7 @@ import (
 //
 // The palette holds the drawing's own colours first, then the blends an
 // anti-aliased edge or glyph makes of a colour over another, at one of
-// coverLevels coverages; past 256 colours a blend takes its nearest.
+// coverLevels coverages; past maxColours a blend takes its nearest.
 
 const (
 	// coverLevels is how many steps of coverage an edge has: finer than
@@ -641,21 +641,25 @@ type inks struct {
 	index map[color.RGBA]uint8
 	// blends[ink][under*coverLevels+level] is 1 + the index of ink at
 	// level over the colour under; 0: not yet known.
-	blends [256][]uint16
+	blends [maxColours][]uint8
 }
+
+// maxColours is how many colours a palette holds: one short of PNG's 256,
+// so that 1 + an index is a byte.
+const maxColours = 255
 
 func newInks() inks {
-	return inks{rgb: make([]color.RGBA, 0, 256), index: make(map[color.RGBA]uint8, 256)}
+	return inks{rgb: make([]color.RGBA, 0, maxColours), index: make(map[color.RGBA]uint8, maxColours)}
 }
 
-// colour returns c's index, adding it while there is room; past 256
-// colours, the nearest's.
+// colour returns c's index, adding it while there is room; past
+// maxColours, the nearest's.
 func (pl *inks) colour(c color.RGBA) uint8 {
 	if i, ok := pl.index[c]; ok {
 		return i
 	}
-	if len(pl.rgb) < 256 {
-		i := uint8(len(pl.rgb)) //nolint:gosec // G115: fewer than 256
+	if len(pl.rgb) < maxColours {
+		i := uint8(len(pl.rgb)) //nolint:gosec // G115: fewer than maxColours
 		pl.rgb = append(pl.rgb, c)
 		pl.index[c] = i
 		return i
@@ -672,31 +676,31 @@ func (pl *inks) colour(c color.RGBA) uint8 {
 }
 
 // mixes returns ink's table of blends.
-func (pl *inks) mixes(ink uint8) []uint16 {
+func (pl *inks) mixes(ink uint8) []uint8 {
 	if pl.blends[ink] == nil {
-		pl.blends[ink] = make([]uint16, 256*coverLevels)
+		pl.blends[ink] = make([]uint8, maxColours*coverLevels)
 	}
 	return pl.blends[ink]
 }
 
 // mix returns the index of ink at level over the colour under, from ink's
 // table of blends.
-func (pl *inks) mix(blends []uint16, under, ink uint8, level int) uint8 {
+func (pl *inks) mix(blends []uint8, under, ink uint8, level int) uint8 {
 	if v := blends[int(under)*coverLevels+level]; v != 0 {
-		return uint8(v - 1) //nolint:gosec // G115: 1 + an index below 256
+		return v - 1
 	}
 	return pl.blend(blends, under, ink, level)
 }
 
 // blend works out and remembers the index of ink at level over the colour
 // under.
-func (pl *inks) blend(blends []uint16, under, ink uint8, level int) uint8 {
+func (pl *inks) blend(blends []uint8, under, ink uint8, level int) uint8 {
 	u, c := pl.rgb[under], pl.rgb[ink]
 	m := func(a, b uint8) uint8 {
 		return uint8((int(a)*(coverLevels-level) + int(b)*level + coverLevels/2) / coverLevels) //nolint:gosec // G115: a mean of bytes
 	}
 	i := pl.colour(color.RGBA{R: m(u.R, c.R), G: m(u.G, c.G), B: m(u.B, c.B), A: 255})
-	blends[int(under)*coverLevels+level] = uint16(i) + 1
+	blends[int(under)*coverLevels+level] = i + 1
 	return i
 }
 
