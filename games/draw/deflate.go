@@ -1,7 +1,6 @@
 package draw
 
 import (
-	"cmp"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -38,7 +37,7 @@ const rowToken = 1 << 31
 
 // blockTokens is about how many tokens a block holds: enough that its
 // codes' description is paid back, few enough that they follow the picture.
-const blockTokens = 16 << 10
+const blockTokens = 4 << 10
 
 // maxDistance is the farthest back deflate copies from.
 const maxDistance = 32768
@@ -340,7 +339,7 @@ type huffman struct {
 	rl       []uint16
 	// Building a code.
 	nodes []huffNode
-	order []int
+	order []uint64
 	depth []uint8
 }
 
@@ -384,23 +383,24 @@ func (h *huffman) build(freq []uint32, lens []uint8, codes []uint16, limit int) 
 // right by shift, then at least 1 where not zero) and returns the deepest.
 func (h *huffman) lengths(freq []uint32, lens []uint8, shift uint) int {
 	nodes := h.nodes[:0]
-	order := h.order[:0]
+	order := h.order[:0] // a leaf's frequency << 16 | its node
 	for s, f := range freq {
 		lens[s] = 0
 		if f != 0 {
-			order = append(order, len(nodes))
-			nodes = append(nodes, huffNode{freq: max(1, uint64(f)>>shift), parent: -1})
+			f := max(1, uint64(f)>>shift)
+			order = append(order, f<<16|uint64(len(nodes)))
+			nodes = append(nodes, huffNode{freq: f, parent: -1})
 		}
 	}
 	leaves := len(nodes)
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(nodes[a].freq, nodes[b].freq) })
+	slices.Sort(order)
 	// Two queues: the leaves by frequency, and the inner nodes as made
 	// (their frequencies rise).
 	li, ii := 0, leaves
 	pick := func() int {
-		if li < len(order) && (ii >= len(nodes) || nodes[order[li]].freq <= nodes[ii].freq) {
+		if li < len(order) && (ii >= len(nodes) || order[li]>>16 <= nodes[ii].freq) {
 			li++
-			return order[li-1]
+			return int(order[li-1] & 0xffff)
 		}
 		ii++
 		return ii - 1
