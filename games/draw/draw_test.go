@@ -11,10 +11,14 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
@@ -214,6 +218,67 @@ func TestPNGPaintsTheDrawing(t *testing.T) {
 	}
 }
 
+// One Painter painting every game's pictures (boards of both seats, both
+// widths, three scales) from several goroutines at once paints each one's
+// bytes exactly as a painter of its own does: what a picture leaves for the
+// next (compressor, buffers, palette tables, faces, glyph masks) changes
+// nothing, and nothing is shared unguarded (run it with -race).
+func TestPainterSharedPaintsAsOneOff(t *testing.T) {
+	type picture struct {
+		name  string
+		d     *draw.Drawing
+		scale float64
+		want  []byte
+	}
+	var pictures []picture
+	for _, id := range catalog.Registry().IDs() {
+		for _, seat := range []games.Seat{0, 1} {
+			b, words := midGame(t, id, 20, seat)
+			for _, width := range []int{draw.DefaultWidth, 360} {
+				d, err := draw.Draw(b, words, draw.Options{Width: width})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, scale := range []float64{1, draw.MailScale, 2} {
+					want, err := d.PNG(scale)
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("%s seat %d %s scale %v", id, seat, itoa(width), scale)
+					pictures = append(pictures, picture{name, d, scale, want})
+				}
+			}
+		}
+	}
+	painter := draw.NewPainter()
+	const workers, rounds = 4, 2
+	errs := make(chan error, workers*rounds*len(pictures))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			// Each worker its own order, so that pictures meet others'
+			// leftovers and glyph masks.
+			for r := range rounds {
+				for _, i := range rand.New(rand.NewPCG(uint64(w), uint64(r))).Perm(len(pictures)) {
+					pic := pictures[i]
+					got, err := painter.PNG(pic.d, pic.scale)
+					switch {
+					case err != nil:
+						errs <- fmt.Errorf("%s: %w", pic.name, err)
+					case !bytes.Equal(got, pic.want):
+						errs <- fmt.Errorf("%s: %d bytes shared, %d one-off, not the same", pic.name, len(got), len(pic.want))
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
 // probe returns what is wrong with img at p, or "".
 func probe(img image.Image, p draw.Probe) string {
 	if !p.Text {
@@ -311,10 +376,12 @@ func itoa(n int) string {
 }
 
 // A mail's picture: laying out a mid-game board and painting its PNG at
-// the mail's scale, per game; png-bytes is the PNG's size. Every prompt
-// mail carries one, so it must keep pace with the moves (issue 34): a few
+// the mail's scale with a Painter used for every picture, as the mail
+// service does, per game; png-bytes is the PNG's size. Every prompt mail
+// carries one, so it must keep pace with the moves (issue 34): a few
 // milliseconds and well under 2 MB allocated a picture.
 func BenchmarkPNG(b *testing.B) {
+	painter := draw.NewPainter()
 	for _, id := range catalog.Registry().IDs() {
 		b.Run(id, func(b *testing.B) {
 			board, words := midGame(b, id, 14, 0)
@@ -325,7 +392,7 @@ func BenchmarkPNG(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				data, err := d.PNG(draw.MailScale)
+				data, err := painter.PNG(d, draw.MailScale)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -333,6 +400,58 @@ func BenchmarkPNG(b *testing.B) {
 			}
 			b.ReportMetric(float64(size), "png-bytes")
 		})
+	}
+}
+
+// A picture now and then: as BenchmarkPNG, but each with a painter of its
+// own ([draw.Drawing.PNG]), its compressor and glyph masks made anew.
+func BenchmarkPNGOneOff(b *testing.B) {
+	for _, id := range catalog.Registry().IDs() {
+		b.Run(id, func(b *testing.B) {
+			board, words := midGame(b, id, 14, 0)
+			d, err := draw.Draw(board, words, draw.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := d.PNG(draw.MailScale); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// The compressor's levels compared: painting a mid-game board's PNG (laid
+// out once) with a Painter reused at each of klauspost/compress's fast
+// levels and Huffman coding alone, per game; png-bytes is the PNG's size.
+func BenchmarkPNGLevel(b *testing.B) {
+	levels := []struct {
+		name  string
+		level int
+	}{{"1", 1}, {"2", 2}, {"3", 3}, {"huffman", zlib.HuffmanOnly}}
+	for _, id := range catalog.Registry().IDs() {
+		board, words := midGame(b, id, 14, 0)
+		d, err := draw.Draw(board, words, draw.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range levels {
+			b.Run(id+"/level="+l.name, func(b *testing.B) {
+				painter := draw.NewPainterAtLevel(l.level)
+				size := 0
+				b.ReportAllocs()
+				for b.Loop() {
+					data, err := painter.PNG(d, draw.MailScale)
+					if err != nil {
+						b.Fatal(err)
+					}
+					size = len(data)
+				}
+				b.ReportMetric(float64(size), "png-bytes")
+			})
+		}
 	}
 }
 

@@ -264,3 +264,9 @@ func rgbaRef(s string) color.RGBA {
 	r, g, b, _ := hex(s).RGBA()
 	return color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 255} //nolint:gosec // G115: 16-bit channels' high bytes
 }
+
+// NewPainterAtLevel returns a Painter whose compressor works at level (one
+// of klauspost/compress/zlib's, not 0): for BenchmarkPNGLevel.
+func NewPainterAtLevel(level int) *Painter {
+	return &Painter{level: level}
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/klauspost/compress/zlib"
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
 )
@@ -50,57 +51,14 @@ const (
 	glyphSteps = 4
 )
 
-// PNG paints d at scale pixels per drawing pixel (2 for sharp text on a
-// dense screen) and encodes it as a paletted PNG: the picture a mail's HTML
-// part shows, as few mail programs show SVG.
-func (d *Drawing) PNG(scale float64) ([]byte, error) {
-	p, err := newPainter(d, scale)
-	if err != nil {
-		return nil, err
-	}
-	defer p.faces.close()
-	// The PNG is written in one buffer: the deflated rows after room for
-	// what comes before them, known once the palette is.
-	z := newRowDeflater(make([]byte, pngHead, pngHead+64<<10), p.w+1)
-	band := make([]byte, min(bandRows, p.h)*(p.w+1))
-	for y := 0; y < p.h; y += bandRows {
-		rows := min(bandRows, p.h-y)
-		p.paint(band[:rows*(p.w+1)], y, y+rows)
-		for r := range rows {
-			z.row(band[r*(p.w+1) : (r+1)*(p.w+1)])
-		}
-	}
-	return encodePNG(p.w, p.h, p.pal.rgb, z.close()), nil
-}
-
-// Image paints d at scale pixels per drawing pixel: the picture [Drawing.PNG]
-// encodes.
-func (d *Drawing) Image(scale float64) (*image.Paletted, error) {
-	p, err := newPainter(d, scale)
-	if err != nil {
-		return nil, err
-	}
-	defer p.faces.close()
-	// Each row starts with the PNG's filter byte, as PNG deflates them.
-	pix := make([]byte, p.h*(p.w+1))
-	p.paint(pix, 0, p.h)
-	pal := make(color.Palette, len(p.pal.rgb))
-	for i, c := range p.pal.rgb {
-		pal[i] = c
-	}
-	if p.h == 0 || p.w == 0 {
-		return image.NewPaletted(image.Rect(0, 0, p.w, p.h), pal), nil
-	}
-	return &image.Paletted{Pix: pix[1:], Stride: p.w + 1, Rect: image.Rect(0, 0, p.w, p.h), Palette: pal}, nil
-}
-
 // pngHead is the most a PNG of ours holds before its deflated rows: the
 // signature, IHDR, PLTE of 256 colours, and IDAT's length and type.
 const pngHead = 8 + (12 + 13) + (12 + 3*256) + 8
 
 // encodePNG makes a PNG of w×h palette indices of 8 bits from buf: pngHead
-// bytes of room, then the rows (each after its filter byte) deflated.
-func encodePNG(w, h int, pal []color.RGBA, buf []byte) []byte {
+// bytes of room, then the rows (each after its filter byte) deflated. It
+// returns buf grown, and where in it the PNG starts.
+func encodePNG(w, h int, pal []color.RGBA, buf []byte) ([]byte, int) {
 	idat := buf[pngHead:]
 	head := make([]byte, 0, pngHead)
 	head = append(head, "\x89PNG\r\n\x1a\n"...)
@@ -121,7 +79,7 @@ func encodePNG(w, h int, pal []color.RGBA, buf []byte) []byte {
 	crc := crc32.Update(crc32.ChecksumIEEE([]byte("IDAT")), crc32.IEEETable, idat)
 	buf = binary.BigEndian.AppendUint32(buf, crc)
 	buf = chunk(buf, "IEND", nil)
-	return buf[start:]
+	return buf, start
 }
 
 // chunk appends a PNG chunk to b: its length, type, data and CRC.
@@ -133,13 +91,19 @@ func chunk(b []byte, typ string, data []byte) []byte {
 	return binary.BigEndian.AppendUint32(b, crc)
 }
 
-// painter paints one drawing at one scale.
+// painter paints one drawing at a time, at one scale: a [Painter]'s
+// scratch, kept for its next pictures.
 type painter struct {
 	w, h   int
 	k      float64
 	faces  *faces
 	pal    inks
 	shapes []painted
+	// The PNG: its rows' compressor, the band of rows it takes next, and
+	// the PNG it writes.
+	zw   *zlib.Writer
+	band []byte
+	out  byteWriter
 	// The band being painted: rows y0 to y1, each its filter byte then w
 	// palette indices.
 	y0, y1 int
@@ -148,7 +112,9 @@ type painter struct {
 	bends        []bend
 	items, prior []span
 	runs         []run
-	glyphs       map[glyphKey]*glyph
+	// The glyph masks this picture used, and every picture's.
+	glyphs map[glyphKey]*glyph
+	shared *glyphCache
 }
 
 // painted is a shape ready to paint: its pieces in pixels and its inks.
@@ -168,29 +134,23 @@ type painted struct {
 	start fixed.Point26_6
 }
 
-// newPainter prepares d's shapes for painting at scale (1 when not
-// positive).
-func newPainter(d *Drawing, scale float64) (*painter, error) {
+// start prepares d's shapes for painting at scale (1 when not positive).
+func (p *painter) start(d *Drawing, scale float64) error {
 	if scale <= 0 {
 		scale = 1
 	}
-	f, err := newFaces(font.HintingNone)
-	if err != nil {
-		return nil, err
-	}
-	p := &painter{
-		w: int(math.Ceil(float64(d.Width) * scale)), h: int(math.Ceil(float64(d.Height) * scale)),
-		k: scale, faces: f, pal: newInks(), glyphs: map[glyphKey]*glyph{},
-	}
+	p.w, p.h = int(math.Ceil(float64(d.Width)*scale)), int(math.Ceil(float64(d.Height)*scale))
+	p.k = scale
+	p.pal.reset()
+	clear(p.glyphs)
 	// What no shape covers is paper, the first colour: a band starts so.
 	p.pal.colour(rgba(paper))
-	p.shapes = make([]painted, 0, len(d.shapes))
+	p.shapes = slices.Grow(p.shapes[:0], len(d.shapes))
 	for i := range d.shapes {
 		s := &d.shapes[i]
 		ps, err := p.prepare(s)
 		if err != nil {
-			f.close()
-			return nil, err
+			return err
 		}
 		if i == 0 && s.kind == rect && s.stroke == "" && s.r == 0 && s.x <= 0 && s.y <= 0 &&
 			s.w*scale >= float64(p.w) && s.h*scale >= float64(p.h) && ps.fillInk == 0 {
@@ -200,7 +160,7 @@ func newPainter(d *Drawing, scale float64) (*painter, error) {
 			p.shapes = append(p.shapes, ps)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // prepare turns s into pixels: the pieces it fills and strokes, or the
@@ -586,9 +546,18 @@ func (p *painter) glyph(s *painted, dot fixed.Point26_6, r rune) *glyph {
 	if g, ok := p.glyphs[key]; ok {
 		return g
 	}
-	g := &glyph{}
+	g := p.shared.get(key)
+	if g == nil {
+		g = p.shared.add(key, rasterise(s.face, key))
+	}
 	p.glyphs[key] = g
-	dr, mask, mp, advance, ok := s.face.Glyph(fixed.Point26_6{X: fx, Y: fy}, r)
+	return g
+}
+
+// rasterise makes the mask of key's glyph from face (key's face).
+func rasterise(face font.Face, key glyphKey) *glyph {
+	g := &glyph{}
+	dr, mask, mp, advance, ok := face.Glyph(fixed.Point26_6{X: key.fx, Y: key.fy}, key.r)
 	if !ok {
 		return g
 	}
@@ -650,6 +619,15 @@ const maxColours = 255
 
 func newInks() inks {
 	return inks{rgb: make([]color.RGBA, 0, maxColours), index: make(map[color.RGBA]uint8, maxColours)}
+}
+
+// reset empties the palette for another picture, keeping its tables.
+func (pl *inks) reset() {
+	pl.rgb = pl.rgb[:0]
+	clear(pl.index)
+	for _, b := range pl.blends {
+		clear(b)
+	}
 }
 
 // colour returns c's index, adding it while there is room; past
