@@ -32,6 +32,8 @@ const (
 	// maxKeptBuffer is the largest band or PNG buffer a painter keeps for
 	// the next picture: a huge picture's are let go.
 	maxKeptBuffer = 4 << 20
+	// maxKeptShapes is the most shapes a painter keeps room for.
+	maxKeptShapes = 8 << 10
 	// maxKeptFaces is how many font faces a painter keeps; past it, they
 	// are dropped and made again as needed.
 	maxKeptFaces = 32
@@ -158,7 +160,11 @@ func (pt *Painter) get() (*painter, error) {
 // put gives p back to be idle, letting go of what the next picture should
 // not keep: the drawing, and buffers or faces past their bounds.
 func (pt *Painter) put(p *painter) {
+	clear(p.shapes) // nothing of the drawing is kept
 	p.shapes = p.shapes[:0]
+	if cap(p.shapes) > maxKeptShapes {
+		p.shapes, p.pieces = nil, nil
+	}
 	clear(p.glyphs)
 	p.pix = nil
 	if cap(p.band) > maxKeptBuffer {

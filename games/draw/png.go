@@ -67,7 +67,8 @@ func encodePNG(w, h int, pal []color.RGBA, buf []byte) ([]byte, int) {
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(h)) //nolint:gosec // G115: a picture's height
 	ihdr[8], ihdr[9] = 8, 3                         // 8 bits, paletted; deflate, filters of PNG, no interlace
 	head = chunk(head, "IHDR", ihdr[:])
-	plte := make([]byte, 0, 3*len(pal))
+	var room [3 * 256]byte
+	plte := room[:0]
 	for _, c := range pal {
 		plte = append(plte, c.R, c.G, c.B)
 	}
@@ -99,6 +100,7 @@ type painter struct {
 	faces  *faces
 	pal    inks
 	shapes []painted
+	pieces []piece // the pieces of shapes
 	// The PNG: its rows' compressor, the band of rows it takes next, and
 	// the PNG it writes.
 	zw   *zlib.Writer
@@ -146,6 +148,9 @@ func (p *painter) start(d *Drawing, scale float64) error {
 	// What no shape covers is paper, the first colour: a band starts so.
 	p.pal.colour(rgba(paper))
 	p.shapes = slices.Grow(p.shapes[:0], len(d.shapes))
+	// Room for every shape's pieces (two at most to stroke, one to fill),
+	// so that those kept stay where they are.
+	p.pieces = slices.Grow(p.pieces[:0], 3*len(d.shapes))
 	for i := range d.shapes {
 		s := &d.shapes[i]
 		ps, err := p.prepare(s)
@@ -172,30 +177,30 @@ func (p *painter) prepare(s *shape) (painted, error) {
 	case rect:
 		sw := s.strokeW
 		if s.fill != "" {
-			ps.fill = append(ps.fill, p.box(s.x, s.y, s.w, s.h, s.r, 1))
+			ps.fill = p.keep(p.box(s.x, s.y, s.w, s.h, s.r, 1))
 		}
 		if s.stroke != "" && sw > 0 {
-			ps.stroke = append(ps.stroke, p.box(s.x-sw/2, s.y-sw/2, s.w+sw, s.h+sw, s.r+sw/2, 1),
+			ps.stroke = p.keep(p.box(s.x-sw/2, s.y-sw/2, s.w+sw, s.h+sw, s.r+sw/2, 1),
 				p.box(s.x+sw/2, s.y+sw/2, s.w-sw, s.h-sw, max(0, s.r-sw/2), -1))
 		}
 	case circle:
 		sw, r := s.strokeW, s.r
 		if s.fill != "" {
-			ps.fill = append(ps.fill, p.box(s.x-r, s.y-r, 2*r, 2*r, r, 1))
+			ps.fill = p.keep(p.box(s.x-r, s.y-r, 2*r, 2*r, r, 1))
 		}
 		if s.stroke != "" && sw > 0 {
-			ps.stroke = append(ps.stroke, p.box(s.x-r-sw/2, s.y-r-sw/2, 2*r+sw, 2*r+sw, r+sw/2, 1),
+			ps.stroke = p.keep(p.box(s.x-r-sw/2, s.y-r-sw/2, 2*r+sw, 2*r+sw, r+sw/2, 1),
 				p.box(s.x-r+sw/2, s.y-r+sw/2, 2*r-sw, 2*r-sw, r-sw/2, -1))
 		}
 	case line:
 		sw := s.strokeW
 		switch {
 		case s.h == 0:
-			ps.stroke = append(ps.stroke, p.box(min(s.x, s.x+s.w), s.y-sw/2, math.Abs(s.w), sw, 0, 1))
+			ps.stroke = p.keep(p.box(min(s.x, s.x+s.w), s.y-sw/2, math.Abs(s.w), sw, 0, 1))
 		case s.w == 0:
-			ps.stroke = append(ps.stroke, p.box(s.x-sw/2, min(s.y, s.y+s.h), sw, math.Abs(s.h), 0, 1))
+			ps.stroke = p.keep(p.box(s.x-sw/2, min(s.y, s.y+s.h), sw, math.Abs(s.h), 0, 1))
 		default:
-			ps.stroke = append(ps.stroke, p.segment(s.x, s.y, s.x+s.w, s.y+s.h, sw))
+			ps.stroke = p.keep(p.segment(s.x, s.y, s.x+s.w, s.y+s.h, sw))
 		}
 	case text:
 		face, err := p.faces.face(s.size*k, s.bold)
@@ -223,13 +228,23 @@ func (p *painter) prepare(s *shape) (painted, error) {
 		ps.strokeInk = p.pal.colour(rgba(s.stroke))
 	}
 	ps.top, ps.bottom = p.h, 0
-	for _, pc := range append(slices.Clip(ps.fill), ps.stroke...) {
-		if pc.sign > 0 {
-			ps.top = min(ps.top, max(0, int(math.Floor(pc.y0))))
-			ps.bottom = max(ps.bottom, min(p.h, int(math.Ceil(pc.y1))))
+	for _, pcs := range [][]piece{ps.fill, ps.stroke} {
+		for _, pc := range pcs {
+			if pc.sign > 0 {
+				ps.top = min(ps.top, max(0, int(math.Floor(pc.y0))))
+				ps.bottom = max(ps.bottom, min(p.h, int(math.Ceil(pc.y1))))
+			}
 		}
 	}
 	return ps, nil
+}
+
+// keep adds pcs to the pieces of the picture's shapes and returns them
+// there.
+func (p *painter) keep(pcs ...piece) []piece {
+	start := len(p.pieces)
+	p.pieces = append(p.pieces, pcs...)
+	return p.pieces[start:len(p.pieces):len(p.pieces)]
 }
 
 // box is the piece of a rectangle of the drawing (x, y, w, h) with corners
