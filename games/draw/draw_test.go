@@ -254,12 +254,12 @@ func TestPainterSharedPaintsAsOneOff(t *testing.T) {
 	const workers, rounds = 4, 2
 	errs := make(chan error, workers*rounds*len(pictures))
 	var wg sync.WaitGroup
-	for w := range workers {
+	for w := range uint64(workers) {
 		wg.Go(func() {
 			// Each worker its own order, so that pictures meet others'
 			// leftovers and glyph masks.
-			for r := range rounds {
-				for _, i := range rand.New(rand.NewPCG(uint64(w), uint64(r))).Perm(len(pictures)) {
+			for r := range uint64(rounds) {
+				for _, i := range rand.New(rand.NewPCG(w, r)).Perm(len(pictures)) {
 					pic := pictures[i]
 					got, err := painter.PNG(pic.d, pic.scale)
 					switch {

@@ -17,8 +17,10 @@ import (
 // The PNG painter. A mail carries the board as a PNG, so painting it must
 // keep pace with the moves: a few milliseconds and little memory per
 // picture. It paints straight into palette indices (one byte a pixel), a
-// band of rows at a time, and deflates each band as it is done, so that the
-// whole picture is never held at four bytes a pixel.
+// band of rows at a time, and deflates each band as it is done (with
+// klauspost/compress's zlib, whose compressor a [Painter] keeps for its
+// next pictures), so that the whole picture is never held at four bytes a
+// pixel.
 //
 // Shapes are filled by a scanline painter made for them: each pixel row's
 // coverage is the exact horizontal coverage of the shape's span in that row
@@ -26,7 +28,8 @@ import (
 // the outline runs straight down repeat the row above without computing it
 // again, so a large rectangle costs little more than copying its colour.
 // Text is drawn from golang.org/x/image's opentype faces, each glyph's mask
-// rasterised once per sub-pixel position and reused.
+// rasterised once per sub-pixel position and kept by the Painter for every
+// picture.
 //
 // The palette holds the drawing's own colours first, then the blends an
 // anti-aliased edge or glyph makes of a colour over another, at one of
