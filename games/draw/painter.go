@@ -14,7 +14,7 @@ import (
 // pngLevel is the level the PNG's rows are deflated at: klauspost/compress's
 // fastest, which makes PNGs within a few percent of its levels 2 and 3 in
 // less time (BenchmarkPNGLevel measures them; Huffman coding alone makes
-// them 4-7 times larger).
+// them 5-7 times larger).
 const pngLevel = zlib.BestSpeed
 
 // The bounds of what a Painter keeps between pictures.
