@@ -30,7 +30,7 @@ func (s *Service) boardPicture(ctx context.Context, kind string, view json.RawMe
 		d, err = draw.Draw(b, eng.Words().In(lang), draw.Options{})
 	}
 	if err == nil {
-		data, err = d.PNG(draw.MailScale)
+		data, err = s.paint.PNG(d, draw.MailScale)
 	}
 	if err != nil {
 		s.log.WarnContext(ctx, "the board is not drawn in the mail: its words are", "game", kind, "err", err)

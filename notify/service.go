@@ -12,6 +12,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/courrier-games/courrier/api/auth"
+	"github.com/courrier-games/courrier/games/draw"
 	"github.com/courrier-games/courrier/play"
 
 	"github.com/courrier-games/courrier/notify/mailstore"
@@ -87,6 +88,10 @@ type Service struct {
 	render *Renderer
 	cfg    Config
 	log    *slog.Logger
+
+	// paint paints the boards' pictures, keeping its compressors and glyph
+	// masks for the next mails; the mail workers share it.
+	paint *draw.Painter
 }
 
 // New returns the mail service.
@@ -139,7 +144,7 @@ func New(store *mailstore.Store, svc *play.Service, users *auth.Users, cfg Confi
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{store: store, play: svc, users: users, prefs: users.MailPreferences(nil), render: r, cfg: cfg, log: log}, nil
+	return &Service{store: store, play: svc, users: users, prefs: users.MailPreferences(nil), render: r, paint: draw.NewPainter(), cfg: cfg, log: log}, nil
 }
 
 // ServiceAddress is the address of the lobby by mail (new games, lists,
