@@ -28,6 +28,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/time/rate"
 
+	client "github.com/courrier-games/courrier/api" // its generated client
 	"github.com/courrier-games/courrier/games/catalog"
 )
 
@@ -130,6 +131,7 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	// DATABASE_URL (in a scratch table), or nowhere.
 	base, baselineURL, skipBaseline, backlogURL := o.url, "", "", ""
 	var mp *mailPlay
+	var hs *httpSink
 	if o.url == "" {
 		ownerURL, stop, err := ownerOf(ctx, cfg, log)
 		if err != nil {
@@ -163,6 +165,22 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 			cfg.SMTPRelay, cfg.SMTPRelayCA = "smtp://"+sink.addr, ""
 			cfg.SMTPTrusted, cfg.AuthservID = "local", loadAuthservID
 			cfg.SMTPSenders, cfg.SMTPReplies, cfg.MailHourly = "off", "off", "off"
+		}
+		if !o.mail {
+			// The server's mail goes to a relay sink too, as it would to a
+			// real relay: the dev mailbox would store every mail in the
+			// database the games are measured on.
+			hs = &httpSink{signIns: newSignInBox()}
+			sink, err := startRelaySink(ctx, hs.deliver)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if err := sink.stop(); err != nil {
+					log.Warn("load: the relay sink", "err", err)
+				}
+			}()
+			cfg.SMTPRelay, cfg.SMTPRelayCA = "smtp://"+sink.addr, ""
 		}
 		srv, stopServer, err := startLoadServer(ctx, cfg, scratch, log)
 		if err != nil {
@@ -231,7 +249,7 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	if o.mail {
 		failure = reportMail(ctx, mp, base, insertsPerSec, stdout, began)
 	} else {
-		failure = reportHTTP(ctx, o, base, insertsPerSec, stdout, log, began)
+		failure = reportHTTP(ctx, o, loadTarget{base: base, sink: hs, backlogURL: backlogURL}, insertsPerSec, stdout, log, began)
 	}
 	stopSampling()
 	if backlog == nil {
@@ -255,14 +273,21 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 
 // reportHTTP plays the games over the HTTP API and prints what it
 // measured; the error says why the run fails.
-func reportHTTP(ctx context.Context, o loadOptions, base string, insertsPerSec float64, stdout io.Writer, log *slog.Logger, began func()) error {
-	res, err := playLoad(ctx, base, o, stdout, log, began)
+func reportHTTP(ctx context.Context, o loadOptions, target loadTarget, insertsPerSec float64, stdout io.Writer, log *slog.Logger, began func()) error {
+	res, err := playLoad(ctx, target, o, stdout, log, began)
 	if err != nil {
 		return err
 	}
 	movesPerSec := float64(res.moves) / res.elapsed.Seconds()
-	_, _ = fmt.Fprintf(stdout, "set-up: %d players signed in through the dev mailbox and %d games started in %v\n",
-		o.clients*o.seats, o.games, res.setup.Round(time.Millisecond))
+	through := "the dev mailbox"
+	if target.sink != nil {
+		through = "mail at the relay sink"
+	}
+	_, _ = fmt.Fprintf(stdout, "set-up: %d players signed in through %s and %d games started in %v\n",
+		o.clients*o.seats, through, o.games, res.setup.Round(time.Millisecond))
+	if res.drain > 0 {
+		_, _ = fmt.Fprintf(stdout, "set-up mail: %d mails waiting went out in %v before the games were timed\n", res.drainFirst, res.drain.Round(time.Millisecond))
+	}
 	_, _ = fmt.Fprintf(stdout, "moves: %d in %v: %.0f moves/s; %s; %d stale (409, re-read and played on), %d errors, %d games finished\n",
 		res.moves, res.elapsed.Round(time.Millisecond), movesPerSec, percentiles(res.hist), res.stale, res.errors, res.finished)
 	for _, e := range res.firstErrors {
@@ -274,6 +299,11 @@ func reportHTTP(ctx context.Context, o loadOptions, base string, insertsPerSec f
 			line += "; held back by -rate: the goal's ratio is at full speed"
 		}
 		_, _ = fmt.Fprintln(stdout, line)
+	}
+	if target.sink != nil {
+		mails, prompts := target.sink.mails.Load(), target.sink.prompts.Load()
+		_, _ = fmt.Fprintf(stdout, "mail at the relay sink: %d in %v: %.0f mails/s (%d prompts, %.0f/s) for %.0f moves/s\n",
+			mails, res.elapsed.Round(time.Millisecond), float64(mails)/res.elapsed.Seconds(), prompts, float64(prompts)/res.elapsed.Seconds(), movesPerSec)
 	}
 	p99 := time.Duration(res.hist.ValueAtQuantile(99)) * time.Microsecond
 	_, _ = fmt.Fprintln(stdout, "verdict:", verdict(o.rate, movesPerSec, insertsPerSec, p99))
@@ -559,8 +589,27 @@ func percentiles(h *hdrhistogram.Histogram) string {
 type loadResult struct {
 	moves, stale, errors, finished int64
 	setup, elapsed                 time.Duration
+	drain                          time.Duration           // how long the set-up's mail took to go out (0: not waited for)
+	drainFirst                     int64                   // the mail waiting then
 	hist                           *hdrhistogram.Histogram // µs per move request
 	firstErrors                    []string
+}
+
+// loadTarget is the server a run over HTTP plays against: its base URL,
+// the relay sink its mail goes to (nil: its dev mailbox, for -url), and
+// the database whose mail backlog is sampled ("": none).
+type loadTarget struct {
+	base       string
+	sink       *httpSink
+	backlogURL string
+}
+
+// signIn signs a bot in: through the relay sink, else the dev mailbox.
+func (t loadTarget) signIn(ctx context.Context, api *client.ClientWithResponses, email string) (*bot, error) {
+	if t.sink != nil {
+		return t.sink.signIns.signIn(ctx, api, email)
+	}
+	return signInBot(ctx, api, email)
 }
 
 // errorLog keeps the count of failed requests and the first few messages.
@@ -584,10 +633,10 @@ func (l *errorLog) add(err error) {
 // game replaced by a new one. The bots of a client (one a seat) sign in
 // once and sit at every game of that client. began is called when the
 // games begin to be timed.
-func playLoad(ctx context.Context, base string, o loadOptions, stdout io.Writer, log *slog.Logger, began func()) (loadResult, error) {
+func playLoad(ctx context.Context, target loadTarget, o loadOptions, stdout io.Writer, log *slog.Logger, began func()) (loadResult, error) {
 	httpc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * o.clients}}
 	defer httpc.CloseIdleConnections()
-	api, err := newAPIClient(base, httpc)
+	api, err := newAPIClient(target.base, httpc)
 	if err != nil {
 		return loadResult{}, err
 	}
@@ -609,7 +658,7 @@ func playLoad(ctx context.Context, base string, o loadOptions, stdout io.Writer,
 		players[c] = p
 		wg.Go(func() {
 			for s := range o.seats {
-				b, err := signInBot(ctx, api, fmt.Sprintf("load-%s-%d-%d@bots.test", run, c, s))
+				b, err := target.signIn(ctx, api, fmt.Sprintf("load-%s-%d-%d@bots.test", run, c, s))
 				if err != nil {
 					errs <- err
 					return
@@ -635,6 +684,16 @@ func playLoad(ctx context.Context, base string, o loadOptions, stdout io.Writer,
 		return loadResult{}, fmt.Errorf("set the games up: %w", err)
 	}
 	res := loadResult{setup: time.Since(setupStart)}
+	// The set-up's burst of mail (sign-in links, invitations, the first
+	// prompts) goes out before the games are timed, so that the backlog
+	// sampled is the games' own.
+	if target.backlogURL != "" {
+		waited, first, _, err := waitMailDrained(ctx, target.backlogURL, 100*time.Millisecond, max(time.Minute, o.duration))
+		if err != nil {
+			return loadResult{}, err
+		}
+		res.drain, res.drainFirst = waited, first
+	}
 
 	var limiter *rate.Limiter
 	if o.rate > 0 {
@@ -646,6 +705,10 @@ func playLoad(ctx context.Context, base string, o loadOptions, stdout io.Writer,
 	defer cancel()
 	bar := newLoadBar(stdout, o.duration.Milliseconds(), "playing")
 	start := time.Now()
+	if target.sink != nil {
+		target.sink.playing.Store(true)
+		defer target.sink.playing.Store(false)
+	}
 	began()
 	go func() {
 		tick := time.NewTicker(200 * time.Millisecond)

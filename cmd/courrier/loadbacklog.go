@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/notify/mailstore"
 )
 
 // backlogSample is the mail waiting at one moment: jobs of River's mail
@@ -22,14 +22,6 @@ type backlogSample struct {
 	mails  int64
 	oldest time.Duration
 }
-
-// backlogQuery counts the mail jobs that wait to run: available, or
-// scheduled or retryable with their time come, and the age of the oldest
-// (since it could first run).
-// TODO(issue 34): use notify/mailstore's shared function once it is in.
-const backlogQuery = `select count(*), coalesce(extract(epoch from now() - min(scheduled_at)), 0)::float8
-	from river_job
-	where queue = $1 and (state = 'available' or (state in ('scheduled', 'retryable') and scheduled_at <= now()))`
 
 // backlogSampler samples the mail backlog of a database every second.
 type backlogSampler struct {
@@ -58,20 +50,25 @@ func sampleBacklog(ctx context.Context, dbURL string, start time.Time, interval 
 			return
 		}
 		defer pool.Close()
+		store := mailstore.New(pool)
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for {
-			var n int64
-			var age float64
-			err := pool.QueryRow(ctx, backlogQuery, jobs.QueueMail).Scan(&n, &age)
+			waiting, err := store.MailBacklog(ctx)
 			if ctx.Err() != nil {
 				return
 			}
 			if err != nil {
-				s.fail(fmt.Errorf("mail backlog: read River's jobs: %w", err))
+				s.fail(fmt.Errorf("mail backlog: %w", err))
 				return
 			}
-			s.add(backlogSample{at: time.Since(start), mails: n, oldest: time.Duration(age * float64(time.Second))})
+			var n int64
+			var oldest time.Duration
+			for _, w := range waiting {
+				n += int64(w.Count)
+				oldest = max(oldest, w.Oldest)
+			}
+			s.add(backlogSample{at: time.Since(start), mails: n, oldest: oldest})
 			select {
 			case <-ctx.Done():
 				return
@@ -208,12 +205,16 @@ func waitMailDrained(ctx context.Context, dbURL string, interval, limit time.Dur
 		return 0, 0, false, fmt.Errorf("mail backlog: %w", err)
 	}
 	defer pool.Close()
+	store := mailstore.New(pool)
 	start := time.Now()
 	for i := 0; ; i++ {
+		waiting, err := store.MailBacklog(ctx)
+		if err != nil {
+			return time.Since(start), first, false, fmt.Errorf("mail backlog: %w", err)
+		}
 		var n int64
-		var age float64
-		if err := pool.QueryRow(ctx, backlogQuery, jobs.QueueMail).Scan(&n, &age); err != nil {
-			return time.Since(start), first, false, fmt.Errorf("mail backlog: read River's jobs: %w", err)
+		for _, w := range waiting {
+			n += int64(w.Count)
 		}
 		if i == 0 {
 			first = n

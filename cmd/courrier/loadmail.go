@@ -23,8 +23,6 @@ import (
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
 	"golang.org/x/time/rate"
-
-	client "github.com/courrier-games/courrier/api" // its generated client
 )
 
 // The mail side of `courrier load -mail`: the load command is the relay on
@@ -277,8 +275,8 @@ type mailPlay struct {
 	replaceMu []sync.Mutex
 
 	mu sync.Mutex
-	// signIns are the bots waiting for their sign-in link, by address.
-	signIns map[string]chan string
+	// signIns are the bots waiting for their sign-in link.
+	signIns *signInBox
 	// sent is when the last reply of each game was handed over (just
 	// before its end of DATA), until the game's next prompt arrives.
 	sent map[string]time.Time
@@ -302,16 +300,9 @@ type mailPlay struct {
 // it, a prompt to the reply queue, a game-over to the replacements; every
 // mail counted by kind while the games are timed.
 func (p *mailPlay) deliver(m sinkMail) {
+	p.signIns.deliver(m)
 	p.mu.Lock()
 	playing := p.playing
-	if m.kind == "login" {
-		if ch, ok := p.signIns[m.to]; ok {
-			if sm := signInSecret.FindStringSubmatch(m.text); sm != nil {
-				delete(p.signIns, m.to)
-				ch <- sm[1]
-			}
-		}
-	}
 	var latency time.Duration
 	if m.kind == "prompt" && m.game != "" {
 		if t, ok := p.sent[m.game]; ok {
@@ -358,38 +349,6 @@ func (p *mailPlay) deliver(m sinkMail) {
 		default: // a replacement queue full: the game is not replaced
 		}
 	}
-}
-
-// signIn signs a bot in by mail: its sign-in link read at the sink.
-func (p *mailPlay) signIn(ctx context.Context, api *client.ClientWithResponses, email string) (*bot, error) {
-	ch := make(chan string, 1)
-	p.mu.Lock()
-	p.signIns[strings.ToLower(email)] = ch
-	p.mu.Unlock()
-	name, _, _ := strings.Cut(email, "@")
-	sent, err := api.RequestLoginWithResponse(ctx, client.LoginRequest{Email: email, Name: &name})
-	if err != nil {
-		return nil, fmt.Errorf("sign %s in: ask for a sign-in link: %w", email, err)
-	}
-	if sent.StatusCode() != http.StatusAccepted {
-		return nil, fmt.Errorf("sign %s in: ask for a sign-in link: %s %s", email, sent.Status(), sent.Body)
-	}
-	var secret string
-	select {
-	case secret = <-ch:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("sign %s in: %w", email, ctx.Err())
-	case <-time.After(time.Minute):
-		return nil, fmt.Errorf("sign %s in: no sign-in mail at the relay sink in a minute", email)
-	}
-	got, err := api.ExchangeLoginTokenWithResponse(ctx, client.TokenRequest{LoginToken: secret})
-	if err != nil {
-		return nil, fmt.Errorf("sign %s in: exchange the sign-in link: %w", email, err)
-	}
-	if got.JSON200 == nil {
-		return nil, fmt.Errorf("sign %s in: exchange the sign-in link: %s %s", email, got.Status(), got.Body)
-	}
-	return &bot{email: email, user: got.JSON200.User.Id, token: got.JSON200.Token, api: api}, nil
 }
 
 // replyText is a bot's reply to a prompt: the number of one of its moves,
@@ -539,7 +498,7 @@ func newMailPlay(o loadOptions) *mailPlay {
 		replies:   make(chan replyJob, 4*o.games*o.seats+64),
 		replaces:  make(chan string, o.games+64),
 		stopped:   make(chan struct{}),
-		signIns:   map[string]chan string{},
+		signIns:   newSignInBox(),
 		sent:      map[string]time.Time{},
 		over:      map[string]bool{},
 		owner:     map[string]int{},
@@ -597,7 +556,7 @@ func (p *mailPlay) play(ctx context.Context, base string, stdout io.Writer, bega
 		picks[c] = mrand.New(mrand.NewPCG(uint64(c), 42)) //nolint:gosec // G115: c ≥ 0; G404: bots are not games
 		wg.Go(func() {
 			for s := range o.seats {
-				b, err := p.signIn(ctx, api, fmt.Sprintf("load-%s-%d-%d@%s", run, c, s, botsDomain))
+				b, err := p.signIns.signIn(ctx, api, fmt.Sprintf("load-%s-%d-%d@%s", run, c, s, botsDomain))
 				if err != nil {
 					errs <- err
 					return
