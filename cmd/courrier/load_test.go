@@ -48,6 +48,14 @@ func TestLoadPlaysAndReports(t *testing.T) {
 	if strings.Contains(out.String(), "moves: 0 ") {
 		t.Error("no move was played")
 	}
+	// The server's mail went to the relay sink, not into its dev mailbox:
+	// the bots signed in there, and the games' prompts reached it.
+	if !strings.Contains(out.String(), "signed in through mail at the relay sink") {
+		t.Error("the bots did not sign in through the relay sink")
+	}
+	if m := regexp.MustCompile(`(?m)^mail at the relay sink: \d+ in [^:]+: \d+ mails/s \((\d+) prompts`).FindStringSubmatch(out.String()); m == nil || m[1] == "0" {
+		t.Errorf("no prompt reached the relay sink while the games were timed: %v", m)
+	}
 	var left int
 	if err := pool.QueryRow(ctx, `select count(*) from pg_database where datname like 'courrier_load_%'`).Scan(&left); err != nil {
 		t.Fatal(err)
