@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,23 +88,7 @@ func Open(t testing.TB) *DB {
 	if err != nil {
 		t.Fatalf("pgtest: prepare template database: %v", err)
 	}
-	name := "courrier_test_" + randomSuffix()
-	if _, err := admin.Exec(ctx, fmt.Sprintf("create database %s template %s", name, tpl)); err != nil {
-		t.Fatalf("pgtest: create database %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, ServerURL())
-		if err != nil {
-			t.Errorf("pgtest: drop %s: %v", name, err)
-			return
-		}
-		defer func() { _ = conn.Close(ctx) }()
-		if _, err := conn.Exec(ctx, fmt.Sprintf("drop database if exists %s with (force)", name)); err != nil {
-			t.Errorf("pgtest: drop %s: %v", name, err)
-		}
-	})
+	name := createDatabase(ctx, t, admin, "template "+tpl)
 	db := &DB{OwnerURL: databaseURL(t, name, "", ""), ServiceURL: databaseURL(t, name, ServiceRole, servicePassword)}
 	db.Owner = openPool(ctx, t, db.OwnerURL)
 	db.Service = openPool(ctx, t, db.ServiceURL)
@@ -129,23 +114,7 @@ func OpenAt(t testing.TB, version int) *DB {
 	if _, err := ensureTemplate(ctx, admin); err != nil { // creates courrier_service and the test login role
 		t.Fatalf("pgtest: prepare template database: %v", err)
 	}
-	name := "courrier_test_" + randomSuffix()
-	if _, err := admin.Exec(ctx, fmt.Sprintf("create database %s", name)); err != nil {
-		t.Fatalf("pgtest: create database %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, ServerURL())
-		if err != nil {
-			t.Errorf("pgtest: drop %s: %v", name, err)
-			return
-		}
-		defer func() { _ = conn.Close(ctx) }()
-		if _, err := conn.Exec(ctx, fmt.Sprintf("drop database if exists %s with (force)", name)); err != nil {
-			t.Errorf("pgtest: drop %s: %v", name, err)
-		}
-	})
+	name := createDatabase(ctx, t, admin, "")
 	db := &DB{OwnerURL: databaseURL(t, name, "", ""), ServiceURL: databaseURL(t, name, ServiceRole, servicePassword)}
 	db.Migrate(t, version)
 	db.Owner = openPool(ctx, t, db.OwnerURL)
@@ -305,4 +274,28 @@ func redact(url string) string {
 func IsCode(err error, code string) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == code
+}
+
+// createDatabase creates a database of a fresh name (with the clause
+// given, e.g. its template) and drops it when t ends.
+func createDatabase(ctx context.Context, t testing.TB, admin *pgx.Conn, clause string) string {
+	t.Helper()
+	name := "courrier_test_" + randomSuffix()
+	if _, err := admin.Exec(ctx, strings.TrimSpace(fmt.Sprintf("create database %s %s", name, clause))); err != nil {
+		t.Fatalf("pgtest: create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, ServerURL())
+		if err != nil {
+			t.Errorf("pgtest: drop %s: %v", name, err)
+			return
+		}
+		defer func() { _ = conn.Close(ctx) }()
+		if _, err := conn.Exec(ctx, fmt.Sprintf("drop database if exists %s with (force)", name)); err != nil {
+			t.Errorf("pgtest: drop %s: %v", name, err)
+		}
+	})
+	return name
 }
