@@ -79,6 +79,10 @@ func (s *Service) BriefAndCaused(ctx context.Context, gameID string, seat games.
 // enough back): for metrics and the load command.
 func (s *Service) BriefFolds() int64 { return s.briefFolds.Load() }
 
+// briefWait bounds how long a brief waits for a game's table a command has
+// taken out before it folds the game instead.
+const briefWait = 200 * time.Millisecond
+
 // versionSpan is the events after version from up to version to.
 type versionSpan struct{ from, to int }
 
@@ -98,6 +102,17 @@ func (s *Service) briefOf(ctx context.Context, gameID string, seat games.Seat, s
 // ok is false when the cache cannot tell.
 func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Seat, span *versionSpan) (b Brief, changes []Change, ok bool, err error) {
 	v, cached := s.cache.version(gameID)
+	if ch := s.cache.returned(gameID); !cached && ch != nil {
+		// A command has the table out: it comes back at its commit.
+		wait := time.NewTimer(briefWait)
+		select {
+		case <-ch:
+		case <-wait.C:
+		case <-ctx.Done():
+		}
+		wait.Stop()
+		v, cached = s.cache.version(gameID)
+	}
 	if !cached {
 		return Brief{}, nil, false, nil
 	}
@@ -126,7 +141,8 @@ func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Sea
 		return Brief{}, nil, false, nil
 	}
 	if t, err = s.foldRecorded(t, gameID, recorded); err != nil {
-		return Brief{}, nil, false, nil // the table is dropped; a fold says what is wrong
+		s.cache.drop(gameID)
+		return Brief{}, nil, false, nil // a fold says what is wrong
 	}
 	b, changes, ok, err = t.briefRecent(seat, span)
 	s.cache.put(t)

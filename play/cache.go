@@ -21,6 +21,10 @@ type tableCache struct {
 	max   int
 	order *list.List // front: most recently used; values are *cachedTable
 	byID  map[string]*list.Element
+	// out holds, for each game whose table is taken out, a channel closed
+	// when a table of the game is put back or the taken one dropped: what a
+	// brief may wait for rather than fold the game.
+	out map[string]chan struct{}
 }
 
 // cachedTable is a table in the cache with the readers reading it.
@@ -30,7 +34,7 @@ type cachedTable struct {
 }
 
 func newTableCache(maxGames int) *tableCache {
-	return &tableCache{max: maxGames, order: list.New(), byID: map[string]*list.Element{}}
+	return &tableCache{max: maxGames, order: list.New(), byID: map[string]*list.Element{}, out: map[string]chan struct{}{}}
 }
 
 // on reports whether the cache keeps tables at all.
@@ -50,6 +54,9 @@ func (c *tableCache) take(id string) *Table {
 	}
 	c.order.Remove(el)
 	delete(c.byID, id)
+	if _, ok := c.out[id]; !ok {
+		c.out[id] = make(chan struct{})
+	}
 	c.mu.Unlock()
 	ct, _ := el.Value.(*cachedTable)
 	// Out of the map, the table gains no new reader: wait for the ones
@@ -105,6 +112,7 @@ func (c *tableCache) put(t *Table) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.back(t.ID)
 	if el, ok := c.byID[t.ID]; ok {
 		if old, _ := el.Value.(*cachedTable); old != nil && old.t.Version >= t.Version {
 			return
@@ -119,6 +127,39 @@ func (c *tableCache) put(t *Table) {
 			delete(c.byID, old.t.ID)
 		}
 	}
+}
+
+// drop says that the table of game id a command took out will not come
+// back (the command failed).
+func (c *tableCache) drop(id string) {
+	if !c.on() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.back(id)
+}
+
+// back wakes whoever waits for the table of game id (c.mu held).
+func (c *tableCache) back(id string) {
+	if ch, ok := c.out[id]; ok {
+		close(ch)
+		delete(c.out, id)
+	}
+}
+
+// returned is closed when the table of game id, taken out, comes back or
+// is dropped; nil when it is not taken out.
+func (c *tableCache) returned(id string) <-chan struct{} {
+	if !c.on() {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch, ok := c.out[id]; ok {
+		return ch
+	}
+	return nil
 }
 
 // len is the number of cached games.

@@ -286,10 +286,13 @@ func (s *Service) exec(ctx context.Context, actor Actor, req request, cmd comman
 // that changed, the key's result and the event context.
 func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd command) (Outcome, error) {
 	t := s.cache.take(req.gameID)
-	putBack := false
+	took, putBack := t != nil, false
 	defer func() {
-		if putBack {
+		switch {
+		case putBack:
 			s.cache.put(t)
+		case took:
+			s.cache.drop(req.gameID)
 		}
 	}()
 	tx, err := s.pool.Begin(ctx)
