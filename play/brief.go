@@ -83,6 +83,10 @@ func (s *Service) BriefFolds() int64 { return s.briefFolds.Load() }
 // taken out before it folds the game instead.
 const briefWait = 200 * time.Millisecond
 
+// briefTries bounds how many times a brief looks for a game's table that
+// commands of this process keep taking out before it folds the game.
+const briefTries = 5
+
 // versionSpan is the events after version from up to version to.
 type versionSpan struct{ from, to int }
 
@@ -101,52 +105,70 @@ func (s *Service) briefOf(ctx context.Context, gameID string, seat games.Seat, s
 // the store's version as a command does (one read of the events after it);
 // ok is false when the cache cannot tell.
 func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Seat, span *versionSpan) (b Brief, changes []Change, ok bool, err error) {
-	v, cached := s.cache.version(gameID)
-	if ch := s.cache.returned(gameID); !cached && ch != nil {
-		// A command has the table out: it comes back at its commit.
+	// A command of this process has the table out, or took it while the
+	// brief read the store: try again once it is back.
+	for range briefTries {
+		var again bool
+		b, changes, ok, again, err = s.briefCachedOnce(ctx, gameID, seat, span)
+		if !again {
+			return b, changes, ok, err
+		}
+	}
+	return Brief{}, nil, false, nil
+}
+
+// briefCachedOnce is one try of briefCached; again is set when a command
+// of this process had the table out.
+func (s *Service) briefCachedOnce(ctx context.Context, gameID string, seat games.Seat, span *versionSpan) (b Brief, changes []Change, ok, again bool, err error) {
+	v, cached, out := s.cache.version(gameID)
+	if out != nil {
+		// A command has the table out: it comes back after its commit.
 		wait := time.NewTimer(briefWait)
+		defer wait.Stop()
 		select {
-		case <-ch:
+		case <-out:
+			return Brief{}, nil, false, true, nil
 		case <-wait.C:
 		case <-ctx.Done():
 		}
-		wait.Stop()
-		v, cached = s.cache.version(gameID)
 	}
 	if !cached {
-		return Brief{}, nil, false, nil
+		return Brief{}, nil, false, false, nil
 	}
 	recorded, err := events.ReadStream(ctx, s.pool, Stream(gameID), v)
 	if err != nil {
-		return Brief{}, nil, false, fmt.Errorf("read game %s after version %d: %w", gameID, v, err)
+		return Brief{}, nil, false, false, fmt.Errorf("read game %s after version %d: %w", gameID, v, err)
 	}
 	if len(recorded) == 0 {
 		// The table may have moved on meanwhile, by commits of this
 		// process: never behind the store as read.
-		s.cache.read(gameID, func(t *Table) {
+		found := s.cache.read(gameID, func(t *Table) {
 			if t.Version >= v {
 				b, changes, ok, err = t.briefRecent(seat, span)
 			}
 		})
-		return b, changes, ok, err
+		return b, changes, ok, !found, err // not found: a command took it meanwhile
+	}
+	if w, cached, _ := s.cache.version(gameID); !cached || w != v {
+		return Brief{}, nil, false, true, nil // a command of this process is at it
 	}
 	// Another process wrote: fold what it wrote into the table, as a
 	// command would, and put it back.
 	t := s.cache.take(gameID)
 	if t == nil {
-		return Brief{}, nil, false, nil
+		return Brief{}, nil, false, true, nil
 	}
 	if t.Version != v {
 		s.cache.put(t)
-		return Brief{}, nil, false, nil
+		return Brief{}, nil, false, true, nil
 	}
 	if t, err = s.foldRecorded(t, gameID, recorded); err != nil {
 		s.cache.drop(gameID)
-		return Brief{}, nil, false, nil // a fold says what is wrong
+		return Brief{}, nil, false, false, nil // a fold says what is wrong
 	}
 	b, changes, ok, err = t.briefRecent(seat, span)
 	s.cache.put(t)
-	return b, changes, ok, err
+	return b, changes, ok, false, err
 }
 
 // briefRecent is the brief of seat, and the changes of span, from the

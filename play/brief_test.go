@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -241,6 +242,7 @@ func TestBriefsBesideCommands(t *testing.T) {
 	ctx := context.Background()
 	id, _, bySeat := startGame(t, s.here, "coyote", 6)
 	var wg sync.WaitGroup
+	var briefs atomic.Int64
 	done := make(chan struct{})
 	errs := make(chan error, 16)
 	for seat := games.Spectator; seat < 6; seat++ {
@@ -256,6 +258,7 @@ func TestBriefsBesideCommands(t *testing.T) {
 					errs <- err
 					return
 				}
+				briefs.Add(1)
 				var committed int
 				if err := s.pool.QueryRow(ctx, `select max(version) from events where stream = $1`, play.Stream(id)).Scan(&committed); err != nil {
 					errs <- err
@@ -293,7 +296,10 @@ func TestBriefsBesideCommands(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if s.here.BriefFolds() > 7 {
-		t.Errorf("%d briefs beside the commands were folded", s.here.BriefFolds())
+	// A brief waits for a table a command has out rather than fold the
+	// game; with commands back to back on one game a few still fold.
+	t.Logf("%d briefs beside 60 commands, %d folded", briefs.Load(), s.here.BriefFolds())
+	if s.here.BriefFolds()*10 > briefs.Load() {
+		t.Errorf("%d of %d briefs beside the commands were folded", s.here.BriefFolds(), briefs.Load())
 	}
 }

@@ -66,19 +66,24 @@ func (c *tableCache) take(id string) *Table {
 	return ct.t
 }
 
-// version returns the version of the cached table of game id.
-func (c *tableCache) version(id string) (int, bool) {
+// version returns the version of the cached table of game id; when none
+// is cached, out is closed once the table a command took out comes back
+// (nil when none is out).
+func (c *tableCache) version(id string) (v int, cached bool, out <-chan struct{}) {
 	if !c.on() {
-		return 0, false
+		return 0, false, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byID[id]
 	if !ok {
-		return 0, false
+		if ch, ok := c.out[id]; ok {
+			return 0, false, ch
+		}
+		return 0, false, nil
 	}
 	ct, _ := el.Value.(*cachedTable)
-	return ct.t.Version, true
+	return ct.t.Version, true, nil
 }
 
 // read calls f with the cached table of game id, which no one changes
@@ -146,20 +151,6 @@ func (c *tableCache) back(id string) {
 		close(ch)
 		delete(c.out, id)
 	}
-}
-
-// returned is closed when the table of game id, taken out, comes back or
-// is dropped; nil when it is not taken out.
-func (c *tableCache) returned(id string) <-chan struct{} {
-	if !c.on() {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if ch, ok := c.out[id]; ok {
-		return ch
-	}
-	return nil
 }
 
 // len is the number of cached games.
