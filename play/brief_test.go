@@ -303,3 +303,52 @@ func TestBriefsBesideCommands(t *testing.T) {
 		t.Errorf("%d of %d briefs beside the commands were folded", s.here.BriefFolds(), briefs.Load())
 	}
 }
+
+// BenchmarkBrief measures a seat's brief (what a prompt, a reminder or a
+// receipt costs play) of a game of Coyote for 6 at mid-game (about 100
+// events) and a long game of Coupage for 4 (about 1,000), from this process's cache and, as
+// before, from a read and fold of the stream. Each iteration briefs the
+// next of the seats and the spectator in turn.
+func BenchmarkBrief(b *testing.B) {
+	for _, g := range []struct {
+		kind      string
+		seats, at int
+	}{{"coyote", 6, 100}, {"coupage", 4, 1000}} {
+		for _, from := range []string{"cache", "fold"} {
+			b.Run(fmt.Sprintf("%s%d/%d/%s", g.kind, g.seats, g.at, from), func(b *testing.B) {
+				svc, pool := benchService(b, 4)
+				ctx := context.Background()
+				briefing := svc
+				if from == "fold" {
+					briefing = play.New(pool, catalog.Registry(), play.WithLogger(quietLog()), play.WithSeedBox(benchSeeds), play.WithCache(0))
+				}
+				var m *mirror
+				for salt := uint64(1); m == nil; salt++ {
+					m = newMirror(b, svc, pool, g.kind, g.seats, salt)
+					m.fastForward(b, svc, pool, g.at)
+					// One move folds the game into the cache, as a warm service has.
+					seat, move, ok := m.next()
+					if !ok {
+						m = nil
+						continue
+					}
+					if _, err := svc.Move(ctx, m.seats[seat], m.id, m.version, []string{move}); err != nil {
+						b.Fatal(err)
+					}
+					m.play(b, seat, move)
+				}
+				folds := briefing.BriefFolds()
+				b.ResetTimer()
+				for i := range b.N {
+					seat := games.Seat(i%(g.seats+1)) - 1
+					if _, err := briefing.Brief(ctx, m.id, seat); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				b.ReportMetric(float64(briefing.BriefFolds()-folds)/float64(b.N), "folds/op")
+				b.ReportMetric(float64(m.version), "events")
+			})
+		}
+	}
+}
