@@ -83,7 +83,7 @@ func (s *Service) BriefFolds() int64 { return s.briefFolds.Load() }
 // taken out before it folds the game instead.
 const briefWait = 200 * time.Millisecond
 
-// briefTries bounds how many times a brief looks for a game's table that
+// briefTries bounds how many times a brief waits for a game's table that
 // commands of this process keep taking out before it folds the game.
 const briefTries = 5
 
@@ -104,71 +104,85 @@ func (s *Service) briefOf(ctx context.Context, gameID string, seat games.Seat, s
 // briefCached briefs seat from the cached table of the game, brought up to
 // the store's version as a command does (one read of the events after it);
 // ok is false when the cache cannot tell.
-func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Seat, span *versionSpan) (b Brief, changes []Change, ok bool, err error) {
-	// A command of this process has the table out, or took it while the
-	// brief read the store: try again once it is back.
+func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Seat, span *versionSpan) (Brief, []Change, bool, error) {
+	v, cached, out := s.cache.version(gameID)
+	if !cached {
+		// A command of this process has the table out: it comes back
+		// after its commit.
+		if out == nil || !waitFor(ctx, out) {
+			return Brief{}, nil, false, nil
+		}
+		if v, cached, _ = s.cache.version(gameID); !cached {
+			return Brief{}, nil, false, nil
+		}
+	}
+	recorded, err := events.ReadStream(ctx, s.pool, Stream(gameID), v)
+	if err != nil {
+		return Brief{}, nil, false, fmt.Errorf("read game %s after version %d: %w", gameID, v, err)
+	}
+	head := v
+	if len(recorded) > 0 {
+		head = recorded[len(recorded)-1].Version
+	}
 	for range briefTries {
-		var again bool
-		b, changes, ok, again, err = s.briefCachedOnce(ctx, gameID, seat, span)
-		if !again {
+		var b Brief
+		var changes []Change
+		var ok, behind bool
+		// A table at the store's version as read, or beyond (commits of
+		// this process since), holds everything the store held then.
+		found := s.cache.read(gameID, func(t *Table) {
+			if behind = t.Version < head; !behind {
+				b, changes, ok, err = t.briefRecent(seat, span)
+			}
+		})
+		switch {
+		case found && !behind:
 			return b, changes, ok, err
+		case found:
+			// Another process wrote: fold what it wrote into the table, as
+			// a command would.
+			return s.briefToppedUp(gameID, seat, span, v, recorded)
+		}
+		// A command took the table out meanwhile.
+		if _, cached, out := s.cache.version(gameID); !cached && (out == nil || !waitFor(ctx, out)) {
+			return Brief{}, nil, false, nil
 		}
 	}
 	return Brief{}, nil, false, nil
 }
 
-// briefCachedOnce is one try of briefCached; again is set when a command
-// of this process had the table out.
-func (s *Service) briefCachedOnce(ctx context.Context, gameID string, seat games.Seat, span *versionSpan) (b Brief, changes []Change, ok, again bool, err error) {
-	v, cached, out := s.cache.version(gameID)
-	if out != nil {
-		// A command has the table out: it comes back after its commit.
-		wait := time.NewTimer(briefWait)
-		defer wait.Stop()
-		select {
-		case <-out:
-			return Brief{}, nil, false, true, nil
-		case <-wait.C:
-		case <-ctx.Done():
-		}
-	}
-	if !cached {
-		return Brief{}, nil, false, false, nil
-	}
-	recorded, err := events.ReadStream(ctx, s.pool, Stream(gameID), v)
-	if err != nil {
-		return Brief{}, nil, false, false, fmt.Errorf("read game %s after version %d: %w", gameID, v, err)
-	}
-	if len(recorded) == 0 {
-		// The table may have moved on meanwhile, by commits of this
-		// process: never behind the store as read.
-		found := s.cache.read(gameID, func(t *Table) {
-			if t.Version >= v {
-				b, changes, ok, err = t.briefRecent(seat, span)
-			}
-		})
-		return b, changes, ok, !found, err // not found: a command took it meanwhile
-	}
-	if w, cached, _ := s.cache.version(gameID); !cached || w != v {
-		return Brief{}, nil, false, true, nil // a command of this process is at it
-	}
-	// Another process wrote: fold what it wrote into the table, as a
-	// command would, and put it back.
+// briefToppedUp briefs seat from the cached table, at version v, with the
+// events recorded after it folded in, and puts the table back.
+func (s *Service) briefToppedUp(gameID string, seat games.Seat, span *versionSpan, v int, recorded []events.Recorded) (Brief, []Change, bool, error) {
 	t := s.cache.take(gameID)
 	if t == nil {
-		return Brief{}, nil, false, true, nil
+		return Brief{}, nil, false, nil
 	}
 	if t.Version != v {
 		s.cache.put(t)
-		return Brief{}, nil, false, true, nil
+		return Brief{}, nil, false, nil
 	}
-	if t, err = s.foldRecorded(t, gameID, recorded); err != nil {
+	t, err := s.foldRecorded(t, gameID, recorded)
+	if err != nil {
 		s.cache.drop(gameID)
-		return Brief{}, nil, false, false, nil // a fold says what is wrong
+		return Brief{}, nil, false, nil // a fold says what is wrong
 	}
-	b, changes, ok, err = t.briefRecent(seat, span)
+	b, changes, ok, err := t.briefRecent(seat, span)
 	s.cache.put(t)
-	return b, changes, ok, false, err
+	return b, changes, ok, err
+}
+
+// waitFor waits for out to close, at most briefWait; false when it did not.
+func waitFor(ctx context.Context, out <-chan struct{}) bool {
+	wait := time.NewTimer(briefWait)
+	defer wait.Stop()
+	select {
+	case <-out:
+		return true
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // briefRecent is the brief of seat, and the changes of span, from the

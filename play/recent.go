@@ -1,6 +1,10 @@
 package play
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 )
@@ -17,33 +21,50 @@ const recentCap = maxSince + 8
 // the told events after the seat's last command, with no read of the
 // stream and no fold.
 
-// toldEvent is one event of a game as each viewer is told it.
+// toldEvent is one event of a game as each viewer is told it: what every
+// viewer is told alike once, and for each seat what it is told apart (its
+// redaction and description, shared with the spectator's when equal).
 type toldEvent struct {
 	version int
 	tx      uint64
 	actor   games.Seat // the seat its meta names; games.Spectator for none
 	typ     string
-	// shared is set when every viewer is told the same (told[0]).
+	// base is the spectator's change.
+	base Change
+	// move is the move as typed, told to the seat that made it only.
+	move string
+	// shared is set when every viewer is told base.
 	shared bool
-	// told is the change for each viewer: index 0 the spectator, i+1 seat i.
-	told []Change
+	// seats is what each seat is told of the event, by seat.
+	seats []toldAs
 	// staged is the data of an event staged by a command, not yet read back
 	// from the store (what changes that show the data as stored alias);
 	// nil once settled.
 	staged []byte
 }
 
+// toldAs is what one seat is told of an event apart from what every
+// viewer is.
+type toldAs struct {
+	data json.RawMessage
+	text games.Phrase
+}
+
 // changeFor is the change seat is told of the event, if the event was told
 // for seat.
 func (e *toldEvent) changeFor(seat games.Seat) (Change, bool) {
-	if e.shared {
-		return e.told[0], true
+	c := e.base
+	if e.shared || seat == games.Spectator {
+		return c, true
 	}
-	i := int(seat) + 1
-	if i < 0 || i >= len(e.told) {
+	if seat < 0 || int(seat) >= len(e.seats) {
 		return Change{}, false
 	}
-	return e.told[i], true
+	c.Data, c.Text = e.seats[seat].data, e.seats[seat].text
+	if seat == e.actor {
+		c.Meta.Move = e.move
+	}
+	return c, true
 }
 
 // recentEvents is a ring of the last told events of a table, up to the
@@ -93,13 +114,19 @@ func (r *recentEvents) settle(rec []events.Recorded) {
 			continue
 		}
 		e := r.at(i)
-		for j := range e.told {
-			c := &e.told[j]
-			if len(e.staged) > 0 && len(c.Data) == len(e.staged) && &c.Data[0] == &e.staged[0] {
-				c.Data = s.Data // the store's spelling of the same JSON, as a fold reads it
+		// A change that shows the event's data as staged shows it as the
+		// store spells the same JSON, as a fold reads it.
+		stored := func(data json.RawMessage) json.RawMessage {
+			if len(e.staged) > 0 && len(data) == len(e.staged) && &data[0] == &e.staged[0] {
+				return s.Data
 			}
-			c.RecordedAt = s.RecordedAt
+			return data
 		}
+		e.base.Data = stored(e.base.Data)
+		for j := range e.seats {
+			e.seats[j].data = stored(e.seats[j].data)
+		}
+		e.base.RecordedAt = s.RecordedAt
 		e.tx, e.staged = s.TX, nil
 		if s.Version == r.hi() {
 			r.head = s.Hash
@@ -130,7 +157,7 @@ func (t *Table) tell(e events.Recorded) (toldEvent, bool) {
 	if err != nil {
 		return toldEvent{}, false
 	}
-	te := toldEvent{version: e.Version, tx: e.TX, actor: games.Spectator, typ: e.Type}
+	te := toldEvent{version: e.Version, tx: e.TX, actor: games.Spectator, typ: e.Type, move: meta.Move}
 	if meta.Seat != nil {
 		te.actor = games.Seat(*meta.Seat)
 	}
@@ -140,17 +167,34 @@ func (t *Table) tell(e events.Recorded) (toldEvent, bool) {
 			te.staged = []byte{}
 		}
 	}
-	seats := 0
-	if te.shared = sharedTypes[e.Type] && meta.Seat == nil; !te.shared {
-		seats = max(t.seatCount(), len(t.Joined))
+	if te.base, err = t.changeAs(e, meta, games.Spectator); err != nil {
+		return toldEvent{}, false
 	}
-	te.told = make([]Change, 0, seats+1)
-	for seat := games.Spectator; seat < games.Seat(seats); seat++ {
+	if te.shared = sharedTypes[e.Type] && meta.Seat == nil; te.shared {
+		return te, true
+	}
+	seats := max(t.seatCount(), len(t.Joined))
+	te.seats = make([]toldAs, seats)
+	for seat := range games.Seat(seats) {
 		c, err := t.changeAs(e, meta, seat)
 		if err != nil {
 			return toldEvent{}, false
 		}
-		te.told = append(te.told, c)
+		// Only the data, the text and the mover's own move may differ
+		// between viewers.
+		if c.Version != te.base.Version || c.Type != te.base.Type || c.Meta.Seat != te.base.Meta.Seat ||
+			c.Meta.Channel != te.base.Meta.Channel || !c.RecordedAt.Equal(te.base.RecordedAt) ||
+			c.Meta.Move != "" && (seat != te.actor || c.Meta.Move != te.move) {
+			return toldEvent{}, false
+		}
+		as := toldAs{data: te.base.Data, text: te.base.Text}
+		if !bytes.Equal(c.Data, as.data) {
+			as.data = c.Data
+		}
+		if !reflect.DeepEqual(c.Text, as.text) {
+			as.text = c.Text
+		}
+		te.seats[seat] = as
 	}
 	return te, true
 }
