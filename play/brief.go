@@ -79,13 +79,9 @@ func (s *Service) BriefAndCaused(ctx context.Context, gameID string, seat games.
 // enough back): for metrics and the load command.
 func (s *Service) BriefFolds() int64 { return s.briefFolds.Load() }
 
-// briefWait bounds how long a brief waits for a game's table a command has
-// taken out before it folds the game instead.
+// briefWait bounds how long a brief waits, in all, for a game's table that
+// commands of this process have taken out before it folds the game instead.
 const briefWait = 200 * time.Millisecond
-
-// briefTries bounds how many times a brief waits for a game's table that
-// commands of this process keep taking out before it folds the game.
-const briefTries = 5
 
 // versionSpan is the events after version from up to version to.
 type versionSpan struct{ from, to int }
@@ -105,16 +101,16 @@ func (s *Service) briefOf(ctx context.Context, gameID string, seat games.Seat, s
 // the store's version as a command does (one read of the events after it);
 // ok is false when the cache cannot tell.
 func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Seat, span *versionSpan) (Brief, []Change, bool, error) {
+	// A command of this process may have the table out: it comes back
+	// after its commit. The brief waits for it, up to briefWait in all.
+	wait := time.NewTimer(briefWait)
+	defer wait.Stop()
 	v, cached, out := s.cache.version(gameID)
-	if !cached {
-		// A command of this process has the table out: it comes back
-		// after its commit.
-		if out == nil || !waitFor(ctx, out) {
+	for !cached {
+		if out == nil || !waitFor(ctx, out, wait.C) {
 			return Brief{}, nil, false, nil
 		}
-		if v, cached, _ = s.cache.version(gameID); !cached {
-			return Brief{}, nil, false, nil
-		}
+		v, cached, out = s.cache.version(gameID)
 	}
 	recorded, err := events.ReadStream(ctx, s.pool, Stream(gameID), v)
 	if err != nil {
@@ -124,7 +120,7 @@ func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Sea
 	if len(recorded) > 0 {
 		head = recorded[len(recorded)-1].Version
 	}
-	for range briefTries {
+	for {
 		var b Brief
 		var changes []Change
 		var ok, behind bool
@@ -144,11 +140,10 @@ func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Sea
 			return s.briefToppedUp(gameID, seat, span, v, recorded)
 		}
 		// A command took the table out meanwhile.
-		if _, cached, out := s.cache.version(gameID); !cached && (out == nil || !waitFor(ctx, out)) {
+		if _, cached, out := s.cache.version(gameID); !cached && (out == nil || !waitFor(ctx, out, wait.C)) {
 			return Brief{}, nil, false, nil
 		}
 	}
-	return Brief{}, nil, false, nil
 }
 
 // briefToppedUp briefs seat from the cached table, at version v, with the
@@ -172,14 +167,13 @@ func (s *Service) briefToppedUp(gameID string, seat games.Seat, span *versionSpa
 	return b, changes, ok, err
 }
 
-// waitFor waits for out to close, at most briefWait; false when it did not.
-func waitFor(ctx context.Context, out <-chan struct{}) bool {
-	wait := time.NewTimer(briefWait)
-	defer wait.Stop()
+// waitFor waits for out to close, until timeout fires or ctx ends; false
+// when it did not close.
+func waitFor(ctx context.Context, out <-chan struct{}, timeout <-chan time.Time) bool {
 	select {
 	case <-out:
 		return true
-	case <-wait.C:
+	case <-timeout:
 	case <-ctx.Done():
 	}
 	return false
