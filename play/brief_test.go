@@ -160,7 +160,7 @@ func TestBriefFromTheCacheEqualsTheFold(t *testing.T) {
 				var disputes []int
 				resigned, handed := false, false
 				abandoning := games.Spectator
-				for step := 0; step < 300; step++ {
+				for step := range 300 {
 					tbl, err := s.folding.Load(ctx, id)
 					if err != nil {
 						t.Fatal(err)
@@ -209,8 +209,7 @@ func TestBriefFromTheCacheEqualsTheFold(t *testing.T) {
 						}
 						out, err = svc.Move(ctx, mover, id, tbl.Version, lines)
 					}
-					var pe *play.Error
-					if errors.As(err, &pe) {
+					if _, refused := errors.AsType[*play.Error](err); refused {
 						continue // a refused command (away twice, nothing to come back from …) writes nothing
 					}
 					if err != nil {

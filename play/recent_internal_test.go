@@ -28,7 +28,7 @@ func randomStream(tb testing.TB, kind string, n, maxEvents int) []events.Recorde
 		if err != nil {
 			tb.Fatal(err)
 		}
-		meta, err := json.Marshal(events.Meta{Seat: seat, Channel: ChannelAPI})
+		meta, err := json.Marshal(events.Meta{Seat: seat, Channel: ChannelAPI, Move: "a move"})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -51,18 +51,21 @@ func randomStream(tb testing.TB, kind string, n, maxEvents int) []events.Recorde
 	if err != nil {
 		tb.Fatal(err)
 	}
+	var mover *int // the seat whose move made evs; none for the setup
 	for len(out) < maxEvents {
 		for _, e := range evs {
 			if st, err = eng.Evolve(st, e); err != nil {
 				tb.Fatal(err)
 			}
-			add(kind+"."+e.Type, json.RawMessage(e.Data), nil)
+			add(kind+"."+e.Type, json.RawMessage(e.Data), mover)
 		}
 		pend := eng.Pending(st)
 		if len(pend) == 0 || eng.Result(st).Finished {
 			break
 		}
 		p := pend[pick.IntN(len(pend))]
+		seatNo := int(p.Seat)
+		mover = &seatNo
 		legal := eng.Legal(st, p.Seat)
 		if evs, err = eng.Decide(st, p.Seat, legal[pick.IntN(len(legal))], pick); err != nil {
 			tb.Fatal(err)
