@@ -144,3 +144,46 @@ func ringBytes(tb testing.TB, reg *games.Registry, stream []events.Recorded) int
 	}
 	return heap(true) - heap(false)
 }
+
+// The ring says from which version a seat's brief tells what happened
+// exactly as lastCommandBefore and maxSince do over the whole stream,
+// whenever it holds the events that decide it, and it always does once it
+// holds maxSince events or the whole game: over random streams of
+// commands (transactions of one to four events by a seat, or by nobody),
+// for rings holding the last 1 to recentCap events.
+func TestRecentSinceIsLastCommandBefore(t *testing.T) {
+	pick := rand.New(rand.NewPCG(5, 6))
+	for round := range 300 {
+		var stream []events.Recorded
+		for tx := uint64(1); len(stream) < 5+pick.IntN(120); tx++ {
+			seat := pick.IntN(4) - 1 // -1: nobody (a lifecycle or system event)
+			for range 1 + pick.IntN(4) {
+				var meta json.RawMessage
+				if seat >= 0 {
+					meta = json.RawMessage(fmt.Sprintf(`{"seat":%d}`, seat))
+				}
+				stream = append(stream, events.Recorded{Version: len(stream) + 1, TX: tx, Meta: meta})
+			}
+		}
+		v := len(stream)
+		for _, kept := range []int{v, min(v, recentCap), min(v, maxSince), 1 + pick.IntN(min(v, recentCap))} {
+			r := newRecent(v - kept)
+			for _, e := range stream[v-kept:] {
+				r.push(toldEvent{version: e.Version, tx: e.TX, actor: actorSeat(e.Meta)}, []byte{1})
+			}
+			for seat := games.Spectator; seat < 3; seat++ {
+				want := max(lastCommandBefore(stream, seat), v-maxSince)
+				if seat == games.Spectator {
+					want = max(0, v-maxSince)
+				}
+				got, ok := r.since(seat, v)
+				if ok && got != want {
+					t.Fatalf("round %d, %d events, ring of the last %d: seat %d is told after %d, want %d", round, v, kept, seat, got, want)
+				}
+				if !ok && (r.lo == 0 || kept >= maxSince) {
+					t.Fatalf("round %d, %d events, ring of the last %d: seat %d not known", round, v, kept, seat)
+				}
+			}
+		}
+	}
+}
