@@ -121,6 +121,11 @@ func (s *Service) briefCached(ctx context.Context, gameID string, seat games.Sea
 		head = recorded[len(recorded)-1].Version
 	}
 	for {
+		select {
+		case <-wait.C:
+			return Brief{}, nil, false, nil
+		default:
+		}
 		var b Brief
 		var changes []Change
 		var ok, behind bool
