@@ -228,25 +228,15 @@ type receiptWorker struct {
 // Work sends the receipt.
 func (w *receiptWorker) Work(ctx context.Context, job *river.Job[jobs.Receipt]) error {
 	s, a := w.s, job.Args
-	b, err := s.play.Brief(ctx, a.GameID, games.Seat(a.Seat))
+	// What the move caused, in the game's words for the mover's seat: the
+	// events it wrote (the mover's own, then every consequence).
+	b, caused, err := s.play.BriefAndCaused(ctx, a.GameID, games.Seat(a.Seat), a.From, a.Version)
 	if err != nil {
 		return err
 	}
 	m, err := s.toSeat(ctx, b, KindReceipt, a.Version, a.Seat, "receipt")
 	if err != nil {
 		return done(err)
-	}
-	// What the move caused, in the game's words for the mover's seat: the
-	// events it wrote (the mover's own, then every consequence).
-	changes, err := s.play.History(ctx, a.GameID, b.User, a.From)
-	if err != nil {
-		return err
-	}
-	var caused []play.Change
-	for _, c := range changes {
-		if c.Version <= a.Version {
-			caused = append(caused, c)
-		}
 	}
 	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
 	m.Data = ReceiptData{Game: s.gameRef(b, m.Lang), Player: b.Player, Moves: s.movesIn(b.Kind, m.Lang, a.Moves), Caused: sinceLines(caused, m.Lang), Version: a.Version, Head: a.Head, Refused: s.refusedLine(a, b.Kind, m.Lang)}

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -110,6 +111,8 @@ type Service struct {
 	// accounts finds a new game's invitees (WithAccounts).
 	accounts Accounts
 	moves    moveCounts // committed moves by channel (MovesCommitted)
+	// briefFolds counts the briefs made by folding a game's stream.
+	briefFolds atomic.Int64
 }
 
 // Option configures a Service.
@@ -210,7 +213,15 @@ func (c *cmdCtx) stage(typ string, data any, move string) error {
 	if c.seat != nil {
 		actor.seat = games.Seat(*c.seat)
 	}
-	return c.table.apply(c.reg, events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.now}, actor)
+	staged := events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.now}
+	if c.table.recent != nil {
+		// Told to every viewer as it is applied: the meta says whose move
+		// it was and what they typed.
+		if staged.Meta, err = json.Marshal(meta); err != nil {
+			return fmt.Errorf("encode the meta of %s: %w", typ, err)
+		}
+	}
+	return c.table.apply(c.reg, staged, actor)
 }
 
 // stageGame stages a game's own events.
@@ -276,10 +287,13 @@ func (s *Service) exec(ctx context.Context, actor Actor, req request, cmd comman
 // that changed, the key's result and the event context.
 func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd command) (Outcome, error) {
 	t := s.cache.take(req.gameID)
-	putBack := false
+	took, putBack := t != nil, false
 	defer func() {
-		if putBack {
+		switch {
+		case putBack:
 			s.cache.put(t)
+		case took:
+			s.cache.drop(req.gameID)
 		}
 	}()
 	tx, err := s.pool.Begin(ctx)
@@ -437,6 +451,9 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		t.UpdatedAt = rec[len(rec)-1].RecordedAt
 		if out.Game != nil {
 			out.Game.CreatedAt, out.Game.UpdatedAt = t.CreatedAt, t.UpdatedAt
+		}
+		if t.recent != nil {
+			t.recent.settle(rec)
 		}
 		if t.projected == nil {
 			t.projected = map[games.Seat]uint64{}
@@ -999,6 +1016,17 @@ func (s *Service) foldRecorded(t *Table, gameID string, recorded []events.Record
 		// Another process wrote since this table was cached: what this
 		// process last wrote of each view no longer says what the rows hold.
 		t.projected = nil
+	}
+	if s.cache.on() && (t.recent == nil || len(recorded) > recentCap) {
+		// A cached table tells its events to every viewer as it applies
+		// them, for briefs; only the last recentCap are worth telling.
+		t.recent = nil
+		skip := max(0, len(recorded)-recentCap)
+		if err := t.applyRecorded(s.reg, recorded[:skip]); err != nil {
+			return t, err
+		}
+		recorded = recorded[skip:]
+		t.recent = newRecent(t.Version)
 	}
 	return t, t.applyRecorded(s.reg, recorded)
 }

@@ -136,13 +136,27 @@ func (s *Service) historyTable(gameID string, v viewer, recorded []events.Record
 
 // change is event e, which applies to the table as it is, as seat sees it.
 func (t *Table) change(e events.Recorded, seat games.Seat) (Change, error) {
-	c := Change{Version: e.Version, Type: e.Type, RecordedAt: e.RecordedAt, Data: e.Data}
+	meta, err := decodeMeta(e.Meta)
+	if err != nil {
+		return Change{Version: e.Version, Type: e.Type, RecordedAt: e.RecordedAt, Data: e.Data}, err
+	}
+	return t.changeAs(e, meta, seat)
+}
+
+// decodeMeta decodes an event's meta (none: the zero Meta).
+func decodeMeta(raw json.RawMessage) (events.Meta, error) {
 	var meta events.Meta
-	if len(e.Meta) > 0 {
-		if err := json.Unmarshal(e.Meta, &meta); err != nil {
-			return c, fmt.Errorf("decode meta: %w", err)
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return meta, fmt.Errorf("decode meta: %w", err)
 		}
 	}
+	return meta, nil
+}
+
+// changeAs is change with the event's meta decoded.
+func (t *Table) changeAs(e events.Recorded, meta events.Meta, seat games.Seat) (Change, error) {
+	c := Change{Version: e.Version, Type: e.Type, RecordedAt: e.RecordedAt, Data: e.Data}
 	c.Meta = ServedMeta{Seat: meta.Seat, Channel: meta.Channel}
 	if meta.Seat != nil && games.Seat(*meta.Seat) == seat && seat != games.Spectator {
 		c.Meta.Move = meta.Move

@@ -135,6 +135,11 @@ type Table struct {
 	// projected holds a digest of each seat's last written projection, so
 	// that a command writes only the views that changed.
 	projected map[games.Seat]uint64
+	// recent, on a table of the command cache, keeps the last events told
+	// for every viewer (see recentEvents); nil on any other table.
+	recent *recentEvents
+	// endSeed is the seed the game's end revealed.
+	endSeed string
 }
 
 // Stream is the event stream name of a game.
@@ -185,8 +190,26 @@ type eventActor struct {
 // apply folds one event, made by seat actor (games.Spectator for none), into
 // the table, and keeps the identities of the pending entries: an entry keeps
 // the version it opened at while it stays pending unchanged (same seat, kind
-// and rule) through events its own seat did not make.
+// and rule) through events its own seat did not make. A table that keeps
+// its recent events told (recent) tells e first, on the state before it.
 func (t *Table) apply(reg *games.Registry, e events.Recorded, by eventActor) error {
+	if t.recent == nil {
+		return t.applyEvent(reg, e, by)
+	}
+	told, ok := t.tell(e)
+	if err := t.applyEvent(reg, e, by); err != nil {
+		return err
+	}
+	if ok && t.recent.hi() == e.Version-1 {
+		t.recent.push(told, e.Hash)
+	} else {
+		t.recent.restart(t.Version)
+	}
+	return nil
+}
+
+// applyEvent is apply without telling the event.
+func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor) error {
 	actor := by.seat
 	switch e.Type {
 	case TypeCreated:
@@ -273,7 +296,7 @@ func (t *Table) apply(reg *games.Registry, e events.Recorded, by eventActor) err
 		if err := json.Unmarshal(e.Data, &en); err != nil {
 			return fmt.Errorf("decode %s: %w", e.Type, err)
 		}
-		t.endResult = &en.Result
+		t.endResult, t.endSeed = &en.Result, en.Seed
 	default:
 		if t.Engine == nil || !t.Started {
 			return fmt.Errorf("game event %s before the game started", e.Type)
