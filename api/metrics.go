@@ -62,6 +62,11 @@ func (m *metrics) watch(cfg Config) {
 	if cfg.Play != nil {
 		m.reg.MustRegister(movesCommitted{play: cfg.Play.MovesCommitted, desc: prometheus.NewDesc("courrier_moves_committed_total",
 			"Moves committed by every door (api, email, web, cli), by channel: rate() of it is moves/s.", []string{"channel"}, nil)})
+		briefs := cfg.Play
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "courrier_brief_folds_total",
+			Help: "Mail briefs made by reading and folding a game's whole stream, not from the command cache (a game not cached in this process, or a table busy too long): a rate close to the mail rate says the cache is too small.",
+		}, func() float64 { return float64(briefs.BriefFolds()) }))
 	}
 	if cfg.Feed != nil {
 		feed := cfg.Feed

@@ -138,6 +138,7 @@ func TestMetricsShowMailBacklogMovesAndFeed(t *testing.T) {
 		{`courrier_feed_events_delivered_total`, events, events},
 		{`courrier_feed_lag_seconds`, 0, 10},
 		{`courrier_feed_last_poll_age_seconds`, 0, 10},
+		{`courrier_brief_folds_total`, 0, float64(prompts) + 10},
 	} {
 		v, ok := m[c.sample]
 		if !ok || v < c.min || v > c.max {
