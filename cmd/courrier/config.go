@@ -72,7 +72,7 @@ func (c *config) settings() []setting {
 		{"COURRIER_BASE_URL", "http://localhost:8080", "public URL of the service", &c.BaseURL},
 		{"COURRIER_DATA_DIR", defaultDataDir(), "where secrets and the embedded database live", &c.DataDir},
 		{"COURRIER_JOB_TIMEOUT", "1m", "how long one background job may run, a delivery to the SMTP relay included (a relay that hangs is given up on then and tried again); a job whose process died is run again three times this later", &c.JobTimeout},
-		{"COURRIER_MAIL_WORKERS", "", "mail jobs rendered and sent at once; empty: sized from the database pool (pool_max_conns in the URL): its connections less a quarter of them (at least 2) for the API, web and inbound mail and 3 for the job queue's own work and the game timers, at least 2", &c.MailWorkers},
+		{"COURRIER_MAIL_WORKERS", "", "mail jobs rendered and sent at once; empty: sized from the database pool (pool_max_conns in the URL): four a connection, 4 to 64", &c.MailWorkers},
 		{"COURRIER_RATE_LIMIT", "", "API requests a second allowed per user, and twice that per client address (this machine's own are not limited by address); empty: 50; off or negative: no limit", &c.RateLimit},
 		{"COURRIER_REFUSAL_LIMIT", "", "refused requests (malformed, bad token, unknown path) a second per client address answered at once, with bursts of five times that; past it each waits a second; empty: 20; off: never slowed", &c.RefusalRate},
 	}
@@ -188,19 +188,16 @@ func (c config) mailWorkers(poolConns int32) (int, error) {
 }
 
 // poolMailWorkers is how many mail jobs run at once on a pool of
-// poolConns connections. A mail job holds a connection while it reads its
-// game and writes the mail log (not while the relay takes the mail), so
-// more workers than connections would only wait for one. What else needs
-// a connection at the same time is left: a quarter of the pool (at least
-// 2) for the API, the web pages and inbound SMTP, which people wait on;
-// 2 for River itself (its LISTEN connection, and the fetches and
-// completions of its queues); 1 for the default queue's deadline timers,
-// which are rare and short. At least 2 mail workers, so that a sign-in link
-// is never stuck behind a single slow prompt. pgx's default pool of
-// max(4, CPUs) connections gets 2; pool_max_conns=10, 5; 32, 21.
+// poolConns connections: four a connection, at least 4 and at most 64. A
+// mail job holds a connection only while it reads its game's brief and
+// writes the mail log; the rest of its time it draws the board, renders the
+// mail and hands it to the relay, so several jobs share a connection. On
+// 2 cores (pgx's default pool of 4 connections, 16 workers) that is the
+// least for which mail keeps pace with moves at the API's peak (`courrier
+// load`: 8 workers fall behind by about 70 mails a second, 16 do not; see
+// BENCHMARKS.md).
 func poolMailWorkers(poolConns int) int {
-	people := max(2, poolConns/4)
-	return max(2, poolConns-people-2-1)
+	return min(64, max(4, 4*poolConns))
 }
 
 // defaultDataDir is $XDG_DATA_HOME/courrier, else ~/.local/share/courrier;

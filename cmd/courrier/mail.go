@@ -114,6 +114,10 @@ func warnHTTPUnsubscribe(cfg config, log *slog.Logger) {
 		"which RFC 8058 does not allow; mail providers may not offer them", "base_url", cfg.BaseURL)
 }
 
+// mailFetchCooldown is the least time between two fetches of the mail
+// queue (see newRiver).
+const mailFetchCooldown = 5 * time.Millisecond
+
 // newRiver returns the River client working the game and mail queues,
 // mailWorkers mail jobs at once (config.mailWorkers: sized from the pool
 // unless set), first the people waiting, then the games' prompts, then
@@ -127,7 +131,12 @@ func newRiver(pool *pgxpool.Pool, workers *river.Workers, mailWorkers int, jobTi
 		Logger: log,
 		Queues: map[string]river.QueueConfig{
 			jobs.QueueDefault: {MaxWorkers: 10},
-			jobs.QueueMail:    {MaxWorkers: mailWorkers},
+			// A queue fetches again when a worker frees up, but at most once
+			// a FetchCooldown: at River's 100 ms, mail would go out at no
+			// more than ten times its workers a second however short a job
+			// is. Mail fetches as soon as a few milliseconds later; the
+			// insert notifications keep the client's cooldown.
+			jobs.QueueMail: {MaxWorkers: mailWorkers, FetchCooldown: mailFetchCooldown},
 		},
 		Workers:              workers,
 		FetchPollInterval:    200 * time.Millisecond,

@@ -15,9 +15,8 @@ import (
 )
 
 // The mail workers are sized to the database pool unless
-// COURRIER_MAIL_WORKERS says how many: the pool less what the API and the
-// job queue need, never fewer than 2; a setting that is no positive whole
-// number is refused.
+// COURRIER_MAIL_WORKERS says how many: four a connection, 4 to 64; a
+// setting that is no positive whole number is refused.
 func TestMailWorkersAreSizedToThePool(t *testing.T) {
 	for _, tc := range []struct {
 		setting string
@@ -25,11 +24,10 @@ func TestMailWorkersAreSizedToThePool(t *testing.T) {
 		want    int
 		refused bool
 	}{
-		{"", 4, 2, false},   // pgx's default on 2 to 4 CPUs
-		{"", 2, 2, false},   // never fewer than 2
-		{"", 10, 5, false},  // a quarter (2) for the doors, 3 for the queue
-		{"", 32, 21, false}, // a quarter (8) for the doors, 3 for the queue
-		{"", 100, 72, false},
+		{"", 4, 16, false}, // pgx's default on 2 to 4 CPUs
+		{"", 1, 4, false},  // never fewer than 4
+		{"", 10, 40, false},
+		{"", 32, 64, false}, // at most 64
 		{"8", 4, 8, false},
 		{" 3 ", 32, 3, false},
 		{"0", 10, 0, true},
