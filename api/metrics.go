@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -24,6 +25,9 @@ type metrics struct {
 	mailWaiting *prometheus.GaugeVec
 	mailOldest  *prometheus.GaugeVec
 	serve       http.Handler // the registry in Prometheus' text format
+	// scrape serialises scrapes: each sets the backlog gauges, then
+	// serves them, and another must not reset them in between.
+	scrape sync.Mutex
 }
 
 func newMetrics() *metrics {
@@ -150,6 +154,8 @@ func (m *metrics) move(game string) { m.moves.WithLabelValues(game).Inc() }
 // read is logged, and the scrape goes on without it).
 func (s *Server) serveMetrics(c echo.Context) error {
 	ctx := c.Request().Context()
+	s.metrics.scrape.Lock()
+	defer s.metrics.scrape.Unlock()
 	if err := s.metrics.readMailBacklog(ctx, s.cfg.MailBacklog); err != nil {
 		s.log.WarnContext(ctx, "metrics: the mail backlog could not be read", "err", err)
 	}

@@ -144,9 +144,16 @@ func (r *recentEvents) settled() bool {
 	return r.head != nil || r.n == 0
 }
 
-// sharedTypes are the lifecycle events told alike to every viewer (when no
-// seat made them): what Table.change says of them depends on no seat.
-var sharedTypes = map[string]bool{TypeCreated: true, TypeJoined: true, TypeInvited: true, TypeStarted: true}
+// sharedType reports whether events of type typ are told alike to every
+// viewer (when no seat made them): what Table.change says of them depends
+// on no seat.
+func sharedType(typ string) bool {
+	switch typ {
+	case TypeCreated, TypeJoined, TypeInvited, TypeStarted:
+		return true
+	}
+	return false
+}
 
 // tell tells e, which applies to the table as it is, to every viewer: the
 // spectator and each seat the game has or will have once seated. ok is
@@ -170,7 +177,7 @@ func (t *Table) tell(e events.Recorded) (toldEvent, bool) {
 	if te.base, err = t.changeAs(e, meta, games.Spectator); err != nil {
 		return toldEvent{}, false
 	}
-	if te.shared = sharedTypes[e.Type] && meta.Seat == nil; te.shared {
+	if te.shared = sharedType(e.Type) && meta.Seat == nil; te.shared {
 		return te, true
 	}
 	seats := max(t.seatCount(), len(t.Joined))

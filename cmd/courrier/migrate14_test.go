@@ -141,6 +141,30 @@ func TestMigration14ConvertsTheLogInPlace(t *testing.T) {
 	if err := owner.QueryRow(ctx, `select count(*) from streams`).Scan(&streamRows); err != nil || streamRows != 2 {
 		t.Fatalf("%d streams recorded, want 2 (%v)", streamRows, err)
 	}
+
+	// A server of before the migration, still running while it ran,
+	// appends through the view as it did to the table: the events reach
+	// the log, chained and read back as written; changing one is refused.
+	for v := 1; v <= 2; v++ {
+		var position int64
+		var hash []byte
+		if err := service.QueryRow(ctx, `insert into events (stream, version, type, data, meta) values ($1, $2, $3, $4, $5)
+			returning position, hash`, "game-oldserver", v, "game.note", fmt.Sprintf(`{"n": %d}`, v), `{"actor": "u1", "channel": "api"}`).
+			Scan(&position, &hash); err != nil || position == 0 || len(hash) != 32 {
+			t.Fatalf("an append through the view: position %d, hash %x, %v", position, hash, err)
+		}
+	}
+	if n, err := events.VerifyStream(ctx, service, "game-oldserver"); err != nil || n != 2 {
+		t.Fatalf("the stream appended through the view: %d events, %v", n, err)
+	}
+	var meta string
+	if err := service.QueryRow(ctx, `select meta::text from events where stream = 'game-oldserver' and version = 2`).Scan(&meta); err != nil ||
+		meta != `{"actor": "u1", "channel": "api"}` {
+		t.Fatalf("the meta appended through the view reads %s (%v)", meta, err)
+	}
+	if _, err := owner.Exec(ctx, `update events set version = 9 where stream = 'game-oldserver' and version = 2`); err == nil {
+		t.Fatal("an event's version was changed through the view")
+	}
 }
 
 // copyAt13 copies src's log verbatim into dst, a database at schema 013

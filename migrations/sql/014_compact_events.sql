@@ -24,6 +24,11 @@
 -- Rows are copied with their hashes, so every hash, receipt and record
 -- given out before this migration still verifies; no re-chaining.
 
+-- No event is written while the log is copied: a writer (a server not yet
+-- stopped) waits for the migration's end, then finds the view below and
+-- writes through it; readers go on reading.
+lock table events in exclusive mode;
+
 -- Streams: one row per stream, its key in creation order. An int, not a
 -- bigint: two billion games is beyond this service's reach, and the
 -- smaller key packs (stream_id, version) into 8 bytes.
@@ -62,21 +67,6 @@ order by e.position;
 
 select setval(pg_get_serial_sequence('event_log', 'position'), coalesce((select max(position) from event_log), 0) + 1, false);
 
--- Every event was copied, or the migration fails.
-do $$
-begin
-    if (select count(*) from events) <> (select count(*) from event_log) then
-        raise exception 'event_log has % events, events %', (select count(*) from event_log), (select count(*) from events);
-    end if;
-end
-$$;
-
-drop table events;
-
--- The feed reads in (tx, position) order: the index finds the transactions,
--- a transaction's few events are sorted by position.
-create index event_log_feed on event_log (tx);
-
 -- event_meta is an event's meta as it reads and is hashed: the writer
 -- stores its keys as one letter (a: actor, s: seat, c: channel, r:
 -- request_id, k: causation, m: move); rows of before 014 have the full keys
@@ -87,6 +77,31 @@ create function event_meta(stored json) returns jsonb language sql immutable par
         '"a":', '"actor":'), '"s":', '"seat":'), '"c":', '"channel":'),
         '"r":', '"request_id":'), '"k":', '"causation":'), '"m":', '"move":')::jsonb
 $$;
+
+-- Every event was copied and reads back as it did (its data and meta, as
+-- the hash covers them, and its hash), or the migration fails.
+do $$
+declare
+    differs bigint;
+begin
+    if (select count(*) from events) <> (select count(*) from event_log) then
+        raise exception 'event_log has % events, events %', (select count(*) from event_log), (select count(*) from events);
+    end if;
+    select count(*) into differs
+    from events o join streams s on s.name = o.stream join event_log n on n.stream_id = s.id and n.version = o.version
+    where n.data::jsonb::text <> o.data::text or event_meta(n.meta)::text <> o.meta::text or n.hash <> o.hash
+        or n.position <> o.position or n.tx <> o.tx or n.recorded_at <> o.recorded_at or n.type <> o.type;
+    if differs > 0 then
+        raise exception '% events would read differently after the conversion', differs;
+    end if;
+end
+$$;
+
+drop table events;
+
+-- The feed reads in (tx, position) order: the index finds the transactions,
+-- a transaction's few events are sorted by position.
+create index event_log_feed on event_log (tx);
 
 -- stream_key returns the key of a stream, recording the stream at its first
 -- event. Run per statement, it sees a stream another transaction has just
@@ -159,6 +174,10 @@ begin
         where s.id = e.stream_id and s.name = OLD.stream and e.version = OLD.version;
         return OLD;
     end if;
+    if (NEW.stream, NEW.version, NEW.position, NEW.tx) is distinct from (OLD.stream, OLD.version, OLD.position, OLD.tx) then
+        raise exception 'an event''s stream, version, position and transaction are the store''s: they cannot be changed'
+            using errcode = '42501';
+    end if;
     update event_log e set type = NEW.type, data = NEW.data::text::json, meta = NEW.meta::text::json,
         hash = NEW.hash, recorded_at = NEW.recorded_at
     from streams s
@@ -169,6 +188,21 @@ $$;
 create trigger events_view_write instead of update or delete on events
     for each row execute function events_view_write();
 
+-- An append through the view (a server of before this migration, still
+-- running while it ran) goes to the log as the append path writes it; the
+-- chain trigger hashes it as before (event_meta reads full keys as they
+-- are).
+create function events_view_insert() returns trigger language plpgsql as $$
+begin
+    insert into event_log as e (stream_id, version, type, data, meta)
+    values (stream_key(NEW.stream), NEW.version, NEW.type, NEW.data::text::json, coalesce(NEW.meta, '{}'::jsonb)::text::json)
+    returning e.position, e.tx, e.recorded_at, e.hash into NEW.position, NEW.tx, NEW.recorded_at, NEW.hash;
+    return NEW;
+end
+$$;
+create trigger events_view_insert instead of insert on events
+    for each row execute function events_view_insert();
+
 -- The service reads the log and appends by the data columns only; tx,
 -- recorded_at, position and hash are the store's. It may record a new
 -- stream, never rename one.
@@ -176,3 +210,8 @@ revoke all on event_log, streams, events from public;
 grant select on events, event_log, streams to courrier_service;
 grant insert (stream_id, version, type, data, meta) on event_log to courrier_service;
 grant insert (name) on streams to courrier_service;
+grant insert (stream, version, type, data, meta) on events to courrier_service;
+
+-- The planner has statistics of the new tables from the start.
+analyze event_log;
+analyze streams;
