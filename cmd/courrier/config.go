@@ -72,7 +72,7 @@ func (c *config) settings() []setting {
 		{"COURRIER_BASE_URL", "http://localhost:8080", "public URL of the service", &c.BaseURL},
 		{"COURRIER_DATA_DIR", defaultDataDir(), "where secrets and the embedded database live", &c.DataDir},
 		{"COURRIER_JOB_TIMEOUT", "1m", "how long one background job may run, a delivery to the SMTP relay included (a relay that hangs is given up on then and tried again); a job whose process died is run again three times this later", &c.JobTimeout},
-		{"COURRIER_MAIL_WORKERS", "", "mail jobs rendered and sent at once; empty: sized from the database pool (pool_max_conns in the URL): four a connection, 4 to 64", &c.MailWorkers},
+		{"COURRIER_MAIL_WORKERS", "", "mail jobs rendered and sent at once; empty: sized from the database pool (pool_max_conns in the URL): eight a connection, 8 to 64", &c.MailWorkers},
 		{"COURRIER_RATE_LIMIT", "", "API requests a second allowed per user, and twice that per client address (this machine's own are not limited by address); empty: 50; off or negative: no limit", &c.RateLimit},
 		{"COURRIER_REFUSAL_LIMIT", "", "refused requests (malformed, bad token, unknown path) a second per client address answered at once, with bursts of five times that; past it each waits a second; empty: 20; off: never slowed", &c.RefusalRate},
 	}
@@ -188,16 +188,17 @@ func (c config) mailWorkers(poolConns int32) (int, error) {
 }
 
 // poolMailWorkers is how many mail jobs run at once on a pool of
-// poolConns connections: four a connection, at least 4 and at most 64. A
+// poolConns connections: eight a connection, at least 8 and at most 64. A
 // mail job holds a connection only while it reads its game's brief and
 // writes the mail log; the rest of its time it draws the board, renders the
-// mail and hands it to the relay, so several jobs share a connection. On
-// 2 cores (pgx's default pool of 4 connections, 16 workers) that is the
-// least for which mail keeps pace with moves at the API's peak (`courrier
-// load`: 8 workers fall behind by about 70 mails a second, 16 do not; see
-// BENCHMARKS.md).
+// mail and hands it to the relay, so several jobs share a connection, and
+// the Go scheduler shares the cores among the mail workers and the API's
+// requests by their numbers. On 2 cores (pgx's default pool of 4
+// connections: 32 workers) that is what keeps mail at the pace of moves at
+// the API's peak from 16 clients (`courrier load`: 16 workers fell behind
+// by about 40 mails a second, 32 did not; see BENCHMARKS.md).
 func poolMailWorkers(poolConns int) int {
-	return min(64, max(4, 4*poolConns))
+	return min(64, max(8, 8*poolConns))
 }
 
 // defaultDataDir is $XDG_DATA_HOME/courrier, else ~/.local/share/courrier;

@@ -15,7 +15,7 @@ import (
 )
 
 // The mail workers are sized to the database pool unless
-// COURRIER_MAIL_WORKERS says how many: four a connection, 4 to 64; a
+// COURRIER_MAIL_WORKERS says how many: eight a connection, 8 to 64; a
 // setting that is no positive whole number is refused.
 func TestMailWorkersAreSizedToThePool(t *testing.T) {
 	for _, tc := range []struct {
@@ -24,9 +24,9 @@ func TestMailWorkersAreSizedToThePool(t *testing.T) {
 		want    int
 		refused bool
 	}{
-		{"", 4, 16, false}, // pgx's default on 2 to 4 CPUs
-		{"", 1, 4, false},  // never fewer than 4
-		{"", 10, 40, false},
+		{"", 4, 32, false}, // pgx's default on 2 to 4 CPUs
+		{"", 1, 8, false},  // never fewer than 8
+		{"", 6, 48, false},
 		{"", 32, 64, false}, // at most 64
 		{"8", 4, 8, false},
 		{" 3 ", 32, 3, false},
