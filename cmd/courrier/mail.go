@@ -115,7 +115,8 @@ func warnHTTPUnsubscribe(cfg config, log *slog.Logger) {
 }
 
 // mailFetchCooldown is the least time between two fetches of the mail
-// queue (see newRiver).
+// queue, and of the default one, which works the inbound mail (see
+// newRiver).
 const mailFetchCooldown = 5 * time.Millisecond
 
 // newRiver returns the River client working the game and mail queues,
@@ -130,7 +131,7 @@ func newRiver(pool *pgxpool.Pool, workers *river.Workers, mailWorkers int, jobTi
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger: log,
 		Queues: map[string]river.QueueConfig{
-			jobs.QueueDefault: {MaxWorkers: 10},
+			jobs.QueueDefault: {MaxWorkers: 10, FetchCooldown: mailFetchCooldown}, // inbound mail and deadlines: the same cap otherwise
 			// A queue fetches again when a worker frees up, but at most once
 			// a FetchCooldown: at River's 100 ms, mail would go out at no
 			// more than ten times its workers a second however short a job
