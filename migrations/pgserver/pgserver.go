@@ -207,6 +207,28 @@ func (s *Server) prepareUser(ctx context.Context) error {
 	}
 }
 
+// Credential is what a PostgreSQL tool other than the server's own (such as
+// pg_autoctl, which refuses root too) runs as: nil and this process's user
+// name when it is not root, else the unprivileged system user the servers
+// run as (courrier, created when missing, else nobody). Directories it uses
+// must be reachable by that user.
+func Credential(ctx context.Context) (*syscall.Credential, string, error) {
+	if os.Geteuid() != 0 {
+		u, err := user.Current()
+		if err != nil {
+			return nil, "", fmt.Errorf("this process's user: %w", err)
+		}
+		return nil, u.Username, nil
+	}
+	u, err := systemUser(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	uid, _ := strconv.ParseUint(u.Uid, 10, 32) // a Unix uid is a number
+	gid, _ := strconv.ParseUint(u.Gid, 10, 32)
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, u.Username, nil
+}
+
 // own gives path to the server's user when running as root.
 func (s *Server) own(path string) error {
 	if s.cred == nil {
