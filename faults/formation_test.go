@@ -18,17 +18,19 @@ import (
 	"github.com/courrier-games/courrier/migrations/pgserver"
 )
 
-// The monitor's settings that bound how soon it fails over (its defaults,
-// a 20 s unhealthy timeout and a 30 s demote timeout, are for networks that
-// hiccup; these are for one machine, and the README gives them as a
-// starting point).
-var monitorSettings = map[string]string{
-	"pgautofailover.health_check_period":              "1000",
-	"pgautofailover.health_check_timeout":             "1000",
-	"pgautofailover.health_check_max_retries":         "1",
-	"pgautofailover.health_check_retry_delay":         "500",
-	"pgautofailover.node_considered_unhealthy_timeout": "2000",
-	"pgautofailover.primary_demote_timeout":           "3000",
+// monitorSettings are the monitor's settings that bound how soon it fails
+// over (its defaults, a 20 s unhealthy timeout and a 30 s demote timeout,
+// are for networks that hiccup; these are for one machine, and the README
+// gives them as a starting point).
+func monitorSettings() [][2]string {
+	return [][2]string{
+		{"pgautofailover.health_check_period", "1000"},
+		{"pgautofailover.health_check_timeout", "1000"},
+		{"pgautofailover.health_check_max_retries", "1"},
+		{"pgautofailover.health_check_retry_delay", "500"},
+		{"pgautofailover.node_considered_unhealthy_timeout", "2000"},
+		{"pgautofailover.primary_demote_timeout", "3000"},
+	}
 }
 
 // formation is a pg_auto_failover formation on this machine: a monitor and
@@ -133,9 +135,9 @@ func newFormation(t *testing.T) *formation {
 	f.start(f.monitor, "run", "--pgdata", f.monitor.pgdata)
 	f.waitFor(time.Minute, "the monitor to answer", func() bool { return pgserver.Answers(ctx, f.monitorURL()) })
 	conn := f.monitorConn()
-	for k, v := range monitorSettings {
-		if _, err := conn.Exec(ctx, fmt.Sprintf("alter system set %s = %s", k, v)); err != nil {
-			t.Fatalf("set %s on the monitor: %v", k, err)
+	for _, kv := range monitorSettings() {
+		if _, err := conn.Exec(ctx, fmt.Sprintf("alter system set %s = %s", kv[0], kv[1])); err != nil {
+			t.Fatalf("set %s on the monitor: %v", kv[0], err)
 		}
 	}
 	if _, err := conn.Exec(ctx, "select pg_reload_conf()"); err != nil {
@@ -216,6 +218,19 @@ func (f *formation) primary() *autoctl {
 	return nil
 }
 
+// writable is the node the monitor has taking writes: primary, or
+// wait_primary (a primary whose standby is away: it takes writes without a
+// synchronous copy until the standby is back) (nil when none).
+func (f *formation) writable() *autoctl {
+	s := f.states()
+	for _, n := range f.nodes {
+		if st := s[n.name]; st == "primary/primary" || st == "wait_primary/wait_primary" {
+			return n
+		}
+	}
+	return nil
+}
+
 // waitSettled waits until one node is primary and the other secondary,
 // nudging a base backup that waits for a checkpoint (pg_basebackup's
 // default spread checkpoint takes minutes on an idle primary).
@@ -287,7 +302,7 @@ func (f *formation) logTails() string {
 // command is pg_autoctl with args as the nodes' user, in its own process
 // group (a stop ends the process and the servers it started).
 func (f *formation) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "pg_autoctl", args...)
+	cmd := exec.CommandContext(ctx, "pg_autoctl", args...) //nolint:gosec // G204: the suite's own arguments
 	cmd.Dir = filepath.Join(f.dir, "run")
 	cmd.Env = f.env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: f.cred, Setpgid: true}
@@ -304,7 +319,7 @@ func (f *formation) run(ctx context.Context, args ...string) ([]byte, error) {
 // start starts a long-running pg_autoctl process for a.
 func (f *formation) start(a *autoctl, args ...string) {
 	f.t.Helper()
-	log, err := os.Create(filepath.Join(f.dir, a.name+".log"))
+	log, err := os.OpenFile(filepath.Join(f.dir, a.name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644) //nolint:gosec // G302: a test's log
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -318,21 +333,25 @@ func (f *formation) start(a *autoctl, args ...string) {
 	go func() { _ = a.cmd.Wait(); _ = log.Close(); close(a.exited) }()
 }
 
-// killPostmaster sends SIGKILL to the postmaster of node n: its pg_autoctl
-// sees it die, and the monitor fails over to the other node.
-func (f *formation) killPostmaster(n *autoctl) {
+// killNode sends SIGKILL to node n's whole process group at once (its
+// pg_autoctl, its postmaster and every backend), as the machine's loss
+// would: nothing restarts it, and the monitor fails over to the other node.
+// (A kill of the postmaster alone is repaired in place by its pg_autoctl
+// when it restarts it before the monitor gives up on it: a database
+// restart, not a failover.)
+func (f *formation) killNode(n *autoctl) {
 	f.t.Helper()
-	b, err := os.ReadFile(filepath.Join(n.pgdata, "postmaster.pid"))
-	if err != nil {
-		f.t.Fatalf("the postmaster of %s: %v", n.name, err)
+	if err := syscall.Kill(-n.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		f.t.Fatalf("kill -9 %s: %v", n.name, err)
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-	if err != nil {
-		f.t.Fatalf("the postmaster of %s: %v", n.name, err)
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		f.t.Fatalf("kill -9 the postmaster of %s (%d): %v", n.name, pid, err)
-	}
+	<-n.exited
+}
+
+// rejoin starts node n again after killNode: its pg_autoctl rewinds it and
+// it rejoins the formation as a standby.
+func (f *formation) rejoin(n *autoctl) {
+	f.t.Helper()
+	f.start(n, "run", "--pgdata", n.pgdata)
 }
 
 // stop ends the nodes, then the monitor: SIGTERM to each process group
