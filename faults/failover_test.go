@@ -78,9 +78,55 @@ func TestFailoverUnderLoad(t *testing.T) {
 	if applied != len(tb.receipts) {
 		t.Errorf("%d move requests applied in the log, %d acknowledged", applied, len(tb.receipts))
 	}
+	mails, twice := mailCaughtUp(t, c, rounds)
 	c.check(tb)
 	t.Logf("TestFailoverUnderLoad: %d failovers, %d moves acknowledged, %d applied in the log, worst time to acknowledge again %v, "+
-		"answers no fault excuses %d, errors seen while retrying %v",
-		rounds, tb.moves.Load(), applied, worst.Round(time.Millisecond), len(tb.bad), tb.errors)
+		"answers no fault excuses %d, errors seen while retrying %v; %d mails delivered, %d delivered twice",
+		rounds, tb.moves.Load(), applied, worst.Round(time.Millisecond), len(tb.bad), tb.errors, mails, twice)
 	s.stop()
+}
+
+// mailCaughtUp waits (at most a minute) until the job workers have sent
+// every mail begun (the dev mailbox: serve has no relay here), and checks
+// that none was lost: every mail the log has as sent is in the mailbox, and
+// a mail delivered twice (same Message-ID: a failover between the delivery
+// and its record) happened at most once a failover. It returns the mails
+// delivered and those delivered twice.
+func mailCaughtUp(t *testing.T, c *cluster, failovers int) (delivered, twice int) {
+	t.Helper()
+	conn := c.pgConn(t)
+	ctx := t.Context()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var waiting int
+		if err := conn.QueryRow(ctx, `select count(*) from river_job where kind like 'mail.%'
+			and state in ('available', 'running', 'retryable', 'pending')`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d mail jobs still waiting a minute after the failovers", waiting)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	var unsent, lost, discarded int
+	err := conn.QueryRow(ctx, `select
+			(select count(*) from mail_log where sent_at is null and failed_at is null and skipped is null),
+			(select count(*) from mail_log m where sent_at is not null and not exists (select 1 from dev_mail d where d.message_id = m.message_id)),
+			(select count(distinct message_id) from dev_mail),
+			(select count(*) - count(distinct message_id) from dev_mail),
+			(select count(*) from river_job where kind like 'mail.%' and state = 'discarded')`).
+		Scan(&unsent, &lost, &delivered, &twice, &discarded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unsent > 0 || lost > 0 || discarded > 0 {
+		t.Errorf("mail after the failovers: %d begun and never sent, %d recorded as sent and not delivered, %d jobs discarded", unsent, lost, discarded)
+	}
+	if twice > failovers {
+		t.Errorf("%d mails delivered twice after %d failovers (at most one a failover)", twice, failovers)
+	}
+	return delivered, twice
 }
