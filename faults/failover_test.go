@@ -1,6 +1,14 @@
 package faults_test
 
 import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -17,6 +25,15 @@ func TestFailoverUnderLoad(t *testing.T) {
 	s := c.startServe()
 	tb := newTable(t, func() []string { return []string{s.base} })
 	stop := startPlayers(t, tb, 2)
+	// A third table plays its games one after another, each followed
+	// through its live stream.
+	done := make(chan struct{})
+	var followed sync.WaitGroup
+	var streamGames int
+	var streamProblems []string
+	followed.Go(func() {
+		streamGames, streamProblems = followGames(tb, []string{"ana@players.test", "bob@players.test", "cleo@players.test"}, done)
+	})
 	rounds := 1
 	if *full {
 		rounds = 3
@@ -64,7 +81,12 @@ func TestFailoverUnderLoad(t *testing.T) {
 	// worker on the new primary.
 	tb.signIn("dora@players.test")
 	time.Sleep(time.Second)
+	close(done)
+	followed.Wait()
 	stop()
+	if len(streamProblems) > 0 {
+		t.Errorf("the live stream of %d of %d games skipped or repeated versions, e.g. %s", len(streamProblems), streamGames, streamProblems[0])
+	}
 	if !s.alive() {
 		t.Fatal("serve exited during the failover")
 	}
@@ -81,8 +103,8 @@ func TestFailoverUnderLoad(t *testing.T) {
 	mails, twice := mailCaughtUp(t, c, rounds)
 	c.check(tb)
 	t.Logf("TestFailoverUnderLoad: %d failovers, %d moves acknowledged, %d applied in the log, worst time to acknowledge again %v, "+
-		"answers no fault excuses %d, errors seen while retrying %v; %d mails delivered, %d delivered twice",
-		rounds, tb.moves.Load(), applied, worst.Round(time.Millisecond), len(tb.bad), tb.errors, mails, twice)
+		"answers no fault excuses %d, errors seen while retrying %v; %d mails delivered, %d delivered twice; %d games followed live, %d with a version skipped or repeated",
+		rounds, tb.moves.Load(), applied, worst.Round(time.Millisecond), len(tb.bad), tb.errors, mails, twice, streamGames, len(streamProblems))
 	s.stop()
 }
 
@@ -129,4 +151,100 @@ func mailCaughtUp(t *testing.T, c *cluster, failovers int) (delivered, twice int
 		t.Errorf("%d mails delivered twice after %d failovers (at most one a failover)", twice, failovers)
 	}
 	return delivered, twice
+}
+
+// streamClient reads live streams: no overall timeout (a stream lasts).
+var streamClient = &http.Client{}
+
+// followGames plays games among players one after another until stop is
+// closed, following each through its live stream (Server-Sent Events, the
+// event id is the game's version) as its first player, reconnecting with
+// Last-Event-ID whenever the stream ends or refuses; once a game is over it
+// checks that the stream told every version once, in order, up to the last.
+// It returns the games followed and what went wrong.
+func followGames(tb *table, players []string, stop <-chan struct{}) (games int, problems []string) {
+	for {
+		select {
+		case <-stop:
+			return games, problems
+		default:
+		}
+		game := tb.newGame(players)
+		ctx, cancel := context.WithCancel(tb.t.Context())
+		seen := make(chan int, 4096)
+		go followStream(ctx, tb, game, tb.token(players[0]), seen)
+		var versions []int
+		finished := false
+		for !finished {
+			acted, over := tb.step(game, players)
+			finished = over
+			if !acted && !over {
+				select {
+				case <-stop:
+					finished = true // the game stays unfinished: check what it has so far
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}
+		var v struct {
+			Version int `json:"version"`
+		}
+		_ = json.Unmarshal(tb.must(http.MethodGet, "/v1/games/"+game, tb.token(players[0]), nil), &v)
+		deadline := time.After(15 * time.Second)
+	wait:
+		for len(versions) == 0 || versions[len(versions)-1] < v.Version {
+			select {
+			case n := <-seen:
+				versions = append(versions, n)
+			case <-deadline:
+				break wait
+			}
+		}
+		cancel()
+		games++
+		for i, n := range versions {
+			if n != i+1 {
+				problems = append(problems, fmt.Sprintf("game %s: the stream told versions %v, up to %d", game, versions, v.Version))
+				break
+			}
+		}
+		if len(versions) != v.Version {
+			problems = append(problems, fmt.Sprintf("game %s: the stream told %d versions of %d", game, len(versions), v.Version))
+		}
+	}
+}
+
+// followStream sends the id of every event of game's stream to seen, from
+// the start, until ctx ends; it reconnects with the last id it saw.
+func followStream(ctx context.Context, tb *table, game, token string, seen chan<- int) {
+	last := 0
+	for ctx.Err() == nil {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, tb.bases()[0]+"/v1/games/"+game+"/stream?since=0", nil)
+		if err != nil {
+			return
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		if last > 0 {
+			req.Header.Set("Last-Event-ID", strconv.Itoa(last))
+		}
+		resp, err := streamClient.Do(req)
+		if err == nil {
+			if resp.StatusCode == http.StatusOK {
+				lines := bufio.NewScanner(resp.Body)
+				for lines.Scan() {
+					if id, ok := strings.CutPrefix(lines.Text(), "id: "); ok {
+						if n, err := strconv.Atoi(strings.TrimSpace(id)); err == nil {
+							last = n
+							seen <- n
+						}
+					}
+				}
+			}
+			_ = resp.Body.Close()
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
