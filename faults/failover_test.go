@@ -23,6 +23,11 @@ func TestFailoverUnderLoad(t *testing.T) {
 	f := newFormation(t)
 	c := f.cluster()
 	s := c.startServe()
+	t.Cleanup(func() { // a failed test leaves no serve behind
+		if s.alive() {
+			s.kill()
+		}
+	})
 	tb := newTable(t, func() []string { return []string{s.base} })
 	stop := startPlayers(t, tb, 2)
 	// A third table plays its games one after another, each followed
