@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/migrations"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/projections"
@@ -253,4 +255,57 @@ func reopen(t *testing.T, url string) *pgxpool.Pool {
 	}
 	t.Cleanup(pool.Close)
 	return pool
+}
+
+// Migration 014 copies the log under a lock: an append that began before
+// it and commits while it runs is waited for and copied, not dropped with
+// the old table.
+func TestMigration14WaitsForAWriter(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.OpenAt(t, 13)
+	writer, err := db.Service.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = writer.Rollback(ctx) }()
+	if _, err := writer.Exec(ctx, `insert into events (stream, version, type, data, meta) values ('game-late', 1, 'game.note', '{"n": 1}', '{"actor": "u1"}')`); err != nil {
+		t.Fatal(err)
+	}
+	migrated := make(chan error, 1)
+	go func() {
+		conn, err := pgx.Connect(ctx, db.OwnerURL)
+		if err != nil {
+			migrated <- err
+			return
+		}
+		defer func() { _ = conn.Close(ctx) }()
+		migrated <- migrations.MigrateTo(ctx, conn, 14)
+	}()
+	// The migration waits for the writer's lock (a sleep cannot make this
+	// test pass wrongly: without the lock the event is lost whatever the
+	// timing, once the writer commits after the copy began).
+	var waiting bool
+	for range 200 {
+		if err := db.Owner.QueryRow(ctx, `select exists (select 1 from pg_locks l join pg_class c on c.oid = l.relation
+			where c.relname = 'events' and not l.granted)`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !waiting {
+		t.Fatal("the migration never waited for the writer's lock on events")
+	}
+	if err := writer.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-migrated; err != nil {
+		t.Fatalf("migrate to 014: %v", err)
+	}
+	owner := reopen(t, db.OwnerURL)
+	if n, err := events.VerifyStream(ctx, owner, "game-late"); err != nil || n != 1 {
+		t.Fatalf("the event committed during the migration: %d events in its stream, %v", n, err)
+	}
 }
