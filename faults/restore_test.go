@@ -337,8 +337,8 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 	mu.Unlock()
 	rc.check(tb)
 	rs.stop()
-	t.Logf("TestBackupAndPointInTimeRestore: full backup %.1f MB in %v; restore to the point (%d events) in %v; "+
+	t.Logf("TestBackupAndPointInTimeRestore: full backup %.1f MB in %v, WAL archived %.1f MB; restore to the point (%d events) in %v; "+
 		"%d moves acknowledged before the point, all present; %d after it, %d present",
-		float64(backupSize)/1e6, backupTime.Round(time.Millisecond), restoredEvents, restoreTime.Round(time.Millisecond),
+		float64(backupSize)/1e6, backupTime.Round(time.Millisecond), float64(dirSize(filepath.Join(base, "backrest", "repo", "archive")))/1e6, restoredEvents, restoreTime.Round(time.Millisecond),
 		phase1, len(phase2), after)
 }
