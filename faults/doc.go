@@ -3,7 +3,8 @@
 // over HTTP (each move with an Idempotency-Key) and by mail, inject a
 // fault (a kill -9 of a serve process, a second process killed, the
 // database crashed and restarted, the primary of a pg_auto_failover
-// formation lost, the outbound relay refusing or hanging,
+// formation lost, a pgBackRest backup restored to a point in time into a
+// new cluster, the outbound relay refusing or hanging,
 // serve killed just after a mail or a reply changed hands, floods of junk
 // from 64 connections) and then check that nothing acknowledged was lost
 // or doubled: every acknowledged move is in the log, a retry of any key
