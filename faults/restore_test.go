@@ -178,7 +178,8 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 			s.kill()
 		}
 	})
-	bases := func() []string { mu.Lock(); defer mu.Unlock(); return []string{s.base} }
+	serveBase := s.base // the serve the bots talk to: the restored one's in step 3
+	bases := func() []string { mu.Lock(); defer mu.Unlock(); return []string{serveBase} }
 	tb := newTable(t, bases)
 	stop := startPlayers(t, tb, 2)
 	time.Sleep(2 * time.Second)
@@ -197,6 +198,12 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 	if _, err := conn.Exec(ctx, `select pg_create_restore_point($1)`, restorePoint); err != nil {
 		t.Fatal(err)
 	}
+	// The same point as a time: what an operator has after an accident.
+	var pointTime string
+	if err := conn.QueryRow(ctx, `select clock_timestamp()::text`).Scan(&pointTime); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // phase 2's first commit is later than the point
 	if _, err := conn.Exec(ctx, `select pg_switch_wal()`); err != nil {
 		t.Fatal(err)
 	}
@@ -222,9 +229,39 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// 3. Restore to the point into a new data directory, on another port;
-	// the restored server does not archive into the original's repository.
-	restored, err := pgserver.New(filepath.Join(base, "restored"), freePort(t), c.pg.Password, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	// 3. Restore to the point into a new data directory, on another port,
+	// once to the named point and once to the time; the restored server
+	// does not archive into the original's repository.
+	for _, target := range []struct{ kind, target string }{{"name", restorePoint}, {"time", pointTime}} {
+		t.Run(target.kind, func(t *testing.T) {
+			restoreAndCheck(t, br, restoreCase{
+				dir: filepath.Join(base, "restored-"+target.kind), password: c.pg.Password, dataDir: c.dataDir,
+				kind: target.kind, target: target.target, eventsAtPoint: eventsAtPoint, phase2: phase2,
+			}, tb, func(restored string) { mu.Lock(); serveBase = restored; mu.Unlock() })
+		})
+	}
+	t.Logf("TestBackupAndPointInTimeRestore: full backup %.1f MB in %v, WAL archived %.1f MB; %d moves acknowledged before the point, %d after it",
+		float64(backupSize)/1e6, backupTime.Round(time.Millisecond), float64(dirSize(filepath.Join(base, "backrest", "repo", "archive")))/1e6,
+		phase1, len(phase2))
+}
+
+// restoreCase is one restore of the scenario: where to, to which point,
+// and what the log held there.
+type restoreCase struct {
+	dir, password, dataDir string
+	kind, target           string // pgBackRest's --type and --target
+	eventsAtPoint          int
+	phase2                 []receipt // moves acknowledged after the point
+}
+
+// restoreAndCheck restores the backup to rc's point into rc.dir, starts
+// PostgreSQL on it and waits for its promotion, then checks that the log
+// is the log at the point (none of phase 2's moves), that the receipts
+// cannot be checked without the secrets directory, and, with serve on it
+// (useServe points the table at it), the suite's checks on tb's receipts.
+func restoreAndCheck(t *testing.T, br *backrest, rcase restoreCase, tb *table, useServe func(base string)) {
+	ctx := t.Context()
+	restored, err := pgserver.New(rcase.dir, freePort(t), rcase.password, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,8 +273,8 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	started = time.Now()
-	br.run(ctx, "restore", "--pg1-path="+restored.Dir, "--type=name", "--target="+restorePoint,
+	started := time.Now()
+	br.run(ctx, "restore", "--pg1-path="+restored.Dir, "--type="+rcase.kind, "--target="+rcase.target,
 		"--target-action=promote", "--archive-mode=off")
 	if err := restored.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -245,7 +282,7 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 	t.Cleanup(func() { _ = restored.Stop(context.Background()) })
 	// pg_ctl returns once the server takes connections; it takes writes
 	// once recovery reaches the point and promotes.
-	rc := &cluster{t: t, pg: restored, dbURL: restored.URL("courrier"), dataDir: c.dataDir}
+	rc := &cluster{t: t, pg: restored, dbURL: restored.URL("courrier"), dataDir: rcase.dataDir}
 	rconn := rc.pgConn(t)
 	for deadline := time.Now().Add(2 * time.Minute); ; {
 		var recovering bool
@@ -267,11 +304,11 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 	if err := rconn.QueryRow(ctx, `select count(*) from events`).Scan(&restoredEvents); err != nil {
 		t.Fatal(err)
 	}
-	if restoredEvents != eventsAtPoint {
-		t.Errorf("the restored log has %d events, the log had %d at the point", restoredEvents, eventsAtPoint)
+	if restoredEvents != rcase.eventsAtPoint {
+		t.Errorf("the restored log has %d events, the log had %d at the point", restoredEvents, rcase.eventsAtPoint)
 	}
 	after := 0
-	for _, r := range phase2 {
+	for _, r := range rcase.phase2 {
 		if r.Replay {
 			continue
 		}
@@ -285,7 +322,7 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 		}
 	}
 	if after > 0 {
-		t.Errorf("%d of phase 2's %d moves, acknowledged after the point, are in the restored log", after, len(phase2))
+		t.Errorf("%d of phase 2's %d moves, acknowledged after the point, are in the restored log", after, len(rcase.phase2))
 	}
 	// The phase-1 receipts name their games by stream: the check above
 	// means something only if they do.
@@ -332,13 +369,9 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 			rs.kill()
 		}
 	})
-	mu.Lock()
-	s = rs
-	mu.Unlock()
+	useServe(rs.base)
 	rc.check(tb)
 	rs.stop()
-	t.Logf("TestBackupAndPointInTimeRestore: full backup %.1f MB in %v, WAL archived %.1f MB; restore to the point (%d events) in %v; "+
-		"%d moves acknowledged before the point, all present; %d after it, %d present",
-		float64(backupSize)/1e6, backupTime.Round(time.Millisecond), float64(dirSize(filepath.Join(base, "backrest", "repo", "archive")))/1e6, restoredEvents, restoreTime.Round(time.Millisecond),
-		phase1, len(phase2), after)
+	t.Logf("restored to the %s %s in %v: %d events, as at the point; %d moves acknowledged before it, all present; %d after it, %d present",
+		rcase.kind, rcase.target, restoreTime.Round(time.Millisecond), restoredEvents, len(tb.receipts), len(rcase.phase2), after)
 }
