@@ -129,12 +129,12 @@ func dirSize(dir string) int64 {
 	return n
 }
 
-// Back up a playing cluster with pgBackRest (a full backup and WAL archived
-// continuously), play, mark a point, play more, then restore to the point
-// into a new data directory and serve on it with the same secrets: every
-// move acknowledged before the point is there with its receipt's version
-// and hash, none after it is, every game audits green, and the projections
-// equal a rebuild.
+// Back up a playing cluster with pgBackRest (a full backup taken while bots
+// play, and WAL archived continuously), mark a point, play more, then
+// restore to the point (by its name, and by its time) into a new data
+// directory and serve on it with the same secrets: every move acknowledged
+// before the point is there with its receipt's version and hash, none after
+// it is, every game audits green, and the projections equal a rebuild.
 func TestBackupAndPointInTimeRestore(t *testing.T) {
 	bin := requireBackrest(t)
 	c := newCluster(t)
@@ -164,13 +164,10 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 	}
 	br.run(ctx, "stanza-create")
 	br.run(ctx, "check")
-	started := time.Now()
-	br.run(ctx, "--type=full", "backup")
-	backupTime := time.Since(started)
-	backupSize := dirSize(filepath.Join(base, "backrest", "repo", "backup"))
 
-	// 2. Phase 1: bots play; stopped, the point is marked after the last
-	// acknowledged move; phase 2: they play more.
+	// 2. Phase 1: bots play, and a full backup is taken while they do
+	// (online, as an operator's cron would); stopped, the point is marked
+	// after the last acknowledged move; phase 2: they play more.
 	var mu sync.Mutex
 	s := c.startServe()
 	t.Cleanup(func() {
@@ -181,8 +178,19 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 	serveBase := s.base // the serve the bots talk to: the restored one's in step 3
 	bases := func() []string { mu.Lock(); defer mu.Unlock(); return []string{serveBase} }
 	tb := newTable(t, bases)
+	phase := 2 * time.Second // each phase's play; -faults: longer
+	if *full {
+		phase = 15 * time.Second
+	}
 	stop := startPlayers(t, tb, 2)
-	time.Sleep(2 * time.Second)
+	time.Sleep(phase / 2)
+	beforeBackup := tb.moves.Load()
+	started := time.Now()
+	br.run(ctx, "--type=full", "backup")
+	backupTime := time.Since(started)
+	duringBackup := tb.moves.Load() - beforeBackup
+	backupSize := dirSize(filepath.Join(base, "backrest", "repo", "backup"))
+	time.Sleep(phase / 2)
 	stop()
 	tb.mu.Lock()
 	phase1 := len(tb.receipts)
@@ -208,7 +216,7 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop = startPlayers(t, tb, 2)
-	time.Sleep(2 * time.Second)
+	time.Sleep(phase)
 	stop()
 	s.stop()
 	tb.mu.Lock()
@@ -240,8 +248,9 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 			}, tb, func(restored string) { mu.Lock(); serveBase = restored; mu.Unlock() })
 		})
 	}
-	t.Logf("TestBackupAndPointInTimeRestore: full backup %.1f MB in %v, WAL archived %.1f MB; %d moves acknowledged before the point, %d after it",
-		float64(backupSize)/1e6, backupTime.Round(time.Millisecond), float64(dirSize(filepath.Join(base, "backrest", "repo", "archive")))/1e6,
+	t.Logf("TestBackupAndPointInTimeRestore: full backup %.1f MB in %v (%d moves acknowledged meanwhile, %d before it), WAL archived %.1f MB; "+
+		"%d moves acknowledged before the point, %d after it",
+		float64(backupSize)/1e6, backupTime.Round(time.Millisecond), duringBackup, beforeBackup, float64(dirSize(filepath.Join(base, "backrest", "repo", "archive")))/1e6,
 		phase1, len(phase2))
 }
 
