@@ -380,6 +380,19 @@ func restoreAndCheck(t *testing.T, br *backrest, rcase restoreCase, tb *table, u
 	})
 	useServe(rs.base)
 	rc.check(tb)
+	// The restored cluster is in service: the players sign in again (the
+	// sessions they opened after the point are not in it; the sign-in mail
+	// is sent by the restored cluster's job workers), start a game and a
+	// move is acknowledged.
+	fresh := newTable(t, func() []string { return []string{rs.base} })
+	players := []string{"ana@players.test", "bob@players.test", "cleo@players.test"}
+	for _, p := range players {
+		fresh.signIn(p)
+	}
+	game := fresh.newGame(players)
+	if acted, _ := fresh.step(game, players); !acted {
+		t.Errorf("no move acknowledged in a new game on the restored cluster (answers while retrying: %v)", fresh.errors)
+	}
 	rs.stop()
 	t.Logf("restored to the %s %s in %v: %d events, as at the point; %d moves acknowledged before it, all present; %d after it, %d present",
 		rcase.kind, rcase.target, restoreTime.Round(time.Millisecond), restoredEvents, len(tb.receipts), len(rcase.phase2), after)
