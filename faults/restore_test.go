@@ -142,8 +142,8 @@ func TestBackupAndPointInTimeRestore(t *testing.T) {
 	base := filepath.Dir(c.pg.Dir)
 	br := newBackrest(t, filepath.Join(base, "backrest"), c.pg)
 
-	// 1. WAL archiving to the repository (archive_mode needs a restart),
-	// the stanza, a full backup.
+	// 1. WAL archiving to the repository (archive_mode needs a restart)
+	// and the stanza.
 	conn := c.pgConn(t)
 	for _, set := range []string{
 		"alter system set wal_level = replica",
