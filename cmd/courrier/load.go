@@ -595,6 +595,55 @@ type loadResult struct {
 	firstErrors                    []string
 }
 
+// loadClient is one client of a load run: its bots (one a seat), the
+// games they sit at, and its own rand.
+type loadClient struct {
+	bots    []*bot
+	matches []*match
+	pick    *mrand.Rand
+}
+
+// setUpClients signs in each client's bots (signIn makes the bot of a
+// client's seat) and starts the client's share of o.games with them, the
+// clients at once, a progress bar saying what.
+func setUpClients(ctx context.Context, o loadOptions, stdout io.Writer, what string, signIn func(client, seat int) (*bot, error)) ([]*loadClient, error) {
+	clients := make([]*loadClient, o.clients)
+	bar := newLoadBar(stdout, int64(o.clients*o.seats+o.games), what)
+	var wg sync.WaitGroup
+	errs := make(chan error, o.clients)
+	for c := range o.clients {
+		lc := &loadClient{pick: mrand.New(mrand.NewPCG(uint64(c), 42))} //nolint:gosec // G115: c ≥ 0; G404: bots are not games
+		clients[c] = lc
+		wg.Go(func() {
+			for s := range o.seats {
+				b, err := signIn(c, s)
+				if err != nil {
+					errs <- err
+					return
+				}
+				lc.bots = append(lc.bots, b)
+				_ = bar.Add(1) // a bar that cannot draw changes nothing
+			}
+			for g := c; g < o.games; g += o.clients {
+				m, err := startMatch(ctx, o.game, lc.bots, lc.pick)
+				if err != nil {
+					errs <- err
+					return
+				}
+				lc.matches = append(lc.matches, m)
+				_ = bar.Add(1) // a bar that cannot draw changes nothing
+			}
+		})
+	}
+	wg.Wait()
+	_ = bar.Finish() // a bar that cannot draw changes nothing
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, fmt.Errorf("set the games up: %w", err)
+	}
+	return clients, nil
+}
+
 // loadTarget is the server a run over HTTP plays against: its base URL,
 // the relay sink its mail goes to (nil: its dev mailbox, for -url), and
 // the database whose mail backlog is sampled ("": none).
@@ -642,46 +691,20 @@ func playLoad(ctx context.Context, target loadTarget, o loadOptions, stdout io.W
 	}
 	run := randomHex(3)
 	setupStart := time.Now()
+	log.Debug("load: setting up", "players", o.clients*o.seats, "games", o.games)
+	clients, err := setUpClients(ctx, o, stdout, "signing in, starting games", func(c, s int) (*bot, error) {
+		return target.signIn(ctx, api, fmt.Sprintf("load-%s-%d-%d@bots.test", run, c, s))
+	})
+	if err != nil {
+		return loadResult{}, err
+	}
 	type player struct {
-		bots    []*bot
-		matches []*match
-		pick    *mrand.Rand
-		hist    *hdrhistogram.Histogram
+		*loadClient
+		hist *hdrhistogram.Histogram
 	}
 	players := make([]*player, o.clients)
-	setupBar := newLoadBar(stdout, int64(o.clients*o.seats+o.games), "signing in, starting games")
-	log.Debug("load: setting up", "players", o.clients*o.seats, "games", o.games)
-	var wg sync.WaitGroup
-	errs := make(chan error, o.clients)
-	for c := range o.clients {
-		p := &player{pick: mrand.New(mrand.NewPCG(uint64(c), 42)), hist: newLatencyHistogram()} //nolint:gosec // G115: c ≥ 0
-		players[c] = p
-		wg.Go(func() {
-			for s := range o.seats {
-				b, err := target.signIn(ctx, api, fmt.Sprintf("load-%s-%d-%d@bots.test", run, c, s))
-				if err != nil {
-					errs <- err
-					return
-				}
-				p.bots = append(p.bots, b)
-				_ = setupBar.Add(1) // a bar that cannot draw changes nothing
-			}
-			for g := c; g < o.games; g += o.clients {
-				m, err := startMatch(ctx, o.game, p.bots, p.pick)
-				if err != nil {
-					errs <- err
-					return
-				}
-				p.matches = append(p.matches, m)
-				_ = setupBar.Add(1) // a bar that cannot draw changes nothing
-			}
-		})
-	}
-	wg.Wait()
-	_ = setupBar.Finish() // a bar that cannot draw changes nothing
-	close(errs)
-	if err := <-errs; err != nil {
-		return loadResult{}, fmt.Errorf("set the games up: %w", err)
+	for c, lc := range clients {
+		players[c] = &player{loadClient: lc, hist: newLatencyHistogram()}
 	}
 	res := loadResult{setup: time.Since(setupStart)}
 	// The set-up's burst of mail (sign-in links, invitations, the first
@@ -695,6 +718,7 @@ func playLoad(ctx context.Context, target loadTarget, o loadOptions, stdout io.W
 		res.drain, res.drainFirst = waited, first
 	}
 
+	var wg sync.WaitGroup
 	var limiter *rate.Limiter
 	if o.rate > 0 {
 		limiter = rate.NewLimiter(rate.Limit(o.rate), 1)

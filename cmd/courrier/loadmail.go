@@ -547,42 +547,19 @@ func (p *mailPlay) play(ctx context.Context, base string, stdout io.Writer, bega
 	}
 	run := randomHex(3)
 	setupStart := time.Now()
-	bots := make([][]*bot, o.clients)
-	picks := make([]*mrand.Rand, o.clients)
-	setupBar := newLoadBar(stdout, int64(o.clients*o.seats+o.games), "signing in by mail, starting games")
-	var wg sync.WaitGroup
-	errs := make(chan error, o.clients)
-	for c := range o.clients {
-		picks[c] = mrand.New(mrand.NewPCG(uint64(c), 42)) //nolint:gosec // G115: c ≥ 0; G404: bots are not games
-		wg.Go(func() {
-			for s := range o.seats {
-				b, err := p.signIns.signIn(ctx, api, fmt.Sprintf("load-%s-%d-%d@%s", run, c, s, botsDomain))
-				if err != nil {
-					errs <- err
-					return
-				}
-				bots[c] = append(bots[c], b)
-				_ = setupBar.Add(1) // a bar that cannot draw changes nothing
-			}
-			for g := c; g < o.games; g += o.clients {
-				m, err := startMatch(ctx, o.game, bots[c], picks[c])
-				if err != nil {
-					errs <- err
-					return
-				}
-				p.mu.Lock()
-				p.owner[m.id] = c
-				p.mu.Unlock()
-				_ = setupBar.Add(1) // a bar that cannot draw changes nothing
-			}
-		})
+	clients, err := setUpClients(ctx, o, stdout, "signing in by mail, starting games", func(c, s int) (*bot, error) {
+		return p.signIns.signIn(ctx, api, fmt.Sprintf("load-%s-%d-%d@%s", run, c, s, botsDomain))
+	})
+	if err != nil {
+		return mailResult{}, err
 	}
-	wg.Wait()
-	_ = setupBar.Finish() // a bar that cannot draw changes nothing
-	close(errs)
-	if err := <-errs; err != nil {
-		return mailResult{}, fmt.Errorf("set the games up: %w", err)
+	p.mu.Lock()
+	for c, lc := range clients {
+		for _, m := range lc.matches {
+			p.owner[m.id] = c
+		}
 	}
+	p.mu.Unlock()
 	res := mailResult{setup: time.Since(setupStart)}
 	// The set-up's burst of mail (a sign-in link a bot, invitations, the
 	// first prompts) is delivered before the games are timed, so that the
@@ -597,6 +574,7 @@ func (p *mailPlay) play(ctx context.Context, base string, stdout io.Writer, bega
 		res.drain, res.drainFirst, res.drained = waited, first, drained
 	}
 
+	var wg sync.WaitGroup
 	playCtx, cancel := context.WithTimeout(ctx, o.duration)
 	defer cancel()
 	p.mu.Lock()
@@ -642,7 +620,7 @@ func (p *mailPlay) play(ctx context.Context, base string, stdout io.Writer, bega
 					continue
 				}
 				p.replaceMu[owner].Lock()
-				m, err := startMatch(playCtx, o.game, bots[owner], picks[owner])
+				m, err := startMatch(playCtx, o.game, clients[owner].bots, clients[owner].pick)
 				p.replaceMu[owner].Unlock()
 				if err != nil {
 					if playCtx.Err() == nil {
