@@ -33,19 +33,8 @@ func TestMigration14ConvertsTheLogInPlace(t *testing.T) {
 
 	// Real games, played by the service (on the current schema).
 	src := pgtest.Open(t)
-	dir := t.TempDir()
-	if err := ensureSecrets(dir); err != nil {
-		t.Fatal(err)
-	}
-	box, err := seedBox(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := play.New(src.Service, catalog.Registry(), play.WithSeedBox(box), play.WithLogger(quietLogger()))
-	over, people := newCLIGame(t, svc)
-	last := playToEnd(t, svc, over, people, 2000)
-	running, others := newCLIGame(t, svc)
-	playToEnd(t, svc, running, others, 6)
+	g := playCLIGames(t, src)
+	dir, box, over, last, running, others := g.dir, g.box, g.over, g.last, g.running, g.others
 
 	// The same database as schema 013 held it: the log copied verbatim
 	// (positions, transactions, times, hashes), with the tables beside it.
@@ -126,7 +115,7 @@ func TestMigration14ConvertsTheLogInPlace(t *testing.T) {
 
 	// The running game goes on: new moves append to the converted stream
 	// and chain to its old events.
-	svc = play.New(service, catalog.Registry(), play.WithSeedBox(box), play.WithLogger(quietLogger()))
+	svc := play.New(service, catalog.Registry(), play.WithSeedBox(box), play.WithLogger(quietLogger()))
 	v0, err := events.StreamVersion(ctx, service, play.Stream(running))
 	if err != nil {
 		t.Fatal(err)

@@ -76,25 +76,47 @@ func newCLIGame(t *testing.T, svc *play.Service) (string, map[string]play.Actor)
 	return id, people
 }
 
+// cliGames is a service on a test database with the secrets of a data
+// directory of its own, a game played to its end and one still running.
+type cliGames struct {
+	dir     string
+	box     *play.SeedBox
+	svc     *play.Service
+	over    string
+	people  map[string]play.Actor
+	last    play.Outcome // the finished game's last move
+	running string
+	others  map[string]play.Actor
+}
+
+// playCLIGames plays the games of a cliGames on db.
+func playCLIGames(t *testing.T, db *pgtest.DB) cliGames {
+	t.Helper()
+	g := cliGames{dir: t.TempDir()}
+	if err := ensureSecrets(g.dir); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if g.box, err = seedBox(g.dir); err != nil {
+		t.Fatal(err)
+	}
+	g.svc = play.New(db.Service, catalog.Registry(), play.WithSeedBox(g.box), play.WithLogger(quietLogger()))
+	var people map[string]play.Actor
+	g.over, people = newCLIGame(t, g.svc)
+	g.last = playToEnd(t, g.svc, g.over, people, 2000)
+	g.running, g.others = newCLIGame(t, g.svc)
+	playToEnd(t, g.svc, g.running, g.others, 6)
+	return g
+}
+
 // The record commands from the command line: audit (one game, every game;
 // exit status 1 naming the version when the log was tampered with), replay
 // as a seat, export and verify with no database, and a receipt.
 func TestRecordCommands(t *testing.T) {
 	ctx := context.Background()
 	db := pgtest.Open(t)
-	dir := t.TempDir()
-	if err := ensureSecrets(dir); err != nil {
-		t.Fatal(err)
-	}
-	box, err := seedBox(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := play.New(db.Service, catalog.Registry(), play.WithSeedBox(box), play.WithLogger(quietLogger()))
-	over, people := newCLIGame(t, svc)
-	last := playToEnd(t, svc, over, people, 2000)
-	running, others := newCLIGame(t, svc)
-	playToEnd(t, svc, running, others, 6)
+	g := playCLIGames(t, db)
+	dir, over, last, running := g.dir, g.over, g.last, g.running
 	conn := []string{"-database-url", db.ServiceURL, "-data-dir", dir}
 	cli := func(args ...string) (string, error) {
 		var out, errb bytes.Buffer
