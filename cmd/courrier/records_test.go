@@ -83,7 +83,6 @@ type cliGames struct {
 	box     *play.SeedBox
 	svc     *play.Service
 	over    string
-	people  map[string]play.Actor
 	last    play.Outcome // the finished game's last move
 	running string
 	others  map[string]play.Actor
