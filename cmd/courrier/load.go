@@ -144,44 +144,37 @@ func loadCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 			return err
 		}
 		defer dropDatabase(context.WithoutCancel(ctx), ownerURL, name, log)
+		// The server's mail goes to a relay sink on loopback, as it would
+		// to a real relay (the dev mailbox would store every mail in the
+		// database the games are measured on).
+		var deliver func(sinkMail)
 		if o.mail {
-			// The load command is the relay on both sides: the server's
-			// outbound relay is its sink, and the bots' replies come from
-			// this machine (COURRIER_SMTP_TRUSTED local) with the
-			// Authentication-Results of its authserv-id. The per-sender
-			// limits are off, as the HTTP rate limit is: a few bot
-			// addresses play every game.
+			// The load command is the relay on both sides: the bots'
+			// replies come from this machine (COURRIER_SMTP_TRUSTED local)
+			// with the Authentication-Results of its authserv-id. The
+			// per-sender limits are off, as the HTTP rate limit is: a few
+			// bot addresses play every game.
 			mp = newMailPlay(o)
-			sink, err := startRelaySink(ctx, mp.deliver)
-			if err != nil {
-				return err
-			}
-			defer func() {
-				if err := sink.stop(); err != nil {
-					log.Warn("load: the relay sink", "err", err)
-				}
-			}()
-			mp.sink = sink
-			cfg.SMTPRelay, cfg.SMTPRelayCA = "smtp://"+sink.addr, ""
+			deliver = mp.deliver
 			cfg.SMTPTrusted, cfg.AuthservID = "local", loadAuthservID
 			cfg.SMTPSenders, cfg.SMTPReplies, cfg.MailHourly = "off", "off", "off"
-		}
-		if !o.mail {
-			// The server's mail goes to a relay sink too, as it would to a
-			// real relay: the dev mailbox would store every mail in the
-			// database the games are measured on.
+		} else {
 			hs = &httpSink{signIns: newSignInBox()}
-			sink, err := startRelaySink(ctx, hs.deliver)
-			if err != nil {
-				return err
-			}
-			defer func() {
-				if err := sink.stop(); err != nil {
-					log.Warn("load: the relay sink", "err", err)
-				}
-			}()
-			cfg.SMTPRelay, cfg.SMTPRelayCA = "smtp://"+sink.addr, ""
+			deliver = hs.deliver
 		}
+		sink, err := startRelaySink(ctx, deliver)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := sink.stop(); err != nil {
+				log.Warn("load: the relay sink", "err", err)
+			}
+		}()
+		if mp != nil {
+			mp.sink = sink
+		}
+		cfg.SMTPRelay, cfg.SMTPRelayCA = "smtp://"+sink.addr, ""
 		srv, stopServer, err := startLoadServer(ctx, cfg, scratch, log)
 		if err != nil {
 			return err
