@@ -116,8 +116,8 @@ func TestFailoverUnderLoad(t *testing.T) {
 // mailCaughtUp waits (at most a minute) until the job workers have sent
 // every mail begun (the dev mailbox: serve has no relay here), and checks
 // that none was lost: every mail the log has as sent is in the mailbox, and
-// a mail delivered twice (same Message-ID: a failover between the delivery
-// and its record) happened at most once a failover. It returns the mails
+// a mail delivered again (same Message-ID: a failover between the delivery
+// and its record) was so at most once a failover. It returns the mails
 // delivered and those delivered twice.
 func mailCaughtUp(t *testing.T, c *cluster, failovers int) (delivered, twice int) {
 	t.Helper()
@@ -138,22 +138,26 @@ func mailCaughtUp(t *testing.T, c *cluster, failovers int) (delivered, twice int
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	var unsent, lost, discarded int
+	var unsent, lost, discarded, most int
 	err := conn.QueryRow(ctx, `select
 			(select count(*) from mail_log where sent_at is null and failed_at is null and skipped is null),
 			(select count(*) from mail_log m where sent_at is not null and not exists (select 1 from dev_mail d where d.message_id = m.message_id)),
 			(select count(distinct message_id) from dev_mail),
 			(select count(*) - count(distinct message_id) from dev_mail),
-			(select count(*) from river_job where kind like 'mail.%' and state = 'discarded')`).
-		Scan(&unsent, &lost, &delivered, &twice, &discarded)
+			(select count(*) from river_job where kind like 'mail.%' and state = 'discarded'),
+			(select coalesce(max(n), 0) from (select count(*) as n from dev_mail group by message_id) d)`).
+		Scan(&unsent, &lost, &delivered, &twice, &discarded, &most)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if unsent > 0 || lost > 0 || discarded > 0 {
 		t.Errorf("mail after the failovers: %d begun and never sent, %d recorded as sent and not delivered, %d jobs discarded", unsent, lost, discarded)
 	}
-	if twice > failovers {
-		t.Errorf("%d mails delivered twice after %d failovers (at most one a failover)", twice, failovers)
+	// A mail whose delivery was under way when the primary died is sent
+	// again (its record was lost with the connection): each mail at most
+	// once more a failover, as many mails as were being sent at once.
+	if most > 1+failovers {
+		t.Errorf("a mail was delivered %d times across %d failovers (at most once more a failover)", most, failovers)
 	}
 	return delivered, twice
 }
