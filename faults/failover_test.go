@@ -11,26 +11,56 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
-// The primary node of a pg_auto_failover formation killed (kill -9 of its
-// postmaster and its pg_autoctl at once, as the machine's loss) under load: the monitor promotes the standby, serve follows
-// the new primary through its multi-host DATABASE_URL without a restart,
-// and nothing acknowledged is lost or applied twice. With -faults it fails
-// over three times (there and back again: the old primary rejoins as a
-// standby each time).
+// primaryFault is how a round of the failover scenario loses the primary.
+type primaryFault int
+
+const (
+	// postmasterRestarted: kill -9 of the primary's postmaster; its
+	// pg_autoctl restarts PostgreSQL in place (or, when it is too slow for
+	// the monitor, the standby is promoted).
+	postmasterRestarted primaryFault = iota
+	// postmasterKilled: kill -9 of the primary's postmaster while its
+	// pg_autoctl hangs (SIGSTOP): nothing restarts PostgreSQL, the monitor
+	// promotes the standby, and the old primary, continued, rejoins as a
+	// standby.
+	postmasterKilled
+	// nodeLost: kill -9 of the primary node's whole process group (its
+	// pg_autoctl, postmaster and backends at once), as the machine's loss;
+	// the node is started again afterwards and rejoins as a standby.
+	nodeLost
+)
+
+func (p primaryFault) String() string {
+	return [...]string{"postmaster killed, restarted by its pg_autoctl", "postmaster killed, its pg_autoctl hung", "node lost whole"}[p]
+}
+
+// The primary of a pg_auto_failover formation lost under load, in each of
+// the ways primaryFault names, while bots play over HTTP and by mail
+// (prompts through a relay, replies through serve's inbound SMTP): the
+// monitor promotes the standby, serve follows the new primary through its
+// multi-host DATABASE_URL without a restart, and nothing acknowledged is
+// lost or applied twice, no mail is lost and none is sent more than once
+// more a failover, no reply taken is lost or played twice. Each round's
+// failover goes back to the node the last one left (the old primary
+// rejoins as a standby). With -faults the failovers are played twice.
 func TestFailoverUnderLoad(t *testing.T) {
 	f := newFormation(t)
 	c := f.cluster()
-	s := c.startServe()
+	relay := startRelay(t)
+	s := c.startServe("COURRIER_SMTP_RELAY=smtp://"+relay.addr, "COURRIER_JOB_TIMEOUT=2s")
 	t.Cleanup(func() { // a failed test leaves no serve behind
 		if s.alive() {
 			s.kill()
 		}
 	})
 	tb := newTable(t, func() []string { return []string{s.base} })
-	stop := startPlayers(t, tb, 2)
-	// A third table plays its games one after another, each followed
+	tb.inbox = relay.texts
+	stop := startPlayers(t, tb, 1)
+	// A second table plays its games one after another, each followed
 	// through its live stream.
 	done := make(chan struct{})
 	var followed sync.WaitGroup
@@ -39,20 +69,49 @@ func TestFailoverUnderLoad(t *testing.T) {
 	followed.Go(func() {
 		streamGames, streamProblems = followGames(tb, []string{"ana@players.test", "bob@players.test", "cleo@players.test"}, done)
 	})
-	rounds := 1
+	// A third plays by mail.
+	byMail := []string{"mona@players.test", "nils@players.test", "olga@players.test"}
+	for _, p := range byMail {
+		tb.signIn(p)
+	}
+	bots := newMailBots(t, relay, func() string { return s.smtpAddr })
+	bots.players = map[string]bool{}
+	for _, p := range byMail {
+		bots.players[p] = true
+	}
+	followed.Go(func() { bots.run(done) })
+	followed.Go(func() { tb.playByMail(relay, byMail, done) })
+
+	faults := []primaryFault{postmasterRestarted, postmasterKilled, nodeLost}
 	if *full {
-		rounds = 3
+		faults = append(faults, postmasterKilled, nodeLost)
 	}
 	var worst time.Duration
-	for r := range rounds {
+	failovers := 0
+	for r, fault := range faults {
 		time.Sleep(jitter(time.Second, 2*time.Second))
 		old := f.primary()
 		if old == nil {
 			t.Fatalf("round %d: no primary: %v", r+1, f.states())
 		}
+		f.requireSynchronous(old)
+		// The relay refuses mail for the second before the fault: those
+		// mails are retried on timers (River's scheduled jobs), which must
+		// go on after it.
+		relay.setMode(relayTempFail)
+		time.Sleep(time.Second)
 		killed := time.Now()
-		f.killNode(old)
-		// The other node is promoted…
+		switch fault {
+		case postmasterRestarted:
+			f.killPostmaster(old, false)
+		case postmasterKilled:
+			f.killPostmaster(old, true)
+		case nodeLost:
+			f.killNode(old)
+		}
+		relay.setMode(relayOK)
+		// The other node is promoted (a postmaster restarted in place may
+		// keep its role)…
 		var promoted time.Duration
 		f.waitFor(time.Minute, "the standby's promotion", func() bool {
 			p := f.writable()
@@ -60,27 +119,44 @@ func TestFailoverUnderLoad(t *testing.T) {
 				promoted = time.Since(killed)
 				return true
 			}
-			return false
+			return fault == postmasterRestarted && p == old && f.answers(old)
 		})
 		// …and a move is acknowledged on it.
 		after := tb.moves.Load()
 		for tb.moves.Load() == after {
 			if time.Since(killed) > time.Minute {
-				t.Fatalf("round %d: no move acknowledged a minute after the primary's kill (serve alive: %v)", r+1, s.alive())
+				t.Fatalf("round %d: no move acknowledged a minute after the fault (serve alive: %v)", r+1, s.alive())
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
 		again := time.Since(killed)
 		worst = max(worst, again)
-		t.Logf("round %d: %s killed; standby promoted after %v, moves acknowledged again after %v", r+1, old.name,
-			promoted.Round(time.Millisecond), again.Round(time.Millisecond))
 		if again > 10*time.Second {
-			t.Errorf("round %d: moves acknowledged again only %v after the primary's kill (goal ≤ 10 s)", r+1, again.Round(time.Millisecond))
+			t.Errorf("round %d: moves acknowledged again only %v after the fault (goal ≤ 10 s)", r+1, again.Round(time.Millisecond))
+		}
+		if fault != postmasterRestarted && promoted == 0 {
+			t.Errorf("round %d: %s and no standby was promoted", r+1, fault)
 		}
 		// The old primary comes back and rejoins as a standby before the
 		// next round (which fails over back to it).
-		f.rejoin(old)
+		switch fault {
+		case postmasterKilled:
+			f.thaw(old)
+		case nodeLost:
+			f.rejoin(old)
+		}
 		f.waitSettled(3 * time.Minute)
+		outcome := "restarted in place"
+		switch {
+		case promoted > 0:
+			outcome = fmt.Sprintf("standby promoted after %v", promoted.Round(time.Millisecond))
+			failovers++
+		case f.primary() != old: // the monitor failed over once the restarted primary had served again
+			outcome = "restarted in place, then the standby promoted"
+			failovers++
+		}
+		t.Logf("round %d, %s (%s) at %s: %s; moves acknowledged again after %v", r+1, fault, old.name, killed.Format(time.TimeOnly+".000"),
+			outcome, again.Round(time.Millisecond))
 	}
 	// The job workers follow too: a sign-in's mail is sent by a River
 	// worker on the new primary.
@@ -95,71 +171,108 @@ func TestFailoverUnderLoad(t *testing.T) {
 	if !s.alive() {
 		t.Fatal("serve exited during the failover")
 	}
+	conn := c.pgConn(t)
 	// Every move command in the log was acknowledged once: one receipt per
 	// request that played a move (a retry of a key replays, writing nothing).
 	var applied int
-	if err := c.pgConn(t).QueryRow(t.Context(), `select count(distinct meta->>'request_id') from events
+	if err := conn.QueryRow(t.Context(), `select count(distinct meta->>'request_id') from events
 		where meta->>'move' is not null and meta->>'channel' = 'api'`).Scan(&applied); err != nil {
 		t.Fatal(err)
 	}
 	if applied != len(tb.receipts) {
 		t.Errorf("%d move requests applied in the log, %d acknowledged", applied, len(tb.receipts))
 	}
-	mails, twice := mailCaughtUp(t, c, rounds)
+	mail := mailCaughtUp(t, conn, relay, len(faults))
+	played, twice := checkReplies(t, conn, bots)
 	c.check(tb)
-	t.Logf("TestFailoverUnderLoad: %d failovers, %d moves acknowledged, %d applied in the log, worst time to acknowledge again %v, "+
-		"answers no fault excuses %d, errors seen while retrying %v; %d mails delivered, %d delivered twice; %d games followed live, %d with a version skipped or repeated",
-		rounds, tb.moves.Load(), applied, worst.Round(time.Millisecond), len(tb.bad), tb.errors, mails, twice, streamGames, len(streamProblems))
+	t.Logf("TestFailoverUnderLoad: %d faults, %d failovers, %d moves acknowledged over HTTP, %d applied in the log, worst time to acknowledge again %v, "+
+		"answers no fault excuses %d, errors seen while retrying %v; mail: %d delivered, %d delivered again (same Message-ID), %d delivered after a retry, 0 lost; "+
+		"%d replies taken (%d sends retried), %d moves by mail, %d played twice; %d games followed live, %d with a version skipped or repeated",
+		len(faults), failovers, tb.moves.Load(), applied, worst.Round(time.Millisecond), len(tb.bad), tb.errors,
+		mail.delivered, mail.again, mail.retried, len(bots.accepted), bots.retries.Load(), played, twice, streamGames, len(streamProblems))
 	s.stop()
 }
 
+// mailFigures is what became of the mail of the failover scenario.
+type mailFigures struct {
+	delivered int // mails the relay took
+	again     int // takes past each mail's first
+	retried   int // mails delivered after a retry on a timer
+}
+
 // mailCaughtUp waits (at most a minute) until the job workers have sent
-// every mail begun (the dev mailbox: serve has no relay here), and checks
-// that none was lost: every mail the log has as sent is in the mailbox, and
-// a mail delivered again (same Message-ID: a failover between the delivery
-// and its record) was so at most once a failover. It returns the mails
-// delivered and those delivered twice.
-func mailCaughtUp(t *testing.T, c *cluster, failovers int) (delivered, twice int) {
+// every mail begun, and checks that none was lost: every mail the log has
+// is sent (none failed for good, none left unsent), every mail the log has
+// as sent was taken by the relay, and a mail taken again (same Message-ID:
+// a fault between the delivery and its record) was so at most once a
+// fault. Some mails were refused with 451 just before each fault and
+// retried on a timer: at least one must have been delivered after a retry.
+func mailCaughtUp(t *testing.T, conn *pgx.Conn, relay *fakeRelay, faults int) mailFigures {
 	t.Helper()
-	conn := c.pgConn(t)
 	ctx := t.Context()
 	deadline := time.Now().Add(time.Minute)
 	for {
 		var waiting int
 		if err := conn.QueryRow(ctx, `select count(*) from river_job where kind like 'mail.%'
-			and state in ('available', 'running', 'retryable', 'pending')`).Scan(&waiting); err != nil {
+			and state in ('available', 'running', 'retryable', 'pending', 'scheduled') and scheduled_at < now() + interval '10 minutes'`).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
 		if waiting == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d mail jobs still waiting a minute after the failovers", waiting)
+			t.Fatalf("%d mail jobs still waiting a minute after the faults", waiting)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	var unsent, lost, discarded, most int
+	time.Sleep(500 * time.Millisecond) // a last delivery's answer
+	var unsent, failed, discarded int
+	var fig mailFigures
 	err := conn.QueryRow(ctx, `select
 			(select count(*) from mail_log where sent_at is null and failed_at is null and skipped is null),
-			(select count(*) from mail_log m where sent_at is not null and not exists (select 1 from dev_mail d where d.message_id = m.message_id)),
-			(select count(distinct message_id) from dev_mail),
-			(select count(*) - count(distinct message_id) from dev_mail),
+			(select count(*) from mail_log where failed_at is not null),
 			(select count(*) from river_job where kind like 'mail.%' and state = 'discarded'),
-			(select coalesce(max(n), 0) from (select count(*) as n from dev_mail group by message_id) d)`).
-		Scan(&unsent, &lost, &delivered, &twice, &discarded, &most)
+			(select count(*) from river_job where kind like 'mail.%' and state = 'completed' and attempt > 1)`).
+		Scan(&unsent, &failed, &discarded, &fig.retried)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if unsent > 0 || lost > 0 || discarded > 0 {
-		t.Errorf("mail after the failovers: %d begun and never sent, %d recorded as sent and not delivered, %d jobs discarded", unsent, lost, discarded)
+	if unsent > 0 || failed > 0 || discarded > 0 {
+		t.Errorf("mail after the faults: %d begun and never sent, %d failed for good, %d jobs discarded", unsent, failed, discarded)
 	}
-	// A mail whose delivery was under way when the primary died is sent
-	// again (its record was lost with the connection): each mail at most
-	// once more a failover, as many mails as were being sent at once.
-	if most > 1+failovers {
-		t.Errorf("a mail was delivered %d times across %d failovers (at most once more a failover)", most, failovers)
+	rows, err := conn.Query(ctx, `select message_id from mail_log where sent_at is not null`)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return delivered, twice
+	sent, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	takes := relay.takes()
+	lost, most := 0, 0
+	for _, id := range sent {
+		if len(takes[id]) == 0 {
+			lost++
+		}
+	}
+	for _, at := range takes {
+		fig.delivered++
+		fig.again += len(at) - 1
+		most = max(most, len(at))
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d mails recorded as sent were never taken by the relay", lost, len(sent))
+	}
+	// A mail whose delivery was under way at a fault is sent again (its
+	// record was lost with the connection): each mail at most once more a
+	// fault, as many mails as were being sent at once.
+	if most > 1+faults {
+		t.Errorf("a mail was delivered %d times across %d faults (at most once more a fault)", most, faults)
+	}
+	if fig.retried == 0 {
+		t.Error("no mail was delivered after a retry: the relay's refusals before each fault were never retried")
+	}
+	return fig
 }
 
 // streamClient reads live streams: no overall timeout (a stream lasts).

@@ -128,6 +128,11 @@ func newFormation(t *testing.T) *formation {
 		"PG_REGRESS_SOCK_DIR="+sock, "PGHOST="+sock, "HOME="+dir, "LC_ALL=C.UTF-8")
 	f.monitor = &autoctl{name: "monitor", port: freePort(t), pgdata: filepath.Join(dir, "monitor")}
 	t.Cleanup(f.stop)
+	t.Cleanup(func() { // registered after f.stop: runs before it
+		if t.Failed() {
+			t.Logf("the formation's processes logged:\n%s", f.logTails())
+		}
+	})
 	if out, err := f.run(ctx, "create", "monitor", "--pgdata", f.monitor.pgdata, "--pgport", strconv.Itoa(f.monitor.port),
 		"--hostname", "127.0.0.1", "--listen", "127.0.0.1", "--auth", "trust", "--no-ssl", "--pgctl", pgctl); err != nil {
 		t.Fatalf("pg_autoctl create monitor: %v\n%s", err, out)
@@ -231,6 +236,13 @@ func (f *formation) writable() *autoctl {
 	return nil
 }
 
+// answers reports whether node n's PostgreSQL takes connections.
+func (f *formation) answers(n *autoctl) bool {
+	ctx, cancel := context.WithTimeout(f.t.Context(), 2*time.Second)
+	defer cancel()
+	return pgserver.Answers(ctx, fmt.Sprintf("postgres://%s@127.0.0.1:%d/postgres?sslmode=disable", f.super, n.port))
+}
+
 // waitSettled waits until one node is primary and the other secondary,
 // nudging a base backup that waits for a checkpoint (pg_basebackup's
 // default spread checkpoint takes minutes on an idle primary).
@@ -294,7 +306,7 @@ func (f *formation) logTails() string {
 		}
 		out, _ := os.ReadFile(a.log)
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		fmt.Fprintf(&b, "--- %s (%s)\n%s\n", a.name, a.log, strings.Join(lines[max(0, len(lines)-15):], "\n"))
+		fmt.Fprintf(&b, "--- %s (%s)\n%s\n", a.name, a.log, strings.Join(lines[max(0, len(lines)-40):], "\n"))
 	}
 	return b.String()
 }
@@ -345,6 +357,109 @@ func (f *formation) killNode(n *autoctl) {
 		f.t.Fatalf("kill -9 %s: %v", n.name, err)
 	}
 	<-n.exited
+}
+
+// keepers are the pids of node n's pg_autoctl processes (its supervisor
+// and the services it runs: the one that keeps PostgreSQL running and the
+// one that talks to the monitor), found by their process group.
+func (f *formation) keepers(n *autoctl) []int {
+	f.t.Helper()
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		// pid (comm) state ppid pgrp …: comm may hold spaces, so read
+		// after its closing parenthesis.
+		i := strings.LastIndexByte(string(stat), ')')
+		fields := strings.Fields(string(stat[i+1:]))
+		comm, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
+		if len(fields) > 2 && fields[2] == strconv.Itoa(n.cmd.Process.Pid) && strings.TrimSpace(string(comm)) == "pg_autoctl" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// postmaster is the pid of node n's running postmaster (postmaster.pid's
+// first line).
+func (f *formation) postmaster(n *autoctl) int {
+	f.t.Helper()
+	b, err := os.ReadFile(filepath.Join(n.pgdata, "postmaster.pid"))
+	if err != nil {
+		f.t.Fatalf("%s's postmaster.pid: %v", n.name, err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		f.t.Fatalf("%s's postmaster.pid: %v", n.name, err)
+	}
+	return pid
+}
+
+// killPostmaster sends SIGKILL to node n's postmaster alone (its backends
+// end when they see it gone). With frozen, n's pg_autoctl processes are
+// stopped (SIGSTOP) first, as an agent that hangs with its database: nothing
+// restarts PostgreSQL and the monitor fails over; thaw continues them.
+// Without, its pg_autoctl restarts PostgreSQL in place.
+func (f *formation) killPostmaster(n *autoctl, frozen bool) {
+	f.t.Helper()
+	pid := f.postmaster(n)
+	if frozen {
+		for _, k := range f.keepers(n) {
+			if err := syscall.Kill(k, syscall.SIGSTOP); err != nil {
+				f.t.Fatalf("stop %s's pg_autoctl %d: %v", n.name, k, err)
+			}
+		}
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		f.t.Fatalf("kill -9 %s's postmaster %d: %v", n.name, pid, err)
+	}
+}
+
+// thaw continues node n's pg_autoctl processes after killPostmaster froze
+// them: it learns from the monitor that it was demoted, rewinds and
+// rejoins as a standby.
+func (f *formation) thaw(n *autoctl) {
+	f.t.Helper()
+	for _, k := range f.keepers(n) {
+		if err := syscall.Kill(k, syscall.SIGCONT); err != nil {
+			f.t.Fatalf("continue %s's pg_autoctl %d: %v", n.name, k, err)
+		}
+	}
+}
+
+// requireSynchronous fails the test unless primary p runs with synchronous
+// replication to a standby that has caught up: synchronous_standby_names
+// is 'ANY 1 (…)' and the standby's walsender is in the quorum, so a commit
+// is acknowledged once it is on both nodes.
+func (f *formation) requireSynchronous(p *autoctl) {
+	f.t.Helper()
+	ctx, cancel := context.WithTimeout(f.t.Context(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, fmt.Sprintf("postgres://%s@127.0.0.1:%d/postgres?sslmode=disable", f.super, p.port))
+	if err != nil {
+		f.t.Fatalf("connect to %s: %v", p.name, err)
+	}
+	defer func() { _ = conn.Close(context.Background()) }()
+	var names string
+	var quorum int
+	if err := conn.QueryRow(ctx, `select current_setting('synchronous_standby_names'),
+		(select count(*) from pg_stat_replication where sync_state in ('quorum', 'sync'))`).Scan(&names, &quorum); err != nil {
+		f.t.Fatal(err)
+	}
+	if !strings.HasPrefix(names, "ANY 1 (") || quorum != 1 {
+		f.t.Fatalf("%s does not replicate synchronously: synchronous_standby_names = %q, %d standby in the quorum", p.name, names, quorum)
+	}
 }
 
 // rejoin starts node n again after killNode: its pg_autoctl rewinds it and

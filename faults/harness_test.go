@@ -233,6 +233,7 @@ type receipt struct {
 	From    int    `json:"from"`
 	Head    string `json:"head"`
 	Replay  bool   `json:"replayed"`
+	at      time.Time // when it was acknowledged
 	key     string
 	token   string
 	body    []byte
@@ -457,7 +458,7 @@ func (tb *table) step(game string, players []string) (acted, finished bool) {
 			continue
 		}
 		rc := r.Receipt
-		rc.key, rc.token, rc.body = key, tb.token(p), body
+		rc.key, rc.token, rc.body, rc.at = key, tb.token(p), body, time.Now()
 		tb.mu.Lock()
 		tb.receipts = append(tb.receipts, rc)
 		tb.mu.Unlock()
@@ -503,8 +504,19 @@ func (c *cluster) check(tb *table) {
 	}
 	lost := 0
 	if out, err := c.tryCourrier("audit", "-receipts", file); err != nil {
-		lost = strings.Count(out, "\n") - strings.Count(out, ": ok\n") - 1
-		t.Errorf("%d of %d acknowledged moves are not in the log as acknowledged (%v):\n%s", lost, len(tb.receipts), err, firstLines(out, 10))
+		var missing []string
+		for l := range strings.SplitSeq(out, "\n") {
+			if strings.HasPrefix(l, "line ") && !strings.HasSuffix(l, ": ok") {
+				var n int
+				if _, err := fmt.Sscanf(l, "line %d:", &n); err == nil && n >= 1 && n <= len(tb.receipts) {
+					l += " (acknowledged at " + tb.receipts[n-1].at.Format(time.TimeOnly+".000") + ")"
+				}
+				missing = append(missing, l)
+			}
+		}
+		lost = len(missing)
+		t.Errorf("%d of %d acknowledged moves are not in the log as acknowledged (%v):\n%s", lost, len(tb.receipts), err,
+			strings.Join(missing[:min(10, len(missing))], "\n"))
 	}
 	var before int
 	if err := conn.QueryRow(ctx, `select count(*) from events`).Scan(&before); err != nil {

@@ -210,7 +210,10 @@ func (r *fakeRelay) texts(email string) []string {
 // (g.<game>.v<version>.s<seat>.<label>@domain).
 var promptID = regexp.MustCompile(`^g\.([a-z0-9]+)\.v(\d+)\.s(\d+)\.`)
 
-var numberedMove = regexp.MustCompile(`(?m)^\s*(\d+)\.\s+\S`)
+// numberedMove is a numbered move of a prompt; a move that takes a value
+// shows its range ("2. bid 3 … 250"), and a reply gives the number and the
+// range's low end ("2 3").
+var numberedMove = regexp.MustCompile(`(?m)^\s*(\d+)\.\s+\S(?:.*?(\d+) … \d+)?`)
 
 // mailBots answer the prompts the relay took by replying through serve's
 // inbound SMTP server, as players would: the newest prompt of each seat,
@@ -227,6 +230,8 @@ type mailBots struct {
 	accepted map[string]string // reply Message-ID → prompt Message-ID
 	perUser  map[string]int    // replies per player (courrier takes 60 an hour from one sender)
 	retries  atomic.Int64
+	// players are those the bots answer for (nil: every player).
+	players map[string]bool
 	// afterAccept is called once a reply was taken (the fault's trigger),
 	// then cleared.
 	afterAccept func()
@@ -255,7 +260,8 @@ func (mb *mailBots) answerNew(n int) {
 	mb.mu.Lock()
 	defer mb.mu.Unlock()
 	for _, m := range mb.relay.all() {
-		if (m.kind != "prompt" && m.kind != "reminder") || mb.answered[m.messageID] || mb.perUser[m.to] >= 50 {
+		if (m.kind != "prompt" && m.kind != "reminder") || mb.answered[m.messageID] || mb.perUser[m.to] >= 50 ||
+			(mb.players != nil && !mb.players[strings.ToLower(m.to)]) {
 			continue
 		}
 		p := promptID.FindStringSubmatch(m.messageID)
@@ -272,7 +278,11 @@ func (mb *mailBots) answerNew(n int) {
 		if len(moves) == 0 || m.replyTo == "" {
 			continue
 		}
-		pick := moves[mrand.IntN(len(moves))][1] //nolint:gosec // G404: a bot's choice
+		move := moves[mrand.IntN(len(moves))] //nolint:gosec // G404: a bot's choice
+		pick := move[1]
+		if move[2] != "" {
+			pick += " " + move[2]
+		}
 		id := fmt.Sprintf("bot-%d-%s@players.test", n, randomHex(6))
 		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: your move\r\nMessage-ID: <%s>\r\nIn-Reply-To: <%s>\r\nDate: %s\r\n"+
 			"Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n> It is your turn.\r\n",
@@ -359,38 +369,12 @@ func TestRelayFailuresAndKillsDuringMail(t *testing.T) {
 		}
 		tables = append(tables, players)
 	}
-	bots := &mailBots{t: t, relay: relay, smtpAddr: func() string { return current().smtpAddr },
-		answered: map[string]bool{}, newest: map[string]int{}, accepted: map[string]string{}, perUser: map[string]int{}}
+	bots := newMailBots(t, relay, func() string { return current().smtpAddr })
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { bots.run(stop) })
-	// Each table's game is played by mail; when no prompt came for a few
-	// seconds (a mail refused for good, or still to be retried), a player
-	// opens the site and moves there; a finished game is followed by
-	// another.
 	for _, players := range tables {
-		wg.Go(func() {
-			game := tb.newGame(players)
-			last, lastCount := time.Now(), 0
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(200 * time.Millisecond):
-				}
-				n := len(relay.all())
-				if n != lastCount {
-					last, lastCount = time.Now(), n
-				}
-				if time.Since(last) < 4*time.Second {
-					continue
-				}
-				if _, finished := tb.step(game, players); finished {
-					game = tb.newGame(players)
-				}
-				last = time.Now()
-			}
-		})
+		wg.Go(func() { tb.playByMail(relay, players, stop) })
 	}
 	var killedAt []time.Time // guarded by mu
 	restart := func() {
@@ -556,9 +540,59 @@ func TestRelayFailuresAndKillsDuringMail(t *testing.T) {
 		t.Error("no mail failed for good: the 5xx phase refused nothing")
 	}
 
-	// Every reply serve took is processed, and none was played twice.
+	byMail, twice := checkReplies(t, conn, bots)
+	c.check(tb)
+	t.Logf("TestRelayFailuresAndKillsDuringMail: %d kills -9; relay: %d mails sent, %d resent (same Message-ID), %d refused for good and listed, %d begun and then superseded, %d undelivered; "+
+		"%d replies taken (%d sends retried), %d moves by mail, %d played twice; %d moves on the site",
+		kills, sent, resent, failed, skipped, undelivered, len(bots.accepted), bots.retries.Load(), byMail, twice, tb.moves.Load())
+	current().stop()
+}
+
+// newMailBots returns bots answering the prompts relay took through the
+// inbound SMTP server at smtpAddr.
+func newMailBots(t *testing.T, relay *fakeRelay, smtpAddr func() string) *mailBots {
+	return &mailBots{t: t, relay: relay, smtpAddr: smtpAddr,
+		answered: map[string]bool{}, newest: map[string]int{}, accepted: map[string]string{}, perUser: map[string]int{}}
+}
+
+// playByMail plays games among players by mail until stop is closed (the
+// bots answer their prompts); when no prompt came for a few seconds (a
+// mail refused for good, or still to be retried), a player opens the site
+// and moves there; a finished game is followed by another.
+func (tb *table) playByMail(relay *fakeRelay, players []string, stop <-chan struct{}) {
+	game := tb.newGame(players)
+	last, lastCount := time.Now(), 0
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		n := len(relay.all())
+		if n != lastCount {
+			last, lastCount = time.Now(), n
+		}
+		if time.Since(last) < 4*time.Second {
+			continue
+		}
+		if _, finished := tb.step(game, players); finished {
+			game = tb.newGame(players)
+		}
+		last = time.Now()
+	}
+}
+
+// checkReplies checks that every reply serve took with 250 was processed
+// and that none was played twice; it returns the moves played by mail and
+// the replies played twice.
+func checkReplies(t *testing.T, conn *pgx.Conn, bots *mailBots) (byMail, twice int) {
+	t.Helper()
+	ctx := t.Context()
+	bots.mu.Lock()
+	accepted := slices.Collect(maps.Keys(bots.accepted))
+	bots.mu.Unlock()
 	var unprocessed int
-	for id := range bots.accepted {
+	for _, id := range accepted {
 		var done bool
 		err := conn.QueryRow(ctx, `select bool_and(processed_at is not null) from inbound_mail where message_id = $1`, id).Scan(&done)
 		if err != nil || !done {
@@ -566,9 +600,8 @@ func TestRelayFailuresAndKillsDuringMail(t *testing.T) {
 		}
 	}
 	if unprocessed > 0 {
-		t.Errorf("%d of %d replies taken with 250 were lost or never processed", unprocessed, len(bots.accepted))
+		t.Errorf("%d of %d replies taken with 250 were lost or never processed", unprocessed, len(accepted))
 	}
-	var twice, byMail int
 	if err := conn.QueryRow(ctx, `select count(*) from (select message_id from event_context where message_id is not null
 		group by message_id having count(*) > 1) d`).Scan(&twice); err != nil {
 		t.Fatal(err)
@@ -582,9 +615,5 @@ func TestRelayFailuresAndKillsDuringMail(t *testing.T) {
 	if byMail == 0 {
 		t.Error("no move was played by mail")
 	}
-	c.check(tb)
-	t.Logf("TestRelayFailuresAndKillsDuringMail: %d kills -9; relay: %d mails sent, %d resent (same Message-ID), %d refused for good and listed, %d begun and then superseded, %d undelivered; "+
-		"%d replies taken (%d sends retried), %d moves by mail, 0 played twice = %v; %d moves on the site",
-		kills, sent, resent, failed, skipped, undelivered, len(bots.accepted), bots.retries.Load(), byMail, twice == 0, tb.moves.Load())
-	current().stop()
+	return byMail, twice
 }

@@ -341,8 +341,19 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		if err != nil {
 			return out, err
 		}
-		if out, err = s.sealReplayed(ctx, tx, t, secret, out); err != nil || req.create {
+		if out, err = s.sealReplayed(ctx, tx, t, secret, out); err != nil {
 			return out, err
+		}
+		// The replay acknowledges a command a read found: only once a
+		// commit after it is on the standbys (events.Durable).
+		if err := events.Durable(ctx, tx); err != nil {
+			return Outcome{}, err
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return Outcome{}, fmt.Errorf("commit the replay of %s: %w", req.gameID, err)
+		}
+		if req.create {
+			return out, nil
 		}
 		// The answer shows the game as it is now: what was read folds into
 		// the table, as for a command.

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
+	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/jobs"
 )
 
@@ -33,7 +34,9 @@ func (s *Store) StoreInbound(ctx context.Context, ins JobInserter, m Inbound) (s
 			values ($1, $2, $3, nullif($4, ''), $5) on conflict (message_id, rcpt) do nothing returning id`,
 			m.MessageID, m.Rcpt, m.MailFrom, m.RemoteAddr, m.Raw).Scan(&rowID)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return nil // the same mail again: accepted, processed once
+			// The same mail again: accepted, processed once, and accepted
+			// only once the first copy is on the standbys (events.Durable).
+			return events.Durable(ctx, tx)
 		}
 		if err != nil {
 			return fmt.Errorf("store inbound mail: %w", err)
