@@ -228,11 +228,11 @@ func (s *serve) stop() {
 
 // receipt is an acknowledged move.
 type receipt struct {
-	Game    string `json:"game_id"`
-	Version int    `json:"version"`
-	From    int    `json:"from"`
-	Head    string `json:"head"`
-	Replay  bool   `json:"replayed"`
+	Game    string    `json:"game_id"`
+	Version int       `json:"version"`
+	From    int       `json:"from"`
+	Head    string    `json:"head"`
+	Replay  bool      `json:"replayed"`
 	at      time.Time // when it was acknowledged
 	key     string
 	token   string
