@@ -949,8 +949,18 @@ func checkAfterPostfix(t *testing.T, pf *postfix, pool *pgxpool.Pool, everyone [
 	}
 	// `postfix start` checked the instance (postfix check): its warnings,
 	// and any later one, are in the log.
-	if l := pf.grep(regexp.MustCompile(`(warning|error|fatal|panic):`)); len(l) > 0 {
-		t.Errorf("Postfix warned %d times:\n%s", len(l), strings.Join(l[:min(len(l), 10)], "\n"))
+	// The machine's clock against its file system's (cleanup's "file system
+	// clock is 1 seconds ahead of local clock", then "resetting file time
+	// stamps", seen on a busy machine) says nothing of courrier's mail.
+	machine := regexp.MustCompile(`warning: (file system clock is \d+ seconds? ahead of local clock|resetting file time stamps)`)
+	var warned []string
+	for _, l := range pf.grep(regexp.MustCompile(`(warning|error|fatal|panic):`)) {
+		if !machine.MatchString(l) {
+			warned = append(warned, l)
+		}
+	}
+	if len(warned) > 0 {
+		t.Errorf("Postfix warned %d times:\n%s", len(warned), strings.Join(warned[:min(len(warned), 10)], "\n"))
 	}
 	if l := pf.grep(regexp.MustCompile(`status=(deferred|bounced)`)); len(l) > 0 {
 		t.Errorf("Postfix deferred or bounced %d mails:\n%s", len(l), strings.Join(l[:min(len(l), 10)], "\n"))
