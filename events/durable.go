@@ -19,9 +19,15 @@ import (
 // the commit is visible there and on no standby, and a failover loses it.
 // A read that found it acknowledges nothing until a barrier after it has
 // committed; while no standby answers, the barrier waits, as every write
-// does, until the primary is demoted.
+// does, until the primary is demoted. (Once one barrier has committed after
+// such a restart, every commit the restart made visible is on a standby.)
+//
+// Without synchronous standbys (synchronous_standby_names empty: a single
+// server, or a primary whose standby is away) there is nothing to wait
+// for, and Durable writes nothing.
 func Durable(ctx context.Context, q Querier) error {
-	if _, err := q.Exec(ctx, `select pg_logical_emit_message(true, 'courrier.durable', '')`); err != nil {
+	if _, err := q.Exec(ctx, `select pg_logical_emit_message(true, 'courrier.durable', '')
+		where current_setting('synchronous_standby_names') <> ''`); err != nil {
 		return fmt.Errorf("make the answer durable: %w", err)
 	}
 	return nil

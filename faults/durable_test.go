@@ -3,10 +3,13 @@ package faults_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // An answer that acknowledges what a read found waits, as a write does,
@@ -39,17 +42,7 @@ func TestAcknowledgementsWaitForTheStandby(t *testing.T) {
 	}
 
 	conn := c.pgConn(t)
-	standby := func(names string) {
-		t.Helper()
-		ctx := context.WithoutCancel(t.Context()) // also from the test's cleanup
-		if _, err := conn.Exec(ctx, fmt.Sprintf("alter system set synchronous_standby_names = '%s'", names)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := conn.Exec(ctx, "select pg_reload_conf()"); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(300 * time.Millisecond) // the reload reaches every backend
-	}
+	standby := func(names string) { t.Helper(); setStandby(t, conn, names) }
 	replay := func(timeout time.Duration) (int, error) {
 		ctx, cancel := context.WithTimeout(t.Context(), timeout)
 		defer cancel()
@@ -94,4 +87,110 @@ func TestAcknowledgementsWaitForTheStandby(t *testing.T) {
 		t.Error("the mail's second delivery got no answer once no standby is awaited")
 	}
 	s.stop()
+}
+
+// A live stream tells only what the synchronous standby has. A move whose
+// commit waits for a standby that never connects is written to the
+// primary's WAL; the primary crashes and restarts, and replays that commit:
+// the move is visible there and on no standby (a failover now would lose it
+// and put another event at its version). The game's stream, followed live,
+// must not tell that version while no standby has it (a client told it
+// would resume after it and never be told the event that replaces it), and
+// tells it once the server is told there is no standby to wait for.
+func TestTheLiveStreamTellsOnlyWhatTheStandbyHas(t *testing.T) {
+	c := newCluster(t)
+	s := c.startServe()
+	tb := newTable(t, func() []string { return []string{s.base} })
+	players := []string{"ana@players.test", "bob@players.test", "cleo@players.test"}
+	for _, p := range players {
+		tb.signIn(p)
+	}
+	game := tb.newGame(players)
+	var v struct {
+		Version int      `json:"version"`
+		Legal   []string `json:"legal"`
+	}
+	var mover string
+	for _, p := range players {
+		if err := json.Unmarshal(tb.must(http.MethodGet, "/v1/games/"+game, tb.token(p), nil), &v); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Legal) > 0 {
+			mover = p
+			break
+		}
+	}
+	if mover == "" {
+		t.Fatal("nobody may move")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	seen := make(chan int, 1024)
+	go followStream(ctx, tb, game, tb.token(players[0]), seen)
+	told := func(version int, within time.Duration) bool {
+		deadline := time.After(within)
+		for {
+			select {
+			case n := <-seen:
+				if n >= version {
+					return true
+				}
+			case <-deadline:
+				return false
+			}
+		}
+	}
+	if !told(v.Version, 10*time.Second) {
+		t.Fatalf("the stream did not tell version %d, the game's", v.Version)
+	}
+
+	conn := c.pgConn(t)
+	setStandby(t, conn, "ghost")
+	// The move's commit waits for the standby; the crash ends the wait.
+	body, _ := json.Marshal(map[string]any{"move": v.Legal[0], "expected_version": v.Version})
+	moved := make(chan struct{})
+	go func() {
+		defer close(moved)
+		tb.call(http.MethodPost, "/v1/games/"+game+"/moves", tb.token(mover), body, "Idempotency-Key", "ghost-"+randomHex(6))
+	}()
+	time.Sleep(time.Second)
+	if err := c.pg.Crash(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.pg.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	<-moved
+	conn = c.pgConn(t)
+	var recovered int
+	if err := conn.QueryRow(t.Context(), `select count(*) from events where stream = $1 and version = $2`, "game-"+game, v.Version+1).Scan(&recovered); err != nil {
+		t.Fatal(err)
+	}
+	if recovered != 1 {
+		t.Fatalf("the move's commit was not replayed by the restart (%d events at version %d): the scenario did not happen", recovered, v.Version+1)
+	}
+	if told(v.Version+1, 4*time.Second) {
+		t.Errorf("the stream told version %d, which no standby had", v.Version+1)
+	}
+	setStandby(t, conn, "")
+	if !told(v.Version+1, 15*time.Second) {
+		t.Errorf("the stream did not tell version %d once no standby was awaited", v.Version+1)
+	}
+	cancel()
+	s.stop()
+}
+
+// setStandby sets the server's synchronous_standby_names ("ghost": a standby
+// that never connects, so every commit waits; "": none, commits wait for
+// nothing) and waits for the reload to reach every backend. It is reset at
+// the test's end.
+func setStandby(t *testing.T, conn *pgx.Conn, names string) {
+	t.Helper()
+	ctx := context.WithoutCancel(t.Context()) // also from the test's cleanup
+	for _, sql := range []string{fmt.Sprintf("alter system set synchronous_standby_names = '%s'", names), "select pg_reload_conf()"} {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
 }
