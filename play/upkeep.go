@@ -105,3 +105,9 @@ func (u *Upkeep) RebuildProjections(ctx context.Context, progress func(done, tot
 	}
 	return len(streams), nil
 }
+
+// RebuildStandings recomputes the ratings and reliability from the log
+// alone (Standings.Rebuild) and returns the number of events replayed.
+func (u *Upkeep) RebuildStandings(ctx context.Context) (int, error) {
+	return NewStandings(u.pool, u.reg, nil).Rebuild(ctx)
+}

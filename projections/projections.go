@@ -378,12 +378,17 @@ func GetViewOfUser(ctx context.Context, q events.Querier, gameID, user string) (
 	return v, nil
 }
 
-// Dump returns every game row and seat view in a stable order, as JSON text:
+// Dump returns every game row and seat view, and the standings (ratings,
+// reliability), in a stable order, as JSON text:
 // the test that compares a rebuild with the inline projections uses it.
 func Dump(ctx context.Context, q events.Querier) ([]string, error) {
 	rows, err := q.Query(ctx, `select row_to_json(g)::text from (select `+gameColumns+` from games order by id) g
 		union all
-		select row_to_json(v)::text from (select game_id, seat, view, legal, choices from seat_views order by game_id, seat) v`)
+		select row_to_json(v)::text from (select game_id, seat, view, legal, choices from seat_views order by game_id, seat) v
+		union all
+		select row_to_json(r)::text from (select * from ratings order by user_id, kind) r
+		union all
+		select row_to_json(d)::text from (select * from reliability_days order by user_id, day) d`)
 	if err != nil {
 		return nil, fmt.Errorf("dump projections: %w", err)
 	}
