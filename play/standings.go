@@ -61,6 +61,10 @@ func NewStandings(pool *pgxpool.Pool, reg *games.Registry, log *slog.Logger) *St
 	return &Standings{pool: pool, reg: reg, log: log, batch: 500}
 }
 
+// SetBatch sets how many events of the feed one transaction applies at
+// most (default 500; a transaction's events are never split).
+func (st *Standings) SetBatch(n int) { st.batch = max(n, 1) }
+
 // CatchUp applies the feed after the checkpoint up to its current end and
 // returns the number of events read. When another process holds the lock
 // it returns at once with 0: that process is catching up.
