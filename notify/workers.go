@@ -396,6 +396,9 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 		}
 		players = append(players, j.Name)
 		card, err := s.play.Player(ctx, j.User)
+		if pe, ok := errors.AsType[*play.Error](err); ok && pe.Code == play.CodeNotFound {
+			continue // not in the game's row yet: no figures to tell
+		}
 		if err != nil {
 			return err
 		}
