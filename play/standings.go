@@ -450,9 +450,6 @@ func ratingResults(res games.Result, seats, teams int) map[games.Seat][]pairResu
 	return out
 }
 
-// ReliabilityWindow is the span over which a player's reliability counts.
-const ReliabilityWindow = "12 months"
-
 // Reliability is a player's reliability over the last 12 months.
 type Reliability struct {
 	projections.Reliability

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -81,7 +82,7 @@ func RatingsOf(ctx context.Context, q events.Querier, kind string, users []strin
 
 // QueueRatings queues on b the writing of users' ratings (user → rating).
 func QueueRatings(b *pgx.Batch, ratings map[string]Rating) {
-	for _, user := range sortedKeys(ratings) {
+	for _, user := range slices.Sorted(maps.Keys(ratings)) {
 		r := ratings[user]
 		b.Queue(`insert into ratings (user_id, kind, rating, rd, volatility, games, updated_at)
 			values ($1, $2, $3, $4, $5, $6, $7)
@@ -89,15 +90,6 @@ func QueueRatings(b *pgx.Batch, ratings map[string]Rating) {
 				volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at`,
 			user, r.Kind, r.Rating.Rating, r.Deviation, r.Volatility, r.Games, r.UpdatedAt)
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // ResetStandings empties the standings tables, for a rebuild.
