@@ -27,7 +27,7 @@ func (e *env) userID(token string) string {
 // serve does in the background.
 func (e *env) catchUpStandings() {
 	e.t.Helper()
-	if _, err := play.NewStandings(e.pool, catalog.Registry(), nil).CatchUp(e.t.Context()); err != nil {
+	if err := play.NewStandings(e.pool, catalog.Registry(), nil).Settle(e.t.Context()); err != nil {
 		e.t.Fatal(err)
 	}
 }

@@ -558,7 +558,7 @@ func (c *cluster) check(tb *table) {
 	}
 	// The standings follow the feed in serve, which may have stopped
 	// before the last events: caught up here the same way.
-	if _, err := play.NewStandings(pool, catalog.Registry(), nil).CatchUp(ctx); err != nil {
+	if err := play.NewStandings(pool, catalog.Registry(), nil).Settle(ctx); err != nil {
 		t.Fatal(err)
 	}
 	inline := dump()

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -82,6 +83,43 @@ func (st *Standings) CatchUp(ctx context.Context) (int, error) {
 	}
 }
 
+// Settle catches up until every event committed before the call is
+// applied: the feed holds an event back while any older transaction on the
+// server still runs, so it polls (10 ms) until then, or ctx ends. Tests and
+// the fault suite use it; serve follows the feed instead (Run).
+func (st *Standings) Settle(ctx context.Context) error {
+	var last *int64
+	if err := st.pool.QueryRow(ctx, `select max(position) from events`).Scan(&last); err != nil {
+		return fmt.Errorf("settle the standings: %w", err)
+	}
+	if last == nil {
+		return nil
+	}
+	for {
+		if _, err := st.CatchUp(ctx); err != nil {
+			return err
+		}
+		cp, err := events.LoadCheckpoint(ctx, st.pool, standingsConsumer)
+		if err != nil {
+			return err
+		}
+		var behind bool
+		err = st.pool.QueryRow(ctx, `select exists (select from events e where e.position <= $1
+			and (e.tx, e.position) > ($2::text::xid8, $3))`, *last, strconv.FormatUint(cp.TX, 10), cp.Position).Scan(&behind)
+		if err != nil {
+			return fmt.Errorf("settle the standings: %w", err)
+		}
+		if !behind {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("settle the standings: %w", ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
 // step applies one batch in one transaction; locked is false when
 // another process held the lock.
 func (st *Standings) step(ctx context.Context) (n int, locked bool, err error) {
@@ -105,9 +143,12 @@ func (st *Standings) step(ctx context.Context) (n int, locked bool, err error) {
 	return n, locked, nil
 }
 
-// Rebuild empties the standings and replays the whole feed into them, in
-// one transaction (readers see the old standings until it commits; the
-// live consumer waits), and returns the number of events read.
+// Rebuild empties the standings and replays the feed into them, in one
+// transaction (readers see the old standings until it commits; the live
+// consumer waits), and returns the number of events read. The feed shows
+// only what committed before every transaction still running on the
+// server, this one included: what it held back the live consumer (or
+// Settle) applies after, from the saved checkpoint, in the same order.
 func (st *Standings) Rebuild(ctx context.Context) (int, error) {
 	total := 0
 	err := pgx.BeginFunc(ctx, st.pool, func(tx pgx.Tx) error {

@@ -25,7 +25,7 @@ func (s *site) userID(email string) string {
 // serve does in the background.
 func (s *site) catchUpStandings() {
 	s.t.Helper()
-	if _, err := play.NewStandings(s.pool, catalog.Registry(), nil).CatchUp(s.t.Context()); err != nil {
+	if err := play.NewStandings(s.pool, catalog.Registry(), nil).Settle(s.t.Context()); err != nil {
 		s.t.Fatal(err)
 	}
 }
