@@ -433,6 +433,9 @@ type gamePageData struct {
 	Joined, Creator, CanStart bool
 	JoinURL                   string
 	Needed                    string // how many players the game takes
+	// Terms are what the game asks of a joining player and whether it is
+	// rated, in words.
+	Terms []string
 	// Started games.
 	Board     template.HTML
 	BoardText string // the board in words, for screen readers and text browsers
@@ -553,6 +556,7 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 		d.CanStart = d.Creator && len(b.Joined) >= info.Info().MinSeats
 		d.Needed = who.seats(info.Info().MinSeats, info.Info().MaxSeats)
 		d.JoinURL = strings.TrimRight(h.cfg.BaseURL, "/") + "/games/" + id
+		d.Terms = terms(who, b)
 		h.render(w, r, status, "game", d)
 		return
 	}

@@ -69,3 +69,21 @@ func (h *Handler) lobbyRow(v visit, g play.LobbyGame) gameRow {
 	row.Players = v.list(names)
 	return row
 }
+
+// terms are what an open game asks of a joining player, and whether it is
+// rated, in the visit's words.
+func terms(v visit, b play.Brief) []string {
+	var out []string
+	if r := b.Requires; r != nil {
+		if r.MinReliability > 0 {
+			out = append(out, v.say("game.requires_reliability", r.MinReliability))
+		}
+		if r.MinFinished > 0 {
+			out = append(out, v.say("game.requires_finished", r.MinFinished))
+		}
+	}
+	if b.Unrated {
+		out = append(out, v.say("game.unrated"))
+	}
+	return out
+}

@@ -89,7 +89,9 @@ func TestPlayerPagesLobbyRatingsAndMinimums(t *testing.T) {
 		t.Fatalf("the lobby does not name Ana's rating:\n%s", lobby)
 	}
 	before := s.countEvents()
-	cleo.get("/games/" + open)
+	if page := cleo.get("/games/" + open); !strings.Contains(page, `<p data-testid="terms">Pour rejoindre, il faut au moins 1 partie terminée sur les 12 derniers mois.</p>`) {
+		t.Fatalf("the open game's page does not say what it requires:\n%s", page)
+	}
 	page = cleo.post("/games/"+open+"/join", url.Values{"name": {"Cleo"}})
 	if cleo.status != http.StatusConflict || !strings.Contains(page, "demande au moins 1 partie terminée sur les 12 derniers mois ; vous en avez terminé 0") {
 		t.Fatalf("a join below the minimum: %d\n%s", cleo.status, page)
