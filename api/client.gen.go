@@ -390,6 +390,19 @@ type ClientInterface interface {
 	// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
 	ChangeMailPreferences(ctx context.Context, body ChangeMailPreferencesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPlayer A player's card: their name, reliability over the last 12 months and ratings by game.
+	//
+	// Anyone signed in may read it; it shows the name the player last
+	// played under and their figures, never their address. Reliability
+	// counts, over the last 12 months (by UTC day), the games finished, the
+	// moves the player sent (a command counts once), the deadlines missed
+	// and the times their seat was marked abandoned; `met` is the moves
+	// sent ÷ (moves sent + deadlines missed), in percent rounded down,
+	// absent while nothing was due. Ratings are Glicko-2, one per game.
+	//
+	// Corresponds with GET /v1/players/{player_id} (the `GetPlayer` operationId).
+	GetPlayer(ctx context.Context, playerId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListTokens The caller's personal API tokens (never their secrets).
 	//
 	// Corresponds with GET /v1/tokens (the `ListTokens` operationId).
@@ -1109,6 +1122,29 @@ func (c *Client) ChangeMailPreferencesWithBody(ctx context.Context, contentType 
 // Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
 func (c *Client) ChangeMailPreferences(ctx context.Context, body ChangeMailPreferencesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewChangeMailPreferencesRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPlayer A player's card: their name, reliability over the last 12 months and ratings by game.
+//
+// Anyone signed in may read it; it shows the name the player last
+// played under and their figures, never their address. Reliability
+// counts, over the last 12 months (by UTC day), the games finished, the
+// moves the player sent (a command counts once), the deadlines missed
+// and the times their seat was marked abandoned; `met` is the moves
+// sent ÷ (moves sent + deadlines missed), in percent rounded down,
+// absent while nothing was due. Ratings are Glicko-2, one per game.
+//
+// Corresponds with GET /v1/players/{player_id} (the `GetPlayer` operationId).
+func (c *Client) GetPlayer(ctx context.Context, playerId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPlayerRequest(c.Server, playerId)
 	if err != nil {
 		return nil, err
 	}
@@ -2440,6 +2476,40 @@ func NewChangeMailPreferencesRequestWithBody(server string, contentType string, 
 	return req, nil
 }
 
+// NewGetPlayerRequest constructs an http.Request for the GetPlayer method
+func NewGetPlayerRequest(server string, playerId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "player_id", playerId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/players/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListTokensRequest constructs an http.Request for the ListTokens method
 func NewListTokensRequest(server string) (*http.Request, error) {
 	var err error
@@ -2920,6 +2990,21 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /v1/me/mail (the `ChangeMailPreferences` operationId).
 	ChangeMailPreferencesWithResponse(ctx context.Context, body ChangeMailPreferencesJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangeMailPreferencesResponse, error)
+
+	// GetPlayerWithResponse A player's card: their name, reliability over the last 12 months and ratings by game.
+	//
+	// Anyone signed in may read it; it shows the name the player last
+	// played under and their figures, never their address. Reliability
+	// counts, over the last 12 months (by UTC day), the games finished, the
+	// moves the player sent (a command counts once), the deadlines missed
+	// and the times their seat was marked abandoned; `met` is the moves
+	// sent ÷ (moves sent + deadlines missed), in percent rounded down,
+	// absent while nothing was due. Ratings are Glicko-2, one per game.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/players/{player_id} (the `GetPlayer` operationId).
+	GetPlayerWithResponse(ctx context.Context, playerId string, reqEditors ...RequestEditorFn) (*GetPlayerResponse, error)
 
 	// ListTokensWithResponse The caller's personal API tokens (never their secrets).
 	//
@@ -4990,6 +5075,68 @@ func (r ChangeMailPreferencesResponse) ContentType() string {
 	return ""
 }
 
+type GetPlayerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PlayerCard
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPlayerResponse) GetJSON200() *PlayerCard {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPlayerResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPlayerResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetPlayerResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPlayerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPlayerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPlayerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPlayerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListTokensResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5743,6 +5890,27 @@ func (c *ClientWithResponses) ChangeMailPreferencesWithResponse(ctx context.Cont
 		return nil, err
 	}
 	return ParseChangeMailPreferencesResponse(rsp)
+}
+
+// GetPlayerWithResponse A player's card: their name, reliability over the last 12 months and ratings by game.
+//
+// Anyone signed in may read it; it shows the name the player last
+// played under and their figures, never their address. Reliability
+// counts, over the last 12 months (by UTC day), the games finished, the
+// moves the player sent (a command counts once), the deadlines missed
+// and the times their seat was marked abandoned; `met` is the moves
+// sent ÷ (moves sent + deadlines missed), in percent rounded down,
+// absent while nothing was due. Ratings are Glicko-2, one per game.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/players/{player_id} (the `GetPlayer` operationId).
+func (c *ClientWithResponses) GetPlayerWithResponse(ctx context.Context, playerId string, reqEditors ...RequestEditorFn) (*GetPlayerResponse, error) {
+	rsp, err := c.GetPlayer(ctx, playerId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPlayerResponse(rsp)
 }
 
 // ListTokensWithResponse The caller's personal API tokens (never their secrets).
@@ -7395,6 +7563,53 @@ func ParseChangeMailPreferencesResponse(rsp *http.Response) (*ChangeMailPreferen
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetPlayerResponse parses an HTTP response from a GetPlayerWithResponse call
+func ParseGetPlayerResponse(rsp *http.Response) (*GetPlayerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPlayerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PlayerCard
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

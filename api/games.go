@@ -5,6 +5,7 @@ import (
 	"github.com/courrier-games/courrier/games/catalog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/courrier-games/courrier/games"
@@ -68,12 +69,23 @@ func (s *Server) ListGames(ctx context.Context, req ListGamesRequestObject) (Lis
 	}
 	out := ListGames200JSONResponse{Items: []Game{}}
 	if p.Mine != nil && *p.Mine == 0 {
-		list, err := s.cfg.Play.Games(ctx, projections.StatusOpen, limit)
+		list, err := s.cfg.Play.Lobby(ctx, limit)
 		if err != nil {
 			return nil, err
 		}
 		for _, g := range list {
-			out.Items = append(out.Items, s.game(g, games.Spectator, langOf(ctx)))
+			item := s.game(g.Game, games.Spectator, langOf(ctx))
+			// Each player's id (for their card) and rating for the title.
+			for i := range item.Players {
+				if i < len(g.Users) && g.Users[i] != "" {
+					id := g.Users[i]
+					item.Players[i].PlayerId = &id
+				}
+				if i < len(g.Ratings) && g.Ratings[i] != nil {
+					item.Players[i].Rating = rounded(g.Ratings[i].Rating.Rating)
+				}
+			}
+			out.Items = append(out.Items, item)
 		}
 		return out, nil
 	}
@@ -211,6 +223,13 @@ func (s *Server) CreateGame(ctx context.Context, req CreateGameRequestObject) (C
 	if b.Referee != nil {
 		spec.Referee = *b.Referee
 	}
+	if b.MinReliability != nil {
+		spec.MinReliability = strconv.Itoa(*b.MinReliability)
+	}
+	if b.MinFinished != nil {
+		spec.MinFinished = strconv.Itoa(*b.MinFinished)
+	}
+	spec.Unrated = b.Rated != nil && !*b.Rated
 	out, err := s.cfg.Play.CreateGame(ctx, actor(ctx, ""), spec)
 	if err != nil {
 		return nil, err

@@ -593,9 +593,18 @@ type NewGame struct {
 	Deadlines *Deadlines `json:"deadlines,omitempty"`
 	Game      string     `json:"game"`
 
+	// MinFinished The games a player must have finished (last 12 months) to join. Not asked of the creator or the invitees.
+	MinFinished *int `json:"min_finished,omitempty"`
+
+	// MinReliability The percentage of deadlines met (last 12 months) a player needs to join; a new player, with nothing due yet, may. Not asked of the creator or the invitees.
+	MinReliability *int `json:"min_reliability,omitempty"`
+
 	// Name The creator's player name (default: their display name).
 	Name    *string            `json:"name,omitempty"`
 	Options *map[string]string `json:"options,omitempty"`
+
+	// Rated false: the game moves nobody's rating.
+	Rated *bool `json:"rated,omitempty"`
 
 	// Referee The email address of who rules on disputes (default, the creator).
 	Referee *string `json:"referee,omitempty"`
@@ -621,7 +630,40 @@ type Pending struct {
 // Player defines model for Player.
 type Player struct {
 	Name string `json:"name"`
-	Seat int    `json:"seat"`
+
+	// PlayerId The player's id for GET /v1/players/{player_id} (in the list of open games).
+	PlayerId *string `json:"player_id,omitempty"`
+
+	// Rating The player's rating for this game, rounded (in the list of open games; absent before their first rated game).
+	Rating *int `json:"rating,omitempty"`
+	Seat   int  `json:"seat"`
+}
+
+// PlayerCard defines model for PlayerCard.
+type PlayerCard struct {
+	Id string `json:"id"`
+
+	// Name The name the player last played under.
+	Name    string         `json:"name"`
+	Ratings []PlayerRating `json:"ratings"`
+
+	// Reliability The last 12 months, by UTC day.
+	Reliability Reliability `json:"reliability"`
+}
+
+// PlayerRating defines model for PlayerRating.
+type PlayerRating struct {
+	Game string `json:"game"`
+
+	// Games Rated games played.
+	Games int `json:"games"`
+
+	// Rating Glicko-2 rating (1500 to start).
+	Rating float64 `json:"rating"`
+
+	// Rd Rating deviation (350 to start).
+	Rd         float64 `json:"rd"`
+	Volatility float64 `json:"volatility"`
 }
 
 // Receipt defines model for Receipt.
@@ -645,6 +687,24 @@ type Receipt struct {
 
 	// Version The game's version after the move.
 	Version int `json:"version"`
+}
+
+// Reliability The last 12 months, by UTC day.
+type Reliability struct {
+	// Abandoned Times the seat was marked abandoned.
+	Abandoned int `json:"abandoned"`
+
+	// Decisions Moves the player sent themselves (a command counts once).
+	Decisions int `json:"decisions"`
+
+	// Finished Games finished with the player seated.
+	Finished int `json:"finished"`
+
+	// Met Deadlines met in percent: decisions ÷ (decisions + missed), rounded down; absent while nothing was due.
+	Met *int `json:"met,omitempty"`
+
+	// Missed Deadlines missed (the default move was played).
+	Missed int `json:"missed"`
 }
 
 // ReplayStep defines model for ReplayStep.
@@ -937,6 +997,9 @@ type ServerInterface interface {
 	// ChangeMailPreferences Turn kinds of mail on or off, for all games or for one game.
 	// (PATCH /v1/me/mail)
 	ChangeMailPreferences(ctx echo.Context) error
+	// GetPlayer A player's card: their name, reliability over the last 12 months and ratings by game.
+	// (GET /v1/players/{player_id})
+	GetPlayer(ctx echo.Context, playerId string) error
 	// ListTokens The caller's personal API tokens (never their secrets).
 	// (GET /v1/tokens)
 	ListTokens(ctx echo.Context) error
@@ -1444,6 +1507,22 @@ func (w *ServerInterfaceWrapper) ChangeMailPreferences(ctx echo.Context) error {
 	return err
 }
 
+// GetPlayer converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPlayer(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "player_id" -------------
+	var playerId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "player_id", ctx.Param("player_id"), &playerId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter player_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPlayer(ctx, playerId)
+	return err
+}
+
 // ListTokens converts echo context to params.
 func (w *ServerInterfaceWrapper) ListTokens(ctx echo.Context) error {
 	var err error
@@ -1557,6 +1636,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.RaiseDispute, options.OperationMiddlewares["raiseDispute"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/disputes/:dispute/ruling", wrapper.RuleDispute, options.OperationMiddlewares["ruleDispute"]...)
 	router.GET(options.BaseURL+"/v1/dev/mail", wrapper.ListDevMail, options.OperationMiddlewares["listDevMail"]...)
+	router.GET(options.BaseURL+"/v1/players/:player_id", wrapper.GetPlayer, options.OperationMiddlewares["getPlayer"]...)
 
 }
 
@@ -4057,6 +4137,73 @@ func (response ChangeMailPreferencesdefaultJSONResponse) VisitChangeMailPreferen
 	return err
 }
 
+type GetPlayerRequestObject struct {
+	PlayerId string `json:"player_id"`
+}
+
+type GetPlayerResponseObject interface {
+	VisitGetPlayerResponse(w http.ResponseWriter) error
+}
+
+type GetPlayer200JSONResponse PlayerCard
+
+func (response GetPlayer200JSONResponse) VisitGetPlayerResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPlayer401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetPlayer401JSONResponse) VisitGetPlayerResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPlayer404JSONResponse Error
+
+func (response GetPlayer404JSONResponse) VisitGetPlayerResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPlayerdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetPlayerdefaultJSONResponse) VisitGetPlayerResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTokensRequestObject struct {
 }
 
@@ -4340,6 +4487,9 @@ type StrictServerInterface interface {
 	// ChangeMailPreferences Turn kinds of mail on or off, for all games or for one game.
 	// (PATCH /v1/me/mail)
 	ChangeMailPreferences(ctx context.Context, request ChangeMailPreferencesRequestObject) (ChangeMailPreferencesResponseObject, error)
+	// GetPlayer A player's card: their name, reliability over the last 12 months and ratings by game.
+	// (GET /v1/players/{player_id})
+	GetPlayer(ctx context.Context, request GetPlayerRequestObject) (GetPlayerResponseObject, error)
 	// ListTokens The caller's personal API tokens (never their secrets).
 	// (GET /v1/tokens)
 	ListTokens(ctx context.Context, request ListTokensRequestObject) (ListTokensResponseObject, error)
@@ -5329,6 +5479,31 @@ func (sh *strictHandler) ChangeMailPreferences(ctx echo.Context) error {
 	return nil
 }
 
+// GetPlayer operation middleware
+func (sh *strictHandler) GetPlayer(ctx echo.Context, playerId string) error {
+	var request GetPlayerRequestObject
+
+	request.PlayerId = playerId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPlayer(ctx.Request().Context(), request.(GetPlayerRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPlayer")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPlayerResponseObject); ok {
+		return validResponse.VisitGetPlayerResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListTokens operation middleware
 func (sh *strictHandler) ListTokens(ctx echo.Context) error {
 	var request ListTokensRequestObject
@@ -5428,156 +5603,169 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1pbyM3tuhfIfQe0BJQXtudebFxMXA6PZnOZGnEnpf7XqphUVWUiuMSqSFZVmuCBu6vuT9sfsnFOYes",
-	"RWLJktt2Mpl8abhVVVzOxrPz50Gm5wuthHJ2cP7zYMENnwsnDP7vKz4Xb7+Ev6QanA8W3BWDZKD4XAzO",
-	"BzM+FzcyHyQDI/5eSSPywbkzlUgGNivEnMNnc/7hG6Fmrhicnx0ng7lU4b8nycCtFjCOdUaq2eDjx48w",
-	"kl1oZQXO/sYYbeCPTCsnlIM/+WJRyow7qdXR36xW8Fsz3f82Yjo4H/yvo2ZTR/TUHtFoOEsubGbkAgYZ",
-	"nA8uFRPwLGFSsUxXxkhhXlimlaAHzBZ8IQ4H8KkfDSa7fPf2Wt8KXMLC6IUwTtLCMyO4E/kNxyVPtZnD",
-	"X4OcO3Hg5FwMNvaeDGQO7278XHLrbiq7fTBVlSWflCLAf2MUwlhkeCPu9O0nDf6xjf6fBkgPOF3SBsP7",
-	"+js9+ZvIHMx9WeXS/SAW2rgICAuR3QqEiXRibqOr9z9wY/gK/p9Lu6gcDVB/tY0mvqQPYmMJlYs2SiZa",
-	"l4IreDSVxrqbCcfHXVq6LgTDx+xOGCu1YpwtjJ6UYs6W3LKprlTOuDtsSEAqJ2bCwMCzPjTdShUnj7m+",
-	"22O7CHGRf6vvoltecGv79rwo+coLhd3x4Xfe/aqLZw+m1nAteCwLosvtJBeG8O/HSG19YUbYqnT3gesH",
-	"egu4Xog4/OHBjS346avPos8r9SBC3gKVtc3PiNWQQBosdReWtEBEZF3jOqkZrYWtQFYthurlX09NG3jd",
-	"R/RlBVdKlJvcxBcyYWLOZZmwrJQJ04bBILpyLBdTXpVtRmoGnBo9j1MUjHXDKziAYqwLj19Y9uVf3n7L",
-	"iEYYVzm7rFwhlPPnzgHRhY1OPRfW8hmei338Gn2gb7fxXY/s/nslrOubynK5J9VZvuwBi77DE/FOiiVb",
-	"FkIx539FoZaLTOYiPySG6LBsC/RO70DOiDl81w9VQyAZ4P8CrXhQ+m0i/GI0+po7XurZJn3WUNlJcPph",
-	"QB3aBNz6CYgDblnMV17KdxcUZP8m9GXOQAEA7USJJYMXLRuKw9khy/RKOzGKUyL/cAMgtD2cINW2x70a",
-	"g8al7Q2672lHMVlclcLeVKa8X9J7YefVi2YH7c02K2wPvQUdfmUbCPECJgqEDpLWcfZjwR0yCC2EAcnO",
-	"hEX1EnTKUioRxVjJJzEpeF0P9cIy2DubagN6hTBWK08JPwJX8rIEDcMwkO4jnBDWAWB7YdlSmzwutFQv",
-	"7XXnlaDOBBoEDZkg7ZfAy/IGJ47OgbiITwKPmMxtBGjRoe54WYkbhFbPiPiG7cApQdgvhKGHATYW9qVN",
-	"LswF4xMrlGsEnB/FCJ4zjqtbMW4Qd3sc5TjIPoJ4jeg9tQdyDGTSJcIofZP63WOjWJEZ4TbBd1XoJdBp",
-	"Js6ZFSpn0sHmOftCcCMMczBcFC0uTLRVBQ1G0/o26eskrCu2oS8Fz4F5SMHIcwlL5uW71r6mvLRi3cC7",
-	"lnMB1KmXIkcKAG2J6SkeXKAXJbDDdPCH0yIdJCwdvMzTAega6eAkP6EfuWIFcBZ3rBTcOjYkimALPhP2",
-	"BZDaHHUFr0KkA1cZxXAkx28FvDsfnbMx/Dz2lBnmR9IE8cXm/BaEu0c2+8NpMUrYeClVrpfhK/ofE3fC",
-	"rJgo5UxOyvrzFePKLoVJmK2ygjD3WlcLYKiyFGommtFPz4rRIbt0TDo4xAm47WU5XA09pU/g0D0kXbFF",
-	"S7CnNWv/9DhCIUshbnO+6mFarcoVg8ds+Nfr1yOmFVsWMivqpVlmKpUwFDY/pYO5VoQuVwn6Yyly/0tR",
-	"0R9TI9PB+8Da5x5oOV91mLi17pPj+FH6lt79wyaDEzru3/7HKEXffctluSc9f68E83omUDFQYS7ukPIm",
-	"+gMSsxMf3CaeHu6XqN+Vyn12FjVebUXbigo48aHngf4EyYiKH6mKfu6Oz8FP+74f7t9I6z5VNQwofLha",
-	"GJwQn2RDTVZb7Y3IEen9E97Ey+MeCSO47dihnQMd/vqkVQdJA18IVc0BUNWiECV5FQFCIm8BbQeK2t10",
-	"boziehl+XLQ1Yqjqt25a0/bDmjsv0ZBlCfBoQRmRgQ4SRULvqoMBRGbSZDWo0dW7fk9qj0L3/a4zI6bC",
-	"iBjdmUo06lUGB5Jh0raVVP9tCxC1MRxlqGa2Lfv9gSzle8VsFx4N7a/r9ytUrU+Y0+zk+PgYzlbDMyeM",
-	"ZUPvT2GTFQPLNekomqiC4zHuDyKtTVxd3omeAu+yIUwFsKusIMd1ACkruGVKO9Bis0LkeDpIx3ItQDWo",
-	"idBI54SCVcMxMtqLED2gYgioXfhd0Ir4z5nORVsUzHkJcgS9U5XijRcGf5lqM5F5jlqj0u4GfavAEI6X",
-	"4qZZXqbVtJR4Ojitb0puZgIHtNVioQ2cFnORS36Dq08GsizFjJc3nr/a75VczSqOnxvuxE0p59KF5d1x",
-	"SY7yBGFmFEc3hXCFzm9ggV4FjcqzXDguY+YMWpNkDeXMSpURbgMJoAqKHhJm+TJhTpc50KUrhDSkFA47",
-	"ABntZ754PaNnXdKypdFqVlM58fQLywKk4rbgds8V2INbLEXuCT0nD9TECH4bbNDX7w5OTh/AUV76ZJUx",
-	"YAIG6EZAdw9XIAk3YNvkibX3iROirHPnQ15rbgnueHwPAj7whmqDiNousEIw6Q4JqTTGesildsPuoUcg",
-	"DmDS1QKkC8i2zvxgTaI7GfX7KGb6TtWYxhxOyr102KAsRCi44IuFULByqUg8R/YAC4ybvPjDI2khXvwg",
-	"gj2Oan2kve1eYnmMY52obntIopd9AtvgEW8E30WfCcd4GD+2u7jH9CHWTDAlHx5K7Y3RFSIWEPwzt0Uw",
-	"0jyUSm6dZ9YhnzoBNn2m53Ou8rjk6hGT/V47PxEc7qAXwIvRgVu+3Lhe1H9ANMiJRQa3Udg78uc/SlSO",
-	"uzgAOpybMDllXKHs6UFv24x13FW2rYXoBaoYPHMSFYKpVNIWfXaJvuFkBO8EjGt9GY9QVot8b+LeGktd",
-	"6crcBEfNfao1aDRdZ7sHSzuU2AQb/abbk6xZ4q3t9DH4Y0ivTwzQwOfBH7NrdMbzmsx7gjDbvDuxgF93",
-	"hj+BqcCzglyWVjj0X8KcCUhZV4ABhXoYuq75RFeOuUJafKe1pGaT94oNdPUP08FrXS3SweiCifnCrUio",
-	"V+pW6aXqOcadk2pmtw4O6kB4kQ2ls0zfCWNkLuwo8VYR7hWzKDq66jbEA9auaNh78b8WRQIMtRYfo4uv",
-	"tVQPsyEDsNfyoHZwDX6jZw+dVASqa8368rSbfvVy5zDQl61TxHuglVgynmW6UoihezfXUXhxce/7dnwV",
-	"VXpbVsj20fv17mQANPIaDak94Rln/kuyr/WUgdSzdfgI4wbp4ByjcRisvR9GTYbPpqfXKw/wgmVfvblm",
-	"pbQuMl3DO7vMF9Pkvlcwmp5OLxick8wIUtzRfUH8kTALtqUPcE6M5rkw6HDAxDxhGZ9xqdgQCSUAIGHe",
-	"eOo5fvvOoR51sEGk3ROTWfPVzmLFk0wnDHB6TNzk/3tyj8QJ0/Zt5i8e+WuOVBDmPWYLBXfQV8MsX9kt",
-	"euOmKEb5ym2IsfrYrjtnKaxgvnAUOzFiLlUuDPzvn//133tErC+ZLbRxjchYCL0o4zroQpibOIP92Jxv",
-	"YL9OkAhxOKA3ZL6hVHfSYVaOPWcdmkNzc7SLHzFvxVQJ5q1V9aHsHbkdVSYiSW28LPHr3Y6tTC+QvCa6",
-	"UpmI4AzeYk6jnGE8z42wlvm3L5jSrpBqVusATgPEKuVkCV8wK2cKjNvJyhOMyFkp1S3w+tJIJ+CLkPbK",
-	"pkbP0U2QRHSTek/d9f0/WJdPS+FAWmrFNKIOkYSLEI5ZPRe01Kk2o4TNtXXMiAwWvd9pX+tpEcUZ5WQ/",
-	"3VuQp8g2sCygK4zT6iD69tI4kG/vUzdoQUmLKAIgG5T3URnRxuZx+JhaZVSR9IbpAtCTA5VjbNtHgTsZ",
-	"Hu3gyDb9r1b65jwXjHst1cIGn0nv20XTa4+3Afb4GX1J53Dj1A9HcM+Z+8AzL0IGtZ63ezK5d19HMRSe",
-	"Imdg0sswHQgVAuloCqBesCxkSW8V/E6wrNBWKKZAKg8dWAlIW5SHwKa6LPXSssssEwt38I2fJEGCQolG",
-	"+dIgpg4kDOMw52CbvrBDYjvYyDf/0Cqy17eX313WRs6bCkB69I4badPBqJVrIBUtD4UFN02MRKoLlg7+",
-	"ev06HZBRBDuPIDx2zghPhN74qBESR/lf0Wq+V8eZS9X+9WRd6+lH+2WD9PoEsAvBby0oA23csyFnjs/q",
-	"rBL49eCLN+mAzQVXlv0JzsJitKZ6vny1BWf71IZsReilYohTeIXBK4hdWHkXuw3agFkD1lrL+OxsJ9Ps",
-	"W333wJCi+LDAkPZNy1Uzl0rOq/ng/Djmjoo73jEDRN8JzIi2IHZ4yYhs0SuDyaJwsK1t8PT4+N4qnDWh",
-	"SUGwjYW/74VL8OGtB1MzIRc7OPfotY/J4E6K5X2vXwnu/i+8t77sMJ0fJrba78Qy+JX3wGDezkHbnhcS",
-	"Xmw5je+zyvp9M+hN0+aFDdE+EmD+RD738b62x3e0kxl4vwe4kxx1nOzgEe6P/xeC0vlrLVZP2bLQGNcD",
-	"jT3Eo5sUuIQiMbT7DfESzTKrs5pjSgh3KNrmwkuB1uiY5NddHloUIPHvpBMiVUNY7Ew4W/+KtsdFE263",
-	"jhtnQdmWzopySicEWCVwVqbqb1oqkY8O2fdzOE3y8/YKELeWeR0aBNlSuqIdO5B5qkBphWG8jt/+3s8u",
-	"3WGqehLc4jBrTNuT013cZzGGeidUHtWbPj3o0srF7otAovshZ94zEaaM6mG91VQh8LxJUlJlYodgni/D",
-	"wXHCV1FQ1VUdcXfhPiHS9vw+F0j1oeiHRgp3J+6vmAlVno8U8jpnt0IswNRwmt0JI6crfLHUM1ZyJ0xP",
-	"wgAG/CPZysLna3cPwaUwwnvEVY7uAsqywlGIW+nFiZhqI2A51nFS29d0J0+3kZO51ye5pcynh8LW0IiT",
-	"JludmUbQQX9fktXbXMwX2gmVrQ7+IlZszl1WAJ+Alm5KUPhCTu+m1bhPzJcMxlAXtEPgtykfbkJKvvwH",
-	"6aq1xzgpw8MrJxaPlCOR6arM21kSQI7Wbd08vRJgEE+hfHiyxfMnShhxJ3jEofcGDFvy3QTLvU6RaRAv",
-	"VI4KKQUJvBaAR5iuHOMI5tEmi+2ALeu08QVmvcABRa/j2b3PH+ATLei7aNVof9pIGwQvrF9oLp8xjaRR",
-	"kOOKG52kW0LjWMwXkNdGqOtG676++v47RkAJDgAvNTEuABrHFlO9J+2pYXnPZXX6SyThpU6GaWGsRybE",
-	"jQ+baROvwWnXJ65XQ1bzOTfxtOqlVKqnGrp3xPWj2g8f3QemVj/MxPz0lOquwr+nvbieSh3bXm21PYGm",
-	"GCytXbIEMM1zvxJZygyFMX2WxyaDqWo+EcZnJ6KFgy0A5gvHhulgInP2kv3zv/6bnR6jR42T/uojHK4e",
-	"gD7EipzhycGEW5Hvmbq5aPTx3RJz/PsxXvAHz/3pM08gsbwsso47yjREx3E3rXEXqdWYSy1L7X7RlQw+",
-	"HMz0QWs3Zsoz8fPH9pMDeysXB2RN8/JgofE9GrAn/6ARgQiWBl+BMNepLc5K1karV8WHhTTC7pcmGQr4",
-	"4k9uwjEVxApVBEZlSWXJvNnquxe9RYCt+ZL2VvzAMUhQJtVWibIRXlRebXFm9aJb4xbC2YeUZ/4AQdRr",
-	"ZPb3Yum1PnurTna1S71duKt5ihWaVD766fku/2fPE6TXeMVVPUaWWFOD+uBMMfz+YQd0qWdS3dS81vXO",
-	"7geq9lDRTHMrsspIt7qCndP0E2LaWMyeZAlV+LLh1z9ej1irgJqX7PLd26b+F6GJBiONWM9fOLegPktS",
-	"TfXmTO9KvmIOmMfphY8b21Ivy1WCyWDsz9fX7yiSPFmF9h91CQ2+PzpMVaquKLJ9zsbvvr+6Zkd3J0e8",
-	"csURgmWMgRtLZ+htbfPfvrBYsguGSqrWPsS9jRunm38ff07YTN5hzcwanDj7+sfrJFV3vJQ5OznFOmE7",
-	"OmRfaGfJMyciILQ0TbMC+nWcqiE+WJvnHCz2+mOWcaU0lQszrjDYPjpkV0LlTEgM5nKbqvFl5Qpt5D/Q",
-	"S3keSrjT6vj4ZYYD4Z9ifBgBoa7cGEy61pZT5StOrDCAKO6wUPwi/vUBhkOXhTAiDFSW3jGUKp8/hmYR",
-	"Dm4JyUsxeWGZVFlZ5SJHPL+hSmdsxVVwqm/CllwJG/+cUglFOjhnP6dYfkFBK+88CaksoeAkHSSpSlEE",
-	"poM/wjN/Dvv/+TqcdPDHjx/HF1j7PIZBxxgaR6o9T9W4rkwas+HZ8fEoYeO1AiV8cAIP6jol/OnlKEnV",
-	"uK5Xwt/OEuAyjlTHfW0WoFd8kNbBEJtFRPjdqyRV7Q/xfcsmVWsMX3wuLaNBEk93lzDOGBfTKXLBgT9P",
-	"GiYINTHj+gXgzGW7LEmqVI095Maw3lByRYPBL3XlFfx0QkCIV2DhC6/gm3YhFvx6etpa1hhQOGbSpYoq",
-	"gAgHm7Va4UseiXUGKKUKo54wRLuuCz/93CM3lHeN2fDV8csAxh+EM6uDSzCjCZih9AtfOx61CHjsSXJM",
-	"sW9KFgAjCVV9FQLmw2W7LgV7bqSKMn6BGilJPgl9MqgLBrEORVFAuo0SKs0KAWtiuY3iLAo+WDlTIj+Q",
-	"yoeWkCUxBYINxw0U9TRV46/eEJvPYRdWuCDELq9f/zk8GCVMlJZsmRrkuD7iwhcombrpAGO2QH+R9d++",
-	"UbNS2uKCjV9T77/Wm5avLNXRHqbqtc6FTZoWItiCARQ4pSk2g6H7+vSQysO9rk9r8OPhn3GgDcvG/3ng",
-	"D/iDtznijMm8Lf0wkcU7eVLlN0cgJVk10TnoleNG+owJUSDAZFuSAk70DFefqvAGr72MeoZec8smwsqc",
-	"toMuJ9uGK1sa7cQhu0xVVkqBshVMofWNyKnP9MEC1s/O2uWresrGlwf/n/GDf6Tq+OBzdshu2Dk7GCNB",
-	"iazQAlMHx/958BrnaA+NwC/1DERCs9JUhT0mTAHwvTfvopUnJi2TMwW/kiHnUYHJJFTAmqrolMRflx7l",
-	"qEr0V0ey4Xg9jj0enQcLXNpUoSSkRhSdNlehkM2baE2HjI3CTHWYqvGa033s23pwZoQzMhQuWj71HAg/",
-	"r+DfyijaAObEAFFhvIYkrpGOpFUh1YwCfE46sBkGQaC1zMrzwQkFeIXiCzk4H7w8PD58iZ3fXIGaYFdf",
-	"QqVakzYL6ioyz9t8cD7w4Mb07EFdvPmFzleP1puzk+z+savmogm91hn09Pj0cefGtPNIb9BrrwUChWqF",
-	"AnjJV2yoTRKCwyFWjCcwt7ciZ05rpqcOlEYrS6FcuQK8jdCBfXZ83Lekeo+hWWkyODt5tc/bp5/v8XYr",
-	"qrrTFy2DYnD+0/uWi5RSVHmdxIUgG3qN+BWbS1U5ENNWqlkpWGV9zzI+s2DHYEO+9zD+mgrZJsr1DJhy",
-	"taGLw/SW6cpddLVlCccmNjr159WXb755c/2mpXYf/UwuB5l/JC2NgdqKi+wywze0rg16PIvEJvFcpeUA",
-	"T7fWQuXLmGur9JJp5SnjZB9cH798YlzX2EVDS1eOHYAe788t60s9tW1tzQoFukn7bEuCmbATxltGw57I",
-	"n/MVyzWpuohBz581GYwO29YXqAWgHwfrA2WsdXzFiGzJW+jJpo8O3jSL3YUiSM8Iy/Yhcm8IIfRqivkX",
-	"oYcGWZ40xJYd1nSxFBOENvx9+e5tQjgjpcibfdtJpXaexA+sNx/oWEbJfu1dik9xbHW8QDsdW8ePNnfw",
-	"/MYaWnc54yGnzl6U94jnSEDd2lkSnDA+tLy2vT5ayZrmnzMRoZOvhAv9QZ8QUWGKHu3CL/LwFz2+Q5iF",
-	"DElp6s6OKBR9doRy1lu95FMD6wEzvRu7s42LUk8mqwYZubg7CvnqUWx8I60LzbSSTh/6n3z7+b9Xwqya",
-	"/vPU+SvWaj6W4/bx/RPiuN1PrAfP5MZUYgmWmi9yQE47++VQPqlk6YDHWu3j2LAxf5RmRpR8BWdTptVU",
-	"ziqDLYQwqapckQZDziWeFVJtU+vq4qFe7H/lq2LWcN+F5QlZiB4SI6qG7OZZ4EwX7Ng/8+VgiyA+KLPS",
-	"aUyixJBqhLjmlILVoL8G/UkSAmDHycn7WJpTVF2hVaDVL30wM1RWw6KaIhLfqSC2qLoIv1nWvU0KkkEk",
-	"QLe5xvFcjM8JqbTSJZfO12q1oNuz5LLsW3LdGmBzyRhH61lcbCh0ysVx8uoYU1gpjz6EUeh/JxEMPaUo",
-	"qFsZ9MgBXxH8KzySO6Khy0ydYr1yVbs9UI75Q8FbApVR5F6KnQVJj8ZGscavKDD+FJpaSPbfSUk7eVRi",
-	"2EYISSOWpAup/U9PHWenp89FS4RZ78u8oAR8ql1o560PKSN/hCeLz7a3dfRvi1aB1Hn0s88l/bhN1auz",
-	"jjYOmNiumleO/CU4Tyo1WoUsUWIBuIWcPTz/7EJkDmBnX9CvQENWz0WoGuikXD6xMfn0SkxcNuHGMU+K",
-	"mIl013UnLWmxGEqinKw2PQHL9ZLTEa9y6VpEFUMMxgKMOMiFkaFbAiYY+VJq9N+Tn7fgtgDZKZUPaAuR",
-	"pwo7Jljqwpzp+Vy6OXpRvC1dVNNpSfW3hqtcz8HyznSYYAiDJKkKPerCd+hixmXh5QzNakJmJfUIZm9A",
-	"g68d4KAxBS/ZstAU45AOa4Rx0UZXs8J3MfU5zE08EL396C9vsqkvmpoe3AKmNoI5pw/ZZYip+Y6FQQCm",
-	"Soc+hwhJSV1iMJjok09HpIU63ZtpnCruMMTg5FyQu3xDJuAVJr9KgdC+HKlHJhh8+itj7rPjz59TFCCD",
-	"ekiQJAiKrxcJHOP3PtyLb4/ZwkhFVVItQUBsYbfIgiVf9fucvtKX8PyTSOlhas8eqUdTHUn8+bNeslKr",
-	"2blvfI8N8D8r0sFG7eh96UjTaCfL53WL3adxXXSa3VOFH5Z5U0KpvvNlBk+qfv02+O9LkZXcCIyBgS2Y",
-	"iQsCZaeGvm5GhhZlqy8JfDrh2S0bnpxR239JhZKTVW3d735Sw0j93Plaz8UX8MavUdTfR7L/vhL+TWgR",
-	"4ekLS9ZWG1RmKkVtp3Ynl6zkcr6FXuCxN0f/9QiG0ij/fcnmR7ynCGUO6cKUZOITQbDkHNRXI0K8zWB5",
-	"KJ+Aeg0/DOfSWpGzl11RxpnRyz1kUvs6yn6Xd3jp10hp7fsCeggubPK3ZmTWVovh0t++5mr+ClmI0gSD",
-	"Jq5KJj0B7NYEYNxw5SsI16qm9axp71WbbRLLDcHk9Pl9m8HpH2DJ4YKGX0Al3YGk9oqanjz27PcQc9K6",
-	"kON3XXAXjvlTyWeM13l3LTpGXS/X1cRnwbRlsa3TAIIJj8mausz3sswCqx797P/6eNS6nCae01aVn8wg",
-	"ySdf9RK5VDuvF7XlUu17YxuPz7bdktRnNup241qSyujiwsX+zru7n3ae/14E2DG8uToAdthmUeyr2UhI",
-	"umJOiSUdYXsxLuUwb1WP3tArn8Cj0UAqlr5FQ4nt2OHxM8cOm1sceiidAPYvTdifTKpeOfL57+ECBS93",
-	"k+33n7hCzBNKWsGLckKzht11+r/pbanSX2upPt1sfHzp3W5g/tEL79+9Gc8tZ7FYjwgSrElFwd+6Uf9O",
-	"Ec6j+sb/OAW+K/nqW+rZ90hazaUvT6grr7CQ5lZEChZ83QZe49ZbuBD0nkLwHCsWvExeK5roy+06Pe7L",
-	"7Xp8tmk3enxmlafVS7EvoSxcv+47PmJNgk/PC52T1ts/JazgOZsIoUb/RtrR2cnLJ0uOePqUzVp+YN00",
-	"930/u1d718Vu2nh9rO4h0ukhsfs5R7rbtnyKH+iNp3NbOfHBHS1KLtfYZp35e4KjsLpD9kXTqgjbU/Gm",
-	"yJFeYYUucxtqviiIHW7O82rD4W9Tg/L7JwkC9CQ+ODYs5a1g7776brSmSiEwsN+zdBetmCr18BszIw6o",
-	"e+WeYVUUVZnYVn6GL1xRC4tfc3g1du/K6auzLTfebbU0oi08+q5P+XVFWX83vffIZvI5cAXHFgmqFYeg",
-	"6zvbUQgfmKiDEZgAo9o+tQSz65rWGZh5RHfRMunaNWc+uV/ULmaMjIBy6rBalhJt9lBNSevoTZe6rEtx",
-	"hbAbsrZpv4i/87qr4kXTWjJVJMNVvt5jsNBejivt73wbUy/DMeN5buu6JI7V59T6zrse15oMsiG9C+hY",
-	"y8EaHbIrJxapCmlQPsiESpdf7X+cJOwU70th1QKwM6YGd+OeDCRqY/k0PkinmS30cq2XMq1n1Jew3bSl",
-	"2sfh+ERyptXksy8x0onF7/4QKrFseZ9jThDgaYk8p+oIVsNmdRfLXsfIDke5lbOtheTw/F82rP7v67n4",
-	"RoDe56UdSN6Z1vkeBwO22uuniyt4/DtZ/CKm8fNVAiCWO0dmK+MXT3DqjU+3QgatqLnFa1dSM4LPe3UQ",
-	"zHZGOffCsnHOHR8zX3v8hm7k/frq++9Gh+wHYauwzvE33LoDfH7w9stxqobasPEfMYjwH+PRIbvEvG34",
-	"HPt1js/ZQqrZ2DdtoTa5sCxy+KFOkarTV8yKTKvcHrLr5hVslFU3H/Hp5baonGW5XqoLNNuUEplLVdOo",
-	"jFvHZB7TMa5w2OcKo2w3aH6Oe/464O33+z2kpBN9CIjvg4Yy9nQl0Ie/JSfAFVLVwRVQLFFGJ2J/bwjl",
-	"oqU4S8xIcRsN4ftdTdQhss+t9K14ymLsb3tF+XoXrMNnLrr7sdCtLiETUWoqk4gU1GIPn6zo6y9xx8sK",
-	"04qyQmS32IsJfWBcrahFhzsn0wmbkIDo8xdBpir46NnllmZpdENUu5EJyqGz09NUDeMt2EYxyUS3W337",
-	"VCV/9fVZz+2535fEfht1ftS2IWS7hEuIyORsLubyxcR197XeavG5WO8WsNZEtLl/E5OGON0eGC53HHZu",
-	"4xv5i7G98jGkkmXqqmdHSXP744Xv+GWRyDM5lVndC28plW3aTAf3QaroDsUmNzBc1pvAHL5MCRkEL8jD",
-	"1aHGgad+Cj8eZKXMbqmngr+/Zqq1ayrbXlj6LoTbuGv/nCo9ndI8zaWtINGn6YBNVu1PO0+796Wep2qi",
-	"XUEeg0IYcciuWh04wq1Edglfh8tI9VLV9+OlipdLvqIeQD3ejvWbU5+SDdem6uHJ7p2gDlvZcOOvJ6QM",
-	"rpWu2Ey45z8QYPL6qtKZcMnaDbfBD4b5DP4e6ubG6V0PDfRB+puAAdwr5vQMLwTFKJM2OfyFF+Y5IE9e",
-	"ltiM1l8FHxjA8xYSp6RzAu/Fxk9b1/R696QPVMI3qRqii5Kb5obftWt8MUmWtbuuUodFxedSzVJFrL4w",
-	"elKKee3Zo0ZOiGHU0UlEdS/qZEPsLQh/jkfMByM6V14jdfjGZTW1gImCd5dehO6c63fb68qV8q4BbWdX",
-	"MfYgCRrjkCc4G1s3aD/38bgbXy7a8r2+YcYD81fePqEyak2u1AfMOgv723LChdb95yF1LduaKndNrzwh",
-	"7poO7D1Yo1VG29z8Mt0rYn23h9SFNMQeMiPCjcYbEnO/7nO+17dWYq3/IN4YeHb8Eq/Fp17QkdaC1Crh",
-	"yfuV+b7+z5x4T7Pmvu/+FuqhFhAgXhEzvzLf/uP0wtikSh/PmoDWhx3OEDQXLUCg6VbAEbO9l+JGP0si",
-	"4FLQXQ7rHvk7fVuTXKznVjc7PQy6PT19652jEadNpFPiD6Hv4gPw+WxuFFpk7wUJ6/jpNuNqbmL46T3A",
-	"hDx9BPnKlIPzwRH6tf0oseaiB3Srf+tO/6TVTD8m+oJm5DsyHjaYxUXGw4m+Qx0cZr6zFgo6qWYJumzx",
-	"D3Tx41+l4Hd4UZzKMYiKkWUQuLVmGvo5oSc3lnDY7nbSau8BzIDpj/SnzwAe+p4VeP2pEaBdUh8ZXzTa",
-	"nhIdUZEZUcEAs5DaVo9q17RvrC6av7GHQPiZEmg8UJtKuHq+EDL7+P7j/wQAAP//",
+	"7H3rcts4muiroHROVaRa+hpn5rRcW1PudCaTnr6kYs/pPaeZsiASEjEmAQ0AWtGkXLVPs6+wD7Bvsk+y",
+	"he8DSFACZcmx05me/pNyRBKX74bvjo+DTFYLKZgwejD+OFhQRStmmIL/vaYVe/ON/YuLwXiwoKYYJANB",
+	"KzYYD+a0Ytc8HyQDxf5Wc8XywdiomiUDnRWsovazin74jom5KQbjs+NkUHHh/3uSDMxqYcfRRnExH9zd",
+	"3dmR9EIKzWD2V0pJZf/IpDBMGPsnXSxKnlHDpTj6q5bC/tZO978Vmw3Gg/911G7qCJ/qIxwNZsmZzhRf",
+	"2EEG48GFIMw+SwgXJJO1UpypZ5pIwfAB0QVdsMOB/dSNZie7ePvmSt4wWMJCyQVThuPCM8WoYfk1hSXP",
+	"pKrsX4OcGnZgeMUGG3tPBjy37278XFJtrmu9fTBRlyWdlszDf2MUxFhkeMVu5c0nDX4Xov/nAdADTJeE",
+	"YHjffCenf2WZsXNf1Dk379hCKhMBYcGyGwYw4YZVOrp69wNViq7s/3OuF7XBAZqvttHEN/hBbCwmchai",
+	"ZCplyaiwj2ZcaXM9pfC4S0tXBSPwmNwypbkUhJKFktOSVWRJNZnJWuSEmsOWBLgwbM6UHXjeh6YbLuLk",
+	"UcnbPbYLEGf59/I2uuUF1bpvz4uSrpxQ2B0fbufdr7p4dmAKhgvgsSyQLreTnB/CvR8jtfWFKabr0twH",
+	"rnf4luV6xuLwtw+udUFPX/wu+rwWDyLkLVBZ2/wcWQ0IpMVSd2FJACIk6wbXScNoAbY8WQUM1cu/jpo2",
+	"8LqP6MsKKgQrN7mJLnhCWEV5mZCs5AmRithBZG1Izma0LkNGagecKVnFKcqOdU1rewDFWNc+fqbJN39+",
+	"8z1BGiFU5OSiNgUTxp07B0gXOjp1xbSmczgX+/g1+kDebOO7Htn9t5pp0zeVpnxPqtN02QMWeQsn4i1n",
+	"S7IsmCDG/QpCLWcZz1l+iAzRYdkA9EbuQM6AOXjXDdVAIBnA/zytOFC6bQL8YjT6khpayvkmfTZQ2Ulw",
+	"umGsOrQJuPUTEAbcspjXTsp3F+Rl/yb0eU6sAmC1E8GWxL6oyZAdzg9JJlfSsFGcEumHawtC3cMJXGx7",
+	"3KsxSFja3qD7EXcUk8V1yfR1rcr7Jb0Tdk69aHcQbrZdYTj0FnS4lW0gxAmYKBA6SFrH2U8FNcAguBBi",
+	"SXbONKiXVqcsuWBRjJV0GpOCV81QzzSxeyczqaxewZSWwlHCT5YraVlaDUMRK91HMKFdhwXbM02WUuVx",
+	"oSV6aa87L7fqjKdBqyEjpN0SaFlew8TROQAX8UnsI8JzHQFadKhbWtbsGqDVMyK8oTtwSgD2C6bwoYeN",
+	"tvuSKmfqnNCpZsK0As6NohjNCYXVrQhVgLs9jnIYZB9BvEb0jto9OXoy6RJhlL5R/e6xUTTLFDOb4Lss",
+	"5NLSacbGRDORE27s5in5mlHFFDF2uChajJ9oqwrqjab1beLXiV9XbEPfMJpb5kEFI8+5XTIt3wb7mtFS",
+	"s3UD74pXzFKnXLIcKMBqS0TO4OCyelFid5gOfn9apIOEpIPneTqwukY6OMlP8EcqSGE5ixpSMqoNGSJF",
+	"kAWdM/3MkloFuoJTIdKBqZUgMJKhN8y+W43GZGJ/njjK9PMDaVrxRSp6Y4W7Qzb5/WkxSshkyUUul/4r",
+	"/B9ht0ytCCv5nE/L5vMVoUIvmUqIrrMCMfdS1gvLUGXJxJy1o5+eFaNDcmEIN/YQR+CGyzKwGnyKn9hD",
+	"9xB1xYCW7J7WrP3T4wiFLBm7yemqh2mlKFfEPibDv1y9HBEpyLLgWdEsTRNVi4SAsPk5HVRSILpMzfCP",
+	"JcvdL0WNf8wUTwfvPWuPHdByuuowcbDuk+P4UfoG3/39JoMjOu7f/l2Uom+/p7zck55/FIw4PdNSsaXC",
+	"nN0C5U3lByBmwz6YTTw93C/RvMuF+d1Z1HjVNW4rKuDYh54H8hMkIyh+qCq6uTs+Bzft+364f8e1+VTV",
+	"0KPw4Wqhd0J8kg01XW21NyJHpPNPOBMvj3skFKO6Y4d2DnT71yet2ksa+wUTdWUBVS8KVqJX0UKI5QHQ",
+	"dqCo3U3n1ihuluHGBVsjhqp+6yaYth/W1DiJBiyLgAcLSrHM6iBRJPSu2htAaCZNV4MGXb3rd6T2KHTf",
+	"7zpTbMYUi9GdqlmrXmX2QFKE61BJdd8GgGiM4ShDtbNt2e87tJTvFbNdeLS0v67fr0C1PiFGkpPj42N7",
+	"tiqaGaY0GTp/CpmuiLVck46iCSo4HOPuIJJSxdXlnejJ8y4Z2qks7GrN0HHtQUoKqomQxmqxWcFyOB24",
+	"IblkVjVoiFBxY5iwq7bHyGgvQnSAiiGgceF3QcviP2cyZ6EoqGhp5Qh4p2pBWy8M/DKTasrzHLRGIc01",
+	"+FYtQxhasut2eZkUs5LD6WCkvC6pmjMYUNeLhVT2tKhYzuk1rD4Z8LJkc1peO/4K3yupmNcUPlfUsOuS",
+	"V9z45d1Sjo7yBGCmBAU3BTOFzK/tAp0KGpVnOTOUx8wZsCbRGsqJ5iJD3HoSABUUPCRE02VCjCxzS5em",
+	"YFyhUjjsAGS0n/ni9IyedXFNlkqKeUPlyNPPNPGQituC2z1X1h7cYilSR+g5eqCmitEbb4O+fHtwcvoA",
+	"jnLSJ6uVsiagh24EdPdwBZBwC7ZNnlh7Hzkhyjq3LuS15paghsb3wOwHzlBtEdHYBZoxws0hIhXHWA+5",
+	"NG7YPfQIwIGddLWw0sXKts781poEdzLo91HM9J2qMY3Zn5R76bBeWYhQcEEXCybsyrlA8RzZg11g3OSF",
+	"Hx5JC3HiBxDscNToI+G2e4nlMY51pLrtIYle9vFsA0e8YnQXfcYf43782O7iHtOHWDPelHx4KLU3Rlew",
+	"WEDwT1QX3khzUCqpNo5Zh3RmmLXpM1lVVORxydUjJvu9dm4ie7hbvcC+GB048OXG9aL+A6JFTiwyuI3C",
+	"3qI//1GictTEAdDh3ITwGaECZE8PekMz1lBT61ALkQtQMWhmOCgEMy64LvrsEnlN0QjeCRhX8iIeoawX",
+	"+d7EvTWWupK1uvaOmvtUa6vRdJ3tDixhKLENNrpNh5OsWeLBdvoY/DGk1ycGaOzn3h+za3TG8RrPe4Iw",
+	"27w7sYBfd4Y/WlOBZgW6LDUz4L+0cyZWyprCGlCgh4Hrmk5lbYgpuIZ3giW1m7xXbICrf5gOXsp6kQ5G",
+	"54RVC7NCoV6LGyGXoucYN4aLud46uFUH/ItkyI0m8pYpxXOmR4mzimCvkEXR0VW3Id5i7RKHvRf/a1Ek",
+	"i6Fg8TG6+FZy8TAb0gN7LQ9qB9fgd3L+0EmZp7pg1uen3fSr5zuHgb4JThHngRZsSWiWyVoAhu7dXEfh",
+	"hcW979vxZVTpDayQ7aP3693JwNLISzCk9oRnnPkv0L6WM2Klnm7CRxA3SAdjiMZBsPZ+GLUZPpueXqc8",
+	"2Bc0ef3qipRcm8h0Le/sMl9Mk/tR2NHkbHZO7DlJFEPFHdwXyB8J0da2dAHOqZI0ZwocDpCYxzShc8oF",
+	"GQKheAAkxBlPPcdv3znUow62iNR7YjJrv9pZrDiS6YQBTo+Rm9x/T+6ROH7avs382SF/zZFqhXmP2YLB",
+	"HfDVEE1XeoveuCmKQb5S7WOsLrZrxiS1K6gWBmMnilVc5EzZ//33v//HHhHrC6ILqUwrMhZMLsq4Drpg",
+	"6jrOYD+155u1X6dAhDCcpTdgviEXt9xAVo4ekw7Ngbk52sWPmAcxVYR5sKo+lL1Ft6PIWCSpjZYlfL3b",
+	"sZXJBZDXVNYiYxGc2beIkSBnCM1zxbQm7u1zIqQpuJg3OoCRFmK1MLy0XxDN58Iat9OVIxiWk5KLG8vr",
+	"S8UNs1/4tFcyU7ICN0ES0U2aPXXX9//sulxaCrWkJVZEAuoASbAIZoiWFcOlzqQaJaSS2hDFMrvo/U77",
+	"Rk+LKM4gJ/vpXlt5Cmxjl2XpCuK00ou+vTQO4Nv71A1cUBIQhQdki/I+KkPa2DwOH1OrjCqSzjBdWPTk",
+	"lsohtu2iwJ0MjzA4sk3/a5S+iuaMUKelarvBz6T37aLpheNtgD1+Rl/gOdw69f0R3HPmPvDMi5BBo+ft",
+	"nkzu3NdRDPmnwBmQ9DJMB0z4QDqYAqAXLAte4lsFvWUkK6RmgggrlYfGWglAW5iHQGayLOVSk4ssYwtz",
+	"8J2bJAGCAomG+dJWTB1wO4yBnINt+sIOie3WRr7+uxSRvb65+OGiMXJe1RakR2+p4jodjIJcAy5weSAs",
+	"qGpjJFyck3Twl6uX6QCNIrvzCMJj5wxzROiMjwYhcZT/Bazme3Wciovw15N1racf7Rct0psTQC8YvdFW",
+	"GQhxT4aUGDpvskrsrwdfv0oHpGJUaPJHexYWozXV8/mLLTjbpzZkK0IvBAGc2leIfQWwa1fexW6LNsus",
+	"HmvBMn53tpNp9r28fWBIkX1YQEj7OnDVVFzwqq4G4+OYOyrueIcMEHnLICNaW7FDS4JkC14ZSBa1B9va",
+	"Bk+Pj++twlkTmhgE21j4+164eB/eejA1Y3yxg3MPX7tLBrecLe97/ZJR83/te+vL9tO5YWKr/YEtvV95",
+	"DwzmYQ7a9rwQ/2LgNL7PKqu4uG7ci71uFE2oj/lVtTYohf1nZAj+5ZNTUklhCj2y6t1fJReH5AdpCNU3",
+	"LPc2JbjorN6D8Q5QplljryJVnniS2UakXFwrVnI65SU3q/jKF0xZVc8lLbVytmJmc83NBgVjufZbOHe+",
+	"B3yWkCU3RaP/5jUjK2YSq9Q9fK/3bbXfe+YmeKabpcMR43SmsYvIhj750U6G+v0++k762nGyg89eQQg9",
+	"THLG87W7K2CAcZtKgN4AIacyXz3TRFGrJsUthf4UkIJhRUdjyMgZWRYSQrvWaPMpCW0WZBLib+OEiSYa",
+	"NontMT2UGjjdKuYOgmB0yPPsLg+MSuHpJRVDu9g5M7r5FczP8xZM2lBltLW3uNGsnKGSYA1Ty6ipsJTM",
+	"8tEh+bGyCkU+7tCnpQ5NnBllzzIgchN6mlNh7RY7jDPzwu/d7NwcpqInxzEOs9a7cXK6iwc1JlPfMpFH",
+	"VedPj7sF6fh9QWjwQOXEOaf8lFFVvLegzucebJIUFxnbIZ7rKrFgHP9VFFRNYU/cY7zpKIEPrvucOvgY",
+	"6ANo9vWrK3J0e3LkojRHH5vv78jQZWuUXBvLf3LBBJ4sPbn71BtEW+bFlxxHuQBEQpSsRW5Ppd4pG0/m",
+	"lM2kYk5OolEAcgpeG8XzE7ekDoRIcTlyopduYRMvqYq44faOvoLcD/Jy4GxzapkFhtoC433DqO+o6Unc",
+	"WTuPtytd7avb6nnDIdsF98PzHY3b0b0h9B7/0ruGCrx625Os2kOmr0ue3ciDU0+iw5MXx8dWpwBZCZTV",
+	"yiRZYwqXG17U1dSNnkdXBqoHu+VwCpDh8xf7j3wrS2oaTN37QTyc5TYP6+wM6cEaw9O7Vivvoqi/gtJX",
+	"/T9SCsSY3DC2IBz8lrdM8dkK5YSck5KaPmbBBLBI9Qpz9Ttdo2jJFHMRUpGD+xizbmGUcyeY7ItOBnFj",
+	"MYhunDVb2h1iESW4N0a1peyz57hZQzFMmmwNbimGnHFf0u2bnFULaZjIVgd/ZitSUZNZq8HqPVSV3NoU",
+	"rsZjU6vbJwcIHYi+TnSHRKC2nUSbYuDKQYGugj3GSfke+6NrYiRWP/vL1UtfC7IeeqEilyIKTl41ITFq",
+	"gI4qqqyh0XwUl04+yTwi4L5vwmw+lRMc+QWrNCtvwa3uM4QIRF01FGj1nIn9BuRrEKGNpdhols2stLcQ",
+	"oIrVin3TMeK48DbeuCkh0uS//tMq8v5//0IqrjXLR61mkMulCGrveMkakw6Ki2vWsyKuoyIgWBS8AT7J",
+	"TgETjIuktEtKZwPPEIfN/ElALHG6tDNdGrZ4pFzOTNZlHmZzWjGpzVamxFc8b/Zi+IFJoZ8/oVOxW0Yj",
+	"gcdXt0ytkHZ8hKFJ5W0FEhM5OM4wmcGZqsANsjaEAphHm0JhB2xpI5UrhO8Fzi1ny46ad1/cwiWE4nfR",
+	"7hb96a0hCJ5pt9Ccf8Z019aRF3dfxBwPnRQ+aDrgkRci1HSzir69/PEHgkDxgYrWokCFbEtIoSc9uz2K",
+	"HJc1abqRxNwmaTfAWI9MiDtJdSZVvFY47KOw3rWhriqq4uVfSy5ET9eW3hHXTSc3fHQfUAL2MFf4p5d+",
+	"dd1ee/q110u+YttrvMtP4M7wNtAu2YxQjrJfKw+sYLFjumzUiJkK5oSrogA3HLQqqhaGDNPBlOfkOfnv",
+	"f/8PcnoMkT+KR6fLxDDNAPghVA4PTw6mVLtDdY8uQa3TaDfL170f4wV38Nyf5vsEEsvJIm2owYoICHB3",
+	"yy92kVqtTy9wJ94vupLBh4O5PAh2o2Y0Yx/vwicH+oYvDtCnTMuDhYT3cMAew7IVgQCWFl+eMNepLc5K",
+	"Wke7bLAPC66Y3q+cwzcaiD+59seUFyvYuSAqS2qNPritOQast1lBMF8SbsUNHIMEZnxvlSgbaVDCqS1G",
+	"rZ51a/F92l3X07CPIOr1hPb3jOt1kfZWx+7qPHV+ul19qNBJAttcfHpe7v/Z8wTpdSbCqh4jm73tlfHg",
+	"jHb4/mEHdCnnXFw3vNaNIu8HqnCoaEWcZlmtuFld2p3j9FNk2lhuIcoS7ERCht/+dDUiQaMXWpKLt2/a",
+	"PiUATXBk4IjN/IUxC+wHycVMbs70tqQrYizzGLlw7kddymW5SiBpnfzp6uotZrxNV75NWVPq69zpqUjF",
+	"JWbgjcnk7Y+X6JWntSmOACwTSDDReIbeNL6om2caWotYQyUVax/C3iat/e7eh58TMue3ECJegxMl3/50",
+	"laTilpY8Jyen0M9Ejw7J19JoDB+xCAg1TtOuAH+dpGIID9bmGRMq2o9JRoWQ2NaEUAFJgaNDcslEThiH",
+	"pDOqUzG5qE0hFf87OFHHvtVMWh8fP89gIPiTTQ4jIJS1mViTLthyKlxlrGbKIooa8Jecx78+gLStZcEU",
+	"8wOVpXNYpsLluYNZBINrRPKSTZ9pwkVW1jnLAc+vsCMLtAwtKNZhQ+vQhEw+pljqmQ7G5GMKZaKYXOOc",
+	"ej7l1hfGpoMkFSmIwHTwB/vMncPuf65eOB384e5ucg49WiZ20Amk8AHVjlMxaSqoJ2R4dnw8SshkrZAa",
+	"HpzYB009Nfz0fJSkYtLUVcNvZ4nlMgpUR10NuUUv+8C1sUNsFjvDdy+SVIQfwvuaTOtgDNckh4MvqZC5",
+	"i+5PLuw4E1hMpxgXBv4qaZnA1+5OmhcsZy7D8mkuUjFxkJvY9frScBzM/tJUiNufThAI8UpxeOGF/SYs",
+	"GLe/np4Gy5pYFE4IN6nASmXEwWZNuf+SRnKyPJRSAdlZdoiw/hw+/coh15ehT8jwxfFzD8Z3zKjVwYU1",
+	"oxGYvkQdXjseBQQ8cSQ5wRw9TGq0RhKo+sIn9g2XYf0s9AZLBQb9LDViMV/i+3lhty5kHQz1W+k2SrCE",
+	"3CfWIcttFJFjhFzzuWD5ARdtzNHlcpLhpIWinKVi4qOfld2FZsYLsYurl3/yD0YJYaVGW6YBOawPufAZ",
+	"SKZu2uKELMBfpN23r8S85Lo4J5OX2KM4eFPTlcZ+H4epeClzppO21Rm0irIKnJCYQAAphs3pwYWDe1NH",
+	"3+LHwT+jljY0mfzbgTvgD97kgDPC81D6QcKtc/Kkwm0OQYqyyuVzTFrpM0FEWQHGQ0lqcSLnsPpU+Ddo",
+	"42WUc4jmaDJlmue4HXA56RCuZKmkYYfkIhVZyRnIVmsKrW+Ez1xGMjTa+N1Z2GZDzsjk4uD/E3rw91Qc",
+	"H3xFDsk1GZODCRAUywrJoMRh8m8HL2GOcGgAfinnViS0K02F32NChAW+8+adB/nsXBM+F/ZXNOQcKiDp",
+	"FRttpCI6JfLXhUM59SGEeBcHMpys59tNRmNvgXOdCpCE2DCr047TF9w7E63t5LXRQEIcpmKyFgyauPZj",
+	"lChmFPcNFjSdOQ60P6/sv7USuAEI01uigjgiSlzFDUqrgos5ZqEYbqzNMPACLTArx4MTTHNigi74YDx4",
+	"fnh8+Bw61JoCNMGuvgRKtURt1qqrwDxv8sF44MANZWSDpsnE1zJfPVoP8U5R3l1XzQUTeq2D+enx6ePO",
+	"DeVxkR7mV04LtBQqBQjgJV2RoVSJz2DyCU1wAmNqnJGSyJmxSqPmJROmXFm8jcCBfXZ83LekZo++qXoy",
+	"ODt5sc/bp1/t8XaQ+rPTF4FBMRj//D5wkWIpDW2SzQFkQ6cRvyAVF7WxYlpzMS8ZqbWLsdG5tnYMNA5+",
+	"b8dfUyFDolzP1C1XG7q4nV4TWZvzrrbM7bEJDdndefXNq+9eXb0K1O6jj+hy4PkdamnEqq2wyC4zfIfr",
+	"2qDHs0jMHM5VXI7l6WAt2GYFaoKEXBIpHGWc7IPr4+dPjOsGu2BoydqQA6vHu3NLu5YUUgdb00xY3SQ8",
+	"2xJvJuyE8cBo2BP5FV2RXKKqCxh0/NmQwegwtL6sWmD1Y299gIzVhq4Iki16Cx3Z9NHBq3axu1AE6hl+",
+	"2S51wxlCAL2GYv5B6KFFliMNtmWHDV0s2RSgbf++ePsmQZyhUuTMvu2k0jhP4gfWqw94LINkv3Iuxac4",
+	"tjpeoJ2OreNHm9t7fmMXb3Q54yGnzl6U94jniEfd2lninTAutLy2vT5aydom5XMWoZPXzPg+5k+IKD9F",
+	"j3bhFnn4ix7fTQVE4tJEfQdqEIouO0IY7axe9KlZ6wEq0lq7M8RFKafTVYuMnN0e+bq6KDa+49r4pp9J",
+	"576cn901OX+rmVq19+Rgh9LYlTixROy790+I47DvaQ+e0Y0p2NJaaq4YEzjt7JdD+bTmpbE8FrS5JcPW",
+	"/BGSKFbSlT2bMilmfF4raHUIyX7lCjUYdC7RrOBim1rXJKH2Yv+1q95dw30XliedvKMRdm3o5lm49Odj",
+	"98yVrS+8+MD0f1+9A10FN4mrwtTAFv0N6E8SHwA7Tk7ex7KcouoKrgKsfu6Cmb4DjF1UW+zqOirFFtU0",
+	"C2qXdW8zpWQQCdBtrnFSsckYkYorXVIe5J176PYsuSz7lty0MNpcMsTRehYXGwqccnGcvDgOqo1OO9VG",
+	"JxEMPaUoaFou9cgB17nkCzySO6Khy0ydpgLlqnF7gBxzh4KzBGol0L0UOwuSHo0NY42vfTr842tqvihx",
+	"JyXt5FGJYRshJK1Y4sYXuD09dZydnn4uWkLMOl/mOVaJtZUcvrhqiGVjIzhZfAlhE/3bolUAdR59dDnO",
+	"d9tUvSbraOOAie2qfeXIXdb3pFIjKLiNEouFm8/Zg/NPL1hmLOz0M/zV0pCWFfOlbZ2Uyyc2Jp9eiYnL",
+	"Jtg45EkhM6Huuu6kRS0WQkmYkxXSk2W5XnI6onXOTUBUMcRALECxg5wp7tPNIcHItXwB/z36eQuqCys7",
+	"uXABbcbyVEBnJ423RWSyqripwIvibOmins1K7BOiqMhlZS3vTPoJhnaQJBW+l67/DlzMsCy4RKpdjc+s",
+	"xLsMyCurwTcOcKsxeS/ZspAY4+AGepnAopWs54Xrtu5ymNt4IHj7wV/eZlOft4WnsAVIbbTmnDwkFz6m",
+	"5jorewGYCun7MQMkOXazg2CiSz4doRZqZG+mcSqogRCD4RVDd/mGTICr1r5IgRBe4tgjExQ8/cKY++z4",
+	"q88pCoBBHSRQEjRVGCgSKMTvXbgX3p6QheICS3kDQYBsobfIgiVd9fucXssL+/yTSOlhas8eqUczGUn8",
+	"+ZNcklKK+dhd0AMX9fyuSAcbPS7uS0eaRTtuf1632H0a13nnUh4sQ4d2NJhQKm9dmcGTql+/Dv77hmUl",
+	"VQxiYNYWzNg5grLT66epWQaLMuifZj+d0uyGDE/O8HoijtX801Vj3e9+UtuR+rnzpazY1/aNL1HU30ey",
+	"/7wS/pVvZeXoC0opVxtUpmqB7TF3J5espLzaQi/2sTNH//EIBtMo/3nJ5ie4TxFkDurCmGTiEkGgL4pV",
+	"XxXz8TYFlYtNvSEZugrH511RRomSyz1kUnhtdr/L27/0JVJaeK9RD8H5Tf7ajMzGalGUu1tiTcNfPguR",
+	"K2/QxFXJpCeAHUxgjRsqXAXhWjW/nLdtSBuzjUO5oTU5XX7fZnD6nV2yv0jqF1BJdyCpvaKmJ489+z3E",
+	"nAQXh/2mC+7CMX8s6ZzQJu8uoGPQ9XJZT10WTCiLdZMG4E14SNaUZb6XZeZZ9eij++vuKLhEL57TVpef",
+	"zCDJJ19JB1GOBTVFG+TIm0V1maIT6bw3tvH4bNstSf3MRt1uXItSGVxcsNjfeHf3087x3zMPO2JJuAHs",
+	"MGRR6P/dSki8ClewJR5hezEu5jBvVY9e4SufwKPRQCqUvkVDifd0KnxSdau9baqH0hFg/9CE/cmk6pQj",
+	"l//uL3pycjfZfk+bKViVYNIKXOjnmzXsrtP/VW5Llf5WcvHpZuPjS+/wopU7J7x/82Z8bjkLxXpIkNaa",
+	"FG2zvt0jnEcQweqnwLclXX2PvYUfSau5cOUJTeUVFNLcsEjBgqvbgOtmewsXvN5TMJpDxYKTyWtFE325",
+	"XafHfbldj882YUPqz6zyBD2f+xLKuh2XsCbBpef5jl7rbckSUtCcTBkTo38i7ejs5PmTJUc8fcpmIz+g",
+	"bpq6/uSBO+KZbovdpHL6WNNDpNNDYvdzDnW3bfkU7/CNp3NbGfbBHC1KytfYZp35e4KjdnWH5Ou2VRG0",
+	"p6JBY1V4hRSyzLWv+cIgtr/h16kNh79ODcrtHyWIpSf2wZBhyW8Yefv6h9GaKgXAgI7o3JwHMVXsLTkh",
+	"ih1gi+U9w6ogqjK2rfwMXrjEFhZfcng1dj/c6YuzLTfzbrU0oi08+q55+7KirL+Z3ntkM7kcuIJCiwQR",
+	"xCHwmvEwCuECE00wAhJgROhTSyC7rm2dAZlHeGc+4SasOXPJ/W1bSIiMWOXUQLUsJtrsoZqi1tGbLnXR",
+	"9sNkekPWtu0X4XfadFU8b1uepgJluMjXewwW0slxId3dtBPsZTghNM91U5dEofocW9851+Nak0EyxHct",
+	"OtZysEaH5NKwRSp8GpQLMoHS5Vb7rycJOYV73Ui9sNiZYIO7SU8GEraxfBofpJFEF3K51vAf1zPqS9hu",
+	"21Lt43B8IjkTNPnsS4w0bPGbPwRLLAPvc8wJYnmaA8+JJoLVslnTxbLXMbLDUa75fGshuX3+DxtW/+f1",
+	"XHzHrN7npJ2VvHMp8z0OBmi1108Xl/bxb2Txi5jGn68SALDcOTKDjF84wfECF7y9urlWqLltdFdSU4xW",
+	"vToIZDuDnHumySSnhk6Iqz0G5zsZfnv54w+jQ/KO6dqvc/Id1eYAnh+8+WaSiqFUZPIHCCL862R0SC4g",
+	"b9t+Dv06J2Oy4GI+cU1bsE2uXRY6/ECnSMXpC6JZJkWuD8lV+wo0ymqaj7j0cl3URruO3lYMC8Eyk4q2",
+	"URnVhvA8pmNcwrCfK4yy3aD5GPf8dcDb7/d7SEkn+BAA3wctZezpSsAPf01OgEugqoNLS7FIGZ2I/b0h",
+	"lPNAceaQkWI2LirodzVhh8g+t9L37CmLsb/vFeXrXbAOP3PR3U+FDLqETFkpsUwiUlALPXyyoq+/xC0t",
+	"a0grygqW3UAvJvCBUbHCFh1mjKYTNCGxos9dWJ0K76MnF1uapeFNlmEjE5BDZ6enqRjGW7CNYpIJb+H8",
+	"/qlK/pprPj+3535fEvt11Plh2waf7eKv4kOTs71A1BUTN93XeqvFK7beLWCtiWh7TzgkDVG85dhfQj3s",
+	"3Bo8InD/uFc+hliyjF319Chpb6k+dx2/NBB5xmc8a3rhLbnQbZtp7z5IBd713OYGGncjdmLncGVK7kJF",
+	"gW0AUOOAUz+1Px5kJc9usKeCu2RtJqVpK9ueafzOh9uoCX9OhZzNcJ72cnkr0WfpgExX4aedp9173cep",
+	"mEpToMegYIodksugA4e/Ok8v7df+0nS5FM09vqmg5ZKusAdQj7dj/Yb3p2TDtal6eLJ7d7mBVjZUuWuU",
+	"MYNrJWsyZ+bzHwh28uZK9TkzydpN/N4PBvkMcoYocfXlux8a4IPEAwC6Xq+IkXO4uByiTFLl9i+42NdY",
+	"8qRlCc1oa3Ej5FJ4BnC8BcTJ8Zyw69HwaXufo3buSReotN+kYgguSgp3SZm1TYIBAEmyJOy6ih0WBa24",
+	"mKcCWX2h5LRkVePZw0ZOgGHQ0VFEdS8UJ0PoLWj/nIyIC0b4e4jczepy5huXNdRiTRS4Y/3cd+d0HQLb",
+	"j2pT8tsWtJ1dxdgDJWiMQ57gbKS8xPn0Zz8ed+PLRSjfmxtmHDC/8PYJtRJrcqU5YNZZ2N2WY0+G9TyQ",
+	"7nkYuW6y39GOHU5cdQPH1mhw8Tw35+DdL+QSaTx2p2IqwksVPTfB3ZHzWrGmjSf+6NofWou5uSgsFb5d",
+	"kHQvrt0SRobtLWGj9vBs79BK2lrizQu8em7tSjrXk/pYSSq8ODD+hjEfcojdMXYOzZYn3qaBBaQCpv2v",
+	"/yRDXBD89182pholwV1dnXu4klRsvYiL4IWHqMr4axUTIIsFQ5nec6K6607jDZO6qcXtRadbk4u717Zv",
+	"b0f/lH634O7QPhnhI/kZVfmD7PPPZnFfdBfrb61GFTm4/7OXYbD8H4lkurovaQx7HG5NrL3CV54Qge19",
+	"DT34w1VGm2L9Mr1uYl36h6Gw0yxTzOhRXL/ar1eluxlACrbWrRQuwT47fk6GTef4SCNSbKzy5N0N3S0g",
+	"n7lMB2fN3S0dW6gHG8ZYZQww84VFAh+nc84mVbro99TaiNAPEUBzHgACHD2FVUi3d17d6H6LBFwyvPll",
+	"PX53K28akrv/wPGD7nrenO3k4o30VX3nu7R+yUcALrL3OpV1/HRb97X3tvz83sIE4wII+VqVg/HgCKJg",
+	"bpRYK2JryTtvAMvBpk+Cqzdios8rTq5/62GLWVhkPPnA9bO0qq/rwweCjot5AgEe+AMCgvBXyegtXCsp",
+	"cki5gDyUWxbYsb77G5xwsfTksDdS0AzIMgOoa/inqxcYug43cKO/YtYWxa5TrsQ8nBLc1pEZwRwZSuWa",
+	"3I8aBdVdw8Dav6HjiP8Z0+0cUNu62WY+H2C/e3/3PwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -260,6 +260,12 @@ func (w *world) observe(t *testing.T, step, version int) {
 		w.page(t, "/games/"+w.game+"/record")
 	}
 	if step%4 == 0 {
+		// Another player's card: reliability counts what everyone saw.
+		w.e.catchUpStandings()
+		get("/v1/players/" + w.users[0])
+		w.page(t, "/players/"+w.users[0])
+	}
+	if step%4 == 0 {
 		get("/v1/games/" + w.game + "/record")
 		get("/v1/games/" + w.game + "/replay")
 		get("/v1/games/" + w.game + "/audit")

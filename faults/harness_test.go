@@ -30,7 +30,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/courrier-games/courrier/games/catalog"
 	"github.com/courrier-games/courrier/migrations/pgserver"
+	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/projections"
 )
 
@@ -553,6 +555,11 @@ func (c *cluster) check(tb *table) {
 			t.Fatal(err)
 		}
 		return strings.Join(rows, "\n")
+	}
+	// The standings follow the feed in serve, which may have stopped
+	// before the last events: caught up here the same way.
+	if err := play.NewStandings(pool, catalog.Registry(), nil).Settle(ctx); err != nil {
+		t.Fatal(err)
 	}
 	inline := dump()
 	// A rebuild into empty tables: what the commands wrote, row by row,

@@ -47,6 +47,10 @@ type Info struct {
 	// and decided under it for ever (see Rules.Initial); a rules change that
 	// would decide or fold a recorded game differently is a new version.
 	Rules int `json:"rules_version"`
+	// Teams, when above 0, is the number of fixed teams: seat s plays for
+	// team s % Teams (Couillon: 2). Ratings then meet each player with
+	// each opponent, never a teammate.
+	Teams int `json:"teams,omitempty"`
 }
 
 // Pending says who may act now and in what capacity. A game returns one entry

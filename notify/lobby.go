@@ -135,7 +135,8 @@ func (s *Service) setLanguage(ctx context.Context, h handled, in incoming.Messag
 
 // newGame creates a game and invites the addresses named: "new <game>
 // with <address> … [turn <duration>] [window <duration>] [weekdays
-// <days>] [<option>=<value> …] [referee <address>] [as <name>]", or the
+// <days>] [<option>=<value> …] [referee <address>] [unrated]
+// [reliability <percent>] [finished <games>] [as <name>]", or the
 // same in another language ("nouvelle partie <jeu> avec …"). play checks
 // all of it, as for every door.
 func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, actor play.Actor, words []string, inboundID int64, id identity) (handled, error) {
@@ -159,7 +160,7 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 			}
 			return ""
 		}
-		word, n, _ := commands.read(words[i:], "with", "as", "turn", "window", "weekdays", "referee")
+		word, n, _ := commands.read(words[i:], "with", "as", "turn", "window", "weekdays", "referee", "unrated", "reliability", "finished")
 		if n > 0 {
 			i += n - 1
 		}
@@ -188,6 +189,12 @@ func (s *Service) newGame(ctx context.Context, h handled, in incoming.Message, a
 			if req.Referee = next(); req.Referee == "" {
 				return fail(sp.t("new.referee_how", sp.q(form(word))))
 			}
+		case word == "unrated":
+			req.Unrated = true
+		case word == "reliability":
+			req.MinReliability = next() // play checks it, in the words of every door
+		case word == "finished":
+			req.MinFinished = next()
 		case strings.Contains(w, "@"):
 			req.Invite = append(req.Invite, w)
 		default:

@@ -192,6 +192,17 @@ type InvitationData struct {
 	Players        []string // who is invited or seated, by display name or "someone"
 	Name           string   // a suggested player name, for "join <name>"
 	Commitment     string   // the sha256 of the game's seed, published at creation
+	// Standings are the seated players' figures over the last 12 months
+	// ("Bob: 23 games, 96% of deadlines met").
+	Standings []Standing
+}
+
+// Standing is a player's reliability as an invitation tells it.
+type Standing struct {
+	Name  string
+	Games int  // games finished
+	Due   bool // whether any deadline was due (else Met means nothing)
+	Met   int  // percent of deadlines met
 }
 
 // LoginData carries a sign-in link.

@@ -386,6 +386,7 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 	}
 	inviter := "" // the templates say "Someone"
 	var players []string
+	var standings []Standing
 	for _, j := range b.Joined {
 		if j.User == a.User {
 			return s.skip(ctx, messageID, "the player joined before it was sent")
@@ -394,6 +395,18 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 			inviter = j.Name
 		}
 		players = append(players, j.Name)
+		card, err := s.play.Player(ctx, j.User)
+		if pe, ok := errors.AsType[*play.Error](err); ok && pe.Code == play.CodeNotFound {
+			continue // not in the game's row yet: no figures to tell
+		}
+		if err != nil {
+			return err
+		}
+		st := Standing{Name: j.Name, Games: card.Reliability.Finished, Due: card.Reliability.Met != nil}
+		if st.Due {
+			st.Met = *card.Reliability.Met
+		}
+		standings = append(standings, st)
 	}
 	r, err := s.reader(ctx, a.User)
 	if err != nil {
@@ -413,6 +426,7 @@ func (w *invitationWorker) Work(ctx context.Context, job *river.Job[jobs.Invitat
 		InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
 		Data: InvitationData{
 			Game: s.gameRef(b, lang), Inviter: inviter, Players: players, Name: suggestName(r.to.Address, ""), Commitment: b.Commitment,
+			Standings: standings,
 		},
 	}
 	if u, err := s.users.ByID(ctx, b.Creator); err == nil && u.ConfirmedAt != nil {

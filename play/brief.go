@@ -37,6 +37,10 @@ type Brief struct {
 	Invited    []string // user ids invited before the start
 	Joined     []Joined // who took a place, in joining order
 	Players    []string // names by seat once started
+	// Requires is what a player must show to join (nil: nothing);
+	// Unrated is set when the game moves no rating.
+	Requires *Requirement
+	Unrated  bool
 
 	Seat    games.Seat // games.Spectator for none
 	Player  string     // the seat's player name
@@ -315,7 +319,7 @@ func (t *Table) brief(seat games.Seat) (Brief, error) {
 	b := Brief{
 		GameID: t.ID, Kind: t.Kind, Name: t.Engine.Info().Name, Version: t.Version,
 		Started: t.Started, Ended: t.Ended, Commitment: t.Commitment, Creator: t.Creator, Invited: t.Invited, Joined: t.Joined,
-		Seat: seat,
+		Seat: seat, Requires: t.Requires, Unrated: t.Unrated,
 	}
 	if !t.Started {
 		return b, nil

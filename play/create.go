@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -56,6 +57,15 @@ type GameRequest struct {
 	// Weekdays, when set, are the only days (UTC) on which deadlines run
 	// ("mon", "tuesday").
 	Weekdays []string
+	// MinReliability, when set, is the percentage of deadlines met (over
+	// the last 12 months) a player needs to join ("90"); MinFinished the
+	// games they must have finished in that time ("5"). Neither applies
+	// to the creator or to the people they invite.
+	MinReliability string
+	MinFinished    string
+	// Unrated keeps the game out of its players' ratings (a game is rated
+	// by default).
+	Unrated bool
 }
 
 // Create makes a new game of kind with options; when name is not empty the
@@ -79,7 +89,8 @@ func (s *Service) CreateGame(ctx context.Context, actor Actor, req GameRequest) 
 	var invited []string
 	var referee string
 	r := request{gameID: id, create: true, hash: commandHash("create", spec.kind, optionsText(spec.options), spec.name,
-		strings.Join(spec.invite, ","), deadlinesText(spec.deadlines), strings.Join(spec.days, ","), spec.referee)}
+		strings.Join(spec.invite, ","), deadlinesText(spec.deadlines), strings.Join(spec.days, ","), spec.referee,
+		spec.requires.text(), strconv.FormatBool(spec.unrated))}
 	r.prepare = func(ctx context.Context, tx pgx.Tx) error {
 		var err error
 		invited, referee, err = s.accountsOf(ctx, tx, actor, spec)
@@ -91,7 +102,7 @@ func (s *Service) CreateGame(ctx context.Context, actor Actor, req GameRequest) 
 		created := Created{
 			Kind: spec.kind, Options: spec.options, Rules: spec.info.Rules, Shuffle: games.ShuffleAlgorithm,
 			Commitment: seed.Commitment(), Creator: actor.User, Deadlines: spec.deadlines.encode(), Weekdays: spec.days,
-			Referee: referee,
+			Referee: referee, Unrated: spec.unrated, Requires: spec.requires,
 		}
 		if err := c.stage(TypeCreated, created, ""); err != nil {
 			return err
@@ -119,6 +130,8 @@ type newGame struct {
 	referee   string   // a normalized address, or ""
 	deadlines Deadlines
 	days      []string
+	requires  *Requirement
+	unrated   bool
 }
 
 // checkGame checks everything of a request that needs no database.
@@ -195,6 +208,10 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 	for _, d := range weekdays {
 		spec.days = append(spec.days, strings.ToLower(d.String()[:3]))
 	}
+	if spec.requires, err = parseRequirement(req.MinReliability, req.MinFinished); err != nil {
+		return spec, err
+	}
+	spec.unrated = req.Unrated
 	return spec, nil
 }
 

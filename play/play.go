@@ -113,6 +113,8 @@ type Service struct {
 	moves    moveCounts // committed moves by channel (MovesCommitted)
 	// briefFolds counts the briefs made by folding a game's stream.
 	briefFolds atomic.Int64
+	// now is the service's clock (WithClock).
+	now func() time.Time
 }
 
 // Option configures a Service.
@@ -140,6 +142,10 @@ func WithSeedBox(b *SeedBox) Option { return func(s *Service) { s.seeds = b } }
 // WithKeyTTL sets how long an idempotency key is remembered (default 24 h).
 func WithKeyTTL(d time.Duration) Option { return func(s *Service) { s.keyTTL = d } }
 
+// WithClock sets the service's clock (default time.Now): the reliability
+// window of a player's card and of a join's requirement ends at it.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
 // DefaultCacheGames is the default bound of the folded-games cache.
 const DefaultCacheGames = 1024
 
@@ -148,7 +154,7 @@ func New(pool *pgxpool.Pool, reg *games.Registry, opts ...Option) *Service {
 	s := &Service{
 		pool: pool, reg: reg, log: slog.Default(), seed: games.NewSeed,
 		cache: newTableCache(DefaultCacheGames), wake: func() {}, keyTTL: 24 * time.Hour,
-		digest: maphash.MakeSeed(),
+		digest: maphash.MakeSeed(), now: time.Now,
 	}
 	for _, o := range opts {
 		o(s)
@@ -195,6 +201,8 @@ type cmdCtx struct {
 	prompt *games.Seat
 	// disputed is set when the command raised a dispute or ruled on one.
 	disputed bool
+	// joiner is the reliability of the user a join seats (nil: not read).
+	joiner *Reliability
 }
 
 // stage records events and folds them into the table at once, so the next
@@ -610,7 +618,23 @@ func queueLoadSeed(b *pgx.Batch, id string, out *storedSeed) {
 // Join gives user a place at an open game under name.
 func (s *Service) Join(ctx context.Context, actor Actor, gameID, name string) (Outcome, error) {
 	req := request{gameID: gameID, retry: true, hash: commandHash("join", gameID, name)}
+	// The joiner's reliability, read in the command's transaction, for a
+	// game that requires a minimum.
+	var rel *Reliability
+	req.prepare = func(ctx context.Context, tx pgx.Tx) error {
+		rel = nil
+		if actor.User == "" {
+			return nil
+		}
+		r, err := reliabilityIn(ctx, tx, actor.User, s.now())
+		if err != nil {
+			return err
+		}
+		rel = &r
+		return nil
+	}
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+		c.joiner = rel
 		return join(c, actor, name)
 	})
 }
@@ -647,6 +671,9 @@ func join(c *cmdCtx, actor Actor, name string) error {
 		if confusable(j.Name, name) {
 			return refuse(CodeConflict, "refusal.name_lookalike", name, j.Name, t.ID)
 		}
+	}
+	if err := t.meets(c.joiner, actor.User); err != nil {
+		return err
 	}
 	if err := c.stage(TypeJoined, Joined{User: actor.User, Name: name}, ""); err != nil {
 		return err

@@ -49,6 +49,10 @@ type Created struct {
 	// Referee, when set, is the user (an opaque id) who rules on disputes;
 	// absent, the creator.
 	Referee string `json:"referee,omitempty"`
+	// Unrated, when set, keeps the game out of the players' ratings.
+	Unrated bool `json:"unrated,omitempty"`
+	// Requires, when set, is what a player must show to join.
+	Requires *Requirement `json:"requires,omitempty"`
 }
 
 // Joined is the data of a player taking a place before the start.
@@ -108,6 +112,10 @@ type Table struct {
 	Weekdays []time.Weekday
 	// Disputes lists the disputes raised, with their rulings.
 	Disputes []Dispute
+	// Unrated is set when the game does not move its players' ratings.
+	Unrated bool
+	// Requires is what a player must show to join (nil: nothing).
+	Requires *Requirement
 
 	// referee is the user the creation named to rule on disputes.
 	referee string
@@ -222,6 +230,7 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 			return err
 		}
 		t.Kind, t.Engine, t.Options, t.Commitment, t.Creator, t.referee = c.Kind, eng, c.Options, c.Commitment, c.Creator, c.Referee
+		t.Unrated, t.Requires = c.Unrated, c.Requires
 		if t.Deadlines, err = decodeDeadlines(c.Deadlines); err != nil {
 			return err
 		}

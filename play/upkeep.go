@@ -105,3 +105,16 @@ func (u *Upkeep) RebuildProjections(ctx context.Context, progress func(done, tot
 	}
 	return len(streams), nil
 }
+
+// RebuildStandings recomputes the ratings and reliability from the log
+// alone (Standings.Rebuild), then applies what the feed held back during
+// the replay (Standings.Settle), and returns the number of events
+// replayed.
+func (u *Upkeep) RebuildStandings(ctx context.Context) (int, error) {
+	st := NewStandings(u.pool, u.reg, nil)
+	n, err := st.Rebuild(ctx)
+	if err != nil {
+		return n, err
+	}
+	return n, st.Settle(ctx)
+}

@@ -378,7 +378,8 @@ func GetViewOfUser(ctx context.Context, q events.Querier, gameID, user string) (
 	return v, nil
 }
 
-// Dump returns every game row and seat view in a stable order, as JSON text:
+// Dump returns every game row and seat view, and the standings (ratings,
+// reliability), in a stable order, as JSON text:
 // the test that compares a rebuild with the inline projections uses it.
 func Dump(ctx context.Context, q events.Querier) ([]string, error) {
 	rows, err := q.Query(ctx, `select row_to_json(g)::text from (select `+gameColumns+` from games order by id) g
@@ -390,6 +391,25 @@ func Dump(ctx context.Context, q events.Querier) ([]string, error) {
 	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return nil, fmt.Errorf("dump projections: %w", err)
+	}
+	// The standings, when the schema has them (a database migrated to an
+	// older version, in a migration's test, has not).
+	var standings bool
+	if err := q.QueryRow(ctx, `select to_regclass('ratings') is not null`).Scan(&standings); err != nil {
+		return nil, fmt.Errorf("dump projections: %w", err)
+	}
+	if standings {
+		rows, err := q.Query(ctx, `select row_to_json(r)::text from (select * from ratings order by user_id, kind) r
+			union all
+			select row_to_json(d)::text from (select * from reliability_days order by user_id, day) d`)
+		if err != nil {
+			return nil, fmt.Errorf("dump standings: %w", err)
+		}
+		more, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return nil, fmt.Errorf("dump standings: %w", err)
+		}
+		out = append(out, more...)
 	}
 	slices.Sort(out)
 	return out, nil

@@ -166,7 +166,7 @@ func (h *Handler) myGames(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	open, err := h.cfg.Play.Games(ctx, projections.StatusOpen, 30)
+	open, err := h.cfg.Play.Lobby(ctx, 30)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -178,7 +178,7 @@ func (h *Handler) myGames(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, g := range open {
 		if !slices.ContainsFunc(mine, func(m projections.GameOfUser) bool { return m.ID == g.ID }) {
-			page.Open = append(page.Open, h.row(v, g, games.Spectator))
+			page.Open = append(page.Open, h.lobbyRow(v, g))
 		}
 	}
 	h.render(w, r, http.StatusOK, "games", page)
@@ -398,6 +398,8 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	for _, kindName := range []string{"turn", "window"} {
 		spec.Deadlines[kindName] = r.PostFormValue("deadline-" + kindName)
 	}
+	spec.MinReliability, spec.MinFinished = r.PostFormValue("min-reliability"), r.PostFormValue("min-finished")
+	spec.Unrated = r.PostFormValue("unrated") != ""
 	spec.Invite = strings.FieldsFunc(r.PostFormValue("invite"), func(c rune) bool { return c == ',' || c == ';' || c == '\n' || c == '\r' || c == ' ' })
 	out, err := h.cfg.Play.CreateGame(r.Context(), h.actor(r), spec)
 	if err != nil {
@@ -431,6 +433,9 @@ type gamePageData struct {
 	Joined, Creator, CanStart bool
 	JoinURL                   string
 	Needed                    string // how many players the game takes
+	// Terms are what the game asks of a joining player and whether it is
+	// rated, in words.
+	Terms []string
 	// Started games.
 	Board     template.HTML
 	BoardText string // the board in words, for screen readers and text browsers
@@ -459,6 +464,8 @@ type playerRow struct {
 	Seat     int
 	Name     string
 	You, Act bool
+	// ID is the player's id, for the link to their card.
+	ID string
 }
 
 // legalMove is a move the player may make: Move as the game writes it
@@ -527,6 +534,16 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 		}
 		d.Players = append(d.Players, row)
 	}
+	ids, err := h.cfg.Play.PlayerIDs(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	for i := range d.Players {
+		if i < len(ids) {
+			d.Players[i].ID = ids[i]
+		}
+	}
 	if g.Status == projections.StatusOpen {
 		b, err := h.cfg.Play.Brief(ctx, id, games.Spectator)
 		if err != nil {
@@ -539,6 +556,7 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 		d.CanStart = d.Creator && len(b.Joined) >= info.Info().MinSeats
 		d.Needed = who.seats(info.Info().MinSeats, info.Info().MaxSeats)
 		d.JoinURL = strings.TrimRight(h.cfg.BaseURL, "/") + "/games/" + id
+		d.Terms = terms(who, b)
 		h.render(w, r, status, "game", d)
 		return
 	}

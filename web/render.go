@@ -16,7 +16,7 @@ import (
 
 // pageNames are the pages, each parsed with the layout and the partials
 // into its own set; "boards" holds the game boards alone.
-var pageNames = []string{"home", "login", "account", "games", "new", "game", "history", "audit", "rules", "error", "settings"}
+var pageNames = []string{"home", "login", "account", "games", "new", "game", "history", "audit", "rules", "error", "settings", "player"}
 
 // pageSet is every page of one language by name.
 type pageSet map[string]*template.Template

@@ -143,6 +143,7 @@ func (h *Handler) route() {
 	get("/games/{id}/record", h.record)
 	get("/games/{id}/live", h.live)
 	get("/rules/{game}", h.rules)
+	get("/players/{id}", h.playerPage)
 	post("/language", h.setLanguage)
 	m.Handle("/", h.page(func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusNotFound, visitOf(r).say("error.no_page"))

@@ -97,6 +97,16 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 		return err
 	}
 	late.client = jobsClient
+	// The ratings and reliability follow the feed: at each of the
+	// watcher's ticks, one process at a time (an advisory lock).
+	standings := play.NewStandings(db.Pool, catalog.Registry(), log)
+	ticks, unsubscribe := watcher.Subscribe()
+	defer unsubscribe()
+	go func() {
+		if err := standings.Run(watchCtx, ticks, 30*time.Second); err != nil && watchCtx.Err() == nil {
+			log.Error("the standings stopped", "err", err)
+		}
+	}()
 	hub := live.NewHub(watcher, svc, log)
 	go func() {
 		if err := hub.Run(watchCtx); err != nil && watchCtx.Err() == nil {
@@ -238,7 +248,15 @@ func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(stdout, "rebuilt the projections of %d games from the event log\n", n)
+		if _, err := fmt.Fprintf(stdout, "rebuilt the projections of %d games from the event log\n", n); err != nil {
+			return err
+		}
+		// The ratings and reliability, from the whole feed in its order.
+		replayed, err := play.NewUpkeep(db.Pool, catalog.Registry(), nil).RebuildStandings(ctx)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "rebuilt the ratings and reliability from %d events\n", replayed)
 		return err
 	})
 }

@@ -372,6 +372,22 @@ func TestPlayInTheBrowser(t *testing.T) {
 				if passed := eval[string](players[1], `document.querySelector("[data-testid=verdict]").dataset.passed`); passed != "true" || !strings.HasPrefix(verdict, want) {
 					t.Fatalf("the audit page after the end says %q", verdict)
 				}
+				// A player's name links to their card, where serve's standings
+				// (following the feed) show the game's rating.
+				players[0].run(chromedp.Navigate(base+"/games/"+id), chromedp.Click(chromedp.CSS(`[data-testid=player-link]`)),
+					chromedp.WaitVisible(chromedp.CSS(`[data-testid=player-name]`)))
+				card := get(players[0], chromedp.Location())
+				rated := false
+				for range 50 {
+					if rated = eval[bool](players[0], `!!document.querySelector("[data-testid=rating-`+g.kind+`]")`); rated {
+						break
+					}
+					time.Sleep(200 * time.Millisecond)
+					players[0].run(chromedp.Navigate(card), chromedp.WaitVisible(chromedp.CSS(`[data-testid=player-name]`)))
+				}
+				if !rated || eval[string](players[0], `document.querySelector("[data-testid=finished]").textContent`) == "0" {
+					t.Fatalf("the card %s shows no %s rating or no game finished after the game", card, g.kind)
+				}
 			}
 			if !liveChecked {
 				t.Fatal("no live refresh was checked")

@@ -32,7 +32,7 @@ const RulesVersion = 2
 
 // Info describes Couillon: exactly 4 seats and the options of section 4.
 func (Rules) Info() games.Info {
-	return games.Info{ID: "couillon", Name: "Couillon", MinSeats: 4, MaxSeats: 4, Options: optionSpecs(), Rules: RulesVersion}
+	return games.Info{ID: "couillon", Name: "Couillon", MinSeats: 4, MaxSeats: 4, Options: optionSpecs(), Rules: RulesVersion, Teams: 2}
 }
 
 // Initial is the state before any event of a game created under rules
