@@ -23,14 +23,7 @@ import (
 // commit then waits, and neither answer may come; once it is told there is
 // none, both come.
 func TestAcknowledgementsWaitForTheStandby(t *testing.T) {
-	c := newCluster(t)
-	s := c.startServe()
-	tb := newTable(t, func() []string { return []string{s.base} })
-	players := []string{"ana@players.test", "bob@players.test", "cleo@players.test"}
-	for _, p := range players {
-		tb.signIn(p)
-	}
-	game := tb.newGame(players)
+	c, s, tb, players, game := gameOfThree(t)
 	for acted := false; !acted; {
 		acted, _ = tb.step(game, players)
 	}
@@ -98,14 +91,7 @@ func TestAcknowledgementsWaitForTheStandby(t *testing.T) {
 // would resume after it and never be told the event that replaces it), and
 // tells it once the server is told there is no standby to wait for.
 func TestTheLiveStreamTellsOnlyWhatTheStandbyHas(t *testing.T) {
-	c := newCluster(t)
-	s := c.startServe()
-	tb := newTable(t, func() []string { return []string{s.base} })
-	players := []string{"ana@players.test", "bob@players.test", "cleo@players.test"}
-	for _, p := range players {
-		tb.signIn(p)
-	}
-	game := tb.newGame(players)
+	c, s, tb, players, game := gameOfThree(t)
 	var v struct {
 		Version int      `json:"version"`
 		Legal   []string `json:"legal"`
@@ -193,4 +179,18 @@ func setStandby(t *testing.T, conn *pgx.Conn, names string) {
 		}
 	}
 	time.Sleep(300 * time.Millisecond)
+}
+
+// gameOfThree starts a cluster and a serve on it, signs three players in
+// and starts a game of theirs.
+func gameOfThree(t *testing.T) (c *cluster, s *serve, tb *table, players []string, game string) {
+	t.Helper()
+	c = newCluster(t)
+	s = c.startServe()
+	tb = newTable(t, func() []string { return []string{s.base} })
+	players = []string{"ana@players.test", "bob@players.test", "cleo@players.test"}
+	for _, p := range players {
+		tb.signIn(p)
+	}
+	return c, s, tb, players, tb.newGame(players)
 }
