@@ -36,6 +36,15 @@ type Option func(*Hub)
 // is dropped (default DefaultBuffer).
 func WithBuffer(n int) Option { return func(h *Hub) { h.buffer = max(n, 1) } }
 
+// WithRetry sets how soon a game whose read failed is read again for its
+// subscribers (default DefaultRetry).
+func WithRetry(d time.Duration) Option {
+	return func(h *Hub) { h.retryEvery = max(d, time.Millisecond) }
+}
+
+// DefaultRetry is how soon a hub reads again a game whose read failed.
+const DefaultRetry = time.Second
+
 // ErrClosed is returned by Subscribe once the hub is closed (shutdown).
 var ErrClosed = errors.New("live updates are shutting down")
 
@@ -45,6 +54,8 @@ type Hub struct {
 	svc     *play.Service
 	log     *slog.Logger
 	buffer  int
+	// retryEvery is how soon a failed read of a game is tried again.
+	retryEvery time.Duration
 
 	reads atomic.Int64
 
@@ -65,7 +76,7 @@ func NewHub(w *events.Watcher, svc *play.Service, log *slog.Logger, opts ...Opti
 	if log == nil {
 		log = slog.Default()
 	}
-	h := &Hub{watcher: w, svc: svc, log: log, buffer: DefaultBuffer, games: map[string]map[*Subscription]struct{}{}}
+	h := &Hub{watcher: w, svc: svc, log: log, buffer: DefaultBuffer, retryEvery: DefaultRetry, games: map[string]map[*Subscription]struct{}{}}
 	for _, o := range opts {
 		o(h)
 	}
@@ -221,14 +232,28 @@ func (h *Hub) deliver(sub *Subscription, recorded []events.Recorded) {
 
 // Run delivers the watcher's ticks to the subscribers until ctx ends, then
 // closes every subscription.
+//
+// A game whose read fails (the database restarting, a failover) is read
+// again every retryEvery until a read succeeds: a tick is told once, and a
+// game that has ended gets no later one, so a dropped tick would leave its
+// subscribers behind until they reconnect.
 func (h *Hub) Run(ctx context.Context) error {
 	ticks, stop := h.watcher.Subscribe()
 	defer stop()
 	defer h.Close()
+	retry := time.NewTicker(h.retryEvery)
+	defer retry.Stop()
+	failed := map[string]int{} // game → the newest version a failed read was for
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-retry.C:
+			for gameID, version := range failed {
+				if h.tell(ctx, gameID, version) {
+					delete(failed, gameID)
+				}
+			}
 		case t, ok := <-ticks:
 			if !ok {
 				return nil
@@ -238,25 +263,39 @@ func (h *Hub) Run(ctx context.Context) error {
 				if !isGame {
 					continue
 				}
-				subs := h.behind(gameID, version)
-				if len(subs) == 0 {
-					continue
-				}
-				recorded, err := h.svc.ReadGame(ctx, gameID)
-				h.reads.Add(1)
-				if err != nil {
-					if ctx.Err() != nil {
-						return nil
-					}
-					h.log.Warn("live: read a game for its subscribers", "game", gameID, "err", err)
-					continue
-				}
-				for _, s := range subs {
-					h.deliver(s, recorded)
+				if h.tell(ctx, gameID, max(version, failed[gameID])) {
+					delete(failed, gameID)
+				} else {
+					failed[gameID] = max(version, failed[gameID])
 				}
 			}
 		}
+		if ctx.Err() != nil {
+			return nil
+		}
 	}
+}
+
+// tell reads a game once for its subscribers that have not had version
+// yet and delivers it to them. It reports false when the read failed and
+// should be tried again.
+func (h *Hub) tell(ctx context.Context, gameID string, version int) bool {
+	subs := h.behind(gameID, version)
+	if len(subs) == 0 {
+		return true
+	}
+	recorded, err := h.svc.ReadGame(ctx, gameID)
+	h.reads.Add(1)
+	if err != nil {
+		if ctx.Err() == nil {
+			h.log.Warn("live: read a game for its subscribers; trying again", "game", gameID, "err", err, "in", h.retryEvery)
+		}
+		return false
+	}
+	for _, s := range subs {
+		h.deliver(s, recorded)
+	}
+	return true
 }
 
 // behind returns the subscribers of a game that have not had version yet.

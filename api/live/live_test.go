@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/api/live"
 	"github.com/courrier-games/courrier/events"
@@ -31,12 +33,20 @@ type table struct {
 
 func newTable(t *testing.T, kind string, opts ...live.Option) *table {
 	t.Helper()
-	ctx := t.Context()
 	pool := pgtest.New(t)
+	return newTableReadBy(t, kind, pool, pool, opts...)
+}
+
+// newTableReadBy is newTable on pool whose hub reads the game through
+// hubPool.
+func newTableReadBy(t *testing.T, kind string, pool, hubPool *pgxpool.Pool, opts ...live.Option) *table {
+	t.Helper()
+	ctx := t.Context()
 	log := slog.New(slog.DiscardHandler)
 	w := events.NewWatcher(pool, events.WithIntervals(5*time.Millisecond, 50*time.Millisecond), events.WithWatcherLogger(log))
 	svc := play.New(pool, catalog.Registry(), play.WithWake(w.Wake), play.WithLogger(log), play.WithAccounts(auth.NewInvitees()))
-	hub := live.NewHub(w, svc, log, opts...)
+	reader := play.New(hubPool, catalog.Registry(), play.WithLogger(log), play.WithAccounts(auth.NewInvitees()))
+	hub := live.NewHub(w, reader, log, opts...)
 	runCtx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
 	go func() { _ = w.Run(runCtx); done <- struct{}{} }()
@@ -89,18 +99,24 @@ func (tb *table) move(t *testing.T, r *rand.Rand) bool {
 // collect reads n changes from sub, failing after a while.
 func collect(t *testing.T, sub *live.Subscription, n int) []play.Change {
 	t.Helper()
-	out := append([]play.Change(nil), sub.Backlog...)
+	return append(append([]play.Change(nil), sub.Backlog...), next(t, sub.C, n-len(sub.Backlog))...)
+}
+
+// next reads n changes from c, failing after a while.
+func next(t *testing.T, c <-chan play.Change, n int) []play.Change {
+	t.Helper()
+	var out []play.Change
 	// A liveness bound, not a speed target: on 2 cores shared with the
 	// rest of the suite (the Postfix and burst tests) the feed, which waits
 	// for the cluster's oldest running transaction, was once seen 10 s late.
 	deadline := time.After(30 * time.Second)
 	for len(out) < n {
 		select {
-		case c, ok := <-sub.C:
+		case ch, ok := <-c:
 			if !ok {
 				t.Fatalf("the subscription closed after %d of %d events", len(out), n)
 			}
-			out = append(out, c)
+			out = append(out, ch)
 		case <-deadline:
 			t.Fatalf("%d of %d events after 30 s", len(out), n)
 		}
@@ -164,6 +180,77 @@ func TestEachSeatGetsItsOwnHistoryOnceInOrder(t *testing.T) {
 				t.Fatalf("%d stream reads for %d moves watched by %d clients: the hub reads per client", st.Reads, moves, len(viewers))
 			}
 		})
+	}
+}
+
+// A read that fails (the database restarting, a failover) is tried again:
+// a game that has ended gets no later tick, and its subscribers would
+// otherwise stay behind until they reconnect. The hub reads as a role that
+// is refused the log while the last move is recorded, then allowed again.
+func TestAFailedReadIsTriedAgain(t *testing.T) {
+	ctx := t.Context()
+	db := pgtest.Open(t)
+	const reader = "courrier_live_test_reader"
+	owner := func(sql string) {
+		t.Helper()
+		if _, err := db.Owner.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	// Roles are the server's: another test process may create it at the
+	// same moment, and the duplicate is harmless.
+	owner(`do $$ begin create role ` + reader + ` login; exception when duplicate_object or unique_violation then null; end $$`)
+	owner(`grant usage on schema public to ` + reader)
+	owner(`grant select on all tables in schema public to ` + reader)
+	cfg, err := pgxpool.ParseConfig(db.OwnerURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.User, cfg.ConnConfig.Password = reader, ""
+	hubPool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hubPool.Close)
+
+	tb := newTableReadBy(t, "coyote", db.Service, hubPool, live.WithRetry(20*time.Millisecond))
+	r := rand.New(rand.NewPCG(7, 7))
+	tb.move(t, r)
+	sub, err := tb.hub.Subscribe(ctx, tb.game, tb.users[1], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	before, err := tb.svc.History(ctx, tb.game, tb.users[1], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(t, sub, len(before))
+
+	owner(`revoke select on events from ` + reader)
+	reads := tb.hub.Stats().Reads
+	tb.move(t, r)
+	for deadline := time.Now().Add(30 * time.Second); tb.hub.Stats().Reads == reads; {
+		if time.Now().After(deadline) {
+			t.Fatal("the hub never tried to read the game after the move")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // a retry or two fail as well
+	select {
+	case c := <-sub.C:
+		t.Fatalf("version %d was told though the hub may not read the log", c.Version)
+	default:
+	}
+	owner(`grant select on events to ` + reader)
+
+	want, err := tb.svc.History(ctx, tb.game, tb.users[1], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := append(append([]play.Change(nil), before...), next(t, sub.C, len(want)-len(before))...)
+	if jsonOf(t, got) != jsonOf(t, want) {
+		t.Fatalf("after the failed read the stream differs from the history:\n got %s\nwant %s", jsonOf(t, got), jsonOf(t, want))
 	}
 }
 
