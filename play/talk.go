@@ -1,0 +1,494 @@
+package play
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/games"
+)
+
+// Table talk (issue 36, part 1; DESIGN.md decision 6): what the players of a
+// game say to the whole table or to one seat lives in a stream of its own
+// per game, TalkStream, chained like any stream. Each message names the
+// game version it was said at, so talking never moves the game's version,
+// its pending entries or its deadlines, and is never in the game's rules
+// state. The referee may hide a message, for a reason that is recorded.
+const (
+	TypeSaid   = "talk.said"
+	TypeHidden = "talk.hidden"
+)
+
+// Press settings: who may talk to whom in a game, chosen at its creation
+// (the play-level option "press"; default PressPublic).
+const (
+	PressPublic  = "public"  // messages to the whole table only
+	PressPrivate = "private" // to the table and to one seat
+	PressNone    = "none"    // no talk
+)
+
+// The play-level options of a game, read by CreateGame beside the game's
+// own: OptionPress is a Press setting, OptionPressReveal ("yes"/"no",
+// default "no") makes private messages readable by all once the game is
+// over.
+const (
+	OptionPress       = "press"
+	OptionPressReveal = "press_reveal"
+)
+
+// ToTable is the To of a message said to the whole table.
+const ToTable games.Seat = -1
+
+// Talk limits: a message's length in characters after trimming, and how many
+// messages one player may say in one game per minute and per day (counted
+// from the talk stream, so they hold across restarts).
+const (
+	MaxTalkText   = 1000
+	TalkPerMinute = 10
+	TalkPerDay    = 200
+)
+
+// TalkStream is the event stream name of a game's table talk.
+func TalkStream(gameID string) string { return "talk-" + gameID }
+
+// Said is the data of a message: its opaque random id (a counter would
+// tell a seat how many private messages others exchanged), the seat that
+// said it (games.Spectator when the referee did, Referee set), to whom
+// (ToTable, or a seat), the text, and the game's version when it was said.
+type Said struct {
+	ID      string     `json:"id"`
+	From    games.Seat `json:"from"`
+	Referee bool       `json:"referee,omitempty"`
+	To      games.Seat `json:"to"`
+	Text    string     `json:"text"`
+	At      int        `json:"at"`
+}
+
+// Hidden is the data of the referee hiding message ID from view, for
+// Reason.
+type Hidden struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// Message is a message of the table talk as one reader may read it.
+type Message struct {
+	// ID is the message's opaque id.
+	ID string `json:"id"`
+	// Number is the message's place in the game's talk stream: a reader
+	// resumes after it (Messages' after, an SSE Last-Event-ID).
+	Number int `json:"number"`
+	// From is the seat that said it (games.Spectator for the referee);
+	// FromName names it.
+	From     games.Seat `json:"from"`
+	FromName string     `json:"from_name"`
+	Referee  bool       `json:"referee,omitempty"`
+	// To is ToTable or the seat the message was said to; ToName names the
+	// seat ("" for the table).
+	To     games.Seat `json:"to"`
+	ToName string     `json:"to_name,omitempty"`
+	// Text is what was said; "" when the referee hid it (Hidden, Reason).
+	Text   string `json:"text"`
+	Hidden bool   `json:"hidden,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// At is the game's version when it was said.
+	At     int       `json:"at"`
+	SaidAt time.Time `json:"said_at"`
+}
+
+// Private reports whether the message was said to one seat.
+func (m Message) Private() bool { return m.To != ToTable }
+
+// Line is what the message says, for a door to write: its text, or that the
+// referee hid it and why.
+func (m Message) Line() games.Phrase {
+	if m.Hidden {
+		return words.Phrase("talk.hidden", m.Reason)
+	}
+	return games.Said(m.Text)
+}
+
+// Heading says who said the message to whom ("Ana to the table", "Ana to
+// Bob", "the referee to the table").
+func (m Message) Heading() games.Phrase {
+	from := any(m.FromName)
+	if m.Referee {
+		from = games.T("talk.the_referee")
+	}
+	if m.Private() {
+		return words.Phrase("talk.heading_private", from, m.ToName)
+	}
+	return words.Phrase("talk.heading_table", from)
+}
+
+// pressOf reads the play-level options out of a creation's options: the
+// game's own options without them, and the press setting and reveal.
+func pressOf(opts map[string]string) (map[string]string, string, bool, error) {
+	rest := make(map[string]string, len(opts))
+	press, reveal := PressPublic, false
+	for k, v := range opts {
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case OptionPress:
+			switch p := strings.ToLower(strings.TrimSpace(v)); p {
+			case "":
+			case PressPublic, PressPrivate, PressNone:
+				press = p
+			default:
+				return nil, "", false, refuse(CodeInvalid, "refusal.press_option", strings.TrimSpace(v))
+			}
+		case OptionPressReveal:
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "", "no", "non", "false":
+			case "yes", "oui", "true":
+				reveal = true
+			default:
+				return nil, "", false, refuse(CodeInvalid, "refusal.press_reveal_option", strings.TrimSpace(v))
+			}
+		default:
+			rest[k] = v
+		}
+	}
+	return rest, press, reveal, nil
+}
+
+// talk is a game's talk stream folded.
+type talk struct {
+	version  int
+	messages []Message
+	// by holds, for each speaker (a seat; the referee as Spectator), the
+	// times of their messages, oldest first.
+	by map[games.Seat][]time.Time
+}
+
+// foldTalk folds a game's talk stream.
+func foldTalk(t *Table, recorded []events.Recorded) (*talk, error) {
+	k := &talk{by: map[games.Seat][]time.Time{}}
+	for _, e := range recorded {
+		k.version = e.Version
+		switch e.Type {
+		case TypeSaid:
+			var d Said
+			if err := json.Unmarshal(e.Data, &d); err != nil {
+				return nil, fmt.Errorf("decode %s of %s: %w", e.Type, e.Stream, err)
+			}
+			m := Message{ID: d.ID, Number: e.Version, From: d.From, Referee: d.Referee, To: d.To, Text: d.Text, At: d.At, SaidAt: e.RecordedAt}
+			if !d.Referee {
+				m.FromName = t.nameOf(d.From)
+			}
+			if d.To != ToTable {
+				m.ToName = t.nameOf(d.To)
+			}
+			k.messages = append(k.messages, m)
+			k.by[d.From] = append(k.by[d.From], e.RecordedAt)
+		case TypeHidden:
+			var h Hidden
+			if err := json.Unmarshal(e.Data, &h); err != nil {
+				return nil, fmt.Errorf("decode %s of %s: %w", e.Type, e.Stream, err)
+			}
+			for i := range k.messages {
+				if k.messages[i].ID == h.ID {
+					k.messages[i].Hidden, k.messages[i].Reason, k.messages[i].Text = true, h.Reason, ""
+				}
+			}
+		}
+	}
+	return k, nil
+}
+
+// mayRead reports whether user may read m in the game t. A table message:
+// whoever may read the game (its players, its referee; anyone before the
+// start, when there is no talk yet). A private message: its two seats
+// (a player who took a seat over, only what was said from the version they
+// took it at), and everyone once the game is over if the game's
+// press_reveal says so; the referee does not read private messages
+// before then.
+func (t *Table) mayRead(user string, m Message) bool {
+	if _, ok := t.ViewerOf(user); !ok {
+		return false
+	}
+	if !m.Private() {
+		return true
+	}
+	if t.Ended && t.PressReveal {
+		return true
+	}
+	seat := t.SeatOf(user)
+	if seat == games.Spectator || (seat != m.From && seat != m.To) || m.Referee {
+		return false
+	}
+	if took, ok := t.replacedAt[user]; ok && m.At < took {
+		return false
+	}
+	return true
+}
+
+// Messages lists the table talk of a game that user may read, said after
+// number after (0: all), oldest first. A *Error (CodeForbidden) when user
+// may not read the game at all.
+func (s *Service) Messages(ctx context.Context, gameID, user string, after int) ([]Message, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := t.ViewerOf(user); !ok {
+		return nil, refuse(CodeForbidden, "refusal.not_your_game", games.T("what.read_talk"))
+	}
+	recorded, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
+	if err != nil {
+		return nil, err
+	}
+	k, err := foldTalk(t, recorded)
+	if err != nil {
+		return nil, err
+	}
+	return t.readable(user, k, after), nil
+}
+
+// readable is the messages of k after number after that user may read.
+func (t *Table) readable(user string, k *talk, after int) []Message {
+	out := []Message{}
+	for _, m := range k.messages {
+		if m.Number > after && t.mayRead(user, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Say says text in a game for user's seat (or as the referee): to the
+// whole table when to is ToTable, else to the seat to, where the game's
+// press allows it. It refuses, writing nothing, a text empty or longer than
+// MaxTalkText, a speaker beyond TalkPerMinute or TalkPerDay, a game whose
+// press is none, a spectator, and a private message where press is public.
+func (s *Service) Say(ctx context.Context, actor Actor, gameID string, to games.Seat, text string) (Message, error) {
+	text = strings.TrimSpace(text)
+	if text == "" || utf8.RuneCountInString(text) > MaxTalkText {
+		return Message{}, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(text))
+	}
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return Message{}, err
+	}
+	return s.say(ctx, actor, t, to, text)
+}
+
+// SayTo is Say with the recipient named as a person writes it: a seat's
+// player name ("" for the whole table).
+func (s *Service) SayTo(ctx context.Context, actor Actor, gameID, name, text string) (Message, error) {
+	text = strings.TrimSpace(text)
+	if text == "" || utf8.RuneCountInString(text) > MaxTalkText {
+		return Message{}, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(text))
+	}
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return Message{}, err
+	}
+	to, err := t.seatNamed(name)
+	if err != nil {
+		return Message{}, err
+	}
+	return s.say(ctx, actor, t, to, text)
+}
+
+// seatNamed is the seat of the player named name, ToTable for "".
+func (t *Table) seatNamed(name string) (games.Seat, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return ToTable, nil
+	}
+	if t.Started {
+		for seat, n := range t.Engine.Players(t.State) {
+			if FoldReply(n) == FoldReply(name) {
+				return games.Seat(seat), nil
+			}
+		}
+	}
+	return ToTable, refuse(CodeInvalid, "refusal.talk_no_such_player", name, t.ID)
+}
+
+// say decides and appends a message on the game t (folded by the caller).
+func (s *Service) say(ctx context.Context, actor Actor, t *Table, to games.Seat, text string) (Message, error) {
+	if !t.Started {
+		return Message{}, refuse(CodeConflict, "refusal.talk_not_started", t.ID)
+	}
+	if t.Press == PressNone {
+		return Message{}, refuse(CodeForbidden, "refusal.talk_none", t.ID)
+	}
+	seat := t.SeatOf(actor.User)
+	referee := actor.User != "" && actor.User == t.Referee() && seat == games.Spectator
+	if seat == games.Spectator && !referee {
+		return Message{}, refuse(CodeForbidden, "refusal.talk_not_player", t.ID)
+	}
+	if to != ToTable {
+		switch {
+		case t.Press != PressPrivate:
+			return Message{}, refuse(CodeForbidden, "refusal.talk_public_only", t.ID)
+		case referee:
+			return Message{}, refuse(CodeForbidden, "refusal.talk_referee_table", t.ID)
+		case to < 0 || int(to) >= t.seatCount():
+			return Message{}, refuse(CodeInvalid, "refusal.talk_no_seat", int(to), t.ID)
+		case to == seat:
+			return Message{}, refuse(CodeInvalid, "refusal.talk_to_self")
+		}
+	}
+	d := Said{ID: talkID(), From: seat, Referee: referee, To: to, Text: text, At: t.Version}
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return Message{}, fmt.Errorf("encode %s: %w", TypeSaid, err)
+	}
+	meta := events.Meta{Actor: actor.User, Channel: actor.Channel, RequestID: actor.RequestID}
+	if !referee {
+		n := int(seat)
+		meta.Seat = &n
+	}
+	var rec []events.Recorded
+	err = s.appendTalk(ctx, t, func(k *talk, now time.Time) ([]events.Event, error) {
+		if err := k.withinLimits(seat, now); err != nil {
+			return nil, err
+		}
+		return []events.Event{{Type: TypeSaid, Data: raw, Meta: meta}}, nil
+	}, &rec)
+	if err != nil {
+		return Message{}, err
+	}
+	m := Message{ID: d.ID, Number: rec[0].Version, From: seat, Referee: referee, To: to, Text: text, At: d.At, SaidAt: rec[0].RecordedAt}
+	if !referee {
+		m.FromName = t.nameOf(seat)
+	}
+	if to != ToTable {
+		m.ToName = t.nameOf(to)
+	}
+	return m, nil
+}
+
+// withinLimits refuses a speaker who said TalkPerMinute messages in the
+// minute before now or TalkPerDay in the day before.
+func (k *talk) withinLimits(seat games.Seat, now time.Time) error {
+	minute, day := 0, 0
+	for _, at := range k.by[seat] {
+		if at.After(now.Add(-time.Minute)) {
+			minute++
+		}
+		if at.After(now.Add(-24 * time.Hour)) {
+			day++
+		}
+	}
+	if minute >= TalkPerMinute {
+		return refuse(CodeConflict, "refusal.talk_rate_minute", TalkPerMinute)
+	}
+	if day >= TalkPerDay {
+		return refuse(CodeConflict, "refusal.talk_rate_day", TalkPerDay)
+	}
+	return nil
+}
+
+// HideMessage hides the message id of a game from view, for reason: the
+// referee only. The message stays in the log; every reader sees that the
+// referee hid it and why.
+func (s *Service) HideMessage(ctx context.Context, actor Actor, gameID, id, reason string) (Message, error) {
+	reason = strings.TrimSpace(reason)
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return Message{}, err
+	}
+	if t.Referee() == "" {
+		return Message{}, refuse(CodeConflict, "refusal.no_referee_talk", t.ID)
+	}
+	if actor.User == "" || actor.User != t.Referee() {
+		return Message{}, refuse(CodeForbidden, "refusal.hide_referee_only", t.ID)
+	}
+	if reason == "" || utf8.RuneCountInString(reason) > maxDisputeText {
+		return Message{}, refuse(CodeInvalid, "refusal.hide_reason", maxDisputeText)
+	}
+	raw, err := json.Marshal(Hidden{ID: id, Reason: reason})
+	if err != nil {
+		return Message{}, fmt.Errorf("encode %s: %w", TypeHidden, err)
+	}
+	var hidden Message
+	meta := events.Meta{Actor: actor.User, Channel: actor.Channel, RequestID: actor.RequestID}
+	var rec []events.Recorded
+	err = s.appendTalk(ctx, t, func(k *talk, _ time.Time) ([]events.Event, error) {
+		i := slices.IndexFunc(k.messages, func(m Message) bool { return m.ID == id })
+		if i < 0 {
+			return nil, refuse(CodeNotFound, "refusal.no_message", t.ID, id)
+		}
+		if k.messages[i].Hidden {
+			return nil, refuse(CodeConflict, "refusal.hidden_already", id)
+		}
+		hidden = k.messages[i]
+		return []events.Event{{Type: TypeHidden, Data: raw, Meta: meta}}, nil
+	}, &rec)
+	if err != nil {
+		return Message{}, err
+	}
+	hidden.Hidden, hidden.Reason, hidden.Text = true, reason, ""
+	return hidden, nil
+}
+
+// appendTalk appends to t's talk stream what decide decides on the stream
+// as it is, in one transaction, reading and deciding again when another
+// writer appended first.
+func (s *Service) appendTalk(ctx context.Context, t *Table, decide func(k *talk, now time.Time) ([]events.Event, error), out *[]events.Recorded) error {
+	for attempt := 0; ; attempt++ {
+		err := s.appendTalkOnce(ctx, t, decide, out)
+		if errors.Is(err, events.ErrVersionConflict) && attempt < maxRetries {
+			continue
+		}
+		if errors.Is(err, events.ErrVersionConflict) {
+			return &Error{Code: CodeConflict, Err: err, Message: words.Phrase("refusal.busy", t.ID)}
+		}
+		if err == nil {
+			s.wake()
+		}
+		return err
+	}
+}
+
+func (s *Service) appendTalkOnce(ctx context.Context, t *Table, decide func(k *talk, now time.Time) ([]events.Event, error), out *[]events.Recorded) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	var now time.Time
+	if err := tx.QueryRow(ctx, `select now()`).Scan(&now); err != nil {
+		return fmt.Errorf("read the time: %w", err)
+	}
+	recorded, err := events.ReadStream(ctx, tx, TalkStream(t.ID), 0)
+	if err != nil {
+		return err
+	}
+	k, err := foldTalk(t, recorded)
+	if err != nil {
+		return err
+	}
+	evs, err := decide(k, now)
+	if err != nil {
+		return err
+	}
+	rec, err := events.Append(ctx, tx, TalkStream(t.ID), k.version, evs)
+	if err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit the talk of game %s: %w", t.ID, err)
+	}
+	*out = rec
+	return nil
+}
+
+// talkID returns a message's opaque random id (16 lowercase base32
+// characters).
+func talkID() string {
+	var b [10]byte
+	_, _ = crand.Read(b[:]) // crypto/rand.Read never returns an error (Go 1.24+)
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}
