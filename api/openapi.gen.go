@@ -470,6 +470,12 @@ type GameMail struct {
 	Settings []MailSetting `json:"settings"`
 }
 
+// HideRequest defines model for HideRequest.
+type HideRequest struct {
+	// Reason Why, in 1 to 1000 characters.
+	Reason string `json:"reason"`
+}
+
 // JoinRequest defines model for JoinRequest.
 type JoinRequest struct {
 	Name *string `json:"name,omitempty"`
@@ -571,6 +577,54 @@ type MeUpdate struct {
 
 	// TimeZone An IANA time zone name, "Europe/Paris"; "UTC" for none.
 	TimeZone *string `json:"time_zone,omitempty"`
+}
+
+// Message A message of the table talk.
+type Message struct {
+	// At The game's version when it was said.
+	At int `json:"at"`
+
+	// From The seat that said it; -1 for the referee.
+	From     int    `json:"from"`
+	FromName string `json:"from_name"`
+	Hidden   *bool  `json:"hidden,omitempty"`
+
+	// Id The message's opaque id.
+	Id string `json:"id"`
+
+	// Line What to show: the text, or that the referee hid it and why, in the caller's language.
+	Line string `json:"line"`
+
+	// Number Its place in the game's talk stream (resume after it).
+	Number int `json:"number"`
+
+	// Reason Why the referee hid it.
+	Reason *string `json:"reason,omitempty"`
+
+	// Referee True when the referee said it.
+	Referee *bool     `json:"referee,omitempty"`
+	SaidAt  time.Time `json:"said_at"`
+
+	// Text What was said; empty when the referee hid it.
+	Text string `json:"text"`
+
+	// To -1 for the whole table, else the seat it was said to.
+	To     int     `json:"to"`
+	ToName *string `json:"to_name,omitempty"`
+}
+
+// MessageList defines model for MessageList.
+type MessageList struct {
+	Items []Message `json:"items"`
+}
+
+// MessageRequest defines model for MessageRequest.
+type MessageRequest struct {
+	// Text 1 to 1000 characters once trimmed (checked by play, in the same words for every door).
+	Text string `json:"text"`
+
+	// To The seat to say it to privately; absent, the whole table.
+	To *int `json:"to,omitempty"`
 }
 
 // MoveRequest defines model for MoveRequest.
@@ -848,6 +902,12 @@ type ListEventsParams struct {
 	Since *int `form:"since,omitempty" json:"since,omitempty"`
 }
 
+// ListMessagesParams defines parameters for ListMessages.
+type ListMessagesParams struct {
+	// After Only the messages after this number (a message's `number`).
+	After *int `form:"after,omitempty" json:"after,omitempty"`
+}
+
 // PlayMoveParams defines parameters for PlayMove.
 type PlayMoveParams struct {
 	// IdempotencyKey A retry with the same key returns the first answer's receipt and writes nothing.
@@ -892,6 +952,12 @@ type RuleDisputeJSONRequestBody = RulingRequest
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
+
+// SayMessageJSONRequestBody defines body for SayMessage for application/json ContentType.
+type SayMessageJSONRequestBody = MessageRequest
+
+// HideMessageJSONRequestBody defines body for HideMessage for application/json ContentType.
+type HideMessageJSONRequestBody = HideRequest
 
 // PlayMoveJSONRequestBody defines body for PlayMove for application/json ContentType.
 type PlayMoveJSONRequestBody = MoveRequest
@@ -964,6 +1030,15 @@ type ServerInterface interface {
 	// JoinGame Take a seat in an open game.
 	// (POST /v1/games/{game_id}/join)
 	JoinGame(ctx echo.Context, gameId GameID) error
+	// ListMessages The table talk of the game the caller may read (issue 36), oldest first.
+	// (GET /v1/games/{game_id}/messages)
+	ListMessages(ctx echo.Context, gameId GameID, params ListMessagesParams) error
+	// SayMessage Say something at the table, or to one seat where the game's press is private.
+	// (POST /v1/games/{game_id}/messages)
+	SayMessage(ctx echo.Context, gameId GameID) error
+	// HideMessage The referee hides a message from view, for a reason that is recorded.
+	// (POST /v1/games/{game_id}/messages/{message_id}/hide)
+	HideMessage(ctx echo.Context, gameId GameID, messageId string) error
 	// PlayMove Play a move, in the game's notation or as a number of legal_compact.
 	// (POST /v1/games/{game_id}/moves)
 	PlayMove(ctx echo.Context, gameId GameID, params PlayMoveParams) error
@@ -1304,6 +1379,71 @@ func (w *ServerInterfaceWrapper) JoinGame(ctx echo.Context) error {
 	return err
 }
 
+// ListMessages converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMessages(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMessagesParams
+	// ------------- Optional query parameter "after" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "after", ctx.QueryParams(), &params.After, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter after: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMessages(ctx, gameId, params)
+	return err
+}
+
+// SayMessage converts echo context to params.
+func (w *ServerInterfaceWrapper) SayMessage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SayMessage(ctx, gameId)
+	return err
+}
+
+// HideMessage converts echo context to params.
+func (w *ServerInterfaceWrapper) HideMessage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// ------------- Path parameter "message_id" -------------
+	var messageId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "message_id", ctx.Param("message_id"), &messageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter message_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.HideMessage(ctx, gameId, messageId)
+	return err
+}
+
 // PlayMove converts echo context to params.
 func (w *ServerInterfaceWrapper) PlayMove(ctx echo.Context) error {
 	var err error
@@ -1635,6 +1775,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.ListDisputes, options.OperationMiddlewares["listDisputes"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.RaiseDispute, options.OperationMiddlewares["raiseDispute"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/disputes/:dispute/ruling", wrapper.RuleDispute, options.OperationMiddlewares["ruleDispute"]...)
+	router.GET(options.BaseURL+"/v1/games/:game_id/messages", wrapper.ListMessages, options.OperationMiddlewares["listMessages"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/messages", wrapper.SayMessage, options.OperationMiddlewares["sayMessage"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/messages/:message_id/hide", wrapper.HideMessage, options.OperationMiddlewares["hideMessage"]...)
 	router.GET(options.BaseURL+"/v1/dev/mail", wrapper.ListDevMail, options.OperationMiddlewares["listDevMail"]...)
 	router.GET(options.BaseURL+"/v1/players/:player_id", wrapper.GetPlayer, options.OperationMiddlewares["getPlayer"]...)
 
@@ -3133,6 +3276,309 @@ func (response JoinGamedefaultJSONResponse) VisitJoinGameResponse(w http.Respons
 	return err
 }
 
+type ListMessagesRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Params ListMessagesParams
+}
+
+type ListMessagesResponseObject interface {
+	VisitListMessagesResponse(w http.ResponseWriter) error
+}
+
+type ListMessages200JSONResponse MessageList
+
+func (response ListMessages200JSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMessages401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListMessages401JSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMessages403JSONResponse Error
+
+func (response ListMessages403JSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMessages404JSONResponse Error
+
+func (response ListMessages404JSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMessagesdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ListMessagesdefaultJSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessageRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Body   *SayMessageJSONRequestBody
+}
+
+type SayMessageResponseObject interface {
+	VisitSayMessageResponse(w http.ResponseWriter) error
+}
+
+type SayMessage201JSONResponse Message
+
+func (response SayMessage201JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage400JSONResponse struct{ ErrorJSONResponse }
+
+func (response SayMessage400JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage401JSONResponse Error
+
+func (response SayMessage401JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage403JSONResponse Error
+
+func (response SayMessage403JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage404JSONResponse Error
+
+func (response SayMessage404JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage409JSONResponse Error
+
+func (response SayMessage409JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessagedefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response SayMessagedefaultJSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessageRequestObject struct {
+	GameId    GameID `json:"game_id"`
+	MessageId string `json:"message_id"`
+	Body      *HideMessageJSONRequestBody
+}
+
+type HideMessageResponseObject interface {
+	VisitHideMessageResponse(w http.ResponseWriter) error
+}
+
+type HideMessage200JSONResponse Message
+
+func (response HideMessage200JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage400JSONResponse struct{ ErrorJSONResponse }
+
+func (response HideMessage400JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage401JSONResponse Error
+
+func (response HideMessage401JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage403JSONResponse Error
+
+func (response HideMessage403JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage404JSONResponse Error
+
+func (response HideMessage404JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage409JSONResponse Error
+
+func (response HideMessage409JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessagedefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response HideMessagedefaultJSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PlayMoveRequestObject struct {
 	GameId GameID `json:"game_id"`
 	Params PlayMoveParams
@@ -4454,6 +4900,15 @@ type StrictServerInterface interface {
 	// JoinGame Take a seat in an open game.
 	// (POST /v1/games/{game_id}/join)
 	JoinGame(ctx context.Context, request JoinGameRequestObject) (JoinGameResponseObject, error)
+	// ListMessages The table talk of the game the caller may read (issue 36), oldest first.
+	// (GET /v1/games/{game_id}/messages)
+	ListMessages(ctx context.Context, request ListMessagesRequestObject) (ListMessagesResponseObject, error)
+	// SayMessage Say something at the table, or to one seat where the game's press is private.
+	// (POST /v1/games/{game_id}/messages)
+	SayMessage(ctx context.Context, request SayMessageRequestObject) (SayMessageResponseObject, error)
+	// HideMessage The referee hides a message from view, for a reason that is recorded.
+	// (POST /v1/games/{game_id}/messages/{message_id}/hide)
+	HideMessage(ctx context.Context, request HideMessageRequestObject) (HideMessageResponseObject, error)
 	// PlayMove Play a move, in the game's notation or as a number of legal_compact.
 	// (POST /v1/games/{game_id}/moves)
 	PlayMove(ctx context.Context, request PlayMoveRequestObject) (PlayMoveResponseObject, error)
@@ -5117,6 +5572,129 @@ func (sh *strictHandler) JoinGame(ctx echo.Context, gameId GameID) error {
 	return nil
 }
 
+// ListMessages operation middleware
+func (sh *strictHandler) ListMessages(ctx echo.Context, gameId GameID, params ListMessagesParams) error {
+	var request ListMessagesRequestObject
+
+	request.GameId = gameId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMessages(ctx.Request().Context(), request.(ListMessagesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMessages")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListMessagesResponseObject); ok {
+		return validResponse.VisitListMessagesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SayMessage operation middleware
+func (sh *strictHandler) SayMessage(ctx echo.Context, gameId GameID) error {
+	var request SayMessageRequestObject
+
+	request.GameId = gameId
+
+	var body SayMessageJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SayMessage(ctx.Request().Context(), request.(SayMessageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SayMessage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SayMessageResponseObject); ok {
+		return validResponse.VisitSayMessageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// HideMessage operation middleware
+func (sh *strictHandler) HideMessage(ctx echo.Context, gameId GameID, messageId string) error {
+	var request HideMessageRequestObject
+
+	request.GameId = gameId
+	request.MessageId = messageId
+
+	var body HideMessageJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.HideMessage(ctx.Request().Context(), request.(HideMessageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "HideMessage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(HideMessageResponseObject); ok {
+		return validResponse.VisitHideMessageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // PlayMove operation middleware
 func (sh *strictHandler) PlayMove(ctx echo.Context, gameId GameID, params PlayMoveParams) error {
 	var request PlayMoveRequestObject
@@ -5603,169 +6181,182 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rcts4muiroHROVaRa+hpn5rRcW1PudCaTnr6kYs/pPaeZsiASEjEmAQ0AWtGkXLVPs6+wD7Bvsk+y",
-	"he8DSFACZcmx05me/pNyRBKX74bvjo+DTFYLKZgwejD+OFhQRStmmIL/vaYVe/ON/YuLwXiwoKYYJANB",
-	"KzYYD+a0Ytc8HyQDxf5Wc8XywdiomiUDnRWsovazin74jom5KQbjs+NkUHHh/3uSDMxqYcfRRnExH9zd",
-	"3dmR9EIKzWD2V0pJZf/IpDBMGPsnXSxKnlHDpTj6q5bC/tZO978Vmw3Gg/911G7qCJ/qIxwNZsmZzhRf",
-	"2EEG48GFIMw+SwgXJJO1UpypZ5pIwfAB0QVdsMOB/dSNZie7ePvmSt4wWMJCyQVThuPCM8WoYfk1hSXP",
-	"pKrsX4OcGnZgeMUGG3tPBjy37278XFJtrmu9fTBRlyWdlszDf2MUxFhkeMVu5c0nDX4Xov/nAdADTJeE",
-	"YHjffCenf2WZsXNf1Dk379hCKhMBYcGyGwYw4YZVOrp69wNViq7s/3OuF7XBAZqvttHEN/hBbCwmchai",
-	"ZCplyaiwj2ZcaXM9pfC4S0tXBSPwmNwypbkUhJKFktOSVWRJNZnJWuSEmsOWBLgwbM6UHXjeh6YbLuLk",
-	"UcnbPbYLEGf59/I2uuUF1bpvz4uSrpxQ2B0fbufdr7p4dmAKhgvgsSyQLreTnB/CvR8jtfWFKabr0twH",
-	"rnf4luV6xuLwtw+udUFPX/wu+rwWDyLkLVBZ2/wcWQ0IpMVSd2FJACIk6wbXScNoAbY8WQUM1cu/jpo2",
-	"8LqP6MsKKgQrN7mJLnhCWEV5mZCs5AmRithBZG1Izma0LkNGagecKVnFKcqOdU1rewDFWNc+fqbJN39+",
-	"8z1BGiFU5OSiNgUTxp07B0gXOjp1xbSmczgX+/g1+kDebOO7Htn9t5pp0zeVpnxPqtN02QMWeQsn4i1n",
-	"S7IsmCDG/QpCLWcZz1l+iAzRYdkA9EbuQM6AOXjXDdVAIBnA/zytOFC6bQL8YjT6khpayvkmfTZQ2Ulw",
-	"umGsOrQJuPUTEAbcspjXTsp3F+Rl/yb0eU6sAmC1E8GWxL6oyZAdzg9JJlfSsFGcEumHawtC3cMJXGx7",
-	"3KsxSFja3qD7EXcUk8V1yfR1rcr7Jb0Tdk69aHcQbrZdYTj0FnS4lW0gxAmYKBA6SFrH2U8FNcAguBBi",
-	"SXbONKiXVqcsuWBRjJV0GpOCV81QzzSxeyczqaxewZSWwlHCT5YraVlaDUMRK91HMKFdhwXbM02WUuVx",
-	"oSV6aa87L7fqjKdBqyEjpN0SaFlew8TROQAX8UnsI8JzHQFadKhbWtbsGqDVMyK8oTtwSgD2C6bwoYeN",
-	"tvuSKmfqnNCpZsK0As6NohjNCYXVrQhVgLs9jnIYZB9BvEb0jto9OXoy6RJhlL5R/e6xUTTLFDOb4Lss",
-	"5NLSacbGRDORE27s5in5mlHFFDF2uChajJ9oqwrqjab1beLXiV9XbEPfMJpb5kEFI8+5XTIt3wb7mtFS",
-	"s3UD74pXzFKnXLIcKMBqS0TO4OCyelFid5gOfn9apIOEpIPneTqwukY6OMlP8EcqSGE5ixpSMqoNGSJF",
-	"kAWdM/3MkloFuoJTIdKBqZUgMJKhN8y+W43GZGJ/njjK9PMDaVrxRSp6Y4W7Qzb5/WkxSshkyUUul/4r",
-	"/B9ht0ytCCv5nE/L5vMVoUIvmUqIrrMCMfdS1gvLUGXJxJy1o5+eFaNDcmEIN/YQR+CGyzKwGnyKn9hD",
-	"9xB1xYCW7J7WrP3T4wiFLBm7yemqh2mlKFfEPibDv1y9HBEpyLLgWdEsTRNVi4SAsPk5HVRSILpMzfCP",
-	"JcvdL0WNf8wUTwfvPWuPHdByuuowcbDuk+P4UfoG3/39JoMjOu7f/l2Uom+/p7zck55/FIw4PdNSsaXC",
-	"nN0C5U3lByBmwz6YTTw93C/RvMuF+d1Z1HjVNW4rKuDYh54H8hMkIyh+qCq6uTs+Bzft+364f8e1+VTV",
-	"0KPw4Wqhd0J8kg01XW21NyJHpPNPOBMvj3skFKO6Y4d2DnT71yet2ksa+wUTdWUBVS8KVqJX0UKI5QHQ",
-	"dqCo3U3n1ihuluHGBVsjhqp+6yaYth/W1DiJBiyLgAcLSrHM6iBRJPSu2htAaCZNV4MGXb3rd6T2KHTf",
-	"7zpTbMYUi9GdqlmrXmX2QFKE61BJdd8GgGiM4ShDtbNt2e87tJTvFbNdeLS0v67fr0C1PiFGkpPj42N7",
-	"tiqaGaY0GTp/CpmuiLVck46iCSo4HOPuIJJSxdXlnejJ8y4Z2qks7GrN0HHtQUoKqomQxmqxWcFyOB24",
-	"IblkVjVoiFBxY5iwq7bHyGgvQnSAiiGgceF3QcviP2cyZ6EoqGhp5Qh4p2pBWy8M/DKTasrzHLRGIc01",
-	"+FYtQxhasut2eZkUs5LD6WCkvC6pmjMYUNeLhVT2tKhYzuk1rD4Z8LJkc1peO/4K3yupmNcUPlfUsOuS",
-	"V9z45d1Sjo7yBGCmBAU3BTOFzK/tAp0KGpVnOTOUx8wZsCbRGsqJ5iJD3HoSABUUPCRE02VCjCxzS5em",
-	"YFyhUjjsAGS0n/ni9IyedXFNlkqKeUPlyNPPNPGQituC2z1X1h7cYilSR+g5eqCmitEbb4O+fHtwcvoA",
-	"jnLSJ6uVsiagh24EdPdwBZBwC7ZNnlh7Hzkhyjq3LuS15paghsb3wOwHzlBtEdHYBZoxws0hIhXHWA+5",
-	"NG7YPfQIwIGddLWw0sXKts781poEdzLo91HM9J2qMY3Zn5R76bBeWYhQcEEXCybsyrlA8RzZg11g3OSF",
-	"Hx5JC3HiBxDscNToI+G2e4nlMY51pLrtIYle9vFsA0e8YnQXfcYf43782O7iHtOHWDPelHx4KLU3Rlew",
-	"WEDwT1QX3khzUCqpNo5Zh3RmmLXpM1lVVORxydUjJvu9dm4ie7hbvcC+GB048OXG9aL+A6JFTiwyuI3C",
-	"3qI//1GictTEAdDh3ITwGaECZE8PekMz1lBT61ALkQtQMWhmOCgEMy64LvrsEnlN0QjeCRhX8iIeoawX",
-	"+d7EvTWWupK1uvaOmvtUa6vRdJ3tDixhKLENNrpNh5OsWeLBdvoY/DGk1ycGaOzn3h+za3TG8RrPe4Iw",
-	"27w7sYBfd4Y/WlOBZgW6LDUz4L+0cyZWyprCGlCgh4Hrmk5lbYgpuIZ3giW1m7xXbICrf5gOXsp6kQ5G",
-	"54RVC7NCoV6LGyGXoucYN4aLud46uFUH/ItkyI0m8pYpxXOmR4mzimCvkEXR0VW3Id5i7RKHvRf/a1Ek",
-	"i6Fg8TG6+FZy8TAb0gN7LQ9qB9fgd3L+0EmZp7pg1uen3fSr5zuHgb4JThHngRZsSWiWyVoAhu7dXEfh",
-	"hcW979vxZVTpDayQ7aP3693JwNLISzCk9oRnnPkv0L6WM2Klnm7CRxA3SAdjiMZBsPZ+GLUZPpueXqc8",
-	"2Bc0ef3qipRcm8h0Le/sMl9Mk/tR2NHkbHZO7DlJFEPFHdwXyB8J0da2dAHOqZI0ZwocDpCYxzShc8oF",
-	"GQKheAAkxBlPPcdv3znUow62iNR7YjJrv9pZrDiS6YQBTo+Rm9x/T+6ROH7avs382SF/zZFqhXmP2YLB",
-	"HfDVEE1XeoveuCmKQb5S7WOsLrZrxiS1K6gWBmMnilVc5EzZ//33v//HHhHrC6ILqUwrMhZMLsq4Drpg",
-	"6jrOYD+155u1X6dAhDCcpTdgviEXt9xAVo4ekw7Ngbk52sWPmAcxVYR5sKo+lL1Ft6PIWCSpjZYlfL3b",
-	"sZXJBZDXVNYiYxGc2beIkSBnCM1zxbQm7u1zIqQpuJg3OoCRFmK1MLy0XxDN58Iat9OVIxiWk5KLG8vr",
-	"S8UNs1/4tFcyU7ICN0ES0U2aPXXX9//sulxaCrWkJVZEAuoASbAIZoiWFcOlzqQaJaSS2hDFMrvo/U77",
-	"Rk+LKM4gJ/vpXlt5Cmxjl2XpCuK00ou+vTQO4Nv71A1cUBIQhQdki/I+KkPa2DwOH1OrjCqSzjBdWPTk",
-	"lsohtu2iwJ0MjzA4sk3/a5S+iuaMUKelarvBz6T37aLpheNtgD1+Rl/gOdw69f0R3HPmPvDMi5BBo+ft",
-	"nkzu3NdRDPmnwBmQ9DJMB0z4QDqYAqAXLAte4lsFvWUkK6RmgggrlYfGWglAW5iHQGayLOVSk4ssYwtz",
-	"8J2bJAGCAomG+dJWTB1wO4yBnINt+sIOie3WRr7+uxSRvb65+OGiMXJe1RakR2+p4jodjIJcAy5weSAs",
-	"qGpjJFyck3Twl6uX6QCNIrvzCMJj5wxzROiMjwYhcZT/Bazme3Wciovw15N1racf7Rct0psTQC8YvdFW",
-	"GQhxT4aUGDpvskrsrwdfv0oHpGJUaPJHexYWozXV8/mLLTjbpzZkK0IvBAGc2leIfQWwa1fexW6LNsus",
-	"HmvBMn53tpNp9r28fWBIkX1YQEj7OnDVVFzwqq4G4+OYOyrueIcMEHnLICNaW7FDS4JkC14ZSBa1B9va",
-	"Bk+Pj++twlkTmhgE21j4+164eB/eejA1Y3yxg3MPX7tLBrecLe97/ZJR83/te+vL9tO5YWKr/YEtvV95",
-	"DwzmYQ7a9rwQ/2LgNL7PKqu4uG7ci71uFE2oj/lVtTYohf1nZAj+5ZNTUklhCj2y6t1fJReH5AdpCNU3",
-	"LPc2JbjorN6D8Q5QplljryJVnniS2UakXFwrVnI65SU3q/jKF0xZVc8lLbVytmJmc83NBgVjufZbOHe+",
-	"B3yWkCU3RaP/5jUjK2YSq9Q9fK/3bbXfe+YmeKabpcMR43SmsYvIhj750U6G+v0++k762nGyg89eQQg9",
-	"THLG87W7K2CAcZtKgN4AIacyXz3TRFGrJsUthf4UkIJhRUdjyMgZWRYSQrvWaPMpCW0WZBLib+OEiSYa",
-	"NontMT2UGjjdKuYOgmB0yPPsLg+MSuHpJRVDu9g5M7r5FczP8xZM2lBltLW3uNGsnKGSYA1Ty6ipsJTM",
-	"8tEh+bGyCkU+7tCnpQ5NnBllzzIgchN6mlNh7RY7jDPzwu/d7NwcpqInxzEOs9a7cXK6iwc1JlPfMpFH",
-	"VedPj7sF6fh9QWjwQOXEOaf8lFFVvLegzucebJIUFxnbIZ7rKrFgHP9VFFRNYU/cY7zpKIEPrvucOvgY",
-	"6ANo9vWrK3J0e3LkojRHH5vv78jQZWuUXBvLf3LBBJ4sPbn71BtEW+bFlxxHuQBEQpSsRW5Ppd4pG0/m",
-	"lM2kYk5OolEAcgpeG8XzE7ekDoRIcTlyopduYRMvqYq44faOvoLcD/Jy4GxzapkFhtoC433DqO+o6Unc",
-	"WTuPtytd7avb6nnDIdsF98PzHY3b0b0h9B7/0ruGCrx625Os2kOmr0ue3ciDU0+iw5MXx8dWpwBZCZTV",
-	"yiRZYwqXG17U1dSNnkdXBqoHu+VwCpDh8xf7j3wrS2oaTN37QTyc5TYP6+wM6cEaw9O7Vivvoqi/gtJX",
-	"/T9SCsSY3DC2IBz8lrdM8dkK5YSck5KaPmbBBLBI9Qpz9Ttdo2jJFHMRUpGD+xizbmGUcyeY7ItOBnFj",
-	"MYhunDVb2h1iESW4N0a1peyz57hZQzFMmmwNbimGnHFf0u2bnFULaZjIVgd/ZitSUZNZq8HqPVSV3NoU",
-	"rsZjU6vbJwcIHYi+TnSHRKC2nUSbYuDKQYGugj3GSfke+6NrYiRWP/vL1UtfC7IeeqEilyIKTl41ITFq",
-	"gI4qqqyh0XwUl04+yTwi4L5vwmw+lRMc+QWrNCtvwa3uM4QIRF01FGj1nIn9BuRrEKGNpdhols2stLcQ",
-	"oIrVin3TMeK48DbeuCkh0uS//tMq8v5//0IqrjXLR61mkMulCGrveMkakw6Ki2vWsyKuoyIgWBS8AT7J",
-	"TgETjIuktEtKZwPPEIfN/ElALHG6tDNdGrZ4pFzOTNZlHmZzWjGpzVamxFc8b/Zi+IFJoZ8/oVOxW0Yj",
-	"gcdXt0ytkHZ8hKFJ5W0FEhM5OM4wmcGZqsANsjaEAphHm0JhB2xpI5UrhO8Fzi1ny46ad1/cwiWE4nfR",
-	"7hb96a0hCJ5pt9Ccf8Z019aRF3dfxBwPnRQ+aDrgkRci1HSzir69/PEHgkDxgYrWokCFbEtIoSc9uz2K",
-	"HJc1abqRxNwmaTfAWI9MiDtJdSZVvFY47KOw3rWhriqq4uVfSy5ET9eW3hHXTSc3fHQfUAL2MFf4p5d+",
-	"dd1ee/q110u+YttrvMtP4M7wNtAu2YxQjrJfKw+sYLFjumzUiJkK5oSrogA3HLQqqhaGDNPBlOfkOfnv",
-	"f/8PcnoMkT+KR6fLxDDNAPghVA4PTw6mVLtDdY8uQa3TaDfL170f4wV38Nyf5vsEEsvJIm2owYoICHB3",
-	"yy92kVqtTy9wJ94vupLBh4O5PAh2o2Y0Yx/vwicH+oYvDtCnTMuDhYT3cMAew7IVgQCWFl+eMNepLc5K",
-	"Wke7bLAPC66Y3q+cwzcaiD+59seUFyvYuSAqS2qNPritOQast1lBMF8SbsUNHIMEZnxvlSgbaVDCqS1G",
-	"rZ51a/F92l3X07CPIOr1hPb3jOt1kfZWx+7qPHV+ul19qNBJAttcfHpe7v/Z8wTpdSbCqh4jm73tlfHg",
-	"jHb4/mEHdCnnXFw3vNaNIu8HqnCoaEWcZlmtuFld2p3j9FNk2lhuIcoS7ERCht/+dDUiQaMXWpKLt2/a",
-	"PiUATXBk4IjN/IUxC+wHycVMbs70tqQrYizzGLlw7kddymW5SiBpnfzp6uotZrxNV75NWVPq69zpqUjF",
-	"JWbgjcnk7Y+X6JWntSmOACwTSDDReIbeNL6om2caWotYQyUVax/C3iat/e7eh58TMue3ECJegxMl3/50",
-	"laTilpY8Jyen0M9Ejw7J19JoDB+xCAg1TtOuAH+dpGIID9bmGRMq2o9JRoWQ2NaEUAFJgaNDcslEThiH",
-	"pDOqUzG5qE0hFf87OFHHvtVMWh8fP89gIPiTTQ4jIJS1mViTLthyKlxlrGbKIooa8Jecx78+gLStZcEU",
-	"8wOVpXNYpsLluYNZBINrRPKSTZ9pwkVW1jnLAc+vsCMLtAwtKNZhQ+vQhEw+pljqmQ7G5GMKZaKYXOOc",
-	"ej7l1hfGpoMkFSmIwHTwB/vMncPuf65eOB384e5ucg49WiZ20Amk8AHVjlMxaSqoJ2R4dnw8SshkrZAa",
-	"HpzYB009Nfz0fJSkYtLUVcNvZ4nlMgpUR10NuUUv+8C1sUNsFjvDdy+SVIQfwvuaTOtgDNckh4MvqZC5",
-	"i+5PLuw4E1hMpxgXBv4qaZnA1+5OmhcsZy7D8mkuUjFxkJvY9frScBzM/tJUiNufThAI8UpxeOGF/SYs",
-	"GLe/np4Gy5pYFE4IN6nASmXEwWZNuf+SRnKyPJRSAdlZdoiw/hw+/coh15ehT8jwxfFzD8Z3zKjVwYU1",
-	"oxGYvkQdXjseBQQ8cSQ5wRw9TGq0RhKo+sIn9g2XYf0s9AZLBQb9LDViMV/i+3lhty5kHQz1W+k2SrCE",
-	"3CfWIcttFJFjhFzzuWD5ARdtzNHlcpLhpIWinKVi4qOfld2FZsYLsYurl3/yD0YJYaVGW6YBOawPufAZ",
-	"SKZu2uKELMBfpN23r8S85Lo4J5OX2KM4eFPTlcZ+H4epeClzppO21Rm0irIKnJCYQAAphs3pwYWDe1NH",
-	"3+LHwT+jljY0mfzbgTvgD97kgDPC81D6QcKtc/Kkwm0OQYqyyuVzTFrpM0FEWQHGQ0lqcSLnsPpU+Ddo",
-	"42WUc4jmaDJlmue4HXA56RCuZKmkYYfkIhVZyRnIVmsKrW+Ez1xGMjTa+N1Z2GZDzsjk4uD/E3rw91Qc",
-	"H3xFDsk1GZODCRAUywrJoMRh8m8HL2GOcGgAfinnViS0K02F32NChAW+8+adB/nsXBM+F/ZXNOQcKiDp",
-	"FRttpCI6JfLXhUM59SGEeBcHMpys59tNRmNvgXOdCpCE2DCr047TF9w7E63t5LXRQEIcpmKyFgyauPZj",
-	"lChmFPcNFjSdOQ60P6/sv7USuAEI01uigjgiSlzFDUqrgos5ZqEYbqzNMPACLTArx4MTTHNigi74YDx4",
-	"fnh8+Bw61JoCNMGuvgRKtURt1qqrwDxv8sF44MANZWSDpsnE1zJfPVoP8U5R3l1XzQUTeq2D+enx6ePO",
-	"DeVxkR7mV04LtBQqBQjgJV2RoVSJz2DyCU1wAmNqnJGSyJmxSqPmJROmXFm8jcCBfXZ83LekZo++qXoy",
-	"ODt5sc/bp1/t8XaQ+rPTF4FBMRj//D5wkWIpDW2SzQFkQ6cRvyAVF7WxYlpzMS8ZqbWLsdG5tnYMNA5+",
-	"b8dfUyFDolzP1C1XG7q4nV4TWZvzrrbM7bEJDdndefXNq+9eXb0K1O6jj+hy4PkdamnEqq2wyC4zfIfr",
-	"2qDHs0jMHM5VXI7l6WAt2GYFaoKEXBIpHGWc7IPr4+dPjOsGu2BoydqQA6vHu3NLu5YUUgdb00xY3SQ8",
-	"2xJvJuyE8cBo2BP5FV2RXKKqCxh0/NmQwegwtL6sWmD1Y299gIzVhq4Iki16Cx3Z9NHBq3axu1AE6hl+",
-	"2S51wxlCAL2GYv5B6KFFliMNtmWHDV0s2RSgbf++ePsmQZyhUuTMvu2k0jhP4gfWqw94LINkv3Iuxac4",
-	"tjpeoJ2OreNHm9t7fmMXb3Q54yGnzl6U94jniEfd2lninTAutLy2vT5aydom5XMWoZPXzPg+5k+IKD9F",
-	"j3bhFnn4ix7fTQVE4tJEfQdqEIouO0IY7axe9KlZ6wEq0lq7M8RFKafTVYuMnN0e+bq6KDa+49r4pp9J",
-	"576cn901OX+rmVq19+Rgh9LYlTixROy790+I47DvaQ+e0Y0p2NJaaq4YEzjt7JdD+bTmpbE8FrS5JcPW",
-	"/BGSKFbSlT2bMilmfF4raHUIyX7lCjUYdC7RrOBim1rXJKH2Yv+1q95dw30XliedvKMRdm3o5lm49Odj",
-	"98yVrS+8+MD0f1+9A10FN4mrwtTAFv0N6E8SHwA7Tk7ex7KcouoKrgKsfu6Cmb4DjF1UW+zqOirFFtU0",
-	"C2qXdW8zpWQQCdBtrnFSsckYkYorXVIe5J176PYsuSz7lty0MNpcMsTRehYXGwqccnGcvDgOqo1OO9VG",
-	"JxEMPaUoaFou9cgB17nkCzySO6Khy0ydpgLlqnF7gBxzh4KzBGol0L0UOwuSHo0NY42vfTr842tqvihx",
-	"JyXt5FGJYRshJK1Y4sYXuD09dZydnn4uWkLMOl/mOVaJtZUcvrhqiGVjIzhZfAlhE/3bolUAdR59dDnO",
-	"d9tUvSbraOOAie2qfeXIXdb3pFIjKLiNEouFm8/Zg/NPL1hmLOz0M/zV0pCWFfOlbZ2Uyyc2Jp9eiYnL",
-	"Jtg45EkhM6Huuu6kRS0WQkmYkxXSk2W5XnI6onXOTUBUMcRALECxg5wp7tPNIcHItXwB/z36eQuqCys7",
-	"uXABbcbyVEBnJ423RWSyqripwIvibOmins1K7BOiqMhlZS3vTPoJhnaQJBW+l67/DlzMsCy4RKpdjc+s",
-	"xLsMyCurwTcOcKsxeS/ZspAY4+AGepnAopWs54Xrtu5ymNt4IHj7wV/eZlOft4WnsAVIbbTmnDwkFz6m",
-	"5jorewGYCun7MQMkOXazg2CiSz4doRZqZG+mcSqogRCD4RVDd/mGTICr1r5IgRBe4tgjExQ8/cKY++z4",
-	"q88pCoBBHSRQEjRVGCgSKMTvXbgX3p6QheICS3kDQYBsobfIgiVd9fucXssL+/yTSOlhas8eqUczGUn8",
-	"+ZNcklKK+dhd0AMX9fyuSAcbPS7uS0eaRTtuf1632H0a13nnUh4sQ4d2NJhQKm9dmcGTql+/Dv77hmUl",
-	"VQxiYNYWzNg5grLT66epWQaLMuifZj+d0uyGDE/O8HoijtX801Vj3e9+UtuR+rnzpazY1/aNL1HU30ey",
-	"/7wS/pVvZeXoC0opVxtUpmqB7TF3J5espLzaQi/2sTNH//EIBtMo/3nJ5ie4TxFkDurCmGTiEkGgL4pV",
-	"XxXz8TYFlYtNvSEZugrH511RRomSyz1kUnhtdr/L27/0JVJaeK9RD8H5Tf7ajMzGalGUu1tiTcNfPguR",
-	"K2/QxFXJpCeAHUxgjRsqXAXhWjW/nLdtSBuzjUO5oTU5XX7fZnD6nV2yv0jqF1BJdyCpvaKmJ489+z3E",
-	"nAQXh/2mC+7CMX8s6ZzQJu8uoGPQ9XJZT10WTCiLdZMG4E14SNaUZb6XZeZZ9eij++vuKLhEL57TVpef",
-	"zCDJJ19JB1GOBTVFG+TIm0V1maIT6bw3tvH4bNstSf3MRt1uXItSGVxcsNjfeHf3087x3zMPO2JJuAHs",
-	"MGRR6P/dSki8ClewJR5hezEu5jBvVY9e4SufwKPRQCqUvkVDifd0KnxSdau9baqH0hFg/9CE/cmk6pQj",
-	"l//uL3pycjfZfk+bKViVYNIKXOjnmzXsrtP/VW5Llf5WcvHpZuPjS+/wopU7J7x/82Z8bjkLxXpIkNaa",
-	"FG2zvt0jnEcQweqnwLclXX2PvYUfSau5cOUJTeUVFNLcsEjBgqvbgOtmewsXvN5TMJpDxYKTyWtFE325",
-	"XafHfbldj882YUPqz6zyBD2f+xLKuh2XsCbBpef5jl7rbckSUtCcTBkTo38i7ejs5PmTJUc8fcpmIz+g",
-	"bpq6/uSBO+KZbovdpHL6WNNDpNNDYvdzDnW3bfkU7/CNp3NbGfbBHC1KytfYZp35e4KjdnWH5Ou2VRG0",
-	"p6JBY1V4hRSyzLWv+cIgtr/h16kNh79ODcrtHyWIpSf2wZBhyW8Yefv6h9GaKgXAgI7o3JwHMVXsLTkh",
-	"ih1gi+U9w6ogqjK2rfwMXrjEFhZfcng1dj/c6YuzLTfzbrU0oi08+q55+7KirL+Z3ntkM7kcuIJCiwQR",
-	"xCHwmvEwCuECE00wAhJgROhTSyC7rm2dAZlHeGc+4SasOXPJ/W1bSIiMWOXUQLUsJtrsoZqi1tGbLnXR",
-	"9sNkekPWtu0X4XfadFU8b1uepgJluMjXewwW0slxId3dtBPsZTghNM91U5dEofocW9851+Nak0EyxHct",
-	"OtZysEaH5NKwRSp8GpQLMoHS5Vb7rycJOYV73Ui9sNiZYIO7SU8GEraxfBofpJFEF3K51vAf1zPqS9hu",
-	"21Lt43B8IjkTNPnsS4w0bPGbPwRLLAPvc8wJYnmaA8+JJoLVslnTxbLXMbLDUa75fGshuX3+DxtW/+f1",
-	"XHzHrN7npJ2VvHMp8z0OBmi1108Xl/bxb2Txi5jGn68SALDcOTKDjF84wfECF7y9urlWqLltdFdSU4xW",
-	"vToIZDuDnHumySSnhk6Iqz0G5zsZfnv54w+jQ/KO6dqvc/Id1eYAnh+8+WaSiqFUZPIHCCL862R0SC4g",
-	"b9t+Dv06J2Oy4GI+cU1bsE2uXRY6/ECnSMXpC6JZJkWuD8lV+wo0ymqaj7j0cl3URruO3lYMC8Eyk4q2",
-	"URnVhvA8pmNcwrCfK4yy3aD5GPf8dcDb7/d7SEkn+BAA3wctZezpSsAPf01OgEugqoNLS7FIGZ2I/b0h",
-	"lPNAceaQkWI2LirodzVhh8g+t9L37CmLsb/vFeXrXbAOP3PR3U+FDLqETFkpsUwiUlALPXyyoq+/xC0t",
-	"a0grygqW3UAvJvCBUbHCFh1mjKYTNCGxos9dWJ0K76MnF1uapeFNlmEjE5BDZ6enqRjGW7CNYpIJb+H8",
-	"/qlK/pprPj+3535fEvt11Plh2waf7eKv4kOTs71A1BUTN93XeqvFK7beLWCtiWh7TzgkDVG85dhfQj3s",
-	"3Bo8InD/uFc+hliyjF319Chpb6k+dx2/NBB5xmc8a3rhLbnQbZtp7z5IBd713OYGGncjdmLncGVK7kJF",
-	"gW0AUOOAUz+1Px5kJc9usKeCu2RtJqVpK9ueafzOh9uoCX9OhZzNcJ72cnkr0WfpgExX4aedp9173cep",
-	"mEpToMegYIodksugA4e/Ok8v7df+0nS5FM09vqmg5ZKusAdQj7dj/Yb3p2TDtal6eLJ7d7mBVjZUuWuU",
-	"MYNrJWsyZ+bzHwh28uZK9TkzydpN/N4PBvkMcoYocfXlux8a4IPEAwC6Xq+IkXO4uByiTFLl9i+42NdY",
-	"8qRlCc1oa3Ej5FJ4BnC8BcTJ8Zyw69HwaXufo3buSReotN+kYgguSgp3SZm1TYIBAEmyJOy6ih0WBa24",
-	"mKcCWX2h5LRkVePZw0ZOgGHQ0VFEdS8UJ0PoLWj/nIyIC0b4e4jczepy5huXNdRiTRS4Y/3cd+d0HQLb",
-	"j2pT8tsWtJ1dxdgDJWiMQ57gbKS8xPn0Zz8ed+PLRSjfmxtmHDC/8PYJtRJrcqU5YNZZ2N2WY0+G9TyQ",
-	"7nkYuW6y39GOHU5cdQPH1mhw8Tw35+DdL+QSaTx2p2IqwksVPTfB3ZHzWrGmjSf+6NofWou5uSgsFb5d",
-	"kHQvrt0SRobtLWGj9vBs79BK2lrizQu8em7tSjrXk/pYSSq8ODD+hjEfcojdMXYOzZYn3qaBBaQCpv2v",
-	"/yRDXBD89182pholwV1dnXu4klRsvYiL4IWHqMr4axUTIIsFQ5nec6K6607jDZO6qcXtRadbk4u717Zv",
-	"b0f/lH634O7QPhnhI/kZVfmD7PPPZnFfdBfrb61GFTm4/7OXYbD8H4lkurovaQx7HG5NrL3CV54Qge19",
-	"DT34w1VGm2L9Mr1uYl36h6Gw0yxTzOhRXL/ar1eluxlACrbWrRQuwT47fk6GTef4SCNSbKzy5N0N3S0g",
-	"n7lMB2fN3S0dW6gHG8ZYZQww84VFAh+nc84mVbro99TaiNAPEUBzHgACHD2FVUi3d17d6H6LBFwyvPll",
-	"PX53K28akrv/wPGD7nrenO3k4o30VX3nu7R+yUcALrL3OpV1/HRb97X3tvz83sIE4wII+VqVg/HgCKJg",
-	"bpRYK2JryTtvAMvBpk+Cqzdios8rTq5/62GLWVhkPPnA9bO0qq/rwweCjot5AgEe+AMCgvBXyegtXCsp",
-	"cki5gDyUWxbYsb77G5xwsfTksDdS0AzIMgOoa/inqxcYug43cKO/YtYWxa5TrsQ8nBLc1pEZwRwZSuWa",
-	"3I8aBdVdw8Dav6HjiP8Z0+0cUNu62WY+H2C/e3/3PwEAAP//",
+	"7H3tchs3luiroHhvlcnalizJduaOVFtTiuNxnIkTl63c7L1plwiyQRKjJsAB0KI5Llft0+wr7APsm+yT",
+	"bJ1zgG40iaZIWVI8mfxxyexufJ0PnO/zsTfW84VWQjnbO/3YW3DD58IJg/97yefi1Tfwl1S9096Cu1kv",
+	"6yk+F73T3pTPxaUselnPiL9V0oiid+pMJbKeHc/EnMNnc/7he6GmbtY7fXqU9eZShf8eZz23WsA41hmp",
+	"pr1Pnz7BSHahlRU4+wtjtIE/xlo5oRz8yReLUo65k1o9/qvVCn5rpvvfRkx6p73/9bjZ1GN6ah/TaDhL",
+	"IezYyAUM0jvtnSsm4FnGpGJjXRkjhXlkmVaCHjA74wtx2INP/Wgw2fmbVxf6SuASFkYvhHGSFj42gjtR",
+	"XHJc8kSbOfzVK7gTB07ORW9j71lPFvDuxs8lt+6ystsHU1VZ8lEpwvlvjEIQSwxvxLW++qzBP8Xg/6WH",
+	"+IDTZfExvK+/06O/irGDuc+rQrq3YqGNSxzhTIyvBJ6JdGJuk6v3P3Bj+Ar+X0i7qBwNUH+1DSe+oQ9S",
+	"YwlViBgkI61LwRU8mkhj3eWI4+M2Ll3MBMPH7FoYK7VinC2MHpVizpbcsomuVMG4O2xQQConpsLAwNMu",
+	"MF1JlUaPub7eY7t44qJ4ra+TW15wa7v2vCj5yjOF3eHhd97+qg1nf0zRcNF5LGeEl9tRLgzh30+h2vrC",
+	"jLBV6W46rrf0FlC9EOnzhweXdsZPnn2VfF6pWyHyllNZ2/yUSA0RpIFSe2FZdESE1jWss5rQImgFtIoI",
+	"qpN+PTZtwHUf1jeecaVEuUlNfCEzJuZclhkblzJj2jAYRFeOFWLCqzImpGbAidHzNEbBWJe8ggsoRbrw",
+	"+JFl3/zl1WtGOMK4Kth55WZCOX/vHBBe2OTUc2Etn+K92EWvyQf6ahvddfDuv1XCuq6pLJd7Yp3ly45j",
+	"0dd4I15LsWTLmVDM+V+RqRViLAtRHBJBtEg2Onqnd0BnhBy+64eqTyDr4f8Crvij9NvE80vh6HPueKmn",
+	"m/hZn8pOjNMPA+LQ5sGt34A44JbFvPRcvr2gwPs3T18WDAQAkE6UWDJ40bK+OJwesrFeaScGaUzkHy7h",
+	"CG0HJUi17XGnxKBxaXsf3Y+0oxQvrkphLytT3szpPbPz4kWzg3izzQrjobeAw69sAyCewSQPoQWkdZj9",
+	"POMOCYQWwgBlp8KieAkyZSmVSEKs5KMUF7yoh3pkGeydTbQBuUIYq5XHhJ+BKnlZgoRhGHD3AU4I64Bj",
+	"e2TZUpsizbRUJ+6155UgzgQcBAmZTtovgZflJU6cnANhkZ4EHjFZ2MShJYe65mUlLvG0OkbEN2zrnDI8",
+	"+4Uw9DCcjYV9aVMIc8b4yArlGgbnRzGCF4zj6laMG4TdHlc5DrIPI15Deo/tAR0DmrSRMInfJH536ChW",
+	"jI1wm8f3bqaXgKdjccqsUAWTDjbP2deCG2GYg+GSYHFhoq0iaFCa1rdJX2dhXakNfSN4AcRDAkZRSFgy",
+	"L99E+5rw0op1Be9CzgVgp16KAjEApCWmJ3hxgVyUwQ7z3h9OZnkvY3nvSZH3QNbIe8fFMf3IFZsBZXHH",
+	"SsGtY33CCLbgU2EfAarNUVbwIkTec5VRDEdy/ErAu/PBKRvCz0OPmWF+RE1gX2zOr4C5e2CzP5zMBhkb",
+	"LqUq9DJ8Rf9j4lqYFROlnMpRWX++YlzZpTAZs9V4RpB7rqsFEFRZCjUVzegnT2eDQ3bumHRwidPhxsty",
+	"uBp6Sp/ApXtIsmKES7CnNW3/5CiBIUshrgq+6iBarcoVg8es/9PF8wHTii1ncjyrl2aZqVTGkNn8kvfm",
+	"WhG4XCXoj6Uo/C+ziv6YGJn33gfSPvWHVvBVi4ijdR8fpa/SV/TuHzYJnMBx8/Y/JTH6+jWX5Z74/KMS",
+	"zMuZgMWAhYW4Rswb6Q+IzE58cJtwur1don5XKvfV06TyaivaVpLBiQ8dD/RncEYU/EhU9HO3bA5+2vfd",
+	"5/69tO5zRcMAwtuLhcEI8Vk61Gi1Vd9IXJHePuFVvCJtkTCC25Ye2rrQ4a/PWnXgNPCFUNUcDqpazERJ",
+	"VkU4IVFEh7YDRu2uOjdKcb0MPy7qGilQdWs30bTdZ82d52hIsnTwqEEZMQYZJAmEzlUHBYjUpNGqV4Or",
+	"c/0e1e4E77tNZ0ZMhBEpvDOVaMSrMVxIhkkbC6n+2+ggamU4SVDNbFv2+5Y05RvZbPs8Gtxfl+9XKFof",
+	"M6fZ8dHREdytho+dMJb1vT2FjVYMNNesJWiiCI7XuL+ItDZpcXknfAq0y/owFZxdZQUZrsORshm3TGkH",
+	"Uux4Jgq8HaRjhRYgGtRIaKRzQsGq4RoZ7IWI/qBSAKhN+O2jFemfx7oQMSuY8xL4CFqnKsUbKwz+MtFm",
+	"JIsCpUal3SXaVoEgHC/FZbO8sVaTUuLt4LS+LLmZChzQVouFNnBbzEUh+SWuPuvJshRTXl56+orfK7ma",
+	"Vhw/N9yJy1LOpQvLu+aSDOUZnplRHM0Uws10cQkL9CJokp8VwnGZUmdQmyRtqGBWqjHBNqAAiqBoIWGW",
+	"LzPmdFkAXrqZkIaEwn7rQAb7qS9ezuhYl7RsabSa1lhONP3IsnBSaV1wu+UK9MEtmiL3iF6QBWpkBL8K",
+	"OujzNwfHJ7egKM99xpUxoAKG000c3Q1UgSjcHNsmTay9T5SQJJ1r7/JaM0twx9N7EPCBV1QbQNR6gRWC",
+	"SXdIQKUx1l0utRl2DzkCYQCTrhbAXYC3teYHbRLNySjfJyHTdaumJOZwU+4lwwZhIYHBM75YCAUrl4rY",
+	"c2IPsMC0yos/3JEU4tkPAtjDqJZH4m13IstdXOuEddtdEp3kE8gGr3gj+C7yTLjGw/ip3aUtprfRZoIq",
+	"eXtXaqePbiZSDsFvuZ0FJc2fUsmt88Ta5xMnQKcf6/mcqyLNuTrYZLfVzk8ElzvIBfBicuDIlpuWi7ov",
+	"iAY4Kc/gNgx7Q/b8O/HKcZc+gBblZkxOGFfIezrAG6uxjrvKxlKIXqCIwcdOokAwkUraWZdeoi85KcE7",
+	"HcaFPk97KKtFsTdyb/WlrnRlLoOh5ibRGiSatrHdH0vsSmycjX7T8SRrmni0nS4Cvwvu9ZkOGvg82GN2",
+	"9c54WpNFhxNmm3Un5fBrz/BnUBX4eEYmSysc2i9hzgy4rJuBAoVyGJqu+UhXjrmZtPhOtKRmkzeyDTT1",
+	"9/Pec10t8t7gjIn5wq2IqVfqSuml6rjGnZNqarcODuJAeJH1pbNMXwtjZCHsIPNaEe4Voyhasuo2wAPU",
+	"3tGwN8J/zYsEEIoWn8KLb2XxgDpk4nDXdrBF4fpOS3W7pQa8WAvZ2sGK+b2e3nZSEQgkmvXJSTtS7MnO",
+	"HqtvogvPG8uVWDI+HutKITLduLmWbI6Le9+143dJ+TxSmLaP3q0iZD1A5+eo8+15nmk+dU6mAD1hwKBt",
+	"7elCF0feO0XHIfqVbz6jJhhp0yjt5Rx4wbKXLy5YKa1LTNeQ+S7zpejnRwWj6cnkjMGVzowgHQMtLUTK",
+	"GbOgBntf7MhoXgiDthGMIRSW8SmXivURUcIBZMzreR2SQteV2UGODSDtnpAcN1/tzAE9yrQ8FidHRE3+",
+	"v8c3MMcwbddm/uKBv2bzhXunQ8MiPxSalZjlK7tFxN28NfAq4Da4g70b2p2yHFYwXzhy8xgxl6oQBv73",
+	"3//+H3s418+ZnWnjGpaxEHpRpsXlhTCXaQL7ubmKQdUeIRLicIBvSHx9qa6lwwAie8paOIea8WAXk2cR",
+	"uX/pzKNVdYHsDVlI1Vgk4u94WeLXu92wY71A9BrpSo1FAmbwFlxpK/SVFoUR1jL/9hlT2s2kmtbiitNw",
+	"YpVysoQvmJVTBbfiaOURRhSslOoKaH1ppBPwRYjQZROj52jRyBJiVL2n9vr+H6zLR9BwQC21YhpBh0DC",
+	"RQjHrJ4LWupEm0HG5to6ZsQYFr2fYFKLlAkZH/lkN95b4KdINrAswCt0KevA+vYSjpBub5KMaEFZhBTh",
+	"IBuQd2EZ4cbmdXiXAnBS5vU69ALAUwCWoxveO6xbwSixH2ebqFrLp3NeCMa9QG1hgw8kou4ilMbjbRx7",
+	"+o4+p3u48T+EK7jjzr3lnZdAg1rO2z3u3VvakxAKT5EyMD6nn/eECj5/1FpQLljOZElvzfi1YOOZtkIx",
+	"BVy570ChQdyikAk20WWpl5adj8di4Q6+95NkiFDI0Si0G9jUgYRhHIZHbJMXdojBB3X+8u9aJfb66vyH",
+	"81ofe1HBkT5+w420eW8QhUVIRctDZsFN486R6ozlvZ8unuc90t9g5zfrF3jPCI+EXk+qAZIG+U+o4N8o",
+	"48ylin89Xpd6usF+3gC9vgHsQvArC8JADHvW58zxaR0AA78efP0i77G54MqyP8NdOBusiZ5Pnm2B2T5p",
+	"LFsBeq4YwhReYfAKQhdW3oZuAzYg1gC1aBlfPd1JNXvd5b45X48gcYC8zPHyajNupMvMljL7Socebctl",
+	"R0hBCM5O8V3ktSAzclkw6c7YwXFtjd/0DK8NetlJYTNyEyavmy7J0x8PRjnyv1Wiy8ITrMmpGFANwuXy",
+	"lM5XfHAUwB5UEr8hNpMUZKcKtpyt9nSlqWo+ovjwNc7hLFuUfCzWgkABwMw6I/ic9Y2w1VwwukA9H9sW",
+	"A7Jhw0jso8Pht1NEQBjJgz8t2cHDu/L+BExt2bh23BOFLrUHjdB1OdOlp6qMidIKr5tyF5MIczp96E53",
+	"oXMy4YqwIAvx8w05+AAp70ZCZPWR9OEc33ezjbswyQYOdHurrB/hdgamNPCToRsafetGzueiuLM4jhSW",
+	"NLxOg0YM+OA0Wxh5zZ0oV8Fekq3j0SEFvct5Ne+dHt3oWeuMfnutr295muLDAkOyLiNXw7YVdTmOMYJR",
+	"XwtkiBbOkJeMZBn0KmCyA2g7a7feydHRjVmka5I0BXFsLLz7XIIPat2QOxZysYNzil77lPWupVje9Po7",
+	"wd3/hfc2Lbw0jh8mtdofxDL4RfeAYBHHUG+PawwvRk7Pm0x1c6kua/dYp8hgGQ8xK/PKOhLNw2esj/7R",
+	"4xM218rN7ABo469aqkP2g3aMWyBKL7OgiwmUYWK5aGERtRGTsPI4oMw2JJXq0ohS8pEspVulV74QBvR/",
+	"LzI1wvdcuM011xtUQhQ2bOHMG6TpWcaW0s1qo0hRCbYSLgNN//Z7vWmr3d4fP8EjWy8d9Q6vSJ/6iKLY",
+	"pzzYyXp7s4+5FX59lO3gczYYAhYn6ZDS1d4VEsBpEwpHJmKlR7pYPbLMcNCd00JGt8AyE5SRWFu39AR4",
+	"NIYmwR0SQuqaKP4sht+G2pEMlK8Ts9IXB6o8c+G1g2h0zFNoLw8tjSrgS676sNipcLb+FW2SZ80xWceN",
+	"s3DxSWdFOSGpiJclEmquAJNFMThkP85ByyxOW/gJ2GGZt62BgoNI7mJPaa7mfIUE4W1/8fd+dukOc9UR",
+	"o58+s8bkfXyyiwcwxVPfCFUk7SmfHzcSpZN1BVGhW6JgXj0IUybFis6E8BA7t4lSUo3FDvFIPpMYxwlf",
+	"JY+qTkxNuxE3ref4wWWXvkWPET8QZ1++uGCPr48f+yiDxx/r7z+xvpfFSmkd0J9eCEU3S0fuGQ9Wsi3z",
+	"0kueorwDPWNGV6qAW6lzytq9NRITbYTnk2QpQj6Fr3XoVltC32Kg+Bhv1Ym3uInn3CR8M3tHDyHfj+JK",
+	"8W7zYhkchtlyxvuGAb3lriPwdO0+3i50Na9uq0cRD9ksuPs83/K0cbUzBKzD6fC2xoIg3nYo2h1o+rKU",
+	"4yt9cBJQtH/87OgIlQfglYhZDU/SFYUg++G9ZgijF8mVoeghriXeAqz/5Nn+I1/rkrsaUjd+kA7H8JvH",
+	"dbaGDMeagtPbRipvg6i7AkCoWnNHIXyn7EqIhVfhroWREzKKlHrKSu66iIUCmBPZl8Lnn7aVoqUwwkf4",
+	"qAJ9ipQ1gqOcecYEL3oeJB1AkGz7awZWf4klhODOwIUtZQs6rps1EHuzw7aIByOIMm4yEb0qxHyhnVDj",
+	"1cFfxIrNuRuD1gByDzelBJ3C5yhuSnX7xLCSUSzUOdghkLUph9SEyHlzDOJVtMc0Kt+gf7RVjAzks58u",
+	"nodcxnV/PFeFVsnjlPM6TsJbwObcgKJRf5TmTiFJKsHgXtexFyEVAb27MzG3orxGX2uIcGUYikPGlo47",
+	"sVuBfIkstNYUa8mynpV3JrLNU7nO37SUOKmCjndap8Ba9l//CYJ8+N+/sLm0VhSDRjIo9FJFueOyFLVK",
+	"h8Uxqg6TNQ20dVH4BjqqWgm4OC6h0i4pCfV5xjCs588iZEnjJcz0zonFHeUijHVVFnE2ArBJu93DQK8E",
+	"2uyE8C2TGh4+IcGIa8ET0SgvroVZEe4Et3OditIwJKEKNJxRhFswVQM16Moxjsc82GQKO0DLOm18IZfO",
+	"w7mWYtkS826y7PqEBvouWZ2p20AfH8Ej6xdayAdM12gMeWnzRcrw0ApBx6I5AXgxQF07Kva7dz/+wOhQ",
+	"gve60ShIINviZ+5IL2quIk9ldZpJIrGkTjqJINbBE9JGUjvWJl3rIvZsrFcdquZzbtLpy0upVEfVsc4R",
+	"11UnP3xyH5jCfDtT+OenLrfNXnvatddTllPbq63L92DOCDrQLtH4mE65XykqysCEMX02RUJNRXXCZwGi",
+	"GQ5L7c0XjvXz3kgW7An773//D3ZyhOEgnK5OH57n6gHoQ6x80T8+GHHrL9U9qtw1RqPdNF//fooW/MVz",
+	"c5rKPXAsz4us444y+jDqqZ0+uAvXamx6kTnxZtaV9T4cTPVBtBsz4WPx8VP85MBeycUB2ZR5ebDQ+B4N",
+	"2KFYNiwQj6WBV0DMdWxLk5K1ySpR4sNCGmH3c0iHQjnpJ5fhmgpshSrvJHlJZckGt90D21lsJ5ovi7fi",
+	"B06dBGUsbeUoG7GxyostzqwetWvJhFjstqVhH0bUaQntrnnaaSLtrO6wq/HU2+l2taFiJSQq0/T5yRr/",
+	"Z88bpNOYiKu6C9d/U+vp1r5//P52F3Spp1Jd1rTW9iLvd1TxUMmMbivGlZFu9Q52TtOPiGhTAefES6iS",
+	"Fut/9/PFgEWFynjJzt+8aups4WmiIYNGrOefObegesZSTRJhBm9KvqLAAacX3vxoS70sVxkmXbFvLy7e",
+	"UBj0aBXKbNYhDt6cnqtcvaOw7FM2fPPjO7LK88rNHuOxDDHq0NIdelXboq4eWSyNBYpKrtY+xL0NG/3d",
+	"v48/Z2wqr9FFvHZOnH3380WWq2teyoIdn2A9Ljs4ZF9rZ8l9JBJHaGmaZgX06zBXfXywNs8p46r5mI25",
+	"UprKcjGuMFJ8cMjeCVUwITESmdtcDc8rN9NG/h2NqKehVFpeHR09GeNA+KcYHiaOUFduCCpdtOVc+coO",
+	"VhgAFHdoLzlLf32AMSjLmTAiDFSW3mCZK5/8hGoRDm59XIkYPbJMqnFZFaJAOL+gimJY8nrGqY4Ilr7O",
+	"2PBjTqUK8t4p+5hjmQOKuPRGvZCHEQo75L0sVzmywLz3J3jm72H/P1/vIu/96dOn4RnWGBvCoEOM60as",
+	"Pc3VsK4AMmT9p0dHg4wN1wqB4INjeFDXA8GfngyyXA3ruiD429MMqIwj1nFfAwXAKz5I62CIzWId+N2z",
+	"LFfxh/i+ZaMqGsMXeZNoS5rpwnv3h+cwzhAX0yomgQP/MWuIINSeGNYvUERgVP5DqlwN/ckNYb2htAkN",
+	"Br/UFU7gp2M6hHSlE3zhGXwTFzyBX09OomUNAYRDJl2uqNIGwWCzJkr4kicCdcMp5QpDdmGIuH4KfvpH",
+	"D9xQRmXI+s+OnoRjfCucWR2cgxpNhxlKrOBrR4MIgYceJYcUuE0RWqAkoaivQrR3fxnXf8Dalrkipx9g",
+	"IyWjZ6EeJVWbJNIhVz9wt0FGJVBCtDWR3EbkJnnIrZwqURxI1fgcfYA/6w+bU9STXA2D93MOu7DCBSZ2",
+	"fvH82/BgEMUV1kdOwYtIhY+QM7Vj2YdsgfYi6799oaaltLMzNnxONfajNy1fWapXdZir57oQNmtKdWKp",
+	"QxDglKYAAow7r28Pqfy518GrDXz8+Y854IZlw3878Bf8wasCYcZkEXM/zMLwRp5c+c3RkRKv8vEcw4b7",
+	"DAlQwMBkzEkBJnqKq89VeIPXVkY9RW+OZSNhZUHbQZOTjc+VLY124pCd52pcSoG8FVSh9Y3IiU9TwWjD",
+	"r562Yg0nbHh+8P8ZP/h7ro4O/sgO2SU7ZQdDRCgxnmmBeW/Dfzt4jnPEQ+Phl3oKLKFZaa7CHjOm4PC9",
+	"Ne8sSnKSlsmpgl9JkfOgwEwIKhSVq+SURF/nHuQ8uBDSVYhYf7gebzccnAYNXNpcISekgo+tctKhYIxX",
+	"0ZpKlBsFkNRhroZrzqChL5/JmRHOyFAgyPKJp0D4eQX/VkbRBtBND0iFfkTiuEY64lYzqaYUheKkA52h",
+	"FxhapFae9o4pzEkovpC9096Tw6PDJ1hh3c1QEmzLSyhUa5JmQVxF4nlV9E57/rgxt7hXF0n6WherO+uB",
+	"0crU/tQWc1GFXuvAcXJ0crdzY850ogfHhZcCAUO1Qga85CvW1yYLEUwhoAlvYAqNc1ozPXEgNFpZCuXK",
+	"FcBtgAbsp0dHXUuq9xiagmS9p8fP9nn75I97vB2F/uz0RaRQ9E5/eR+ZSCm/ktcZSHhkfS8RP2NzqSoH",
+	"bNpKNS0Fq6z3sfGpBT0GC9+/h/HXRMgYKdcjdcvVhiwO01umK3fWlpYlXJvYUMTfV9+8+P7FxYtI7H78",
+	"kUwOsvhEUhoDsRUX2SaG72ldG/j4NOEzx3uVloOZFs1aqEwYJooqvWRaecw43gfWR0/uGdY1dFHR0pVj",
+	"ByDH+3vL+twabaOtUXx4S0vIgpqwE8QjpWFP4M/5ihWaRF2EoKfPGg0Gh7H2BWIByMdB+0Aeax1fMUJb",
+	"shZ6tOnCgxfNYnfBCJIzwrJ96IZXhPD0aoz5B8GHBlgeNcSWHdZ4sRQjPG34+/zNq4xgRkKRV/u2o0pt",
+	"PElfWC8+0LWMnP3CmxTv49pqWYF2uraO7mzuYPlNNY5qU8Ztbp29MO8O75EAurW7JBhhvGt5bXtduDJu",
+	"mmxMRQJPXgoX+nDcI6DCFB3ShV/k4a96fdcZEJkPEw0dFJAp+ugI5azXesmmBtoDpik3emcMi1KPRqsG",
+	"GIW4fhySrZPQ+F5aF4pWZ61+b7/4Nm9/q4RZNX3eqMJ2qqVbKhD70/t7hHFct7sDzmTGVGIJmprP0EdK",
+	"e/rrgXxUydIBjUVl2lm/UX+UZkaUfAV301iriZxWBkv1YrBfuSIJhoxLfDyTaptYVwehdkL/pS/psAb7",
+	"9RS5OO5oQKV82nEWPvz5yD/ztUwWgX1Q+H/I3sGquJvINafQwAb89dEfZ8EBdpQdv09FOSXFFVoFav3S",
+	"OzNDdicsqqmA4CsCphZVF7trlnVjMcCsl3DQba5xOBfDUwIqrXTJZRR3Hk63Y8ll2bXkugTf5pLRj9ax",
+	"uNRQaJRLw+TZUZRtdNLKNjpOQOg+WUFdMrCDD/hyVl/gldxiDW1ialWaKVe12QP5mL8UvCZQGUXmpdRd",
+	"kHVIbORrfBnC4e9eUgtJiTsJacd3igzbECFr2JJ0IcHt/rHj6cnJQ+ESQdbbMs8oS6zJ5AjJVX1KGxvg",
+	"zRJSCGvv3xapArHz8Ucf4/xpm6hXRx1tXDCpXTWvPPbNZu+Va0QJt0lkgXMLMXt4/9mFGDs4O/uIfgUc",
+	"snouQmpbK+TynpXJ+xdi0rwJN45xUkRMJLuuG2lJikVXEsVkxfgEJNeJTo95VUgXIVUKMOgLMOKgEEaG",
+	"cHMMMPJ1wNB+T3beGbcz4J1SeYe2EEWusNyfpW5HYz2fSzdHK4rXpWfVZFJS8SjDVaHnoHmPdZigD4Nk",
+	"uQq14MN3aGLGZWETxGY1IbKSevGwFyDB1wZwkJiClWw50+TjkA4LXOGija6mM98txMcwN/5AtPajvbyJ",
+	"pj5rEk9xCxjaCOqcPmTnwafmOwMEBpgrHfoJ4ElKqsaKzkQffDogKdTpzkjjXHGHLgYn54LM5Rs8AVuF",
+	"fpEMIW5C3METDD79woj76dEfH5IVIIH6kyBOUGdhEEvg6L/37l58e8gWRipK5Y0YAZGF3cILlnzVbXN6",
+	"qc/h+Weh0u3Enj1CjyY6EfjzrV6yUqvpqW8wh43mvprlvY0aFzeFI02SHSMe1ix2k8R11moqR2noWKOM",
+	"Akr1tU8zuFfx67dBf9+IccmNQB8Y6IJjcUZH2SoAV+cso0YZFdWET0d8fMX6x0+pvZ6kbP7Rqtbud7+p",
+	"YaRu6nyu5+JreONLZPU3oew/L4d/EeobevzCVMrVBpaZSlHN5N3RZVxyOd+CL/DYq6P/eAhDYZT/vGjz",
+	"M/YDRp5DsjAFmfhAEKyLAuKrEcHfZjBzsc43ZH2f4fikzco4M3q5B0+qu9RvNXmHl75ETIv78nUgXNjk",
+	"b03JrLUWw6Xvcu5q+gpRiNIEhSYtSmYdDuxoAlBuuPIZhGvZ/Hra1Kau1TaJ6Yagcvr4vk3n9FtYcmiE",
+	"+CuIpDug1F5e0+O7nv0GZM6ixpe/y4K7UMyfSz5lvI67i/AYZb1CVyMfBRPzYluHAQQVHoM1dVnspZkF",
+	"Un380f/16XHUBDYd01aVn00g2We3VEUvx4K7WePkKOpFtYmi5em80bdx92TbTkl9YKVuN6olrowmLlzs",
+	"77S7+23n6e9RODsGKFwfbD8mUWwK0XBIauWuxJKusL0Il2KYt4pHL+iVz6DRpCMVU9+SrsQbKhXeq7jV",
+	"dEvswHQ6sH9oxP5sVPXCkY9/D40KPd/NtvcZdTMxzyhoBRvShmINu8v0f9XbQqW/01J9vtp499w77r71",
+	"yTPv360ZD81nMVnPl9pWIPTXxfp293A+9klEttMr5ctS2+BTiQo1o3iFbSlGK/hdUBrLin4LEtsZJpVR",
+	"1ee6Gj9V3WRuqb0PF0NF6iRNULMxZyUUg8mVQK+QaFV590lLCyOsvaRiM6DPrIQdHLILXl6xEn1olPTk",
+	"y8HrCU6tl+qUSedzSJq2Wu36WClHD3DUcCp3J+1hVI9rKvLbuJiKr+HQ51G9/iH9OBx0xcrg972kpPfQ",
+	"N1FcaL0roM1v+7em+DcNJ1pqTHOpNBTTl9ZWgj35apAxXRZRZN/GdbLNEoCZaTzkci3KFZX9GFq+Crm6",
+	"4oPzqbqsPyykjX4X/sEgKFOULYjxmKGxwkh/OGQXPtUwVWT+jKH3wzp2fJSrBqN96gYOfXJ0BDIhX2Gv",
+	"T29NC20/U3T3jq9Clf0v7D5cK93/wEaIuvXAVsLKfK+S35WYnVISQMKru6P5UsW+y4U2gPGYNY6lBTFf",
+	"Ibo68DqCe8hfertLg4FQHn/0f+GvM1mIbhnxW1mIzyWLbHtnGNllXWhWud3AsL0b6T0RZdzN9oENDLtS",
+	"JDXs+Z0m9zYswMnRfeLlSQxHupZimdXlArnF/CDuKEeuMZPtSIsgEXaT3ZuSr15T0407orlzn7dblyTA",
+	"e/xKJDJ5fULzI9xXV0ZvINmZ4AXKgZ5o17KJu5IeTo4ejlTjTi0PTapNM5Quam2XIqVkXZ+3Ekrdrtfr",
+	"zdgMtCIh1OCfiLqfHj+5t6jh+89lqvkMFhTivnFPu61YXQUCeAwaKuvieq3iaruzGWJM2wKN39Ib9+fP",
+	"Ban/8aLkco1s1om/I2oQVnfIvm5qeGLdVh51HMBX2EyXhQ3FEEiikqZlTzv8bZoW/f6JgwA+geLUL+WV",
+	"YG9e/jBYszHiYWCrIOnOomBDKro+ZEYcUO+RPeMNkVWNxba6DPjCO6rt9iXHHaa66Z88e5p1l7rbo52Y",
+	"r23X1RT/ywo//F103CPM3yeHzDjWDlNRgA4yoX4cnuMjduooHYwMV7GzOcO0k6amHIbkUxM9Jl1cjMFn",
+	"vTb10jFkiBokWr70Eeh72GxJ6ui02J43heKF3eC1TV3y0IXUmzrP1qytFBG/Vnx7pj0fV2S4zdiQ7K5D",
+	"xovC1gn7HMsyUU1o75Nfq77N+vQugGMtOWFwyN45schVyA/w0VcodPnV/utxxk6wCz6rFgCdIVV+HnaE",
+	"5lN99/txzvsGqGudsGg9ndbZpl7rPp74e+IzUfX7rowhJxa/Owqp9kgUlpHyDgJNS6Q5VYd2NWRWl3fv",
+	"9BjucJVbOd1aYQme/8PGm/7zuvS+FyD3eW4HnHeqdbHHxYA1qLvx4h08/h0tfhXV+OFSZBHKrSszSoXD",
+	"G5w6G7K+DAVltaEwnL1QzQg+75RBMA0Q+dwjy4YFd3zIfFEejEph/e/e/fjD4JC9pd7cVEfre27dAT4/",
+	"ePXNMFd9bdjwTxhd86/DwSE7x4RG+Jw8WqdsIdV06KsZUv8I8vEuhK/MmKuTZ8yKsVaFPWQXzStYQbZ2",
+	"KPu8SzurnPWtboANKyXGLldNBV9uHZNF0juFwz5UfNF2heZj2vLXOt5uu99tap2gDQHhfdBgxp6mBPrw",
+	"t2QEeIdYdfAOMJYwo+UDvjG26CwSnCWGaiciFDpNTVQ6vcus9Fr07tUD0gnltfKwhw9cjeLnmY7K541E",
+	"qSl/OFFpBotbjmddhdeueVlhvH3dQ51sYFytqHadOyXVCavzAeujOhc2V8FGz863VBFmWEQ4rvCHfOjp",
+	"yUmu+unaxIMUZ/ppUXAnXt9XLYzXgiZ4eCfbnij22yiAQfXMQhh46FFNKqeTc8H+Dpjmq+zUZYk7yyjN",
+	"xXoZrbXq+qT6q7GgGoecXUmF3bqx/TLc0KS7w88DxkeUMY/8rU+1fCiAxA6wYB+IGpPJmS+FaxHJx3Ii",
+	"x3WR6KVUtum/0kShwARZlDQDf9FvvCx9/r7vNK6oPhZJHHjr5/DjwbiU4ysqNuZd+hOtXVPy4ZGl74K7",
+	"jbv451zpyYTmyXtGzKUqqMbxJO+x0Sr+tPU01DSi2jenuRppNyOLwUwYccjeRaXpQk9pu4SvnabkRL1U",
+	"NDw3Ile8XPIVFcfssHa85rKMIHevnH5tqg6aBEjZGm0cxkxwIzzYMLVhpSs2Fe7hLwSYHJflV5C1IVbb",
+	"wTDQV08IJL7w0u6XBtog6QLAdjAr5vRUwEmgl0mbAv7SBlk/dzA/dmmo1JXSSxUIgIf4MXJsw8uwHouf",
+	"No3OrTdPekclfJOrPpooOTZZdWubRAUAs8dY3I6ASo8rPpdqmisi9YXRo1LMa8seVThFCKOMTixq0mIN",
+	"rI9Ft+HP4YB5Z0Ro0ImEj9jhK/rW2AIqih3rhTgLZet96ezmo8qV8ro52tauUuRBHDRFIfdwN3JZ0nz2",
+	"wa/H3ehyEfP3uvWiP8wvvK5YZdQaX6kvmHUS9m0k4WZYD5Bu34eJPuzdhnYq/efTfqVqIjmlO0Pr/kwv",
+	"CcdTzcZzFXcbD9SETdWnlRF1fXv60dcFB4257qCbq1BHU/sX19rnsn7TPnfQXJ5Nc9msKbKz2dm2o51t",
+	"1urbH3wluQrswIXWu8HlkGq+e4ZdSIZBp8EF5Aqn/a//ZH1aEP73XzamGmRRE9tWg9osV1s71DLqBE6i",
+	"TOg3niFabIs8fSkctUrvqCTajoqrMWfXoLivnt7Up+k+7W5RU/0uHhE8+WNuilvp5w+mcZ+3F3vq0ZBE",
+	"5KgxfifBUF0sQpLR6qZsCir+vTXj7IJeuUcANo3MOuBHq0xWi/11ikCm2lf1Y2ZnxdgIZwdp+Wq/Iu6+",
+	"ZZZWYq2M/1Q4y54ePWH9uqVSokI/VRy897Lfvj3eA4eO06yFb1+3BXuokiIIYwiZL8wTeDclJTex0nu/",
+	"R6AjYqFwPJqz6CDQ0DMDgXR7S4KNthCEwKWglojr/rtrfVWj3M0XThj0s4Owb2o48Da0L/iSrwBaZGef",
+	"wXX4tGtaNw0Nf3kPZ0J+ATr5ypS9095j9IL5UVI9OkCT99YAUaBOn0U96VKsLwhOvrHBYZTCBYtMBx/4",
+	"Qu8g+voC1cjopJpm6ODBP9AhiH+Vgl9jKoMqMOQC41CuRaTHhrLIeMOlwpPjoqFRlUwgBhTX6E+fSNv3",
+	"pR+18XZ9UVBGka+9FE+JZuvEjKiO9LXx3Z8GtYCa1blN4W8sxRd+pnA7f6hNQZl6vuBg//T+0/8EAAD/",
+	"/w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

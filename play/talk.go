@@ -83,8 +83,10 @@ type Hidden struct {
 type Message struct {
 	// ID is the message's opaque id.
 	ID string `json:"id"`
-	// Number is the message's place in the game's talk stream: a reader
-	// resumes after it (Messages' after, an SSE Last-Event-ID).
+	// Number is the message's place among the messages its reader may
+	// read (1, 2, …): a reader resumes after it (Messages' after, an SSE
+	// Last-Event-ID). It counts only what the reader reads, so that it
+	// tells nobody how many private messages others exchanged.
 	Number int `json:"number"`
 	// From is the seat that said it (games.Spectator for the referee);
 	// FromName names it.
@@ -114,6 +116,14 @@ func (m Message) Line() games.Phrase {
 		return words.Phrase("talk.hidden", m.Reason)
 	}
 	return games.Said(m.Text)
+}
+
+// Speaker names who said the message: their player name, or the referee.
+func (m Message) Speaker() games.Phrase {
+	if m.Referee {
+		return words.Phrase("talk.the_referee")
+	}
+	return games.Said(m.FromName)
 }
 
 // Heading says who said the message to whom ("Ana to the table", "Ana to
@@ -179,7 +189,7 @@ func foldTalk(t *Table, recorded []events.Recorded) (*talk, error) {
 			if err := json.Unmarshal(e.Data, &d); err != nil {
 				return nil, fmt.Errorf("decode %s of %s: %w", e.Type, e.Stream, err)
 			}
-			m := Message{ID: d.ID, Number: e.Version, From: d.From, Referee: d.Referee, To: d.To, Text: d.Text, At: d.At, SaidAt: e.RecordedAt}
+			m := Message{ID: d.ID, From: d.From, Referee: d.Referee, To: d.To, Text: d.Text, At: d.At, SaidAt: e.RecordedAt}
 			if !d.Referee {
 				m.FromName = t.nameOf(d.From)
 			}
@@ -252,11 +262,18 @@ func (s *Service) Messages(ctx context.Context, gameID, user string, after int) 
 	return t.readable(user, k, after), nil
 }
 
-// readable is the messages of k after number after that user may read.
+// readable is the messages of k that user may read, numbered in order,
+// after number after.
 func (t *Table) readable(user string, k *talk, after int) []Message {
 	out := []Message{}
+	n := 0
 	for _, m := range k.messages {
-		if m.Number > after && t.mayRead(user, m) {
+		if !t.mayRead(user, m) {
+			continue
+		}
+		n++
+		if n > after {
+			m.Number = n
 			out = append(out, m)
 		}
 	}
@@ -350,16 +367,18 @@ func (s *Service) say(ctx context.Context, actor Actor, t *Table, to games.Seat,
 		meta.Seat = &n
 	}
 	var rec []events.Recorded
+	read := 0 // the messages the speaker read before this one
 	err = s.appendTalk(ctx, t, func(k *talk, now time.Time) ([]events.Event, error) {
 		if err := k.withinLimits(seat, now); err != nil {
 			return nil, err
 		}
+		read = len(t.readable(actor.User, k, 0))
 		return []events.Event{{Type: TypeSaid, Data: raw, Meta: meta}}, nil
 	}, &rec)
 	if err != nil {
 		return Message{}, err
 	}
-	m := Message{ID: d.ID, Number: rec[0].Version, From: seat, Referee: referee, To: to, Text: text, At: d.At, SaidAt: rec[0].RecordedAt}
+	m := Message{ID: d.ID, Number: read + 1, From: seat, Referee: referee, To: to, Text: text, At: d.At, SaidAt: rec[0].RecordedAt}
 	if !referee {
 		m.FromName = t.nameOf(seat)
 	}
@@ -416,14 +435,16 @@ func (s *Service) HideMessage(ctx context.Context, actor Actor, gameID, id, reas
 	meta := events.Meta{Actor: actor.User, Channel: actor.Channel, RequestID: actor.RequestID}
 	var rec []events.Recorded
 	err = s.appendTalk(ctx, t, func(k *talk, _ time.Time) ([]events.Event, error) {
-		i := slices.IndexFunc(k.messages, func(m Message) bool { return m.ID == id })
+		// Only what the referee reads: a private message stays private.
+		read := t.readable(actor.User, k, 0)
+		i := slices.IndexFunc(read, func(m Message) bool { return m.ID == id })
 		if i < 0 {
 			return nil, refuse(CodeNotFound, "refusal.no_message", t.ID, id)
 		}
-		if k.messages[i].Hidden {
+		if read[i].Hidden {
 			return nil, refuse(CodeConflict, "refusal.hidden_already", id)
 		}
-		hidden = k.messages[i]
+		hidden = read[i]
 		return []events.Event{{Type: TypeHidden, Data: raw, Meta: meta}}, nil
 	}, &rec)
 	if err != nil {
