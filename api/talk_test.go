@@ -1,0 +1,215 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play"
+)
+
+// talkTable is a started three-player Coup game of one env, with press as
+// given: its id, each player's token and each token's seat.
+type talkTable struct {
+	game   string
+	tokens []string
+	seats  []int
+}
+
+// newTalkTable signs three players in (p0 creates and plays), creates the
+// game with opts and joins the others.
+func newTalkTable(t *testing.T, e *env, tag string, opts map[string]string) talkTable {
+	t.Helper()
+	tt := talkTable{}
+	var emails []string
+	for i := range 3 {
+		email := fmt.Sprintf("p%d@%s.test", i, tag)
+		emails = append(emails, email)
+		tt.tokens = append(tt.tokens, e.signIn(email))
+	}
+	body := map[string]any{"game": "coup", "seats": []string{"me", emails[1], emails[2]}, "name": "P0"}
+	if opts != nil {
+		body["options"] = opts
+	}
+	r := e.call(http.MethodPost, "/v1/games", tt.tokens[0], body)
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	var g struct {
+		ID string `json:"id"`
+	}
+	r.decode(t, &g)
+	tt.game = g.ID
+	for i := 1; i < 3; i++ {
+		if r := e.call(http.MethodPost, "/v1/games/"+tt.game+"/join", tt.tokens[i], map[string]string{"name": fmt.Sprintf("P%d", i)}); r.status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.status, r.body)
+		}
+	}
+	for i := range 3 {
+		v, r := e.view(tt.tokens[i], tt.game)
+		if r.status != http.StatusOK || v.Seat == nil {
+			t.Fatalf("view of p%d: %d %s", i, r.status, r.body)
+		}
+		tt.seats = append(tt.seats, *v.Seat)
+	}
+	return tt
+}
+
+// apiMessage is a message as the API serves it.
+type apiMessage struct {
+	ID     string `json:"id"`
+	Number int    `json:"number"`
+	From   int    `json:"from"`
+	To     int    `json:"to"`
+	Text   string `json:"text"`
+	Line   string `json:"line"`
+	At     int    `json:"at"`
+}
+
+func (e *env) messages(t *testing.T, game, token string) []apiMessage {
+	t.Helper()
+	r := e.call(http.MethodGet, "/v1/games/"+game+"/messages", token, nil)
+	if r.status != http.StatusOK {
+		t.Fatalf("messages: %d %s", r.status, r.body)
+	}
+	var l struct {
+		Items []apiMessage `json:"items"`
+	}
+	r.decode(t, &l)
+	return l.Items
+}
+
+// A table talks through the API: to the table, privately, and refusals that
+// name the problem in the caller's language and write nothing.
+func TestTalkByAPI(t *testing.T) {
+	e := newEnv(t)
+	tt := newTalkTable(t, e, "talk", map[string]string{"press": "private"})
+	pub := newTalkTable(t, e, "public", nil)
+	before, _ := e.view(tt.tokens[0], tt.game)
+
+	r := e.call(http.MethodPost, "/v1/games/"+tt.game+"/messages", tt.tokens[0], map[string]any{"text": "hello <script>"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("say: %d %s", r.status, r.body)
+	}
+	r = e.call(http.MethodPost, "/v1/games/"+tt.game+"/messages", tt.tokens[0], map[string]any{"text": "psst", "to": tt.seats[1]})
+	if r.status != http.StatusCreated {
+		t.Fatalf("say privately: %d %s", r.status, r.body)
+	}
+	var private apiMessage
+	r.decode(t, &private)
+	if private.To != tt.seats[1] || private.From != tt.seats[0] || private.Text != "psst" || private.At != before.Version {
+		t.Fatalf("the private message: %+v", private)
+	}
+	reads := []struct {
+		who  int
+		want []string
+	}{
+		{0, []string{"hello <script>", "psst"}},
+		{1, []string{"hello <script>", "psst"}},
+		{2, []string{"hello <script>"}},
+	}
+	for _, rd := range reads {
+		var got []string
+		for _, m := range e.messages(t, tt.game, tt.tokens[rd.who]) {
+			got = append(got, m.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(rd.want, "|") {
+			t.Fatalf("p%d reads %q, want %q", rd.who, got, rd.want)
+		}
+	}
+	if after, _ := e.view(tt.tokens[0], tt.game); after.Version != before.Version {
+		t.Fatalf("talk moved the game from version %d to %d", before.Version, after.Version)
+	}
+
+	refusals := []struct {
+		name   string
+		game   string
+		token  string
+		body   map[string]any
+		lang   string
+		status int
+		words  string
+	}{
+		{"empty", tt.game, tt.tokens[0], map[string]any{"text": "  "}, "en", http.StatusBadRequest, "1 to 1000 characters"},
+		{"vide, en français", tt.game, tt.tokens[0], map[string]any{"text": ""}, "fr", http.StatusBadRequest, "de 1 à 1000 caractères"},
+		{"too long", tt.game, tt.tokens[0], map[string]any{"text": strings.Repeat("a", 1001)}, "en", http.StatusBadRequest, "this one has 1001"},
+		{"private where press is public", pub.game, pub.tokens[0], map[string]any{"text": "psst", "to": pub.seats[1]}, "en", http.StatusForbidden, "table messages only"},
+		{"someone without a seat", tt.game, pub.tokens[0], map[string]any{"text": "hi"}, "en", http.StatusForbidden, "only the players"},
+	}
+	for _, rf := range refusals {
+		t.Run(rf.name, func(t *testing.T) {
+			n := e.countEvents()
+			r := e.call(http.MethodPost, "/v1/games/"+rf.game+"/messages", rf.token, rf.body, "Accept-Language", rf.lang)
+			if r.status != rf.status || !strings.Contains(r.err().Error.Message, rf.words) {
+				t.Fatalf("%d %s, want %d saying %q", r.status, r.body, rf.status, rf.words)
+			}
+			if e.countEvents() != n {
+				t.Fatal("a refused message wrote an event")
+			}
+		})
+	}
+	// Nobody outside a running game reads its talk.
+	if r := e.call(http.MethodGet, "/v1/games/"+tt.game+"/messages", pub.tokens[0], nil); r.status != http.StatusForbidden {
+		t.Fatalf("a stranger reads the talk: %d %s", r.status, r.body)
+	}
+	// The creator plays, so the game has no referee: nobody hides.
+	if r := e.call(http.MethodPost, "/v1/games/"+tt.game+"/messages/"+private.ID+"/hide", tt.tokens[1], map[string]any{"reason": "rude"}); r.status != http.StatusConflict {
+		t.Fatalf("hide without a referee: %d %s", r.status, r.body)
+	}
+	if v, err := events.StreamVersion(t.Context(), e.pool, play.TalkStream(tt.game)); err != nil || v != 2 {
+		t.Fatalf("the talk stream is at %d (%v)", v, err)
+	}
+}
+
+// Two worlds that differ only by a private message between seats 0 and 1
+// serve the third seat the same bytes: the game, its events, its talk, its
+// page, and its record.
+func TestTalkTwoWorldsServeTheThirdSeatTheSameBytes(t *testing.T) {
+	seed := games.Seed{0x3a, 0x1c}
+	pinned := func(o *envOptions) { o.seeds = func() games.Seed { return seed } }
+	var scripts [2][]string
+	for wi, name := range []string{"A", "B"} {
+		w := &world{name: name, e: newEnv(t, pinned), seed: seed}
+		tt := newTalkTable(t, w.e, "worlds", map[string]string{"press": "private"})
+		w.game = tt.game
+		observer := 2
+		say := func(from int, body map[string]any) {
+			if r := w.e.call(http.MethodPost, "/v1/games/"+w.game+"/messages", tt.tokens[from], body); r.status != http.StatusCreated {
+				t.Fatalf("world %s: say: %d %s", name, r.status, r.body)
+			}
+		}
+		say(0, map[string]any{"text": "good luck"})
+		if name == "B" {
+			say(0, map[string]any{"text": "shall we ally against P2?", "to": tt.seats[1]})
+			say(1, map[string]any{"text": "yes", "to": tt.seats[0]})
+		}
+		say(1, map[string]any{"text": "and to you"})
+		tok := tt.tokens[observer]
+		for _, path := range []string{"", "/messages", "/messages?after=1", "/events?since=0", "/record"} {
+			w.served(t, "GET "+path, w.e.call(http.MethodGet, "/v1/games/"+w.game+path, tok, nil))
+		}
+		w.served(t, "POST say (too long)", w.e.call(http.MethodPost, "/v1/games/"+w.game+"/messages", tok, map[string]any{"text": strings.Repeat("x", 1001)}))
+		for i := range w.script {
+			// Message ids are random in each world.
+			w.script[i] = tokenRe.ReplaceAllString(w.script[i], "ID")
+		}
+		scripts[wi] = w.script
+		if v, err := events.StreamVersion(t.Context(), w.e.pool, play.TalkStream(w.game)); err != nil || v != 2+2*wi {
+			t.Fatalf("world %s's talk stream is at %d (%v)", name, v, err)
+		}
+	}
+	if len(scripts[0]) != len(scripts[1]) {
+		t.Fatalf("%d answers in world A, %d in B", len(scripts[0]), len(scripts[1]))
+	}
+	for i := range scripts[0] {
+		if scripts[0][i] != scripts[1][i] {
+			t.Fatalf("the third seat tells the worlds apart:\nA: %s\nB: %s", scripts[0][i], scripts[1][i])
+		}
+	}
+	if !strings.Contains(strings.Join(scripts[0], "\n"), "and to you") {
+		t.Fatal("the table's messages were not served at all")
+	}
+}
