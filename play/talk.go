@@ -244,22 +244,54 @@ func (t *Table) mayRead(user string, m Message) bool {
 // number after (0: all), oldest first. A *Error (CodeForbidden) when user
 // may not read the game at all.
 func (s *Service) Messages(ctx context.Context, gameID, user string, after int) ([]Message, error) {
-	t, err := s.Load(ctx, gameID)
+	tv, err := s.Talk(ctx, gameID, user, after)
 	if err != nil {
 		return nil, err
 	}
+	return tv.Messages, nil
+}
+
+// TalkView is a game's table talk as one user sees it: what they may read,
+// and whether and to whom they may talk (for a page's talk box).
+type TalkView struct {
+	Messages []Message
+	// Press is the game's press setting.
+	Press string
+	// MaySay is set when the user may talk at the table now; To lists the
+	// players they may talk to privately (none where press is public).
+	MaySay bool
+	To     []string
+}
+
+// Talk is the table talk of a game as user sees it, the messages after
+// number after; a *Error (CodeForbidden) when user may not read the game.
+func (s *Service) Talk(ctx context.Context, gameID, user string, after int) (TalkView, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return TalkView{}, err
+	}
 	if _, ok := t.ViewerOf(user); !ok {
-		return nil, refuse(CodeForbidden, "refusal.not_your_game", games.T("what.read_talk"))
+		return TalkView{}, refuse(CodeForbidden, "refusal.not_your_game", games.T("what.read_talk"))
 	}
 	recorded, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
 	if err != nil {
-		return nil, err
+		return TalkView{}, err
 	}
 	k, err := foldTalk(t, recorded)
 	if err != nil {
-		return nil, err
+		return TalkView{}, err
 	}
-	return t.readable(user, k, after), nil
+	tv := TalkView{Messages: t.readable(user, k, after), Press: t.Press}
+	seat := t.SeatOf(user)
+	tv.MaySay = t.Started && t.Press != PressNone && (seat != games.Spectator || (user != "" && user == t.Referee()))
+	if tv.MaySay && t.Press == PressPrivate && seat != games.Spectator {
+		for i, n := range t.Engine.Players(t.State) {
+			if games.Seat(i) != seat {
+				tv.To = append(tv.To, n)
+			}
+		}
+	}
+	return tv, nil
 }
 
 // readable is the messages of k that user may read, numbered in order,

@@ -388,6 +388,12 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 			spec.Options[opt] = values[0]
 		}
 	}
+	// The talk options are play's, beside the game's own (play/talk.go).
+	for _, opt := range []string{play.OptionPress, play.OptionPressReveal} {
+		if v := r.PostFormValue(opt); v != "" {
+			spec.Options[opt] = v
+		}
+	}
 	if r.PostFormValue("play") != "" {
 		spec.Name = strings.TrimSpace(r.PostFormValue("name"))
 		if spec.Name == "" {
@@ -458,6 +464,9 @@ type gamePageData struct {
 	// Commitment is the sha256 of the game's seed, published from its
 	// creation (the end reveals the seed).
 	Commitment string
+	// Talk is the game's table talk this player may read and the talk box
+	// (web/talk.go).
+	Talk talkBox
 }
 
 type playerRow struct {
@@ -601,6 +610,10 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 			}
 		}
 		d.SinceFrom = seen
+	}
+	if d.Talk, err = h.talkBox(r, id, d.Talk); err != nil {
+		h.failErr(w, r, err)
+		return
 	}
 	h.markSeen(w, r, id, g.Version)
 	h.render(w, r, status, "game", d)

@@ -138,6 +138,7 @@ func (h *Handler) route() {
 	post("/games/{id}/start", h.start)
 	post("/games/{id}/move", h.move)
 	post("/games/{id}/resign", h.resign)
+	post("/games/{id}/say", h.say)
 	get("/games/{id}/history", h.history)
 	get("/games/{id}/audit", h.audit)
 	get("/games/{id}/record", h.record)

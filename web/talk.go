@@ -1,0 +1,79 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play"
+)
+
+// Table talk on the game page (issue 36, part 1): the messages the player
+// may read, and a box to say something to the table or, where the game
+// allows it, to one player. The box posts to /games/{id}/say, which runs
+// play's SayTo, as a reply line "say …" by mail does.
+
+// talkBox is the talk section of a game page.
+type talkBox struct {
+	Messages []talkLine
+	MaySay   bool
+	To       []string // the players one may talk to privately
+	// Typed and ToTyped are what a refused message said, and to whom.
+	Typed, ToTyped string
+}
+
+// talkLine is one message as the page shows it.
+type talkLine struct {
+	Heading string // "Ana to the table"
+	Text    string // the text, or that the referee hid it and why
+	At      int    // the game's version when it was said
+	Hidden  bool
+	Private bool
+}
+
+// talkBox reads the game's talk as the visitor may read it; box keeps what
+// a refused message typed.
+func (h *Handler) talkBox(r *http.Request, id string, box talkBox) (talkBox, error) {
+	lang := visitOf(r).Lang
+	tv, err := h.cfg.Play.Talk(r.Context(), id, userOf(r), 0)
+	if pe, ok := errors.AsType[*play.Error](err); ok && pe.Code == play.CodeForbidden {
+		return box, nil
+	}
+	if err != nil {
+		return box, err
+	}
+	box.MaySay, box.To = tv.MaySay, tv.To
+	for _, m := range tv.Messages {
+		box.Messages = append(box.Messages, talkLine{Heading: m.Heading().In(lang), Text: m.Line().In(lang), At: m.At, Hidden: m.Hidden, Private: m.Private()})
+	}
+	return box, nil
+}
+
+// say says what the player typed in the talk box, to the table or to the
+// player chosen.
+func (h *Handler) say(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	id := r.PathValue("id")
+	text, to := r.PostFormValue("text"), r.PostFormValue("to")
+	_, err := h.cfg.Play.SayTo(r.Context(), h.actor(r), id, to, text)
+	if err == nil {
+		seeOther(w, r, "/games/"+id+"#talk")
+		return
+	}
+	if pe, ok := errors.AsType[*play.Error](err); ok {
+		status := http.StatusBadRequest
+		switch pe.Code {
+		case play.CodeForbidden:
+			status = http.StatusForbidden
+		case play.CodeConflict:
+			status = http.StatusConflict
+		case play.CodeNotFound:
+			status = http.StatusNotFound
+		}
+		h.showGame(w, r, status, gamePageData{Problem: games.Explain(pe, visitOf(r).Lang), Talk: talkBox{Typed: text, ToTyped: to}})
+		return
+	}
+	h.failErr(w, r, err)
+}

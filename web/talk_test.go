@@ -1,0 +1,73 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// A table talks on the game page: to the table and privately, in the
+// page's language, escaped; a third player never sees the private message;
+// a refused message says why, keeps what was typed, and writes nothing;
+// the form needs its CSRF token.
+func TestTalkOnTheGamePage(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana, bob, cleo := s.browser(), s.browser(), s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	bob.signIn("bob@example.org", "Bob")
+	cleo.signIn("cleo@example.org", "Cleo")
+	cleo.accept = "fr"
+	ana.get("/games/new")
+	id := gameURL.FindStringSubmatch(ana.post("/games/new", url.Values{"game": {"coup"}, "play": {"on"}, "name": {"Ana"},
+		"invite": {"bob@example.org cleo@example.org"}, "press": {"private"}}))[1]
+	bob.get("/games/" + id)
+	bob.post("/games/"+id+"/join", url.Values{"name": {"Bob"}})
+	cleo.get("/games/" + id)
+	cleo.post("/games/"+id+"/join", url.Values{"name": {"Cleo"}})
+
+	steps := []struct {
+		name   string
+		who    *browser
+		form   url.Values
+		status int
+		shows  string // on the speaker's page after it
+	}{
+		{"to the table", ana, url.Values{"text": {"good luck <b>all</b>"}}, http.StatusOK, "good luck &lt;b&gt;all&lt;/b&gt;"},
+		{"privately", ana, url.Values{"text": {"shall we ally?"}, "to": {"Bob"}}, http.StatusOK, "Ana to Bob (private)"},
+		{"à la table, en français", cleo, url.Values{"text": {"merci"}}, http.StatusOK, "Cleo à la table"},
+		{"empty", bob, url.Values{"text": {"  "}}, http.StatusBadRequest, "1 to 1000 characters"},
+		{"trop long", cleo, url.Values{"text": {strings.Repeat("x", 1001)}}, http.StatusBadRequest, "de 1 à 1000 caractères"},
+		{"to nobody", bob, url.Values{"text": {"hi"}, "to": {"Zed"}}, http.StatusBadRequest, `no player &#34;Zed&#34;`},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			st.who.get("/games/" + id)
+			if !strings.Contains(st.who.page, `action="/games/`+id+`/say"`) {
+				t.Fatalf("no talk box:\n%s", st.who.page)
+			}
+			before := s.countEvents()
+			st.who.post("/games/"+id+"/say", st.form)
+			if st.who.status != st.status || !strings.Contains(st.who.page, st.shows) {
+				t.Fatalf("%d, want %d showing %q:\n%s", st.who.status, st.status, st.shows, st.who.page)
+			}
+			if wrote := s.countEvents() != before; wrote != (st.status == http.StatusOK) {
+				t.Fatalf("wrote an event: %v", wrote)
+			}
+		})
+	}
+	bob.get("/games/" + id)
+	if !strings.Contains(bob.page, "shall we ally?") || !strings.Contains(bob.page, "merci") {
+		t.Fatalf("Bob's page lacks a message:\n%s", bob.page)
+	}
+	cleo.get("/games/" + id)
+	if strings.Contains(cleo.page, "shall we ally?") || strings.Contains(cleo.page, "Bob (private)") || !strings.Contains(cleo.page, "good luck") {
+		t.Fatalf("Cleo's page:\n%s", cleo.page)
+	}
+	// Without the CSRF token: refused, nothing written.
+	before := s.countEvents()
+	bob.post("/games/"+id+"/say", url.Values{"text": {"hi"}, "csrf": {strings.Repeat("x", 32)}})
+	if bob.status != http.StatusForbidden || s.countEvents() != before {
+		t.Fatalf("a message without the CSRF token: %d", bob.status)
+	}
+}
