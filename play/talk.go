@@ -12,8 +12,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/riverqueue/river"
+
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/jobs"
 )
 
 // Table talk (issue 36, part 1; DESIGN.md decision 6): what the players of a
@@ -104,6 +107,9 @@ type Message struct {
 	// At is the game's version when it was said.
 	At     int       `json:"at"`
 	SaidAt time.Time `json:"said_at"`
+	// stream is the message's version in the talk stream: a mark of the
+	// server's own (TalkSince), never served.
+	stream int
 }
 
 // Private reports whether the message was said to one seat.
@@ -189,7 +195,7 @@ func foldTalk(t *Table, recorded []events.Recorded) (*talk, error) {
 			if err := json.Unmarshal(e.Data, &d); err != nil {
 				return nil, fmt.Errorf("decode %s of %s: %w", e.Type, e.Stream, err)
 			}
-			m := Message{ID: d.ID, From: d.From, Referee: d.Referee, To: d.To, Text: d.Text, At: d.At, SaidAt: e.RecordedAt}
+			m := Message{ID: d.ID, stream: e.Version, From: d.From, Referee: d.Referee, To: d.To, Text: d.Text, At: d.At, SaidAt: e.RecordedAt}
 			if !d.Referee {
 				m.FromName = t.nameOf(d.From)
 			}
@@ -249,6 +255,39 @@ func (s *Service) Messages(ctx context.Context, gameID, user string, after int) 
 		return nil, err
 	}
 	return tv.Messages, nil
+}
+
+// TalkSince lists the messages of a game user may read that others said
+// after version told of its talk stream, and the stream's version now: the
+// mark a mail that tells them keeps (notify's "told up to"). A private
+// message revealed at the end, said before the mark, is not listed again.
+// A user who may not read the game gets nothing.
+func (s *Service) TalkSince(ctx context.Context, gameID, user string, told int) ([]Message, int, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, told, err
+	}
+	if _, ok := t.ViewerOf(user); !ok || !t.Started {
+		return nil, told, nil
+	}
+	all, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
+	if err != nil || len(all) == 0 || all[len(all)-1].Version <= told {
+		return nil, told, err
+	}
+	k, err := foldTalk(t, all)
+	if err != nil {
+		return nil, told, err
+	}
+	seat := t.SeatOf(user)
+	referee := user != "" && user == t.Referee() && seat == games.Spectator
+	var out []Message
+	for _, m := range t.readable(user, k, 0) {
+		own := (m.Referee && referee) || (!m.Referee && seat != games.Spectator && m.From == seat)
+		if m.stream > told && !own {
+			out = append(out, m)
+		}
+	}
+	return out, k.version, nil
 }
 
 // TalkView is a game's table talk as one user sees it: what they may read,
@@ -531,6 +570,15 @@ func (s *Service) appendTalkOnce(ctx context.Context, t *Table, decide func(k *t
 	if err != nil {
 		return err
 	}
+	var notices []river.InsertManyParams
+	for _, r := range rec {
+		if r.Type == TypeSaid {
+			notices = append(notices, river.InsertManyParams{Args: jobs.TalkNotice{GameID: t.ID, Number: r.Version}})
+		}
+	}
+	if err := s.insertJobs(ctx, tx, notices); err != nil {
+		return err
+	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("commit the talk of game %s: %w", t.ID, err)
 	}
@@ -544,4 +592,45 @@ func talkID() string {
 	var b [10]byte
 	_, _ = crand.Read(b[:]) // crypto/rand.Read never returns an error (Go 1.24+)
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}
+
+// TalkReader is someone who may read a message: a seat's player, or the
+// referee (Seat games.Spectator).
+type TalkReader struct {
+	User string
+	Seat games.Seat
+}
+
+// TalkReaders lists who, besides its speaker, may read the message at
+// version number of a game's talk stream: the seats' players and the
+// referee, each once.
+func (s *Service) TalkReaders(ctx context.Context, gameID string, number int) ([]TalkReader, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	recorded, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
+	if err != nil {
+		return nil, err
+	}
+	k, err := foldTalk(t, recorded)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(k.messages, func(m Message) bool { return m.stream == number })
+	if i < 0 {
+		return nil, nil
+	}
+	m := k.messages[i]
+	var readers []TalkReader
+	for seat := range t.seatCount() {
+		u := t.UserAt(games.Seat(seat))
+		if u != "" && (m.Referee || games.Seat(seat) != m.From) && t.mayRead(u, m) {
+			readers = append(readers, TalkReader{User: u, Seat: games.Seat(seat)})
+		}
+	}
+	if ref := t.Referee(); ref != "" && !m.Referee && t.mayRead(ref, m) {
+		readers = append(readers, TalkReader{User: ref, Seat: games.Spectator})
+	}
+	return readers, nil
 }
