@@ -365,6 +365,11 @@ type ClientInterface interface {
 	// 25 seconds. The stream ends when the server shuts down; reconnect
 	// with the last id.
 	//
+	// Table talk the caller may read comes as events named `message`,
+	// each `data` one Message. Once a message was sent, every id carries
+	// the game's version and the last message's number, `12.3`: a
+	// `Last-Event-ID` of that form resumes both.
+	//
 	// Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 	StreamEvents(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -1132,6 +1137,11 @@ func (c *Client) StartGame(ctx context.Context, gameId GameID, reqEditors ...Req
 // (or `?since=`). A comment line `: ping` keeps the stream open every
 // 25 seconds. The stream ends when the server shuts down; reconnect
 // with the last id.
+//
+// Table talk the caller may read comes as events named `message`,
+// each `data` one Message. Once a message was sent, every id carries
+// the game's version and the last message's number, `12.3`: a
+// `Last-Event-ID` of that form resumes both.
 //
 // Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 func (c *Client) StreamEvents(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3265,6 +3275,11 @@ type ClientWithResponsesInterface interface {
 	// (or `?since=`). A comment line `: ping` keeps the stream open every
 	// 25 seconds. The stream ends when the server shuts down; reconnect
 	// with the last id.
+	//
+	// Table talk the caller may read comes as events named `message`,
+	// each `data` one Message. Once a message was sent, every id carries
+	// the game's version and the last message's number, `12.3`: a
+	// `Last-Event-ID` of that form resumes both.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6437,6 +6452,11 @@ func (c *ClientWithResponses) StartGameWithResponse(ctx context.Context, gameId 
 // (or `?since=`). A comment line `: ping` keeps the stream open every
 // 25 seconds. The stream ends when the server shuts down; reconnect
 // with the last id.
+//
+// Table talk the caller may read comes as events named `message`,
+// each `data` one Message. Once a message was sent, every id carries
+// the game's version and the last message's number, `12.3`: a
+// `Last-Event-ID` of that form resumes both.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -1,10 +1,13 @@
 package api_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
@@ -211,5 +214,74 @@ func TestTalkTwoWorldsServeTheThirdSeatTheSameBytes(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(scripts[0], "\n"), "and to you") {
 		t.Fatal("the table's messages were not served at all")
+	}
+}
+
+// The game's live stream tells new messages to those who may read them
+// (the event "message"), and its ids carry the game's version and the
+// last message's number, so that Last-Event-ID resumes both.
+func TestTalkOnTheLiveStream(t *testing.T) {
+	e := newEnv(t)
+	tt := newTalkTable(t, e, "live", map[string]string{"press": "private"})
+	v, _ := e.view(tt.tokens[2], tt.game)
+	third, stop := openStreamAt(t, e.url, tt.tokens[2], tt.game, strconv.Itoa(v.Version))
+	defer stop()
+	recipient, stop1 := openStreamAt(t, e.url, tt.tokens[1], tt.game, strconv.Itoa(v.Version))
+	defer stop1()
+	say := func(from int, body map[string]any) {
+		t.Helper()
+		if r := e.call(http.MethodPost, "/v1/games/"+tt.game+"/messages", tt.tokens[from], body); r.status != http.StatusCreated {
+			t.Fatalf("say: %d %s", r.status, r.body)
+		}
+	}
+	say(0, map[string]any{"text": "psst", "to": tt.seats[1]})
+	say(0, map[string]any{"text": "hello all"})
+	tests := []struct {
+		name   string
+		stream <-chan sseEvent
+		want   []string // texts, in order
+		ids    []string
+	}{
+		{"the private message's recipient", recipient, []string{"psst", "hello all"}, []string{fmt.Sprintf("%d.1", v.Version), fmt.Sprintf("%d.2", v.Version)}},
+		{"the third seat", third, []string{"hello all"}, []string{fmt.Sprintf("%d.1", v.Version)}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for i, want := range tc.want {
+				ev := next(t, tc.stream, 10*time.Second)
+				var m apiMessage
+				if err := json.Unmarshal([]byte(ev.data), &m); err != nil {
+					t.Fatal(err)
+				}
+				if ev.event != "message" || m.Text != want || ev.id != tc.ids[i] {
+					t.Fatalf("event %d: %+v, want the message %q with id %s", i, ev, want, tc.ids[i])
+				}
+			}
+		})
+	}
+	// Resumed after the first message: only the second comes again.
+	again, stop2 := openStreamAt(t, e.url, tt.tokens[1], tt.game, fmt.Sprintf("%d.1", v.Version))
+	defer stop2()
+	if ev := next(t, again, 10*time.Second); ev.event != "message" || !strings.Contains(ev.data, `"hello all"`) || ev.id != fmt.Sprintf("%d.2", v.Version) {
+		t.Fatalf("resumed: %+v", ev)
+	}
+	// A move after it carries both in its id.
+	legal := e.call(http.MethodGet, "/v1/games/"+tt.game, tt.tokens[0], nil)
+	var sv seatView
+	legal.decode(t, &sv)
+	mover := 0
+	if len(sv.Legal) == 0 {
+		for i := range tt.tokens {
+			if w, _ := e.view(tt.tokens[i], tt.game); len(w.Legal) > 0 {
+				mover, sv = i, w
+				break
+			}
+		}
+	}
+	if r := e.call(http.MethodPost, "/v1/games/"+tt.game+"/moves", tt.tokens[mover], map[string]any{"move": sv.Legal[0], "expected_version": sv.Version}); r.status != http.StatusOK {
+		t.Fatalf("move: %d %s", r.status, r.body)
+	}
+	if ev := next(t, again, 10*time.Second); ev.event == "message" || !strings.HasSuffix(ev.id, ".2") {
+		t.Fatalf("the move's event after the talk: %+v", ev)
 	}
 }
