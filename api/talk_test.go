@@ -123,6 +123,24 @@ func TestTalkByAPI(t *testing.T) {
 			t.Fatalf("p%d reads %q, want %q", rd.who, got, rd.want)
 		}
 	}
+	// The record and the replay show the talk each may read, at the
+	// version it was said.
+	for _, rd := range reads {
+		rec := e.call(http.MethodGet, "/v1/games/"+tt.game+"/record", tt.tokens[rd.who], nil)
+		readsPrivate := len(rd.want) == 2
+		if rec.status != http.StatusOK || strings.Contains(string(rec.body), "(private): psst") != readsPrivate ||
+			strings.Contains(string(rec.body), "psst") != readsPrivate || !strings.Contains(string(rec.body), " to the table: hello <script>") {
+			t.Fatalf("p%d's record:\n%s", rd.who, rec.body)
+		}
+		rp := e.call(http.MethodGet, fmt.Sprintf("/v1/games/%s/replay?version=%d", tt.game, before.Version), tt.tokens[rd.who], nil)
+		var step struct {
+			Talk []struct{ Heading, Text string } `json:"talk"`
+		}
+		rp.decode(t, &step)
+		if rp.status != http.StatusOK || len(step.Talk) != len(rd.want) || step.Talk[0].Text != "hello <script>" {
+			t.Fatalf("p%d's replay at %d: %d %s", rd.who, before.Version, rp.status, rp.body)
+		}
+	}
 	if after, _ := e.view(tt.tokens[0], tt.game); after.Version != before.Version {
 		t.Fatalf("talk moved the game from version %d to %d", before.Version, after.Version)
 	}

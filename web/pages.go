@@ -786,6 +786,8 @@ type historyPage struct {
 	Prev, Next, Ended  int
 	Started, Finished  bool
 	Referee, HasReveal bool
+	// Talk is the table talk the reader may read said at this version.
+	Talk []talkLine
 	// The list of versions is paged: From to To of Latest, with the first
 	// versions of the pages before and after (0: none).
 	From, To, EarlierFrom, EarlierTo, LaterFrom int
@@ -897,6 +899,9 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, s := range steps[from-1 : to] {
 		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text.In(v.Lang), Current: s.Version == version})
+	}
+	for _, l := range st.Talk {
+		page.Talk = append(page.Talk, talkLine{Heading: l.Heading.In(v.Lang), Text: l.Text.In(v.Lang), At: version})
 	}
 	h.render(w, r, http.StatusOK, "history", page)
 }

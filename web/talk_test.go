@@ -64,6 +64,16 @@ func TestTalkOnTheGamePage(t *testing.T) {
 	if strings.Contains(cleo.page, "shall we ally?") || strings.Contains(cleo.page, "Bob (private)") || !strings.Contains(cleo.page, "good luck") {
 		t.Fatalf("Cleo's page:\n%s", cleo.page)
 	}
+	// The history shows the talk at the version it was said.
+	version := versionRe.FindStringSubmatch(bob.page)[1]
+	bob.get("/games/" + id + "/history?version=" + version)
+	if !strings.Contains(bob.page, `data-testid="step-talk"`) || !strings.Contains(bob.page, "shall we ally?") {
+		t.Fatalf("Bob's history at %s:\n%s", version, bob.page)
+	}
+	cleo.get("/games/" + id + "/history?version=" + version)
+	if strings.Contains(cleo.page, "shall we ally?") || !strings.Contains(cleo.page, "merci") {
+		t.Fatalf("Cleo's history at %s:\n%s", version, cleo.page)
+	}
 	// Without the CSRF token: refused, nothing written.
 	before := s.countEvents()
 	bob.post("/games/"+id+"/say", url.Values{"text": {"hi"}, "csrf": {strings.Repeat("x", 32)}})
