@@ -245,7 +245,7 @@ func TestRefereeHidesAMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(ms) != 1 || !ms[0].Hidden || ms[0].Text != "" || ms[0].Line().In("en") != "hidden by the referee: rude" ||
-			ms[0].Line().In("fr") != "masqué par l’arbitre : rude" {
+			ms[0].Line().In("fr") != "masqué par l’arbitre : rude" { //nolint:misspell // French
 			t.Fatalf("%s reads %+v", u, ms)
 		}
 	}
