@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/courrier-games/courrier/api/auth"
 	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play"
@@ -46,6 +47,9 @@ func newTalkTable(t *testing.T, e *env, tag string, opts map[string]string) talk
 	}
 	r.decode(t, &g)
 	tt.game = g.ID
+	// The invitations go before anyone joins (the two worlds' mails
+	// compare), as in the two-worlds test of moves.
+	(&world{name: tag, e: e}).waitForMail(t)
 	for i := 1; i < 3; i++ {
 		if r := e.call(http.MethodPost, "/v1/games/"+tt.game+"/join", tt.tokens[i], map[string]string{"name": fmt.Sprintf("P%d", i)}); r.status != http.StatusOK {
 			t.Fatalf("join: %d %s", r.status, r.body)
@@ -185,53 +189,102 @@ func TestTalkByAPI(t *testing.T) {
 	}
 }
 
-// Two worlds that differ only by a private message between seats 0 and 1
-// serve the third seat the same bytes: the game, its events, its talk, its
-// page, and its record.
-func TestTalkTwoWorldsServeTheThirdSeatTheSameBytes(t *testing.T) {
+// Two worlds that differ only by private messages between the two other
+// seats serve the observer the same bytes: the game, its events, its talk,
+// its record and replay, its pages, its live stream and its mails (the
+// observer asked for table talk by mail at once).
+func TestTalkTwoWorldsServeTheObserverTheSameBytes(t *testing.T) {
 	seed := games.Seed{0x3a, 0x1c}
-	pinned := func(o *envOptions) { o.seeds = func() games.Seed { return seed } }
-	var scripts [2][]string
+	pinned := func(o *envOptions) {
+		o.seeds = func() games.Seed { return seed }
+		o.poll = 5 * time.Millisecond
+	}
+	var worlds []*world
 	for wi, name := range []string{"A", "B"} {
 		w := &world{name: name, e: newEnv(t, pinned), seed: seed}
 		tt := newTalkTable(t, w.e, "worlds", map[string]string{"press": "private"})
-		w.game = tt.game
-		observer := 2
+		w.game, w.tokens = tt.game, tt.tokens
+		for i := range 3 {
+			var me struct {
+				ID string `json:"id"`
+			}
+			w.e.call(http.MethodGet, "/v1/me", w.tokens[i], nil).decode(t, &me)
+			w.users = append(w.users, me.ID)
+			w.emails = append(w.emails, fmt.Sprintf("p%d@worlds.test", i))
+		}
+		obs := twoWorldsObserver
+		if err := auth.NewUsers(w.e.pool).MailPreferences(nil).Set(t.Context(), w.users[obs], "", auth.MailTalk, true); err != nil {
+			t.Fatal(err)
+		}
+		_, tok, err := w.e.sessions.Open(t.Context(), w.users[obs])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.cookie = "courrier_session=" + tok
+		v, _ := w.e.view(w.tokens[obs], w.game)
+		stream, stop := openStreamAt(t, w.e.url, w.tokens[obs], w.game, strconv.Itoa(v.Version))
+		t.Cleanup(stop)
+		go func() {
+			for ev := range stream {
+				w.framesM.Lock()
+				w.frames = append(w.frames, ev)
+				w.framesM.Unlock()
+			}
+		}()
+		w.waitForMail(t)
 		say := func(from int, body map[string]any) {
-			if r := w.e.call(http.MethodPost, "/v1/games/"+w.game+"/messages", tt.tokens[from], body); r.status != http.StatusCreated {
+			if r := w.e.call(http.MethodPost, "/v1/games/"+w.game+"/messages", w.tokens[from], body); r.status != http.StatusCreated {
 				t.Fatalf("world %s: say: %d %s", name, r.status, r.body)
 			}
+			w.waitForMail(t) // each message's mail before the next is said
 		}
 		say(0, map[string]any{"text": "good luck"})
 		if name == "B" {
-			say(0, map[string]any{"text": "shall we ally against P2?", "to": tt.seats[1]})
-			say(1, map[string]any{"text": "yes", "to": tt.seats[0]})
+			say(0, map[string]any{"text": "shall we ally against P1?", "to": tt.seats[2]})
+			say(2, map[string]any{"text": "yes", "to": tt.seats[0]})
 		}
-		say(1, map[string]any{"text": "and to you"})
-		tok := tt.tokens[observer]
-		for _, path := range []string{"", "/messages", "/messages?after=1", "/events?since=0", "/record"} {
-			w.served(t, "GET "+path, w.e.call(http.MethodGet, "/v1/games/"+w.game+path, tok, nil))
+		say(2, map[string]any{"text": "and to you"})
+		w.waitForMail(t)
+		tok2 := w.tokens[obs]
+		for _, path := range []string{"", "/messages", "/messages?after=1", "/events?since=0", "/record", fmt.Sprintf("/replay?version=%d", v.Version)} {
+			w.served(t, "GET "+path, w.e.call(http.MethodGet, "/v1/games/"+w.game+path, tok2, nil))
 		}
-		w.served(t, "POST say (too long)", w.e.call(http.MethodPost, "/v1/games/"+w.game+"/messages", tok, map[string]any{"text": strings.Repeat("x", 1001)}))
+		w.served(t, "POST say (too long)", w.e.call(http.MethodPost, "/v1/games/"+w.game+"/messages", tok2, map[string]any{"text": strings.Repeat("x", 1001)}))
+		w.page(t, "/games/"+w.game)
+		w.page(t, fmt.Sprintf("/games/%s/history?version=%d", w.game, v.Version))
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			w.framesM.Lock()
+			n := len(w.frames)
+			w.framesM.Unlock()
+			if n >= 2 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond) // a frame that should not come would come by now
+		w.framesM.Lock()
+		for _, f := range w.frames {
+			w.script = append(w.script, w.normalise(t, "SSE "+f.id+" "+f.event+" "+f.data))
+		}
+		w.framesM.Unlock()
+		w.mails = w.observerMails(t)
 		for i := range w.script {
 			// Message ids are random in each world.
 			w.script[i] = tokenRe.ReplaceAllString(w.script[i], "ID")
 		}
-		scripts[wi] = w.script
 		if v, err := events.StreamVersion(t.Context(), w.e.pool, play.TalkStream(w.game)); err != nil || v != 2+2*wi {
 			t.Fatalf("world %s's talk stream is at %d (%v)", name, v, err)
 		}
+		worlds = append(worlds, w)
 	}
-	if len(scripts[0]) != len(scripts[1]) {
-		t.Fatalf("%d answers in world A, %d in B", len(scripts[0]), len(scripts[1]))
-	}
-	for i := range scripts[0] {
-		if scripts[0][i] != scripts[1][i] {
-			t.Fatalf("the third seat tells the worlds apart:\nA: %s\nB: %s", scripts[0][i], scripts[1][i])
+	a, b := worlds[0], worlds[1]
+	compareWorlds(t, a, b, 0)
+	all := strings.Join(a.script, "\n") + strings.Join(a.mails, "\n")
+	for _, want := range []string{"SSE ", `"and to you"`, "and to you", "Table talk"} {
+		if !strings.Contains(all, want) {
+			t.Fatalf("the observer was not served %q at all:\n%s", want, all)
 		}
-	}
-	if !strings.Contains(strings.Join(scripts[0], "\n"), "and to you") {
-		t.Fatal("the table's messages were not served at all")
 	}
 }
 

@@ -179,6 +179,9 @@ type outgoing struct {
 	// onlyTalk: the mail is its table talk section, not sent when that is
 	// empty (a talk mail whose message another mail told already).
 	onlyTalk bool
+	// talkUpTo bounds the talk told to the talk stream's version it names
+	// (0: all): a talk mail tells its message and what came before.
+	talkUpTo int
 }
 
 // errSkipped says a mail was not sent on purpose (already sent, turned

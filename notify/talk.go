@@ -45,7 +45,7 @@ func (s *Service) tellTalk(ctx context.Context, o *outgoing) (told, mark int, er
 	if told, err = s.store.TalkTold(ctx, o.userID, o.gameID); err != nil {
 		return 0, 0, err
 	}
-	msgs, mark, err := s.play.TalkSince(ctx, o.gameID, o.userID, told)
+	msgs, mark, err := s.play.TalkBetween(ctx, o.gameID, o.userID, told, o.talkUpTo)
 	if _, ok := errors.AsType[*play.Error](err); ok {
 		return told, told, nil // no such game: nothing to tell
 	}
@@ -117,7 +117,7 @@ func (w *talkWorker) Work(ctx context.Context, job *river.Job[jobs.TalkNotice]) 
 		}
 		sp := speakerIn(m.Lang)
 		m.Data = NoticeData{Subject: sp.subject("talk.subject", b.Name, a.GameID), Paragraphs: []string{sp.t("talk.at_once", a.GameID), sp.t("talk.answer")}}
-		if err := s.send(ctx, outgoing{Mail: m, userID: rd.User, gameID: a.GameID, onlyTalk: true}); err != nil && !errors.Is(err, errSkipped) {
+		if err := s.send(ctx, outgoing{Mail: m, userID: rd.User, gameID: a.GameID, onlyTalk: true, talkUpTo: a.Number}); err != nil && !errors.Is(err, errSkipped) {
 			return err
 		}
 	}

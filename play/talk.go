@@ -263,6 +263,13 @@ func (s *Service) Messages(ctx context.Context, gameID, user string, after int) 
 // message revealed at the end, said before the mark, is not listed again.
 // A user who may not read the game gets nothing.
 func (s *Service) TalkSince(ctx context.Context, gameID, user string, told int) ([]Message, int, error) {
+	return s.TalkBetween(ctx, gameID, user, told, 0)
+}
+
+// TalkBetween is TalkSince up to version upTo of the talk stream (0: all):
+// a mail about one message tells what came before it, never what came
+// after, whenever it is sent.
+func (s *Service) TalkBetween(ctx context.Context, gameID, user string, told, upTo int) ([]Message, int, error) {
 	t, err := s.Load(ctx, gameID)
 	if err != nil {
 		return nil, told, err
@@ -271,6 +278,9 @@ func (s *Service) TalkSince(ctx context.Context, gameID, user string, told int) 
 		return nil, told, nil
 	}
 	all, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
+	if upTo > 0 && len(all) > upTo {
+		all = all[:upTo]
+	}
 	if err != nil || len(all) == 0 || all[len(all)-1].Version <= told {
 		return nil, told, err
 	}
