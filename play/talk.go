@@ -270,19 +270,20 @@ func (s *Service) TalkSince(ctx context.Context, gameID, user string, told int) 
 // a mail about one message tells what came before it, never what came
 // after, whenever it is sent.
 func (s *Service) TalkBetween(ctx context.Context, gameID, user string, told, upTo int) ([]Message, int, error) {
-	t, err := s.Load(ctx, gameID)
-	if err != nil {
-		return nil, told, err
-	}
-	if _, ok := t.ViewerOf(user); !ok || !t.Started {
-		return nil, told, nil
-	}
+	// The talk first: most mails find nothing new, and fold no game.
 	all, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
 	if upTo > 0 && len(all) > upTo {
 		all = all[:upTo]
 	}
 	if err != nil || len(all) == 0 || all[len(all)-1].Version <= told {
 		return nil, told, err
+	}
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, told, err
+	}
+	if _, ok := t.ViewerOf(user); !ok || !t.Started {
+		return nil, told, nil
 	}
 	k, err := foldTalk(t, all)
 	if err != nil {
