@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"github.com/courrier-games/courrier/events"
@@ -450,7 +452,8 @@ func (s *Service) say(ctx context.Context, actor Actor, t *Table, to games.Seat,
 	}
 	var rec []events.Recorded
 	read := 0 // the messages the speaker read before this one
-	err = s.appendTalk(ctx, t, func(k *talk, now time.Time) ([]events.Event, error) {
+	key := &talkKey{actor: actor, hash: commandHash("say", t.ID, strconv.Itoa(int(to)), text)}
+	err = s.appendTalkKeyed(ctx, t, key, func(k *talk, now time.Time) ([]events.Event, error) {
 		if err := k.withinLimits(seat, now); err != nil {
 			return nil, err
 		}
@@ -459,6 +462,9 @@ func (s *Service) say(ctx context.Context, actor Actor, t *Table, to games.Seat,
 	}, &rec)
 	if err != nil {
 		return Message{}, err
+	}
+	if key.prior != nil {
+		return *key.prior, nil // the same mail again: said once
 	}
 	m := Message{ID: d.ID, Number: read + 1, From: seat, Referee: referee, To: to, Text: text, At: d.At, SaidAt: rec[0].RecordedAt}
 	if !referee {
@@ -540,8 +546,31 @@ func (s *Service) HideMessage(ctx context.Context, actor Actor, gameID, id, reas
 // as it is, in one transaction, reading and deciding again when another
 // writer appended first.
 func (s *Service) appendTalk(ctx context.Context, t *Table, decide func(k *talk, now time.Time) ([]events.Event, error), out *[]events.Recorded) error {
+	return s.appendTalkKeyed(ctx, t, nil, decide, out)
+}
+
+// talkKey is a message's idempotency key (the actor's, a mail's
+// Message-ID): the same command again says nothing twice, and prior is the
+// message said the first time.
+type talkKey struct {
+	actor Actor
+	hash  []byte
+	prior *Message
+}
+
+// talkSaid is what an idempotency key of a message keeps: its id.
+type talkSaid struct {
+	Said string `json:"said"`
+}
+
+// appendTalkKeyed is appendTalk under key (nil, or an actor without an
+// idempotency key: none).
+func (s *Service) appendTalkKeyed(ctx context.Context, t *Table, key *talkKey, decide func(k *talk, now time.Time) ([]events.Event, error), out *[]events.Recorded) error {
+	if key != nil && (key.actor.IdempotencyKey == "" || key.actor.User == "") {
+		key = nil
+	}
 	for attempt := 0; ; attempt++ {
-		err := s.appendTalkOnce(ctx, t, decide, out)
+		err := s.appendTalkOnce(ctx, t, key, decide, out)
 		if errors.Is(err, events.ErrVersionConflict) && attempt < maxRetries {
 			continue
 		}
@@ -555,23 +584,30 @@ func (s *Service) appendTalk(ctx context.Context, t *Table, decide func(k *talk,
 	}
 }
 
-func (s *Service) appendTalkOnce(ctx context.Context, t *Table, decide func(k *talk, now time.Time) ([]events.Event, error), out *[]events.Recorded) error {
+func (s *Service) appendTalkOnce(ctx context.Context, t *Table, key *talkKey, decide func(k *talk, now time.Time) ([]events.Event, error), out *[]events.Recorded) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	var now time.Time
-	if err := tx.QueryRow(ctx, `select now()`).Scan(&now); err != nil {
-		return fmt.Errorf("read the time: %w", err)
+	b := &pgx.Batch{}
+	b.Queue(`select now()`).QueryRow(func(row pgx.Row) error { return row.Scan(&now) })
+	var prior *keyRecord
+	if key != nil {
+		prior = queueReserveKey(b, key.actor, request{gameID: t.ID, hash: key.hash}, s.keyTTL)
 	}
-	recorded, err := events.ReadStream(ctx, tx, TalkStream(t.ID), 0)
-	if err != nil {
-		return err
+	var recorded []events.Recorded
+	events.QueueRead(b, TalkStream(t.ID), 0, &recorded)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("read the talk of game %s: %w", t.ID, err)
 	}
 	k, err := foldTalk(t, recorded)
 	if err != nil {
 		return err
+	}
+	if prior != nil && prior.found {
+		return key.replay(t, k, prior)
 	}
 	evs, err := decide(k, now)
 	if err != nil {
@@ -590,11 +626,40 @@ func (s *Service) appendTalkOnce(ctx context.Context, t *Table, decide func(k *t
 	if err := s.insertJobs(ctx, tx, notices); err != nil {
 		return err
 	}
+	if key != nil {
+		var d Said
+		if err := json.Unmarshal(evs[0].Data, &d); err != nil {
+			return fmt.Errorf("decode the message said: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `update command_keys set result = $3::jsonb where user_id = $1 and key = $2`,
+			key.actor.User, key.actor.IdempotencyKey, talkSaid{Said: d.ID}); err != nil {
+			return fmt.Errorf("keep the idempotency key of a message: %w", err)
+		}
+	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("commit the talk of game %s: %w", t.ID, err)
 	}
 	*out = rec
 	return nil
+}
+
+// replay finds the message said the first time under the key (in k, as
+// the actor reads it); the same key with another command is refused.
+func (key *talkKey) replay(t *Table, k *talk, prior *keyRecord) error {
+	if !slices.Equal(prior.hash, key.hash) || prior.gameID != t.ID {
+		return refuse(CodeConflict, "refusal.key_reused")
+	}
+	var said talkSaid
+	if err := json.Unmarshal(prior.result, &said); err != nil {
+		return fmt.Errorf("read the message kept under an idempotency key: %w", err)
+	}
+	for _, m := range t.readable(key.actor.User, k, 0) {
+		if m.ID == said.Said {
+			key.prior = &m
+			return nil
+		}
+	}
+	return fmt.Errorf("the message %s kept under an idempotency key is not in game %s's talk", said.Said, t.ID)
 }
 
 // talkID returns a message's opaque random id (16 lowercase base32

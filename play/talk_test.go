@@ -342,3 +342,33 @@ func TestWriteSays(t *testing.T) {
 		t.Fatalf("say for another seat: %v", err)
 	}
 }
+
+// A message sent again under the same idempotency key (a mail delivered
+// twice, a job retried) is said once; the key with another message is
+// refused.
+func TestTalkIdempotencyKey(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	id, tbl, seats := talkGame(t, svc, nil)
+	keyed := seats[0]
+	keyed.IdempotencyKey = "mail:<say@players.test>"
+	text := play.Text{GameID: id, Seat: 0, Expected: tbl.Version, Lines: []string{"say hello"}}
+	first, err := svc.Write(ctx, keyed, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := svc.Write(ctx, keyed, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Said == nil || again.Said == nil || again.Said.ID != first.Said.ID {
+		t.Fatalf("said %+v, then %+v", first.Said, again.Said)
+	}
+	if v, err := events.StreamVersion(ctx, pool, play.TalkStream(id)); err != nil || v != 1 {
+		t.Fatalf("the talk stream is at %d (%v)", v, err)
+	}
+	text.Lines = []string{"say something else"}
+	if _, err := svc.Write(ctx, keyed, text); !isCode(err, play.CodeConflict) {
+		t.Fatalf("the key with another message: %v", err)
+	}
+}
