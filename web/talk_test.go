@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/courrier-games/courrier/api/auth"
 )
 
 // A table talks on the game page: to the table and privately, in the
@@ -79,5 +81,30 @@ func TestTalkOnTheGamePage(t *testing.T) {
 	bob.post("/games/"+id+"/say", url.Values{"text": {"hi"}, "csrf": {strings.Repeat("x", 32)}})
 	if bob.status != http.StatusForbidden || s.countEvents() != before {
 		t.Fatalf("a message without the CSRF token: %d", bob.status)
+	}
+}
+
+// The settings page turns table talk by mail at once on, for all games.
+func TestSettingsTurnTalkMailOn(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana := s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	user, err := s.users.Ensure(t.Context(), "ana@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefs := auth.NewMailPreferences(s.pool, nil)
+	for _, tc := range []struct {
+		value string
+		want  bool
+	}{{"on", true}, {"", false}} {
+		form := settingsForm(ana.get("/settings"))
+		form.Set("all."+auth.MailTalk, tc.value)
+		if page := ana.post("/settings", form); ana.status != http.StatusOK || !strings.Contains(page, "Saved.") {
+			t.Fatalf("save: %d\n%s", ana.status, page)
+		}
+		if on, err := prefs.Wants(t.Context(), user.ID, "g1", auth.MailTalk); err != nil || on != tc.want {
+			t.Fatalf("all.talk=%q: Wants = %v, %v", tc.value, on, err)
+		}
 	}
 }
