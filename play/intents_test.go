@@ -136,8 +136,8 @@ func TestParseReply(t *testing.T) {
 		{"dis à la table", []string{"dis bonne chance"}, play.Reply{Verb: play.VerbSay, Said: "bonne chance", Lang: "fr"}, true, false},
 		{"dis à un joueur", []string{"Dis à Ana : on s’allie ?"}, play.Reply{Verb: play.VerbSay, To: "Ana", Said: "on s’allie ?", Lang: "fr"}, true, false},
 		{"dis a, sans accent", []string{"dis a Bob: salut"}, play.Reply{Verb: play.VerbSay, To: "Bob", Said: "salut", Lang: "fr"}, true, false},
-		{"say alone", []string{"say"}, play.Reply{Verb: play.VerbSay}, true, true},
-		{"say to someone, nothing said", []string{"say to Ana:"}, play.Reply{Verb: play.VerbSay}, true, true},
+		{"say alone (Say refuses it)", []string{"say"}, play.Reply{Verb: play.VerbSay, Lang: "en"}, true, false},
+		{"say to someone, nothing said", []string{"say to Ana:"}, play.Reply{Verb: play.VerbSay, To: "Ana", Lang: "en"}, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -189,9 +189,7 @@ func parseSay(r Reply, rest string, more []string) (Reply, bool, error) {
 		}
 		break
 	}
-	if text == "" {
-		return r, true, refuse(CodeInvalid, "refusal.talk_how")
-	}
+	// An empty message is refused by Say, in the words every door gives.
 	r.Said = text
 	return r, true, nil
 }
@@ -404,7 +402,7 @@ func (s *Service) writeSay(ctx context.Context, actor Actor, text Text, w Writte
 		return w, err
 	}
 	said := strings.TrimSpace(w.Reply.Said)
-	if utf8.RuneCountInString(said) > MaxTalkText {
+	if said == "" || utf8.RuneCountInString(said) > MaxTalkText {
 		return w, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(said))
 	}
 	m, err := s.say(ctx, actor, t, to, said)

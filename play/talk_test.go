@@ -317,6 +317,7 @@ func TestWriteSays(t *testing.T) {
 		{"dis à la table", []string{"dis bonne chance"}, play.ToTable, "bonne chance", ""},
 		{"dis à un joueur", []string{"dis à " + names[2] + " : on s’allie ?"}, 2, "on s’allie ?", ""},
 		{"say to nobody", []string{"say to Zed: hi"}, play.ToTable, "", `no player "Zed"`},
+		{"say nothing", []string{"say"}, play.ToTable, "", "1 to 1000 characters"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
