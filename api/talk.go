@@ -16,15 +16,22 @@ func (s *Server) ListMessages(ctx context.Context, req ListMessagesRequestObject
 	if req.Params.After != nil {
 		after = *req.Params.After
 	}
-	ms, err := s.cfg.Play.Messages(ctx, req.GameId, userOf(ctx), after)
+	tv, err := s.cfg.Play.Talk(ctx, req.GameId, userOf(ctx), after)
 	if err != nil {
 		return nil, err
 	}
-	items := make([]Message, len(ms))
-	for i, m := range ms {
-		items[i] = messageOf(m, langOf(ctx))
+	out := MessageList{Items: make([]Message, len(tv.Messages)), Press: MessageListPress(tv.Press), MaySay: tv.MaySay}
+	for i, m := range tv.Messages {
+		out.Items[i] = messageOf(m, langOf(ctx))
 	}
-	return ListMessages200JSONResponse{Items: items}, nil
+	out.To = make([]struct {
+		Name string `json:"name"`
+		Seat int    `json:"seat"`
+	}, len(tv.To))
+	for i, to := range tv.To {
+		out.To[i].Name, out.To[i].Seat = to.Name, int(to.Seat)
+	}
+	return ListMessages200JSONResponse(out), nil
 }
 
 // SayMessage says something at the game's table, or to one seat.

@@ -145,6 +145,19 @@ func TestTalkByAPI(t *testing.T) {
 			t.Fatalf("p%d's replay at %d: %d %s", rd.who, before.Version, rp.status, rp.body)
 		}
 	}
+	// The list says what the caller may do.
+	var l struct {
+		Press  string `json:"press"`
+		MaySay bool   `json:"may_say"`
+		To     []struct {
+			Seat int    `json:"seat"`
+			Name string `json:"name"`
+		} `json:"to"`
+	}
+	e.call(http.MethodGet, "/v1/games/"+tt.game+"/messages", tt.tokens[0], nil).decode(t, &l)
+	if l.Press != "private" || !l.MaySay || len(l.To) != 2 || l.To[0].Seat == tt.seats[0] || l.To[1].Seat == tt.seats[0] {
+		t.Fatalf("the list's press, may_say and to: %+v", l)
+	}
 	if after, _ := e.view(tt.tokens[0], tt.game); after.Version != before.Version {
 		t.Fatalf("talk moved the game from version %d to %d", before.Version, after.Version)
 	}

@@ -312,7 +312,13 @@ type TalkView struct {
 	// MaySay is set when the user may talk at the table now; To lists the
 	// players they may talk to privately (none where press is public).
 	MaySay bool
-	To     []string
+	To     []TalkTarget
+}
+
+// TalkTarget is a seat one may talk to privately, and its player's name.
+type TalkTarget struct {
+	Seat games.Seat
+	Name string
 }
 
 // Talk is the table talk of a game as user sees it, the messages after
@@ -339,7 +345,7 @@ func (s *Service) Talk(ctx context.Context, gameID, user string, after int) (Tal
 	if tv.MaySay && t.Press == PressPrivate && seat != games.Spectator {
 		for i, n := range t.Engine.Players(t.State) {
 			if games.Seat(i) != seat {
-				tv.To = append(tv.To, n)
+				tv.To = append(tv.To, TalkTarget{Seat: games.Seat(i), Name: n})
 			}
 		}
 	}

@@ -42,7 +42,10 @@ func (h *Handler) talkBox(r *http.Request, id string, box talkBox) (talkBox, err
 	if err != nil {
 		return box, err
 	}
-	box.MaySay, box.To = tv.MaySay, tv.To
+	box.MaySay = tv.MaySay
+	for _, to := range tv.To {
+		box.To = append(box.To, to.Name)
+	}
 	for _, m := range tv.Messages {
 		box.Messages = append(box.Messages, talkLine{Heading: m.Heading().In(lang), Text: m.Line().In(lang), At: m.At, Hidden: m.Hidden, Private: m.Private()})
 	}
