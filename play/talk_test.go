@@ -255,7 +255,7 @@ func TestRefereeHidesAMessage(t *testing.T) {
 // game says so, and by their two seats only when it does not.
 func TestPrivateMessagesAfterTheEnd(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := catalogService(t)
+	svc, pool := catalogService(t)
 	tests := []struct {
 		reveal string
 		third  int // messages the third seat reads after the end
@@ -292,6 +292,11 @@ func TestPrivateMessagesAfterTheEnd(t *testing.T) {
 			}
 			if n := len(readIDs(t, svc, id, seats[1].User)); n != 2 {
 				t.Fatalf("the recipient reads %d messages after the end", n)
+			}
+			// The game's audit replays its own stream: talk is no part of it.
+			rep, err := archiveOf(svc, pool).AuditGame(ctx, id)
+			if err != nil || !rep.Passed || rep.Version != tbl.Version {
+				t.Fatalf("the audit beside talk: %+v, %v", rep, err)
 			}
 		})
 	}
