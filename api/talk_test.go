@@ -369,3 +369,63 @@ func TestTalkOnTheLiveStream(t *testing.T) {
 		t.Fatalf("the move's event after the talk: %+v", ev)
 	}
 }
+
+// The referee hides a message through the API: everyone then reads that it
+// was hidden and why, in their language; nobody else may hide.
+func TestRefereeHidesByAPI(t *testing.T) {
+	e := newEnv(t)
+	ref := e.signIn("rex@hide.test")
+	tokens := []string{e.signIn("p0@hide.test"), e.signIn("p1@hide.test")}
+	r := e.call(http.MethodPost, "/v1/games", tokens[0], map[string]any{"game": "coup", "seats": []string{"me", "p1@hide.test"}, "name": "P0", "referee": "rex@hide.test"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	var g struct {
+		ID string `json:"id"`
+	}
+	r.decode(t, &g)
+	(&world{name: "hide", e: e}).waitForMail(t)
+	if r := e.call(http.MethodPost, "/v1/games/"+g.ID+"/join", tokens[1], map[string]string{"name": "P1"}); r.status != http.StatusOK {
+		t.Fatalf("join: %d %s", r.status, r.body)
+	}
+	r = e.call(http.MethodPost, "/v1/games/"+g.ID+"/messages", tokens[0], map[string]any{"text": "something rude"})
+	var m apiMessage
+	r.decode(t, &m)
+	if r := e.call(http.MethodPost, "/v1/games/"+g.ID+"/messages", ref, map[string]any{"text": "play nicely"}); r.status != http.StatusCreated {
+		t.Fatalf("the referee says: %d %s", r.status, r.body)
+	}
+	steps := []struct {
+		name   string
+		token  string
+		reason string
+		status int
+	}{
+		{"a player", tokens[1], "rude", http.StatusForbidden},
+		{"no reason", ref, " ", http.StatusBadRequest},
+		{"the referee", ref, "rude", http.StatusOK},
+		{"again", ref, "rude", http.StatusConflict},
+	}
+	for _, st := range steps {
+		before := e.countEvents()
+		r := e.call(http.MethodPost, "/v1/games/"+g.ID+"/messages/"+m.ID+"/hide", st.token, map[string]any{"reason": st.reason})
+		if r.status != st.status || (e.countEvents() != before) != (st.status == http.StatusOK) {
+			t.Fatalf("%s: %d %s", st.name, r.status, r.body)
+		}
+	}
+	for _, tc := range []struct {
+		token, lang, line string
+	}{
+		{tokens[1], "en", "hidden by the referee: rude"},
+		{tokens[0], "fr", "masqué par l’arbitre : rude"}, //nolint:misspell // French
+		{ref, "en", "hidden by the referee: rude"},
+	} {
+		r := e.call(http.MethodGet, "/v1/games/"+g.ID+"/messages", tc.token, nil, "Accept-Language", tc.lang)
+		var l struct {
+			Items []apiMessage `json:"items"`
+		}
+		r.decode(t, &l)
+		if len(l.Items) != 2 || l.Items[0].Text != "" || l.Items[0].Line != tc.line || strings.Contains(string(r.body), "something rude") {
+			t.Fatalf("after the hiding: %s", r.body)
+		}
+	}
+}
