@@ -313,6 +313,8 @@ type TalkView struct {
 	// players they may talk to privately (none where press is public).
 	MaySay bool
 	To     []TalkTarget
+	// MayHide is set for the game's referee, who may hide messages.
+	MayHide bool
 }
 
 // TalkTarget is a seat one may talk to privately, and its player's name.
@@ -341,7 +343,8 @@ func (s *Service) Talk(ctx context.Context, gameID, user string, after int) (Tal
 	}
 	tv := TalkView{Messages: t.readable(user, k, after), Press: t.Press}
 	seat := t.SeatOf(user)
-	tv.MaySay = t.Started && t.Press != PressNone && (seat != games.Spectator || (user != "" && user == t.Referee()))
+	tv.MayHide = user != "" && user == t.Referee() && seat == games.Spectator
+	tv.MaySay = t.Started && t.Press != PressNone && (seat != games.Spectator || tv.MayHide)
 	if tv.MaySay && t.Press == PressPrivate && seat != games.Spectator {
 		for i, n := range t.Engine.Players(t.State) {
 			if games.Seat(i) != seat {

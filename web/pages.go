@@ -786,8 +786,10 @@ type historyPage struct {
 	Prev, Next, Ended  int
 	Started, Finished  bool
 	Referee, HasReveal bool
-	// Talk is the table talk the reader may read said at this version.
-	Talk []talkLine
+	// Talk is the table talk the reader may read said at this version;
+	// TalkBox, for a reader without a seat (the referee), all of it.
+	Talk    []talkLine
+	TalkBox talkBox
 	// The list of versions is paged: From to To of Latest, with the first
 	// versions of the pages before and after (0: none).
 	From, To, EarlierFrom, EarlierTo, LaterFrom int
@@ -818,6 +820,12 @@ type revealBoard struct {
 // every version's sentence to step through; after the end (or for a
 // referee without a seat) every seat's board too.
 func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
+	h.showHistory(w, r, http.StatusOK, talkBox{})
+}
+
+// showHistory is history with status, and the talk box of a refused
+// message or hiding (its Problem, what was typed).
+func (h *Handler) showHistory(w http.ResponseWriter, r *http.Request, status int, box talkBox) {
 	if !h.requireUser(w, r) {
 		return
 	}
@@ -903,7 +911,15 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	for _, l := range st.Talk {
 		page.Talk = append(page.Talk, talkLine{Heading: l.Heading.In(v.Lang), Text: l.Text.In(v.Lang), At: version})
 	}
-	h.render(w, r, http.StatusOK, "history", page)
+	if seat < 0 {
+		// The referee without a seat reads the game here: the whole talk,
+		// with a box to talk to the table and a button to hide a message.
+		if page.TalkBox, err = h.talkBox(r, id, box); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+	}
+	h.render(w, r, status, "history", page)
 }
 
 // auditPage is an audit report as its reader reads it: what the game's

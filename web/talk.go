@@ -17,13 +17,16 @@ import (
 type talkBox struct {
 	Messages []talkLine
 	MaySay   bool
+	MayHide  bool     // the referee: each message has a button to hide it
 	To       []string // the players one may talk to privately
-	// Typed and ToTyped are what a refused message said, and to whom.
-	Typed, ToTyped string
+	// Typed and ToTyped are what a refused message said, and to whom;
+	// Problem why it was refused (on the history page).
+	Typed, ToTyped, Problem string
 }
 
 // talkLine is one message as the page shows it.
 type talkLine struct {
+	ID      string
 	Heading string // "Ana to the table"
 	Text    string // the text, or that the referee hid it and why
 	At      int    // the game's version when it was said
@@ -42,12 +45,12 @@ func (h *Handler) talkBox(r *http.Request, id string, box talkBox) (talkBox, err
 	if err != nil {
 		return box, err
 	}
-	box.MaySay = tv.MaySay
+	box.MaySay, box.MayHide = tv.MaySay, tv.MayHide
 	for _, to := range tv.To {
 		box.To = append(box.To, to.Name)
 	}
 	for _, m := range tv.Messages {
-		box.Messages = append(box.Messages, talkLine{Heading: m.Heading().In(lang), Text: m.Line().In(lang), At: m.At, Hidden: m.Hidden, Private: m.Private()})
+		box.Messages = append(box.Messages, talkLine{ID: m.ID, Heading: m.Heading().In(lang), Text: m.Line().In(lang), At: m.At, Hidden: m.Hidden, Private: m.Private()})
 	}
 	return box, nil
 }
@@ -61,22 +64,53 @@ func (h *Handler) say(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	text, to := r.PostFormValue("text"), r.PostFormValue("to")
 	_, err := h.cfg.Play.SayTo(r.Context(), h.actor(r), id, to, text)
+	h.talked(w, r, err, talkBox{Typed: text, ToTyped: to})
+}
+
+// hide hides a message of the table (the referee only), for the reason
+// typed.
+func (h *Handler) hide(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	_, err := h.cfg.Play.HideMessage(r.Context(), h.actor(r), r.PathValue("id"), r.PathValue("message"), r.PostFormValue("reason"))
+	h.talked(w, r, err, talkBox{})
+}
+
+// talked answers a message said or hidden: back to the game's page (the
+// history, for a reader without a seat), with the problem when play
+// refused it.
+func (h *Handler) talked(w http.ResponseWriter, r *http.Request, err error, box talkBox) {
+	id := r.PathValue("id")
+	_, view, verr := h.cfg.Play.GameAndViewFor(r.Context(), id, userOf(r))
+	seated := verr == nil && view.Seat != games.Spectator
 	if err == nil {
-		seeOther(w, r, "/games/"+id+"#talk")
-		return
-	}
-	if pe, ok := errors.AsType[*play.Error](err); ok {
-		status := http.StatusBadRequest
-		switch pe.Code {
-		case play.CodeForbidden:
-			status = http.StatusForbidden
-		case play.CodeConflict:
-			status = http.StatusConflict
-		case play.CodeNotFound:
-			status = http.StatusNotFound
+		if seated {
+			seeOther(w, r, "/games/"+id+"#talk")
+		} else {
+			seeOther(w, r, "/games/"+id+"/history#talk")
 		}
-		h.showGame(w, r, status, gamePageData{Problem: games.Explain(pe, visitOf(r).Lang), Talk: talkBox{Typed: text, ToTyped: to}})
 		return
 	}
-	h.failErr(w, r, err)
+	pe, ok := errors.AsType[*play.Error](err)
+	if !ok {
+		h.failErr(w, r, err)
+		return
+	}
+	status := http.StatusBadRequest
+	switch pe.Code {
+	case play.CodeForbidden:
+		status = http.StatusForbidden
+	case play.CodeConflict:
+		status = http.StatusConflict
+	case play.CodeNotFound:
+		status = http.StatusNotFound
+	}
+	problem := games.Explain(pe, visitOf(r).Lang)
+	if !seated && pe.Code != play.CodeNotFound {
+		box.Problem = problem
+		h.showHistory(w, r, status, box)
+		return
+	}
+	h.showGame(w, r, status, gamePageData{Problem: problem, Talk: box})
 }

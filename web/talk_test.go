@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -106,5 +107,66 @@ func TestSettingsTurnTalkMailOn(t *testing.T) {
 		if on, err := prefs.Wants(t.Context(), user.ID, "g1", auth.MailTalk); err != nil || on != tc.want {
 			t.Fatalf("all.talk=%q: Wants = %v, %v", tc.value, on, err)
 		}
+	}
+}
+
+// The referee, who holds no seat, reads the whole table talk on the
+// history page, talks to the table and hides a message for a reason; the
+// players then read that it was hidden, and why. A player may not hide.
+func TestRefereeTalksAndHidesOnTheWeb(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana, bob, rex := s.browser(), s.browser(), s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	bob.signIn("bob@example.org", "Bob")
+	rex.signIn("rex@example.org", "Rex")
+	ana.get("/games/new")
+	id := gameURL.FindStringSubmatch(ana.post("/games/new", url.Values{"game": {"coup"}, "play": {"on"}, "name": {"Ana"},
+		"invite": {"bob@example.org"}, "referee": {"rex@example.org"}}))[1]
+	bob.get("/games/" + id)
+	bob.post("/games/"+id+"/join", url.Values{"name": {"Bob"}})
+	ana.get("/games/" + id)
+	ana.post("/games/"+id+"/say", url.Values{"text": {"something rude"}})
+
+	rex.get("/games/" + id + "/history")
+	if !strings.Contains(rex.page, "something rude") || !strings.Contains(rex.page, `action="/games/`+id+`/say"`) {
+		t.Fatalf("the referee's history page:\n%s", rex.page)
+	}
+	hide := regexp.MustCompile(`action="(/games/` + id + `/messages/[a-z2-7]+/hide)"`).FindStringSubmatch(rex.page)
+	if hide == nil {
+		t.Fatalf("no hide button for the referee:\n%s", rex.page)
+	}
+	steps := []struct {
+		name   string
+		who    *browser
+		path   string
+		form   url.Values
+		status int
+		shows  string
+	}{
+		{"a player hides", bob, hide[1], url.Values{"reason": {"I do not like it"}}, http.StatusForbidden, "only the referee"},
+		{"the referee, without a reason", rex, hide[1], url.Values{"reason": {""}}, http.StatusBadRequest, "say why you hide the message"},
+		{"the referee hides", rex, hide[1], url.Values{"reason": {"rude"}}, http.StatusOK, "hidden by the referee: rude"},
+		{"the referee talks", rex, "/games/" + id + "/say", url.Values{"text": {"play nicely"}}, http.StatusOK, "the referee to the table"},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			if st.who == rex {
+				rex.get("/games/" + id + "/history")
+			} else {
+				st.who.get("/games/" + id)
+			}
+			before := s.countEvents()
+			st.who.post(st.path, st.form)
+			if st.who.status != st.status || !strings.Contains(st.who.page, st.shows) {
+				t.Fatalf("%d, want %d showing %q:\n%s", st.who.status, st.status, st.shows, st.who.page)
+			}
+			if wrote := s.countEvents() != before; wrote != (st.status == http.StatusOK) {
+				t.Fatalf("wrote an event: %v", wrote)
+			}
+		})
+	}
+	bob.get("/games/" + id)
+	if strings.Contains(bob.page, "something rude") || !strings.Contains(bob.page, "hidden by the referee: rude") || !strings.Contains(bob.page, "play nicely") {
+		t.Fatalf("Bob's page after the hiding:\n%s", bob.page)
 	}
 }
