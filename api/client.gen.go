@@ -259,6 +259,52 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/games/{game_id}/join (the `JoinGame` operationId).
 	JoinGame(ctx context.Context, gameId GameID, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListMessages The table talk of the game the caller may read (issue 36), oldest first.
+	//
+	// Messages to the whole table are read by whoever may read the game;
+	// a private message by its two seats only (and by everyone after the
+	// end when the game's option press_reveal is yes). Talk lives in a
+	// stream of its own: it never moves the game's version.
+	//
+	// Corresponds with GET /v1/games/{game_id}/messages (the `ListMessages` operationId).
+	ListMessages(ctx context.Context, gameId GameID, params *ListMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SayMessageWithBody Say something at the table, or to one seat where the game's press is private.
+	//
+	// The same as the reply line `say <text>` (`dis <texte>`) and the
+	// game page's talk box. Text of 1 to 1000 characters; at most 10
+	// messages a minute and 200 a day per player per game.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/messages (the `SayMessage` operationId).
+	SayMessageWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SayMessage Say something at the table, or to one seat where the game's press is private.
+	//
+	// The same as the reply line `say <text>` (`dis <texte>`) and the
+	// game page's talk box. Text of 1 to 1000 characters; at most 10
+	// messages a minute and 200 a day per player per game.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/messages (the `SayMessage` operationId).
+	SayMessage(ctx context.Context, gameId GameID, body SayMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// HideMessageWithBody The referee hides a message from view, for a reason that is recorded.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/messages/{message_id}/hide (the `HideMessage` operationId).
+	HideMessageWithBody(ctx context.Context, gameId GameID, messageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// HideMessage The referee hides a message from view, for a reason that is recorded.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/messages/{message_id}/hide (the `HideMessage` operationId).
+	HideMessage(ctx context.Context, gameId GameID, messageId string, body HideMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PlayMoveWithBody Play a move, in the game's notation or as a number of legal_compact.
 	//
 	// Takes any type of body and a specified content type.
@@ -318,6 +364,11 @@ type ClientInterface interface {
 	// (or `?since=`). A comment line `: ping` keeps the stream open every
 	// 25 seconds. The stream ends when the server shuts down; reconnect
 	// with the last id.
+	//
+	// Table talk the caller may read comes as events named `message`,
+	// each `data` one Message. Once a message was sent, every id carries
+	// the game's version and the last message's number, `12.3`: a
+	// `Last-Event-ID` of that form resumes both.
 	//
 	// Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 	StreamEvents(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -851,6 +902,102 @@ func (c *Client) JoinGame(ctx context.Context, gameId GameID, body JoinGameJSONR
 	return c.Client.Do(req)
 }
 
+// ListMessages The table talk of the game the caller may read (issue 36), oldest first.
+//
+// Messages to the whole table are read by whoever may read the game;
+// a private message by its two seats only (and by everyone after the
+// end when the game's option press_reveal is yes). Talk lives in a
+// stream of its own: it never moves the game's version.
+//
+// Corresponds with GET /v1/games/{game_id}/messages (the `ListMessages` operationId).
+func (c *Client) ListMessages(ctx context.Context, gameId GameID, params *ListMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMessagesRequest(c.Server, gameId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SayMessageWithBody Say something at the table, or to one seat where the game's press is private.
+//
+// The same as the reply line `say <text>` (`dis <texte>`) and the
+// game page's talk box. Text of 1 to 1000 characters; at most 10
+// messages a minute and 200 a day per player per game.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{game_id}/messages (the `SayMessage` operationId).
+func (c *Client) SayMessageWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSayMessageRequestWithBody(c.Server, gameId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SayMessage Say something at the table, or to one seat where the game's press is private.
+//
+// The same as the reply line `say <text>` (`dis <texte>`) and the
+// game page's talk box. Text of 1 to 1000 characters; at most 10
+// messages a minute and 200 a day per player per game.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{game_id}/messages (the `SayMessage` operationId).
+func (c *Client) SayMessage(ctx context.Context, gameId GameID, body SayMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSayMessageRequest(c.Server, gameId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// HideMessageWithBody The referee hides a message from view, for a reason that is recorded.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{game_id}/messages/{message_id}/hide (the `HideMessage` operationId).
+func (c *Client) HideMessageWithBody(ctx context.Context, gameId GameID, messageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHideMessageRequestWithBody(c.Server, gameId, messageId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// HideMessage The referee hides a message from view, for a reason that is recorded.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{game_id}/messages/{message_id}/hide (the `HideMessage` operationId).
+func (c *Client) HideMessage(ctx context.Context, gameId GameID, messageId string, body HideMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHideMessageRequest(c.Server, gameId, messageId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // PlayMoveWithBody Play a move, in the game's notation or as a number of legal_compact.
 //
 // Takes any type of body and a specified content type.
@@ -990,6 +1137,11 @@ func (c *Client) StartGame(ctx context.Context, gameId GameID, reqEditors ...Req
 // (or `?since=`). A comment line `: ping` keeps the stream open every
 // 25 seconds. The stream ends when the server shuts down; reconnect
 // with the last id.
+//
+// Table talk the caller may read comes as events named `message`,
+// each `data` one Message. Once a message was sent, every id carries
+// the game's version and the last message's number, `12.3`: a
+// `Last-Event-ID` of that form resumes both.
 //
 // Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 func (c *Client) StreamEvents(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1994,6 +2146,168 @@ func NewJoinGameRequestWithBody(server string, gameId GameID, contentType string
 	return req, nil
 }
 
+// NewListMessagesRequest constructs an http.Request for the ListMessages method
+func NewListMessagesRequest(server string, gameId GameID, params *ListMessagesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/messages", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.After != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "after", *params.After, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSayMessageRequest calls the generic SayMessage builder with application/json body
+func NewSayMessageRequest(server string, gameId GameID, body SayMessageJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSayMessageRequestWithBody(server, gameId, "application/json", bodyReader)
+}
+
+// NewSayMessageRequestWithBody constructs an http.Request for the SayMessage method, with any body, and a specified content type
+func NewSayMessageRequestWithBody(server string, gameId GameID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/messages", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewHideMessageRequest calls the generic HideMessage builder with application/json body
+func NewHideMessageRequest(server string, gameId GameID, messageId string, body HideMessageJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewHideMessageRequestWithBody(server, gameId, messageId, "application/json", bodyReader)
+}
+
+// NewHideMessageRequestWithBody constructs an http.Request for the HideMessage method, with any body, and a specified content type
+func NewHideMessageRequestWithBody(server string, gameId GameID, messageId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "message_id", messageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/messages/%s/hide", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPlayMoveRequest calls the generic PlayMove builder with application/json body
 func NewPlayMoveRequest(server string, gameId GameID, params *PlayMoveParams, body PlayMoveJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2846,6 +3160,54 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/games/{game_id}/join (the `JoinGame` operationId).
 	JoinGameWithResponse(ctx context.Context, gameId GameID, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinGameResponse, error)
 
+	// ListMessagesWithResponse The table talk of the game the caller may read (issue 36), oldest first.
+	//
+	// Messages to the whole table are read by whoever may read the game;
+	// a private message by its two seats only (and by everyone after the
+	// end when the game's option press_reveal is yes). Talk lives in a
+	// stream of its own: it never moves the game's version.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{game_id}/messages (the `ListMessages` operationId).
+	ListMessagesWithResponse(ctx context.Context, gameId GameID, params *ListMessagesParams, reqEditors ...RequestEditorFn) (*ListMessagesResponse, error)
+
+	// SayMessageWithBodyWithResponse Say something at the table, or to one seat where the game's press is private.
+	//
+	// The same as the reply line `say <text>` (`dis <texte>`) and the
+	// game page's talk box. Text of 1 to 1000 characters; at most 10
+	// messages a minute and 200 a day per player per game.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/messages (the `SayMessage` operationId).
+	SayMessageWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SayMessageResponse, error)
+
+	// SayMessageWithResponse Say something at the table, or to one seat where the game's press is private.
+	//
+	// The same as the reply line `say <text>` (`dis <texte>`) and the
+	// game page's talk box. Text of 1 to 1000 characters; at most 10
+	// messages a minute and 200 a day per player per game.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/messages (the `SayMessage` operationId).
+	SayMessageWithResponse(ctx context.Context, gameId GameID, body SayMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*SayMessageResponse, error)
+
+	// HideMessageWithBodyWithResponse The referee hides a message from view, for a reason that is recorded.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/messages/{message_id}/hide (the `HideMessage` operationId).
+	HideMessageWithBodyWithResponse(ctx context.Context, gameId GameID, messageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*HideMessageResponse, error)
+
+	// HideMessageWithResponse The referee hides a message from view, for a reason that is recorded.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/messages/{message_id}/hide (the `HideMessage` operationId).
+	HideMessageWithResponse(ctx context.Context, gameId GameID, messageId string, body HideMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*HideMessageResponse, error)
+
 	// PlayMoveWithBodyWithResponse Play a move, in the game's notation or as a number of legal_compact.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -2913,6 +3275,11 @@ type ClientWithResponsesInterface interface {
 	// (or `?since=`). A comment line `: ping` keeps the stream open every
 	// 25 seconds. The stream ends when the server shuts down; reconnect
 	// with the last id.
+	//
+	// Table talk the caller may read comes as events named `message`,
+	// each `data` one Message. Once a message was sent, every id carries
+	// the game's version and the last message's number, `12.3`: a
+	// `Last-Event-ID` of that form resumes both.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4288,6 +4655,241 @@ func (r JoinGameResponse) ContentType() string {
 	return ""
 }
 
+type ListMessagesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MessageList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMessagesResponse) GetJSON200() *MessageList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListMessagesResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListMessagesResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListMessagesResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListMessagesResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMessagesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMessagesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMessagesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMessagesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SayMessageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Message
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r SayMessageResponse) GetJSON201() *Message {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SayMessageResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SayMessageResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SayMessageResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SayMessageResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SayMessageResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r SayMessageResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SayMessageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SayMessageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SayMessageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SayMessageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type HideMessageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Message
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r HideMessageResponse) GetJSON200() *Message {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r HideMessageResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r HideMessageResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r HideMessageResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r HideMessageResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r HideMessageResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r HideMessageResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r HideMessageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r HideMessageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r HideMessageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r HideMessageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type PlayMoveResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5657,6 +6259,84 @@ func (c *ClientWithResponses) JoinGameWithResponse(ctx context.Context, gameId G
 	return ParseJoinGameResponse(rsp)
 }
 
+// ListMessagesWithResponse The table talk of the game the caller may read (issue 36), oldest first.
+//
+// Messages to the whole table are read by whoever may read the game;
+// a private message by its two seats only (and by everyone after the
+// end when the game's option press_reveal is yes). Talk lives in a
+// stream of its own: it never moves the game's version.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{game_id}/messages (the `ListMessages` operationId).
+func (c *ClientWithResponses) ListMessagesWithResponse(ctx context.Context, gameId GameID, params *ListMessagesParams, reqEditors ...RequestEditorFn) (*ListMessagesResponse, error) {
+	rsp, err := c.ListMessages(ctx, gameId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMessagesResponse(rsp)
+}
+
+// SayMessageWithBodyWithResponse Say something at the table, or to one seat where the game's press is private.
+//
+// The same as the reply line `say <text>` (`dis <texte>`) and the
+// game page's talk box. Text of 1 to 1000 characters; at most 10
+// messages a minute and 200 a day per player per game.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/messages (the `SayMessage` operationId).
+func (c *ClientWithResponses) SayMessageWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SayMessageResponse, error) {
+	rsp, err := c.SayMessageWithBody(ctx, gameId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSayMessageResponse(rsp)
+}
+
+// SayMessageWithResponse Say something at the table, or to one seat where the game's press is private.
+//
+// The same as the reply line `say <text>` (`dis <texte>`) and the
+// game page's talk box. Text of 1 to 1000 characters; at most 10
+// messages a minute and 200 a day per player per game.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/messages (the `SayMessage` operationId).
+func (c *ClientWithResponses) SayMessageWithResponse(ctx context.Context, gameId GameID, body SayMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*SayMessageResponse, error) {
+	rsp, err := c.SayMessage(ctx, gameId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSayMessageResponse(rsp)
+}
+
+// HideMessageWithBodyWithResponse The referee hides a message from view, for a reason that is recorded.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/messages/{message_id}/hide (the `HideMessage` operationId).
+func (c *ClientWithResponses) HideMessageWithBodyWithResponse(ctx context.Context, gameId GameID, messageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*HideMessageResponse, error) {
+	rsp, err := c.HideMessageWithBody(ctx, gameId, messageId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHideMessageResponse(rsp)
+}
+
+// HideMessageWithResponse The referee hides a message from view, for a reason that is recorded.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/messages/{message_id}/hide (the `HideMessage` operationId).
+func (c *ClientWithResponses) HideMessageWithResponse(ctx context.Context, gameId GameID, messageId string, body HideMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*HideMessageResponse, error) {
+	rsp, err := c.HideMessage(ctx, gameId, messageId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHideMessageResponse(rsp)
+}
+
 // PlayMoveWithBodyWithResponse Play a move, in the game's notation or as a number of legal_compact.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -5772,6 +6452,11 @@ func (c *ClientWithResponses) StartGameWithResponse(ctx context.Context, gameId 
 // (or `?since=`). A comment line `: ping` keeps the stream open every
 // 25 seconds. The stream ends when the server shuts down; reconnect
 // with the last id.
+//
+// Table talk the caller may read comes as events named `message`,
+// each `data` one Message. Once a message was sent, every id carries
+// the game's version and the last message's number, `12.3`: a
+// `Last-Event-ID` of that form resumes both.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6913,6 +7598,196 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListMessagesResponse parses an HTTP response from a ListMessagesWithResponse call
+func ParseListMessagesResponse(rsp *http.Response) (*ListMessagesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMessagesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MessageList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSayMessageResponse parses an HTTP response from a SayMessageWithResponse call
+func ParseSayMessageResponse(rsp *http.Response) (*SayMessageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SayMessageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseHideMessageResponse parses an HTTP response from a HideMessageWithResponse call
+func ParseHideMessageResponse(rsp *http.Response) (*HideMessageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &HideMessageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error

@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -58,20 +60,20 @@ func (s *Server) StreamEvents(ctx context.Context, req StreamEventsRequestObject
 		e.header = http.Header{"Retry-After": {"30"}}
 		return nil, e
 	}
-	after := 0
+	after, said := 0, 0
 	if req.Params.Since != nil {
 		after = *req.Params.Since
 	}
 	if req.Params.LastEventID != nil {
-		if v, ok := live.ParseLastEventID(*req.Params.LastEventID); ok {
-			after = v
+		if v, m, ok := live.ParseEventID(*req.Params.LastEventID); ok {
+			after, said = v, m
 		}
 	}
-	sub, err := s.cfg.Hub.Subscribe(ctx, req.GameId, userOf(ctx), after)
+	sub, err := s.cfg.Hub.SubscribeTalk(ctx, req.GameId, userOf(ctx), after, said)
 	if err != nil {
 		return nil, err
 	}
-	return stream{ctx: ctx, sub: sub, log: s.log, lang: langOf(ctx)}, nil
+	return stream{ctx: ctx, sub: sub, log: s.log, lang: langOf(ctx), version: after, said: said}, nil
 }
 
 // heartbeat is how often an idle stream writes a comment, so that proxies
@@ -87,10 +89,35 @@ type stream struct {
 	log  interface {
 		DebugContext(ctx context.Context, msg string, args ...any)
 	}
+	// version and said are the last game version and the last message
+	// number written: every event's id carries both (live.EventID).
+	version, said int
+}
+
+// writeEvent writes a game event and notes its version.
+func (st *stream) writeEvent(w io.Writer, c play.Change) error {
+	st.version = max(st.version, c.Version)
+	return live.WriteEventAs(w, c, st.lang, st.said)
+}
+
+// writeMessage writes a message of the table talk (the event "message",
+// its data the API's Message) and notes its number.
+func (st *stream) writeMessage(w io.Writer, m play.Message) error {
+	data, err := json.Marshal(messageOf(m, st.lang))
+	if err != nil {
+		return fmt.Errorf("encode message %d: %w", m.Number, err)
+	}
+	st.said = max(st.said, m.Number)
+	return live.WriteTalkEvent(w, st.version, st.said, "message", data)
 }
 
 // VisitStreamEventsResponse implements StreamEventsResponseObject.
 func (st stream) VisitStreamEventsResponse(w http.ResponseWriter) error {
+	return (&st).visit(w)
+}
+
+// visit writes the stream.
+func (st *stream) visit(w http.ResponseWriter) error {
 	defer st.sub.Close()
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{}) // a stream outlives the server's write timeout
@@ -104,7 +131,12 @@ func (st stream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 		return nil
 	}
 	for _, c := range st.sub.Backlog {
-		if err := live.WriteEvent(w, c, st.lang); err != nil {
+		if err := st.writeEvent(w, c); err != nil {
+			return nil
+		}
+	}
+	for _, m := range st.sub.Said {
+		if err := st.writeMessage(w, m); err != nil {
 			return nil
 		}
 	}
@@ -123,7 +155,14 @@ func (st stream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 			if !ok {
 				return nil // the hub closed it: shutdown, or a client too slow
 			}
-			if err := live.WriteEvent(w, c, st.lang); err != nil {
+			if err := st.writeEvent(w, c); err != nil {
+				return nil
+			}
+		case m, ok := <-st.sub.M:
+			if !ok {
+				return nil
+			}
+			if err := st.writeMessage(w, m); err != nil {
 				return nil
 			}
 		}

@@ -387,8 +387,28 @@ func (w *intentWorld) eventsAfter(t *testing.T, g *intentGame, version int) []st
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
+	// The game's table talk, a stream of its own: each door's game has a
+	// fresh one. A message's id is random.
+	talk, err := w.pool.Query(t.Context(), `select type, data::text from events where stream = $1 order by version`, play.TalkStream(g.id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer talk.Close()
+	for talk.Next() {
+		var typ, data string
+		if err := talk.Scan(&typ, &data); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, typ+" "+talkIDRe.ReplaceAllString(data, `"id": "ID"`))
+	}
+	if err := talk.Err(); err != nil {
+		t.Fatal(err)
+	}
 	return out
 }
+
+// talkIDRe finds a message's random id in its data.
+var talkIDRe = regexp.MustCompile(`"id": "[a-z2-7]+"`)
 
 // version is a game's version.
 func (w *intentWorld) version(t *testing.T, game string) int {
@@ -639,6 +659,15 @@ var gameIntents = []gameIntent{
 	{
 		name: "dispute 999 (a version the game never had)", text: fixed("dispute 999 why"),
 		api: verb("/disputes", map[string]any{"version": 999, "reason": "why"}),
+	},
+	// Table talk (issue 36): the same message, and the same refusals, by
+	// every door (the game's press is public, the default).
+	{name: "say good luck", wantOK: true, text: fixed("say good luck"), api: verb("/messages", map[string]any{"text": "good luck"})},
+	{name: "say nothing", text: fixed("say"), api: verb("/messages", map[string]any{"text": " "})},
+	{name: "say too much", text: fixed("say " + strings.Repeat("x", 1001)), api: verb("/messages", map[string]any{"text": strings.Repeat("x", 1001)})},
+	{
+		name: "say to one player where press is public", text: fixed("say to Bob: psst"), who: playedBy("A"),
+		api: verb("/messages", map[string]any{"text": "psst", "to": 1}),
 	},
 	{
 		name: "resign", wantOK: true, text: fixed("resign"), api: verb("/resign", nil),

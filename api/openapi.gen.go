@@ -116,6 +116,27 @@ func (e GameStatus) Valid() bool {
 	}
 }
 
+// Defines values for MessageListPress.
+const (
+	None    MessageListPress = "none"
+	Private MessageListPress = "private"
+	Public  MessageListPress = "public"
+)
+
+// Valid indicates whether the value is a known member of the MessageListPress enum.
+func (e MessageListPress) Valid() bool {
+	switch e {
+	case None:
+		return true
+	case Private:
+		return true
+	case Public:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RulingRequestDecision.
 const (
 	RulingRequestDecisionRejected RulingRequestDecision = "rejected"
@@ -470,6 +491,12 @@ type GameMail struct {
 	Settings []MailSetting `json:"settings"`
 }
 
+// HideRequest defines model for HideRequest.
+type HideRequest struct {
+	// Reason Why, in 1 to 1000 characters.
+	Reason string `json:"reason"`
+}
+
 // JoinRequest defines model for JoinRequest.
 type JoinRequest struct {
 	Name *string `json:"name,omitempty"`
@@ -571,6 +598,69 @@ type MeUpdate struct {
 
 	// TimeZone An IANA time zone name, "Europe/Paris"; "UTC" for none.
 	TimeZone *string `json:"time_zone,omitempty"`
+}
+
+// Message A message of the table talk.
+type Message struct {
+	// At The game's version when it was said.
+	At int `json:"at"`
+
+	// From The seat that said it; -1 for the referee.
+	From     int    `json:"from"`
+	FromName string `json:"from_name"`
+	Hidden   *bool  `json:"hidden,omitempty"`
+
+	// Id The message's opaque id.
+	Id string `json:"id"`
+
+	// Line What to show: the text, or that the referee hid it and why, in the caller's language.
+	Line string `json:"line"`
+
+	// Number Its place in the game's talk stream (resume after it).
+	Number int `json:"number"`
+
+	// Reason Why the referee hid it.
+	Reason *string `json:"reason,omitempty"`
+
+	// Referee True when the referee said it.
+	Referee *bool     `json:"referee,omitempty"`
+	SaidAt  time.Time `json:"said_at"`
+
+	// Text What was said; empty when the referee hid it.
+	Text string `json:"text"`
+
+	// To -1 for the whole table, else the seat it was said to.
+	To     int     `json:"to"`
+	ToName *string `json:"to_name,omitempty"`
+}
+
+// MessageList defines model for MessageList.
+type MessageList struct {
+	Items []Message `json:"items"`
+
+	// MaySay True when the caller may talk at the table now.
+	MaySay bool `json:"may_say"`
+
+	// Press The game's option press: public (table messages only), private (also one-seat messages) or none (no talk).
+	Press MessageListPress `json:"press"`
+
+	// To The seats the caller may talk to privately (none where press is not private).
+	To []struct {
+		Name string `json:"name"`
+		Seat int    `json:"seat"`
+	} `json:"to"`
+}
+
+// MessageListPress The game's option press: public (table messages only), private (also one-seat messages) or none (no talk).
+type MessageListPress string
+
+// MessageRequest defines model for MessageRequest.
+type MessageRequest struct {
+	// Text 1 to 1000 characters once trimmed (checked by play, in the same words for every door).
+	Text string `json:"text"`
+
+	// To The seat to say it to privately; absent, the whole table.
+	To *int `json:"to,omitempty"`
 }
 
 // MoveRequest defines model for MoveRequest.
@@ -729,6 +819,15 @@ type ReplayStep struct {
 		Views []interface{} `json:"views"`
 	} `json:"reveal,omitempty"`
 
+	// Talk The table talk the caller may read that was said at this version (issue 36).
+	Talk *[]struct {
+		// Heading Who said it to whom, in the caller's language.
+		Heading string `json:"heading"`
+
+		// Text What was said, or that the referee hid it and why.
+		Text string `json:"text"`
+	} `json:"talk,omitempty"`
+
 	// Text What this version's event did, in words, for the caller's seat.
 	Text    string `json:"text"`
 	Type    string `json:"type"`
@@ -848,6 +947,12 @@ type ListEventsParams struct {
 	Since *int `form:"since,omitempty" json:"since,omitempty"`
 }
 
+// ListMessagesParams defines parameters for ListMessages.
+type ListMessagesParams struct {
+	// After Only the messages after this number (a message's `number`).
+	After *int `form:"after,omitempty" json:"after,omitempty"`
+}
+
 // PlayMoveParams defines parameters for PlayMove.
 type PlayMoveParams struct {
 	// IdempotencyKey A retry with the same key returns the first answer's receipt and writes nothing.
@@ -892,6 +997,12 @@ type RuleDisputeJSONRequestBody = RulingRequest
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
+
+// SayMessageJSONRequestBody defines body for SayMessage for application/json ContentType.
+type SayMessageJSONRequestBody = MessageRequest
+
+// HideMessageJSONRequestBody defines body for HideMessage for application/json ContentType.
+type HideMessageJSONRequestBody = HideRequest
 
 // PlayMoveJSONRequestBody defines body for PlayMove for application/json ContentType.
 type PlayMoveJSONRequestBody = MoveRequest
@@ -964,6 +1075,15 @@ type ServerInterface interface {
 	// JoinGame Take a seat in an open game.
 	// (POST /v1/games/{game_id}/join)
 	JoinGame(ctx echo.Context, gameId GameID) error
+	// ListMessages The table talk of the game the caller may read (issue 36), oldest first.
+	// (GET /v1/games/{game_id}/messages)
+	ListMessages(ctx echo.Context, gameId GameID, params ListMessagesParams) error
+	// SayMessage Say something at the table, or to one seat where the game's press is private.
+	// (POST /v1/games/{game_id}/messages)
+	SayMessage(ctx echo.Context, gameId GameID) error
+	// HideMessage The referee hides a message from view, for a reason that is recorded.
+	// (POST /v1/games/{game_id}/messages/{message_id}/hide)
+	HideMessage(ctx echo.Context, gameId GameID, messageId string) error
 	// PlayMove Play a move, in the game's notation or as a number of legal_compact.
 	// (POST /v1/games/{game_id}/moves)
 	PlayMove(ctx echo.Context, gameId GameID, params PlayMoveParams) error
@@ -1304,6 +1424,71 @@ func (w *ServerInterfaceWrapper) JoinGame(ctx echo.Context) error {
 	return err
 }
 
+// ListMessages converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMessages(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMessagesParams
+	// ------------- Optional query parameter "after" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "after", ctx.QueryParams(), &params.After, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter after: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMessages(ctx, gameId, params)
+	return err
+}
+
+// SayMessage converts echo context to params.
+func (w *ServerInterfaceWrapper) SayMessage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SayMessage(ctx, gameId)
+	return err
+}
+
+// HideMessage converts echo context to params.
+func (w *ServerInterfaceWrapper) HideMessage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// ------------- Path parameter "message_id" -------------
+	var messageId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "message_id", ctx.Param("message_id"), &messageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter message_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.HideMessage(ctx, gameId, messageId)
+	return err
+}
+
 // PlayMove converts echo context to params.
 func (w *ServerInterfaceWrapper) PlayMove(ctx echo.Context) error {
 	var err error
@@ -1635,6 +1820,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.ListDisputes, options.OperationMiddlewares["listDisputes"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.RaiseDispute, options.OperationMiddlewares["raiseDispute"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/disputes/:dispute/ruling", wrapper.RuleDispute, options.OperationMiddlewares["ruleDispute"]...)
+	router.GET(options.BaseURL+"/v1/games/:game_id/messages", wrapper.ListMessages, options.OperationMiddlewares["listMessages"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/messages", wrapper.SayMessage, options.OperationMiddlewares["sayMessage"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/messages/:message_id/hide", wrapper.HideMessage, options.OperationMiddlewares["hideMessage"]...)
 	router.GET(options.BaseURL+"/v1/dev/mail", wrapper.ListDevMail, options.OperationMiddlewares["listDevMail"]...)
 	router.GET(options.BaseURL+"/v1/players/:player_id", wrapper.GetPlayer, options.OperationMiddlewares["getPlayer"]...)
 
@@ -3133,6 +3321,309 @@ func (response JoinGamedefaultJSONResponse) VisitJoinGameResponse(w http.Respons
 	return err
 }
 
+type ListMessagesRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Params ListMessagesParams
+}
+
+type ListMessagesResponseObject interface {
+	VisitListMessagesResponse(w http.ResponseWriter) error
+}
+
+type ListMessages200JSONResponse MessageList
+
+func (response ListMessages200JSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMessages401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListMessages401JSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMessages403JSONResponse Error
+
+func (response ListMessages403JSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMessages404JSONResponse Error
+
+func (response ListMessages404JSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMessagesdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ListMessagesdefaultJSONResponse) VisitListMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessageRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Body   *SayMessageJSONRequestBody
+}
+
+type SayMessageResponseObject interface {
+	VisitSayMessageResponse(w http.ResponseWriter) error
+}
+
+type SayMessage201JSONResponse Message
+
+func (response SayMessage201JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage400JSONResponse struct{ ErrorJSONResponse }
+
+func (response SayMessage400JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage401JSONResponse Error
+
+func (response SayMessage401JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage403JSONResponse Error
+
+func (response SayMessage403JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage404JSONResponse Error
+
+func (response SayMessage404JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessage409JSONResponse Error
+
+func (response SayMessage409JSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SayMessagedefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response SayMessagedefaultJSONResponse) VisitSayMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessageRequestObject struct {
+	GameId    GameID `json:"game_id"`
+	MessageId string `json:"message_id"`
+	Body      *HideMessageJSONRequestBody
+}
+
+type HideMessageResponseObject interface {
+	VisitHideMessageResponse(w http.ResponseWriter) error
+}
+
+type HideMessage200JSONResponse Message
+
+func (response HideMessage200JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage400JSONResponse struct{ ErrorJSONResponse }
+
+func (response HideMessage400JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage401JSONResponse Error
+
+func (response HideMessage401JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage403JSONResponse Error
+
+func (response HideMessage403JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage404JSONResponse Error
+
+func (response HideMessage404JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessage409JSONResponse Error
+
+func (response HideMessage409JSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HideMessagedefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response HideMessagedefaultJSONResponse) VisitHideMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PlayMoveRequestObject struct {
 	GameId GameID `json:"game_id"`
 	Params PlayMoveParams
@@ -4454,6 +4945,15 @@ type StrictServerInterface interface {
 	// JoinGame Take a seat in an open game.
 	// (POST /v1/games/{game_id}/join)
 	JoinGame(ctx context.Context, request JoinGameRequestObject) (JoinGameResponseObject, error)
+	// ListMessages The table talk of the game the caller may read (issue 36), oldest first.
+	// (GET /v1/games/{game_id}/messages)
+	ListMessages(ctx context.Context, request ListMessagesRequestObject) (ListMessagesResponseObject, error)
+	// SayMessage Say something at the table, or to one seat where the game's press is private.
+	// (POST /v1/games/{game_id}/messages)
+	SayMessage(ctx context.Context, request SayMessageRequestObject) (SayMessageResponseObject, error)
+	// HideMessage The referee hides a message from view, for a reason that is recorded.
+	// (POST /v1/games/{game_id}/messages/{message_id}/hide)
+	HideMessage(ctx context.Context, request HideMessageRequestObject) (HideMessageResponseObject, error)
 	// PlayMove Play a move, in the game's notation or as a number of legal_compact.
 	// (POST /v1/games/{game_id}/moves)
 	PlayMove(ctx context.Context, request PlayMoveRequestObject) (PlayMoveResponseObject, error)
@@ -5117,6 +5617,129 @@ func (sh *strictHandler) JoinGame(ctx echo.Context, gameId GameID) error {
 	return nil
 }
 
+// ListMessages operation middleware
+func (sh *strictHandler) ListMessages(ctx echo.Context, gameId GameID, params ListMessagesParams) error {
+	var request ListMessagesRequestObject
+
+	request.GameId = gameId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMessages(ctx.Request().Context(), request.(ListMessagesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMessages")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListMessagesResponseObject); ok {
+		return validResponse.VisitListMessagesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SayMessage operation middleware
+func (sh *strictHandler) SayMessage(ctx echo.Context, gameId GameID) error {
+	var request SayMessageRequestObject
+
+	request.GameId = gameId
+
+	var body SayMessageJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SayMessage(ctx.Request().Context(), request.(SayMessageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SayMessage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SayMessageResponseObject); ok {
+		return validResponse.VisitSayMessageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// HideMessage operation middleware
+func (sh *strictHandler) HideMessage(ctx echo.Context, gameId GameID, messageId string) error {
+	var request HideMessageRequestObject
+
+	request.GameId = gameId
+	request.MessageId = messageId
+
+	var body HideMessageJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.HideMessage(ctx.Request().Context(), request.(HideMessageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "HideMessage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(HideMessageResponseObject); ok {
+		return validResponse.VisitHideMessageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // PlayMove operation middleware
 func (sh *strictHandler) PlayMove(ctx echo.Context, gameId GameID, params PlayMoveParams) error {
 	var request PlayMoveRequestObject
@@ -5603,169 +6226,186 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rcts4muiroHROVaRa+hpn5rRcW1PudCaTnr6kYs/pPaeZsiASEjEmAQ0AWtGkXLVPs6+wD7Bvsk+y",
-	"he8DSFACZcmx05me/pNyRBKX74bvjo+DTFYLKZgwejD+OFhQRStmmIL/vaYVe/ON/YuLwXiwoKYYJANB",
-	"KzYYD+a0Ytc8HyQDxf5Wc8XywdiomiUDnRWsovazin74jom5KQbjs+NkUHHh/3uSDMxqYcfRRnExH9zd",
-	"3dmR9EIKzWD2V0pJZf/IpDBMGPsnXSxKnlHDpTj6q5bC/tZO978Vmw3Gg/911G7qCJ/qIxwNZsmZzhRf",
-	"2EEG48GFIMw+SwgXJJO1UpypZ5pIwfAB0QVdsMOB/dSNZie7ePvmSt4wWMJCyQVThuPCM8WoYfk1hSXP",
-	"pKrsX4OcGnZgeMUGG3tPBjy37278XFJtrmu9fTBRlyWdlszDf2MUxFhkeMVu5c0nDX4Xov/nAdADTJeE",
-	"YHjffCenf2WZsXNf1Dk379hCKhMBYcGyGwYw4YZVOrp69wNViq7s/3OuF7XBAZqvttHEN/hBbCwmchai",
-	"ZCplyaiwj2ZcaXM9pfC4S0tXBSPwmNwypbkUhJKFktOSVWRJNZnJWuSEmsOWBLgwbM6UHXjeh6YbLuLk",
-	"UcnbPbYLEGf59/I2uuUF1bpvz4uSrpxQ2B0fbufdr7p4dmAKhgvgsSyQLreTnB/CvR8jtfWFKabr0twH",
-	"rnf4luV6xuLwtw+udUFPX/wu+rwWDyLkLVBZ2/wcWQ0IpMVSd2FJACIk6wbXScNoAbY8WQUM1cu/jpo2",
-	"8LqP6MsKKgQrN7mJLnhCWEV5mZCs5AmRithBZG1Izma0LkNGagecKVnFKcqOdU1rewDFWNc+fqbJN39+",
-	"8z1BGiFU5OSiNgUTxp07B0gXOjp1xbSmczgX+/g1+kDebOO7Htn9t5pp0zeVpnxPqtN02QMWeQsn4i1n",
-	"S7IsmCDG/QpCLWcZz1l+iAzRYdkA9EbuQM6AOXjXDdVAIBnA/zytOFC6bQL8YjT6khpayvkmfTZQ2Ulw",
-	"umGsOrQJuPUTEAbcspjXTsp3F+Rl/yb0eU6sAmC1E8GWxL6oyZAdzg9JJlfSsFGcEumHawtC3cMJXGx7",
-	"3KsxSFja3qD7EXcUk8V1yfR1rcr7Jb0Tdk69aHcQbrZdYTj0FnS4lW0gxAmYKBA6SFrH2U8FNcAguBBi",
-	"SXbONKiXVqcsuWBRjJV0GpOCV81QzzSxeyczqaxewZSWwlHCT5YraVlaDUMRK91HMKFdhwXbM02WUuVx",
-	"oSV6aa87L7fqjKdBqyEjpN0SaFlew8TROQAX8UnsI8JzHQFadKhbWtbsGqDVMyK8oTtwSgD2C6bwoYeN",
-	"tvuSKmfqnNCpZsK0As6NohjNCYXVrQhVgLs9jnIYZB9BvEb0jto9OXoy6RJhlL5R/e6xUTTLFDOb4Lss",
-	"5NLSacbGRDORE27s5in5mlHFFDF2uChajJ9oqwrqjab1beLXiV9XbEPfMJpb5kEFI8+5XTIt3wb7mtFS",
-	"s3UD74pXzFKnXLIcKMBqS0TO4OCyelFid5gOfn9apIOEpIPneTqwukY6OMlP8EcqSGE5ixpSMqoNGSJF",
-	"kAWdM/3MkloFuoJTIdKBqZUgMJKhN8y+W43GZGJ/njjK9PMDaVrxRSp6Y4W7Qzb5/WkxSshkyUUul/4r",
-	"/B9ht0ytCCv5nE/L5vMVoUIvmUqIrrMCMfdS1gvLUGXJxJy1o5+eFaNDcmEIN/YQR+CGyzKwGnyKn9hD",
-	"9xB1xYCW7J7WrP3T4wiFLBm7yemqh2mlKFfEPibDv1y9HBEpyLLgWdEsTRNVi4SAsPk5HVRSILpMzfCP",
-	"JcvdL0WNf8wUTwfvPWuPHdByuuowcbDuk+P4UfoG3/39JoMjOu7f/l2Uom+/p7zck55/FIw4PdNSsaXC",
-	"nN0C5U3lByBmwz6YTTw93C/RvMuF+d1Z1HjVNW4rKuDYh54H8hMkIyh+qCq6uTs+Bzft+364f8e1+VTV",
-	"0KPw4Wqhd0J8kg01XW21NyJHpPNPOBMvj3skFKO6Y4d2DnT71yet2ksa+wUTdWUBVS8KVqJX0UKI5QHQ",
-	"dqCo3U3n1ihuluHGBVsjhqp+6yaYth/W1DiJBiyLgAcLSrHM6iBRJPSu2htAaCZNV4MGXb3rd6T2KHTf",
-	"7zpTbMYUi9GdqlmrXmX2QFKE61BJdd8GgGiM4ShDtbNt2e87tJTvFbNdeLS0v67fr0C1PiFGkpPj42N7",
-	"tiqaGaY0GTp/CpmuiLVck46iCSo4HOPuIJJSxdXlnejJ8y4Z2qks7GrN0HHtQUoKqomQxmqxWcFyOB24",
-	"IblkVjVoiFBxY5iwq7bHyGgvQnSAiiGgceF3QcviP2cyZ6EoqGhp5Qh4p2pBWy8M/DKTasrzHLRGIc01",
-	"+FYtQxhasut2eZkUs5LD6WCkvC6pmjMYUNeLhVT2tKhYzuk1rD4Z8LJkc1peO/4K3yupmNcUPlfUsOuS",
-	"V9z45d1Sjo7yBGCmBAU3BTOFzK/tAp0KGpVnOTOUx8wZsCbRGsqJ5iJD3HoSABUUPCRE02VCjCxzS5em",
-	"YFyhUjjsAGS0n/ni9IyedXFNlkqKeUPlyNPPNPGQituC2z1X1h7cYilSR+g5eqCmitEbb4O+fHtwcvoA",
-	"jnLSJ6uVsiagh24EdPdwBZBwC7ZNnlh7Hzkhyjq3LuS15paghsb3wOwHzlBtEdHYBZoxws0hIhXHWA+5",
-	"NG7YPfQIwIGddLWw0sXKts781poEdzLo91HM9J2qMY3Zn5R76bBeWYhQcEEXCybsyrlA8RzZg11g3OSF",
-	"Hx5JC3HiBxDscNToI+G2e4nlMY51pLrtIYle9vFsA0e8YnQXfcYf43782O7iHtOHWDPelHx4KLU3Rlew",
-	"WEDwT1QX3khzUCqpNo5Zh3RmmLXpM1lVVORxydUjJvu9dm4ie7hbvcC+GB048OXG9aL+A6JFTiwyuI3C",
-	"3qI//1GictTEAdDh3ITwGaECZE8PekMz1lBT61ALkQtQMWhmOCgEMy64LvrsEnlN0QjeCRhX8iIeoawX",
-	"+d7EvTWWupK1uvaOmvtUa6vRdJ3tDixhKLENNrpNh5OsWeLBdvoY/DGk1ycGaOzn3h+za3TG8RrPe4Iw",
-	"27w7sYBfd4Y/WlOBZgW6LDUz4L+0cyZWyprCGlCgh4Hrmk5lbYgpuIZ3giW1m7xXbICrf5gOXsp6kQ5G",
-	"54RVC7NCoV6LGyGXoucYN4aLud46uFUH/ItkyI0m8pYpxXOmR4mzimCvkEXR0VW3Id5i7RKHvRf/a1Ek",
-	"i6Fg8TG6+FZy8TAb0gN7LQ9qB9fgd3L+0EmZp7pg1uen3fSr5zuHgb4JThHngRZsSWiWyVoAhu7dXEfh",
-	"hcW979vxZVTpDayQ7aP3693JwNLISzCk9oRnnPkv0L6WM2Klnm7CRxA3SAdjiMZBsPZ+GLUZPpueXqc8",
-	"2Bc0ef3qipRcm8h0Le/sMl9Mk/tR2NHkbHZO7DlJFEPFHdwXyB8J0da2dAHOqZI0ZwocDpCYxzShc8oF",
-	"GQKheAAkxBlPPcdv3znUow62iNR7YjJrv9pZrDiS6YQBTo+Rm9x/T+6ROH7avs382SF/zZFqhXmP2YLB",
-	"HfDVEE1XeoveuCmKQb5S7WOsLrZrxiS1K6gWBmMnilVc5EzZ//33v//HHhHrC6ILqUwrMhZMLsq4Drpg",
-	"6jrOYD+155u1X6dAhDCcpTdgviEXt9xAVo4ekw7Ngbk52sWPmAcxVYR5sKo+lL1Ft6PIWCSpjZYlfL3b",
-	"sZXJBZDXVNYiYxGc2beIkSBnCM1zxbQm7u1zIqQpuJg3OoCRFmK1MLy0XxDN58Iat9OVIxiWk5KLG8vr",
-	"S8UNs1/4tFcyU7ICN0ES0U2aPXXX9//sulxaCrWkJVZEAuoASbAIZoiWFcOlzqQaJaSS2hDFMrvo/U77",
-	"Rk+LKM4gJ/vpXlt5Cmxjl2XpCuK00ou+vTQO4Nv71A1cUBIQhQdki/I+KkPa2DwOH1OrjCqSzjBdWPTk",
-	"lsohtu2iwJ0MjzA4sk3/a5S+iuaMUKelarvBz6T37aLpheNtgD1+Rl/gOdw69f0R3HPmPvDMi5BBo+ft",
-	"nkzu3NdRDPmnwBmQ9DJMB0z4QDqYAqAXLAte4lsFvWUkK6RmgggrlYfGWglAW5iHQGayLOVSk4ssYwtz",
-	"8J2bJAGCAomG+dJWTB1wO4yBnINt+sIOie3WRr7+uxSRvb65+OGiMXJe1RakR2+p4jodjIJcAy5weSAs",
-	"qGpjJFyck3Twl6uX6QCNIrvzCMJj5wxzROiMjwYhcZT/Bazme3Wciovw15N1racf7Rct0psTQC8YvdFW",
-	"GQhxT4aUGDpvskrsrwdfv0oHpGJUaPJHexYWozXV8/mLLTjbpzZkK0IvBAGc2leIfQWwa1fexW6LNsus",
-	"HmvBMn53tpNp9r28fWBIkX1YQEj7OnDVVFzwqq4G4+OYOyrueIcMEHnLICNaW7FDS4JkC14ZSBa1B9va",
-	"Bk+Pj++twlkTmhgE21j4+164eB/eejA1Y3yxg3MPX7tLBrecLe97/ZJR83/te+vL9tO5YWKr/YEtvV95",
-	"DwzmYQ7a9rwQ/2LgNL7PKqu4uG7ci71uFE2oj/lVtTYohf1nZAj+5ZNTUklhCj2y6t1fJReH5AdpCNU3",
-	"LPc2JbjorN6D8Q5QplljryJVnniS2UakXFwrVnI65SU3q/jKF0xZVc8lLbVytmJmc83NBgVjufZbOHe+",
-	"B3yWkCU3RaP/5jUjK2YSq9Q9fK/3bbXfe+YmeKabpcMR43SmsYvIhj750U6G+v0++k762nGyg89eQQg9",
-	"THLG87W7K2CAcZtKgN4AIacyXz3TRFGrJsUthf4UkIJhRUdjyMgZWRYSQrvWaPMpCW0WZBLib+OEiSYa",
-	"NontMT2UGjjdKuYOgmB0yPPsLg+MSuHpJRVDu9g5M7r5FczP8xZM2lBltLW3uNGsnKGSYA1Ty6ipsJTM",
-	"8tEh+bGyCkU+7tCnpQ5NnBllzzIgchN6mlNh7RY7jDPzwu/d7NwcpqInxzEOs9a7cXK6iwc1JlPfMpFH",
-	"VedPj7sF6fh9QWjwQOXEOaf8lFFVvLegzucebJIUFxnbIZ7rKrFgHP9VFFRNYU/cY7zpKIEPrvucOvgY",
-	"6ANo9vWrK3J0e3LkojRHH5vv78jQZWuUXBvLf3LBBJ4sPbn71BtEW+bFlxxHuQBEQpSsRW5Ppd4pG0/m",
-	"lM2kYk5OolEAcgpeG8XzE7ekDoRIcTlyopduYRMvqYq44faOvoLcD/Jy4GxzapkFhtoC433DqO+o6Unc",
-	"WTuPtytd7avb6nnDIdsF98PzHY3b0b0h9B7/0ruGCrx625Os2kOmr0ue3ciDU0+iw5MXx8dWpwBZCZTV",
-	"yiRZYwqXG17U1dSNnkdXBqoHu+VwCpDh8xf7j3wrS2oaTN37QTyc5TYP6+wM6cEaw9O7Vivvoqi/gtJX",
-	"/T9SCsSY3DC2IBz8lrdM8dkK5YSck5KaPmbBBLBI9Qpz9Ttdo2jJFHMRUpGD+xizbmGUcyeY7ItOBnFj",
-	"MYhunDVb2h1iESW4N0a1peyz57hZQzFMmmwNbimGnHFf0u2bnFULaZjIVgd/ZitSUZNZq8HqPVSV3NoU",
-	"rsZjU6vbJwcIHYi+TnSHRKC2nUSbYuDKQYGugj3GSfke+6NrYiRWP/vL1UtfC7IeeqEilyIKTl41ITFq",
-	"gI4qqqyh0XwUl04+yTwi4L5vwmw+lRMc+QWrNCtvwa3uM4QIRF01FGj1nIn9BuRrEKGNpdhols2stLcQ",
-	"oIrVin3TMeK48DbeuCkh0uS//tMq8v5//0IqrjXLR61mkMulCGrveMkakw6Ki2vWsyKuoyIgWBS8AT7J",
-	"TgETjIuktEtKZwPPEIfN/ElALHG6tDNdGrZ4pFzOTNZlHmZzWjGpzVamxFc8b/Zi+IFJoZ8/oVOxW0Yj",
-	"gcdXt0ytkHZ8hKFJ5W0FEhM5OM4wmcGZqsANsjaEAphHm0JhB2xpI5UrhO8Fzi1ny46ad1/cwiWE4nfR",
-	"7hb96a0hCJ5pt9Ccf8Z019aRF3dfxBwPnRQ+aDrgkRci1HSzir69/PEHgkDxgYrWokCFbEtIoSc9uz2K",
-	"HJc1abqRxNwmaTfAWI9MiDtJdSZVvFY47KOw3rWhriqq4uVfSy5ET9eW3hHXTSc3fHQfUAL2MFf4p5d+",
-	"dd1ee/q110u+YttrvMtP4M7wNtAu2YxQjrJfKw+sYLFjumzUiJkK5oSrogA3HLQqqhaGDNPBlOfkOfnv",
-	"f/8PcnoMkT+KR6fLxDDNAPghVA4PTw6mVLtDdY8uQa3TaDfL170f4wV38Nyf5vsEEsvJIm2owYoICHB3",
-	"yy92kVqtTy9wJ94vupLBh4O5PAh2o2Y0Yx/vwicH+oYvDtCnTMuDhYT3cMAew7IVgQCWFl+eMNepLc5K",
-	"Wke7bLAPC66Y3q+cwzcaiD+59seUFyvYuSAqS2qNPritOQast1lBMF8SbsUNHIMEZnxvlSgbaVDCqS1G",
-	"rZ51a/F92l3X07CPIOr1hPb3jOt1kfZWx+7qPHV+ul19qNBJAttcfHpe7v/Z8wTpdSbCqh4jm73tlfHg",
-	"jHb4/mEHdCnnXFw3vNaNIu8HqnCoaEWcZlmtuFld2p3j9FNk2lhuIcoS7ERCht/+dDUiQaMXWpKLt2/a",
-	"PiUATXBk4IjN/IUxC+wHycVMbs70tqQrYizzGLlw7kddymW5SiBpnfzp6uotZrxNV75NWVPq69zpqUjF",
-	"JWbgjcnk7Y+X6JWntSmOACwTSDDReIbeNL6om2caWotYQyUVax/C3iat/e7eh58TMue3ECJegxMl3/50",
-	"laTilpY8Jyen0M9Ejw7J19JoDB+xCAg1TtOuAH+dpGIID9bmGRMq2o9JRoWQ2NaEUAFJgaNDcslEThiH",
-	"pDOqUzG5qE0hFf87OFHHvtVMWh8fP89gIPiTTQ4jIJS1mViTLthyKlxlrGbKIooa8Jecx78+gLStZcEU",
-	"8wOVpXNYpsLluYNZBINrRPKSTZ9pwkVW1jnLAc+vsCMLtAwtKNZhQ+vQhEw+pljqmQ7G5GMKZaKYXOOc",
-	"ej7l1hfGpoMkFSmIwHTwB/vMncPuf65eOB384e5ucg49WiZ20Amk8AHVjlMxaSqoJ2R4dnw8SshkrZAa",
-	"HpzYB009Nfz0fJSkYtLUVcNvZ4nlMgpUR10NuUUv+8C1sUNsFjvDdy+SVIQfwvuaTOtgDNckh4MvqZC5",
-	"i+5PLuw4E1hMpxgXBv4qaZnA1+5OmhcsZy7D8mkuUjFxkJvY9frScBzM/tJUiNufThAI8UpxeOGF/SYs",
-	"GLe/np4Gy5pYFE4IN6nASmXEwWZNuf+SRnKyPJRSAdlZdoiw/hw+/coh15ehT8jwxfFzD8Z3zKjVwYU1",
-	"oxGYvkQdXjseBQQ8cSQ5wRw9TGq0RhKo+sIn9g2XYf0s9AZLBQb9LDViMV/i+3lhty5kHQz1W+k2SrCE",
-	"3CfWIcttFJFjhFzzuWD5ARdtzNHlcpLhpIWinKVi4qOfld2FZsYLsYurl3/yD0YJYaVGW6YBOawPufAZ",
-	"SKZu2uKELMBfpN23r8S85Lo4J5OX2KM4eFPTlcZ+H4epeClzppO21Rm0irIKnJCYQAAphs3pwYWDe1NH",
-	"3+LHwT+jljY0mfzbgTvgD97kgDPC81D6QcKtc/Kkwm0OQYqyyuVzTFrpM0FEWQHGQ0lqcSLnsPpU+Ddo",
-	"42WUc4jmaDJlmue4HXA56RCuZKmkYYfkIhVZyRnIVmsKrW+Ez1xGMjTa+N1Z2GZDzsjk4uD/E3rw91Qc",
-	"H3xFDsk1GZODCRAUywrJoMRh8m8HL2GOcGgAfinnViS0K02F32NChAW+8+adB/nsXBM+F/ZXNOQcKiDp",
-	"FRttpCI6JfLXhUM59SGEeBcHMpys59tNRmNvgXOdCpCE2DCr047TF9w7E63t5LXRQEIcpmKyFgyauPZj",
-	"lChmFPcNFjSdOQ60P6/sv7USuAEI01uigjgiSlzFDUqrgos5ZqEYbqzNMPACLTArx4MTTHNigi74YDx4",
-	"fnh8+Bw61JoCNMGuvgRKtURt1qqrwDxv8sF44MANZWSDpsnE1zJfPVoP8U5R3l1XzQUTeq2D+enx6ePO",
-	"DeVxkR7mV04LtBQqBQjgJV2RoVSJz2DyCU1wAmNqnJGSyJmxSqPmJROmXFm8jcCBfXZ83LekZo++qXoy",
-	"ODt5sc/bp1/t8XaQ+rPTF4FBMRj//D5wkWIpDW2SzQFkQ6cRvyAVF7WxYlpzMS8ZqbWLsdG5tnYMNA5+",
-	"b8dfUyFDolzP1C1XG7q4nV4TWZvzrrbM7bEJDdndefXNq+9eXb0K1O6jj+hy4PkdamnEqq2wyC4zfIfr",
-	"2qDHs0jMHM5VXI7l6WAt2GYFaoKEXBIpHGWc7IPr4+dPjOsGu2BoydqQA6vHu3NLu5YUUgdb00xY3SQ8",
-	"2xJvJuyE8cBo2BP5FV2RXKKqCxh0/NmQwegwtL6sWmD1Y299gIzVhq4Iki16Cx3Z9NHBq3axu1AE6hl+",
-	"2S51wxlCAL2GYv5B6KFFliMNtmWHDV0s2RSgbf++ePsmQZyhUuTMvu2k0jhP4gfWqw94LINkv3Iuxac4",
-	"tjpeoJ2OreNHm9t7fmMXb3Q54yGnzl6U94jniEfd2lninTAutLy2vT5aydom5XMWoZPXzPg+5k+IKD9F",
-	"j3bhFnn4ix7fTQVE4tJEfQdqEIouO0IY7axe9KlZ6wEq0lq7M8RFKafTVYuMnN0e+bq6KDa+49r4pp9J",
-	"576cn901OX+rmVq19+Rgh9LYlTixROy790+I47DvaQ+e0Y0p2NJaaq4YEzjt7JdD+bTmpbE8FrS5JcPW",
-	"/BGSKFbSlT2bMilmfF4raHUIyX7lCjUYdC7RrOBim1rXJKH2Yv+1q95dw30XliedvKMRdm3o5lm49Odj",
-	"98yVrS+8+MD0f1+9A10FN4mrwtTAFv0N6E8SHwA7Tk7ex7KcouoKrgKsfu6Cmb4DjF1UW+zqOirFFtU0",
-	"C2qXdW8zpWQQCdBtrnFSsckYkYorXVIe5J176PYsuSz7lty0MNpcMsTRehYXGwqccnGcvDgOqo1OO9VG",
-	"JxEMPaUoaFou9cgB17nkCzySO6Khy0ydpgLlqnF7gBxzh4KzBGol0L0UOwuSHo0NY42vfTr842tqvihx",
-	"JyXt5FGJYRshJK1Y4sYXuD09dZydnn4uWkLMOl/mOVaJtZUcvrhqiGVjIzhZfAlhE/3bolUAdR59dDnO",
-	"d9tUvSbraOOAie2qfeXIXdb3pFIjKLiNEouFm8/Zg/NPL1hmLOz0M/zV0pCWFfOlbZ2Uyyc2Jp9eiYnL",
-	"Jtg45EkhM6Huuu6kRS0WQkmYkxXSk2W5XnI6onXOTUBUMcRALECxg5wp7tPNIcHItXwB/z36eQuqCys7",
-	"uXABbcbyVEBnJ423RWSyqripwIvibOmins1K7BOiqMhlZS3vTPoJhnaQJBW+l67/DlzMsCy4RKpdjc+s",
-	"xLsMyCurwTcOcKsxeS/ZspAY4+AGepnAopWs54Xrtu5ymNt4IHj7wV/eZlOft4WnsAVIbbTmnDwkFz6m",
-	"5jorewGYCun7MQMkOXazg2CiSz4doRZqZG+mcSqogRCD4RVDd/mGTICr1r5IgRBe4tgjExQ8/cKY++z4",
-	"q88pCoBBHSRQEjRVGCgSKMTvXbgX3p6QheICS3kDQYBsobfIgiVd9fucXssL+/yTSOlhas8eqUczGUn8",
-	"+ZNcklKK+dhd0AMX9fyuSAcbPS7uS0eaRTtuf1632H0a13nnUh4sQ4d2NJhQKm9dmcGTql+/Dv77hmUl",
-	"VQxiYNYWzNg5grLT66epWQaLMuifZj+d0uyGDE/O8HoijtX801Vj3e9+UtuR+rnzpazY1/aNL1HU30ey",
-	"/7wS/pVvZeXoC0opVxtUpmqB7TF3J5espLzaQi/2sTNH//EIBtMo/3nJ5ie4TxFkDurCmGTiEkGgL4pV",
-	"XxXz8TYFlYtNvSEZugrH511RRomSyz1kUnhtdr/L27/0JVJaeK9RD8H5Tf7ajMzGalGUu1tiTcNfPguR",
-	"K2/QxFXJpCeAHUxgjRsqXAXhWjW/nLdtSBuzjUO5oTU5XX7fZnD6nV2yv0jqF1BJdyCpvaKmJ489+z3E",
-	"nAQXh/2mC+7CMX8s6ZzQJu8uoGPQ9XJZT10WTCiLdZMG4E14SNaUZb6XZeZZ9eij++vuKLhEL57TVpef",
-	"zCDJJ19JB1GOBTVFG+TIm0V1maIT6bw3tvH4bNstSf3MRt1uXItSGVxcsNjfeHf3087x3zMPO2JJuAHs",
-	"MGRR6P/dSki8ClewJR5hezEu5jBvVY9e4SufwKPRQCqUvkVDifd0KnxSdau9baqH0hFg/9CE/cmk6pQj",
-	"l//uL3pycjfZfk+bKViVYNIKXOjnmzXsrtP/VW5Llf5WcvHpZuPjS+/wopU7J7x/82Z8bjkLxXpIkNaa",
-	"FG2zvt0jnEcQweqnwLclXX2PvYUfSau5cOUJTeUVFNLcsEjBgqvbgOtmewsXvN5TMJpDxYKTyWtFE325",
-	"XafHfbldj882YUPqz6zyBD2f+xLKuh2XsCbBpef5jl7rbckSUtCcTBkTo38i7ejs5PmTJUc8fcpmIz+g",
-	"bpq6/uSBO+KZbovdpHL6WNNDpNNDYvdzDnW3bfkU7/CNp3NbGfbBHC1KytfYZp35e4KjdnWH5Ou2VRG0",
-	"p6JBY1V4hRSyzLWv+cIgtr/h16kNh79ODcrtHyWIpSf2wZBhyW8Yefv6h9GaKgXAgI7o3JwHMVXsLTkh",
-	"ih1gi+U9w6ogqjK2rfwMXrjEFhZfcng1dj/c6YuzLTfzbrU0oi08+q55+7KirL+Z3ntkM7kcuIJCiwQR",
-	"xCHwmvEwCuECE00wAhJgROhTSyC7rm2dAZlHeGc+4SasOXPJ/W1bSIiMWOXUQLUsJtrsoZqi1tGbLnXR",
-	"9sNkekPWtu0X4XfadFU8b1uepgJluMjXewwW0slxId3dtBPsZTghNM91U5dEofocW9851+Nak0EyxHct",
-	"OtZysEaH5NKwRSp8GpQLMoHS5Vb7rycJOYV73Ui9sNiZYIO7SU8GEraxfBofpJFEF3K51vAf1zPqS9hu",
-	"21Lt43B8IjkTNPnsS4w0bPGbPwRLLAPvc8wJYnmaA8+JJoLVslnTxbLXMbLDUa75fGshuX3+DxtW/+f1",
-	"XHzHrN7npJ2VvHMp8z0OBmi1108Xl/bxb2Txi5jGn68SALDcOTKDjF84wfECF7y9urlWqLltdFdSU4xW",
-	"vToIZDuDnHumySSnhk6Iqz0G5zsZfnv54w+jQ/KO6dqvc/Id1eYAnh+8+WaSiqFUZPIHCCL862R0SC4g",
-	"b9t+Dv06J2Oy4GI+cU1bsE2uXRY6/ECnSMXpC6JZJkWuD8lV+wo0ymqaj7j0cl3URruO3lYMC8Eyk4q2",
-	"URnVhvA8pmNcwrCfK4yy3aD5GPf8dcDb7/d7SEkn+BAA3wctZezpSsAPf01OgEugqoNLS7FIGZ2I/b0h",
-	"lPNAceaQkWI2LirodzVhh8g+t9L37CmLsb/vFeXrXbAOP3PR3U+FDLqETFkpsUwiUlALPXyyoq+/xC0t",
-	"a0grygqW3UAvJvCBUbHCFh1mjKYTNCGxos9dWJ0K76MnF1uapeFNlmEjE5BDZ6enqRjGW7CNYpIJb+H8",
-	"/qlK/pprPj+3535fEvt11Plh2waf7eKv4kOTs71A1BUTN93XeqvFK7beLWCtiWh7TzgkDVG85dhfQj3s",
-	"3Bo8InD/uFc+hliyjF319Chpb6k+dx2/NBB5xmc8a3rhLbnQbZtp7z5IBd713OYGGncjdmLncGVK7kJF",
-	"gW0AUOOAUz+1Px5kJc9usKeCu2RtJqVpK9ueafzOh9uoCX9OhZzNcJ72cnkr0WfpgExX4aedp9173cep",
-	"mEpToMegYIodksugA4e/Ok8v7df+0nS5FM09vqmg5ZKusAdQj7dj/Yb3p2TDtal6eLJ7d7mBVjZUuWuU",
-	"MYNrJWsyZ+bzHwh28uZK9TkzydpN/N4PBvkMcoYocfXlux8a4IPEAwC6Xq+IkXO4uByiTFLl9i+42NdY",
-	"8qRlCc1oa3Ej5FJ4BnC8BcTJ8Zyw69HwaXufo3buSReotN+kYgguSgp3SZm1TYIBAEmyJOy6ih0WBa24",
-	"mKcCWX2h5LRkVePZw0ZOgGHQ0VFEdS8UJ0PoLWj/nIyIC0b4e4jczepy5huXNdRiTRS4Y/3cd+d0HQLb",
-	"j2pT8tsWtJ1dxdgDJWiMQ57gbKS8xPn0Zz8ed+PLRSjfmxtmHDC/8PYJtRJrcqU5YNZZ2N2WY0+G9TyQ",
-	"7nkYuW6y39GOHU5cdQPH1mhw8Tw35+DdL+QSaTx2p2IqwksVPTfB3ZHzWrGmjSf+6NofWou5uSgsFb5d",
-	"kHQvrt0SRobtLWGj9vBs79BK2lrizQu8em7tSjrXk/pYSSq8ODD+hjEfcojdMXYOzZYn3qaBBaQCpv2v",
-	"/yRDXBD89182pholwV1dnXu4klRsvYiL4IWHqMr4axUTIIsFQ5nec6K6607jDZO6qcXtRadbk4u717Zv",
-	"b0f/lH634O7QPhnhI/kZVfmD7PPPZnFfdBfrb61GFTm4/7OXYbD8H4lkurovaQx7HG5NrL3CV54Qge19",
-	"DT34w1VGm2L9Mr1uYl36h6Gw0yxTzOhRXL/ar1eluxlACrbWrRQuwT47fk6GTef4SCNSbKzy5N0N3S0g",
-	"n7lMB2fN3S0dW6gHG8ZYZQww84VFAh+nc84mVbro99TaiNAPEUBzHgACHD2FVUi3d17d6H6LBFwyvPll",
-	"PX53K28akrv/wPGD7nrenO3k4o30VX3nu7R+yUcALrL3OpV1/HRb97X3tvz83sIE4wII+VqVg/HgCKJg",
-	"bpRYK2JryTtvAMvBpk+Cqzdios8rTq5/62GLWVhkPPnA9bO0qq/rwweCjot5AgEe+AMCgvBXyegtXCsp",
-	"cki5gDyUWxbYsb77G5xwsfTksDdS0AzIMgOoa/inqxcYug43cKO/YtYWxa5TrsQ8nBLc1pEZwRwZSuWa",
-	"3I8aBdVdw8Dav6HjiP8Z0+0cUNu62WY+H2C/e3/3PwEAAP//",
+	"7H3/cts4kvCroPR9VZHqaMd2ktlv7bra8mSymcxOZlKJ55v7vmHKgkRIxJoEtARoRZtK1T3NvcI9wL3J",
+	"PclVdwMkKIGy5Nie7Oz8k3JEEj8a3Y3+3R8HU10utBLKmsHpx8GCV7wUVlT4v5e8FK++gb+kGpwOFtzm",
+	"g2SgeCkGp4M5L8WlzAbJoBJ/q2UlssGprWqRDMw0FyWHz0r+4Xuh5jYfnD49SgalVP6/x8nArhYwjrGV",
+	"VPPBp0+fYCSz0MoInP1FVekK/phqZYWy8CdfLAo55VZq9fivRiv4rZ3uf1diNjgd/K/H7aYe01PzmEbD",
+	"WTJhppVcwCCD08G5YgKeJUwqNtV1VUlRPTJMK0EPmMn5QhwO4FM3Gkx2/ubVhb4SuIRFpReispIWPq0E",
+	"tyK75Ljkma5K+GuQcSsOrCzFYGPvyUBm8O7GzwU39rI22wdTdVHwSSE8/DdGoROLDF+Ja331WYN/Co//",
+	"lwHiA06XhGB433ynJ38VUwtzn9eZtG/FQlc2AsJcTK8EwkRaUZro6t0PvKr4Cv6fSbOoLQ3QfLUNJ76h",
+	"D2JjCZWJ8EgmWheCK3g0k5WxlxOOj7u4dJELho/ZtaiM1Ipxtqj0pBAlW3LDZrpWGeP2sEUBqayYiwoG",
+	"nvcd05VUcfQo9fUe20WIi+y1vo5uecGN6dvzouArxxR2Pw+38+5X3XN2YAqGC+CxzAkvt6OcH8K9H0O1",
+	"9YVVwtSFvQlcb+ktoHoh4vCHB5cm5yfPvoo+r9WtEHkLVNY2PydSQwRpT6m7sCQAEaF1c9ZJQ2jBaXm0",
+	"Cgiql34dNm2c6z6sb5pzpUSxSU18IRMmSi6LhE0LmTBdMRhE15ZlYsbrIiSkdsBZpcs4RsFYl7yGCyhG",
+	"uvD4kWHf/OXVa0Y4wrjK2Hltc6Gsu3cOCC9MdOpSGMPneC/20Wv0gb7aRnc9vPtvtTC2byrD5Z5YZ/iy",
+	"Byz6Gm/EaymWbJkLxaz7FZlaJqYyE9khEUSHZAPQW70DOuPJ4btuqAYCyQD/53HFgdJtE+EXw9Hn3PJC",
+	"zzfxs4HKTozTDQPi0Cbg1m9AHHDLYl46Lt9dkOf9m9CXGQMBAKQTJZYMXjRsKA7nh2yqV9qKURwT+YdL",
+	"AKHpoQSptj3ulRg0Lm1v0P1IO4rx4roQ5rKuips5vWN2TrxodxButl1hOPSW43Ar2zgQx2CiQOgc0vqZ",
+	"/ZxziwRCC2GAsnNhULwEmbKQSkRPrOCTGBe8aIZ6ZBjsnc10BXKFqIxWDhN+BqrkRQESRsWAu49wQlgH",
+	"gO2RYUtdZXGmpXpxrzuvBHHG4yBIyARptwReFJc4cXQOPIv4JPCIycxEgBYd6poXtbhEaPWMiG+YDpwS",
+	"hP1CVPTQw8bAvnSVieqM8YkRyrYMzo1SCZ4xjqtbMV7h2e1xleMg+zDiNaR32O7R0aNJFwmj+E3id4+O",
+	"YsS0EnYTfO9yvQQ8nYpTZoTKmLSwec6+FrwSFbMwXPRYrJ9oqwjqlab1bdLXiV9XbEPfCJ4B8ZCAkWUS",
+	"lsyLN8G+ZrwwYl3Bu5ClAOzUS5EhBoC0xPQMLy6QixLYYTr4w0meDhKWDp5k6QBkjXRwnB3Tj1yxHCiL",
+	"W1YIbiwbEkawBZ8L8whQrURZwYkQ6cDWlWI4kuVXAt4tR6dsDD+PHWb6+RE1gX2xkl8Bc3eHzf5wko8S",
+	"Nl5Kleml/4r+x8S1qFZMFHIuJ0Xz+YpxZZaiSpippzmd3HNdL4CgikKouWhHP3majw7ZuWXSwiVOwA2X",
+	"ZXE19JQ+gUv3kGTFAJdgT2va/slRBEOWQlxlfNVDtFoVKwaP2fCni+cjphVb5nKaN0szrKpVwpDZ/JIO",
+	"Sq3ouGwt6I+lyNwveU1/zCqZDt570j51QMv4qkPEwbqPj+JX6St69w+bBE7HcfP2P0Ux+vo1l8We+Pyj",
+	"EszJmYDFgIWZuEbMm+gPiMxWfLCb53R7u0TzrlT2q6dR5dXUtK0ogxMfeh7oz+CMKPiRqOjm7tgc3LTv",
+	"++H+vTT2c0VDf4S3Fwu9EeKzdKjJaqu+EbkinX3CqXhZ3CJRCW46emjnQoe/PmvVntPAF0LVJQCqXuSi",
+	"IKsiQEhkAdB2wKjdVedWKW6W4cZFXSN2VP3aTTBtP6y5dRwNSZYAjxpUJaYgg0QPoXfVXgEiNWmyGjTH",
+	"1bt+h2p3gvf9prNKzEQlYnhX1aIVr6ZwIVVMmlBIdd8GgGiU4ShBtbNt2e9b0pRvZLNdeLS4vy7fr1C0",
+	"PmZWs+OjoyO4Wys+taIybOjsKWyyYqC5Jh1BE0VwvMbdRaR1FReXd8InT7tsCFMB7GojyHDtQcpybpjS",
+	"FqTYaS4yvB2kZZkWIBo0SFhJa4WCVcM1MtoLER2gYgfQmPC7oBXxn6c6EyErKHkBfAStU7XirRUGf5np",
+	"aiKzDKVGpe0l2laBICwvxGW7vKlWs0Li7WC1vix4NRc4oKkXC13BbVGKTPJLXH0ykEUh5ry4dPQVvldw",
+	"Na85fl5xKy4LWUrrl3fNJRnKE4RZpTiaKYTNdXYJC3QiaJSfZcJyGVNnUJskbShjRqopna1HARRB0ULC",
+	"DF8mzOoiA7y0uZAVCYXDDkBG+6kvTs7oWZc0bFlpNW+wnGj6kWEeUnFdcLvlCvTBLZoid4iekQVqUgl+",
+	"5XXQ528Ojk9uQVGO+0zrqgIV0EM3ArobqAJRuAXbJk2svU+UECWda+fyWjNLcMvjexDwgVNU24No9AIj",
+	"BJP2kA6Vxlh3uTRm2D3kCDwDmHS1AO4CvK0zP2iTaE5G+T56Mn23akxi9jflXjKsFxYiGJzzxUIoWLlU",
+	"xJ4je4AFxlVe/OGOpBDHfvCA3Rk18ki47V5kuYtrnbBuu0uil3w82eAVXwm+izzjr3E/fmx3cYvpbbQZ",
+	"r0re3pXa66PLRcwh+C03uVfSHJQKbqwj1iGfWQE6/VSXJVdZnHP1sMl+q52bCC53kAvgxejAgS03Lhf1",
+	"XxDt4cQ8g9sw7A3Z8+/EK8dtHAAdyk2YnDGukPf0HG+oxlpuaxNKIXqBIgafWokCwUwqafI+vURfclKC",
+	"dwLGhT6PeyjrRbY3cm/1pa50XV16Q81NojVINF1juwNL6EpsnY1u0+Eka5p4sJ0+Ar8L7vWZDhr43Ntj",
+	"dvXOOFqTWY8TZpt1J+bw687wZ1AV+DQnk6URFu2XMGcCXNbmoEChHIamaz7RtWU2lwbfCZbUbvJGtoGm",
+	"/mE6eK7rRToYnTFRLuyKmHqtrpReqp5r3Fqp5mbr4CAO+BfZUFrD9LWoKpkJM0qcVoR7xSiKjqy67eDh",
+	"1N7RsDee/5oXCU4oWHwML76V2QPqkBHgru1gi8L1nZbqdkv1eLEWsrWDFfN7Pb/tpMITSDDrk5NupNiT",
+	"nT1W3wQXnjOWK7FkfDrVtUJkunFzHdkcF/e+b8fvovJ5oDBtH71fRUgGgM7PUefbE55xPnVOpgA9Y8Cg",
+	"TePpQhdHOjhFxyH6lW+GURuMtGmUdnIOvGDYyxcXrJDGRqZryXyX+WL086OC0fRsdsbgSmeVIB0DLS1E",
+	"ygkzoAY7X+yk0jwTFdpGMIZQGMbnXCo2RETxAEiY0/N6JIW+K7OHHNuDNHue5LT9amcO6FCm47E4OSJq",
+	"cv89voE5+mn7NvMXd/hrNl+4d3o0LPJDoVmJGb4yW0TczVsDrwJuvDvYuaHtKUthBeXCkpunEqVUmajg",
+	"f//97/+xh3P9nJlcV7ZlGQuhF0VcXF6I6jJOYD+3VzGo2hNEQhwO8A2JbyjVtbQYQGROWQfnUDMe7WLy",
+	"zAL3L8E8WFXfkb0hC6maikj8HS8K/Hq3G3aqF4heE12rqYicGbwFV9oKfaVZVgljmHv7jCltc6nmjbhi",
+	"NUCsVlYW8AUzcq7gVpysHMKIjBVSXQGtLytpBXzhI3TZrNIlWjSSiBjV7Km7vv8H63IRNBxQS62YxqPD",
+	"Q8JFCMuMLgUtdaarUcJKbSyrxBQWvZ9g0oiUERkf+WQ/3hvgp0g2sCzAK3Qpa8/69hKOkG5vkoxoQUmA",
+	"FB6Q7ZH3YRnhxuZ1eJcCcFTmdTr0Ao4nAyxHN7xzWHeCUUI/zjZRtZFPS54Jxp1AbWCDDySi7iKUhuNt",
+	"gD1+R5/TPdz6H/wV3HPn3vLOi6BBI+ftHvfuLO3RE/JPkTIwPmeYDoTyPn/UWlAuWOayoLdyfi3YNNdG",
+	"KKaAKw8tKDSIWxQywWa6KPTSsPPpVCzswfdukgQRCjkahXYDmzqQMIzF8Iht8sIOMfigzl/+XavIXl+d",
+	"/3De6GMvagDp4ze8kiYdjIKwCKloecgseNW6c6Q6Y+ngp4vn6YD0N9j5zfoF3jPCIaHTk5oDiR/5T6jg",
+	"3yjjlFKFvx6vSz39x37eHnpzA5iF4FcGhIHw7NmQM8vnTQAM/Hrw9Yt0wErBlWF/hrswH62Jnk+ebTmz",
+	"fdJYth7ouWJ4pvAKg1fwdGHl3dNtjw2I1Z9asIyvnu6kmr3uc9+cr0eQWEBeZnlxtRk30mdmi5l9pUWP",
+	"tuGyJ6TAB2fH+C7yWpAZucyYtGfs4Lixxm96htcGveylsJzchNHrpk/ydODBKEf+t1r0WXi8NTkWA6pB",
+	"uFyeEnzFB0sB7F4lcRtiuaQgO5WxZb7a05Wm6nJC8eFrnMMatij4VKwFgcIBM2MrwUs2rISpS8HoAnV8",
+	"bFsMyIYNI7KPHoffThEBfiR3/HHJDh7elffHY2rHxrXjnih0qTtogK7LXBeOqhImCiOcbsptSCLM6jjQ",
+	"re5D52jCFWFB4uPnW3JwAVLOjYTI6iLpPRzf97ONuzDJeg4U8y3z1aXhqx3jRFAABux15EMMS+llHE0W",
+	"oHpsN0VSpDG+eMoW9aSQUzakYR31O9UsYYtKXnMr2JAXRoNSd0B+VffaiDkuzYZK4yqRlrwHgcZGtorD",
+	"YMCCEj0OhH7maKLwsNovr1jB/AphVwnaGcjJSlv/Stf9H7cA7uOgDVHRRSKpPmV0B6u8P7cWORAiW3D0",
+	"dnbHOE+IRvRoDLmoZFmK7M7Ce7adMt4bfAVsIjxab0ZL1tnLIeVCyBKQ7ehGh2tvUORrfX1LaIoPC4zU",
+	"uww8UNtW1BdPgIGt+lrgPWkAhrxgJOKiswlzYEAJXhOGTo6ObkwuXlOwKLZnY+H9cPGuyXX7/lTIxQ4+",
+	"S3rtUzK4lmJ50+vvBLf/F97bNPzTOG6Y2Gp/EEvvLt/jBLMwtH57uKt/MfCF32TBLaW6bLymvSzZMO5D",
+	"mcraWNLY/GdsiG7z4xNWamVzMwLa+KuW6pD9oC3jBojSibLoedQVczcxGt5EY9smrDz2KLMNSaW6rEQh",
+	"+UQW0q7iK1+IaiqUdZJ0q5OVwm6uudmgEiIzfgtnzk9BzxK2lDZvbGVZLdhK2AT4/e33etNW+52CboJH",
+	"plk6qqPOvnLqAs3CUIPRTkb9m0MPOlH5R8kOoQgVRgaGuVuki3d3hQRw2kZIkudA6YnOVo8Mq7iVah4X",
+	"Kvrl2FxQompj9NQz4NEYsQZ3iI+0bJM7kvD8NrTRaP5Ek6/XIx6AJlwKpzQGo2P6Snd5aIBWHl9SNYTF",
+	"zoU1za9oqj5rwWQsr6yBi09aI4oZCWi8KJBQUwWYLLLRIfuxlNaK7LSDn4AdhjmTK4oogOQ2dKCnCkQa",
+	"GMaZhMPv3ezSHqaqJ3UjDrPWE3J8sotjOMZT3wiVRc1snx9OFGQZ9sXWobcq82KvnzIqVvTWCfAhlZso",
+	"JdVU7CDbuQRzHMd/FQVVk6+8o2xJXOWyTw2nx4gfiLMvX1ywx9fHj13wyeOPzfef2NDJYoU0FuhPL4Si",
+	"m6UnJZF74+mWeeklR1EuriJhla5VBrdS75SN13MiZroSjk+SARH5FL7Wo3LfkcBNh/GcVxGX3d5BZcj3",
+	"g3BjvNucWAbAqLbAeN/osLfc9sQjr93H24Wu9tVtZUrCIdsF98PzLY/b3HsjA3t8UW8bLPDibY/9pQdN",
+	"XxZyeqUPTjyKDo+fHR2h8gC8EjGr5Um6psh0N7wzGMDoWXRlKHqIa4m3ABs+ebb/yNe64LY5qRs/iEfp",
+	"uM3jOjtDerDGzultK5V3j6i/MIQvZnRHkZ2n7EqIhVPhrkUlZ2QrK/ScFdz2EQvFtUeScoVLS+4qRUvQ",
+	"8inwS2XoaqZkIhzlzDEmeNHxIGnhBMnls2Z3d5dYRAjujWfZUs2i57pZO2JnjdoWCFMJooybbESvMlEu",
+	"tBVqujr4i1ixktspaA0g9/CqkKBTuNTVTalun9BmspX68hc7xDe3VbLayElnpUO8CvYYR+Ub9I+uipGA",
+	"fPbTxXOf4roepsFVplUUnLJswmecYbTkFSgazUdx7uRz5yIM7nUTkuMzVNDpn4vSiOIaXfA+8JlhhBYZ",
+	"W3ruxH4F8iWy0EZTbCTLZlbem99YxlLgv+kocVJ5He+0yYw27L/+EwR5/79/YaU0RmSjVjLI9FIFJQUk",
+	"2ipJpcOaKXWPJ4MG2roofAP9l528bByXUGmXTJUGnuEZNvMnAbLE8RJmemfF4o5SVKa6LrIwSQXYpNnu",
+	"eKJXPG32nvAtc10ePk+lEteCR4KUXlyLakW446MRmgylliEJlaHhjAIfvQcDqEHXlnEE82iTKexwWsbq",
+	"ytX36QXOtRTLjph3k8HX5bnQd1FzMS+u4gtrfZXrBnGMBbCha2cTYtKYWrAnX20zhQNrjgpdP+fau6fg",
+	"al/mutzTY7eDO2oXP+HNXny/hy158OvS9Za1hTB8ZBxuZPIBE6da22ncYhSz9XSSQbB8laeXECNsNz79",
+	"u3c//sAISD6OpFXiSAbeEvHRk+jX3v6OsTUJX5EUryb9KyCSHjYct0ubqa7iVWdCH+N6/a+6LHkVLySw",
+	"lEr11P/rHXFdW3XDR/eBxQRu5334/CICXUvjnq6E9eIBse01Bv17sCB5tXOXvBhMbN6vKBzlQsOYLq8p",
+	"YhlADc7l46LlE4telgvLhulgIjP2hP33v/8HOznCwCxO0ooLlLXNAPQh1qAZHh9MuHFyzB71Jls73W7G",
+	"Bvd+jBbcXX9zwtg9cCzHi4zllnJrMf6wm8i7C9dqzaiBBfdm1pUMPhzM9UGwm2rGp+Ljp/DJgbmSiwMy",
+	"4/PiYKHxPRqwR5dvWSCCpT0vj5jr2BYnJWOi9drEh4WshNkvNMSXrIo/ufTXlGcrVAMryktqQ2bP7bEQ",
+	"vWWvgvmScCtu4BgkKHdwK0fZiFJXTlK01epRt6qTz4roGnf2YUS9xuf+6sO9VuneOiu72qudaXRXszXW",
+	"JKOCaZ+fNvV/9rxBeu23uKq7CMJpq67dOjcSv7/dBV3ouVSXDa11Hff7gSocKlpbwYhpXUm7egc7p+kn",
+	"RLSx1A/iJVTTjg2/+/kCA3l8yUBesPM3r9qKdwhNtB3RiM38ubULqiwu1SwS2fGmwFidSSGsXjiLryn0",
+	"slglmP7Ivr24eEMJCZOVL3jbRJU4D0aqUvWOEiRO2fjNj+/IEcJrmz9GsIwx/tfQHXrVmP+uHhksUgdK",
+	"RarWPsS9jVuTiXsff07YXF6jV34NTpx99/NFkqprXsiMHZ9gZTwzOmRfa2vIYyciIDQ0TbsC+nWcqiE+",
+	"WJvnlHHVfsymXClNBfIYV5izMTpk74TKmJCYE8BNqsbntc11Jf+OdutTX7QwrY+OnkxxIPxTjA8jINS1",
+	"HYMWHWw5Va7GihEVHBS3aKI6i399gGE/GHzlByoKZyNOlUtDRLUIBzculEdMHhkm1bSoM5HhOb+g2n5Y",
+	"fD7nVNEHi9AnbPwxpaIh6eCUfUyx4AjFPjs7qs+I8iVW0kGSqhRZYDr4Ezxz97D7n6s8kw7+9OnT+Ayr",
+	"/Y1h0DFmWCDWnqZq3NTiGbPh06OjUcLGayV58MExPGgq8+BPT0ZJqsZNhR787WkCVMYR67irRgTHKz5I",
+	"Y2GIzbI5+N2zJFXhh/i+YZM6GMOVW5Rovst15gIqxucwzhgX0ynrggP/MWmJwFeBGTcvkM4dFOKRKlVj",
+	"B7kxrNcXGaLB4Jem1hD8dExAiNccwheewTdh6SH49eQkWNYYjnDMpE0V1byhM9isTuS/5JGQeQ+lVGHw",
+	"PAwRVjLCT//oDtcXNBqz4bOjJx6Mb4WtVgfnoEYTMH2xI3ztaBQg8Nih5JhSKCgoDpQkFPWVz7sYLsNK",
+	"LFhlNlXkZwVspLIQiY/XpLqvRDoUXQHcbZRQMSKf90Akt2GRoaAEI+dKZAdStW5el2rDhuMWinqWqrF3",
+	"OJewCyOsZ2LnF8+/9Q9GQYRvA3Iy3SAVPkLO1M0qGbMFGnaM+/aFmhfS5Gds/Jy6XQRvGr4yVDnuMFXP",
+	"dSZM0hbNxaKjIMApTTEbmAHS3B5SObg3Rqn2fBz8pxxww7Dxvx24C/7gVYZnxmQWcj/Mh3JGnlS5zRFI",
+	"iVe5EJpxy33GdFDAwGTISeFM9BxXnyr/Bm8Mu3qODjTDJsLIjLaDJicTwpUtK23FITtP1bSQAnkrqELr",
+	"G5EzlzCGAZ5fPe2Ed87Y+Pzg/zN+8PdUHR38kR2yS3bKDsaIUGKaa4EZqON/O3iOc4RDI/ALPQeW0K40",
+	"VX6PCVMAfGdAPQvSDaVhcq7gV1Lk3FFgThKVbEtVdEqir3N35Nx7beL1wNhwvB7iOB6deg1cmlQhJ6TS",
+	"q53C7r50k1PR2pqwG6XI1GGqxmv+t7ErZMtZJWwlfakuw2eOAuHnFfxbV4o2gJERgFTouiWOW0lL3CqX",
+	"ak6BP1Za0BkGnqEFauXp4Jgiy4TiCzk4HTw5PDp8gr0ObI6SYFdeQqFakzQL4ioSz6tscDpw4MYs/0FT",
+	"ruxrna3urBtNp2bCp66Yiyr0Wi+ck6OTu50bqxdEuuFcOCkQMFQrZMBLvmJDXSU+aMzHkOENTNGIVmum",
+	"ZxaERiMLoWyxgnMboc/g6dFR35KaPfr2PMng6fGzfd4++eMebwfRVjt9ESgUg9Nf3gcmUsp05k0uIIJs",
+	"6CTiZ6yUqrbApo1U80Kw2ji3Jp8b0GOwBcV7GH9NhAyRcj04ulhtyOIwvWG6tmddaVnCtYmtfdx99c2L",
+	"719cvAjE7scfyeQgs08kpTEQW3GRXWL4nta1gY9PI2EKeK/ScjBFo10LFezDlG2ll0wrhxnH+5z10ZN7",
+	"PuvmdFHR0rVlByDHu3vLuCw3bYKtUUh+R0tIvJqw04kHSsOeh1/yFcs0ibp4go4+GzQYHYbaF4gFIB97",
+	"7QN5rLF8xQhtyVro0KYPD160i90FI0jO8Mt20TJOEULoNRjzD4IP7WE51BBbdtjgxVJMENrw9/mbVwmd",
+	"GQlFTu3bjiqN8SR+Yb34QNcycvYLZ1K8j2urYwXa6do6urO5veU31sKtSxm3uXX2wrw7vEf80a3dJd4I",
+	"47z5a9vrw5Vp2+5mLiJ48lJY3xHnHg/KT9EjXbhFHv6q13eTdJK4yFzfywSZogtIUdY4rZdsaqA9YMGA",
+	"Vu8Mz6LQk8mqPYxMXD/2ZQ+ip/G9NNaXj086nRd/cQ0X/1aLatV2XKRa97HmirHY90/v7/GMwwr6PedM",
+	"ZkwllqCpuVoZSGlPf70jn9SysEBjQcMENmzVH6VZJQq+grtpqtVMzusKi2ZjfGWxIgmGjEt8mku1Taxr",
+	"4n57T/+lK66ydvbrWYlhqNeIimp14yxcxPmRe+aqCi08+6CMC58whfWpN5GrpGjM9vgb0B83maxHyfH7",
+	"WGBZVFyhVaDWL50z0+dZw6LaWiSuNmdsUU3ZyXZZN5blTAYRB93mGselGJ/SodJKl1wGof4euj1LLoq+",
+	"JTfFMDeXjH60nsXFhkKjXPxMnh0FCV4nnQSv48gJ3ScraIp39vABV1juC7ySO6yhS0ydmk/FqjF7IB9z",
+	"l4LTBOpKkXkpdhckPRIb+Rpf+gyEu5fUfB7oTkLa8Z0iwzZESFq2JK3PKbx/7Hh6cvJQuEQn62yZZy5v",
+	"v0me8flsQ8rUG+HN4rM2G+/fFqkCsfPxRxdW/mmbqNdEHW1cMLFdta88dm2f75VrBDnOUWQBuPmYPbz/",
+	"zEJMLcDOPKJfAYeMLoXPJuxEud6zMnn/QkycN+HGMU6KiIlk13UjLUmx6EqimKwQn4DketHpMa8zaQOk",
+	"ih0M+gIqcZCJSvoIfwwwchX50H5Pdt6cmxx4p1TOoS1EliosvGmo79hUl6W0JVpRnC6d17NZQWXcKq4y",
+	"XYLmPdV+giEMkqTKd2Xw36GJGZeF7Ujb1fjISuqKxV6ABN8YwEFi8layZa7JxyEtlprDRVe6nueub48L",
+	"G2/9gWjtR3t5G8B+1ub64hYwtBHUOX3Izr1PzfXo8AwwVdp39kBISqqLjM5EF3w6IinU6t7g7lRxiy4G",
+	"K0tB5vINnoBNe79IhhC2A+/hCRU+/cKI++nRHx+SFSCBOkgQJ2gSX4glcPTfO3cvvj1mi0oqyp4OGAGR",
+	"hdnCC5ZUnCcuwbzU50usz/IZqHQ7sWeP0KOZjgT+fKuXrNBqfupaPWLLx6/ydLBRVuSmcKRZtHfLw5rF",
+	"bpK4zjrtHSnzH6sFUkCpvnaZHfcqfv026O8bMS14JdAHBrrgVJwRKDulGJs0cdQog/K28OmET6/Y8Pgp",
+	"NbqUVEBhsmq0+91vahipnzqf61J8DW98iaz+JpT95+XwL3ylUYdfmL262sCyqlZUvXx3dJkWXJZb8AUe",
+	"O3X0Hw9hKIzynxdtfsbO3MhzSBamIBMXCIKlaEB8rYT3t1WYa9akeLKhSyp90mVlnFV6uQdP8oLvdpO3",
+	"f+lLxLSwQ2YPwvlN/taUzEZrqbg0rtZaQ18+ClFWXqGJi5JJjwM7mACUG65cBuFaAQU9b6vEN2qbxHRD",
+	"UDldfN+mc/otLNm3JP0VRNIdUGovr+nxXc9+AzInQQva32XBXSjmzwWfM97E3QV4jLJepuuJi4IJebFp",
+	"wgC8Co/BmrrI9tLMPKk+/uj++vQ4aMccj2mri88mkOSzmxujl2PBbd46ObJmUV2i6Hg6b/Rt3D3ZdlNS",
+	"H1ip241qiSujiQsX+zvt7n7bOfp75GHHAIUbwA5DEnU1gJv7CCQnLNiIV9hehEsxzFvFoxf0ymfQaNSR",
+	"iqlvUVfiDcUh71XcavuW9mA6AewfGrE/G1WdcOTi333LUMd3k+0df20uyoSCVrA1tC/WsLtM/1e9LVT6",
+	"Oy3V56uNd8+9wz54nxzz/t2a8dB8FpP1XNF7BUJ/Ux9xdw/nY19kvdcr9doXa3c+laA2NopXWBRmsoLf",
+	"xXW3UIwzkWJSmSvx7vtiUKFTZpfa+XAxVKRJ0gQ1G3NWfP2dVAn0ColOv4WwyPwl1fcBfWYlzOiQXfDi",
+	"ihXoQ6OkJ9eYQc9war1Up0xal0PSNrjrliSLOXqAo3qo3J20h1E9Ng+q4wfFVFwNhyEPOmeM6cfxqC9W",
+	"Br8fRCW9h76JwpYHfQFtbtu/NcU/KKcUqjGx0kpt8aSE6SILIvs2rpNtlgDMTOM+l2tRrKjsx9jwlc/V",
+	"FR+sS9Vlw3EmTfC7cA9GXpmibEGMx/QtTib6wyG7cKmGsbr+Zwy9H8ay46NUtRjtUjdw6JOjI5AJ+Qq7",
+	"7jprmm/AG6O7d3zl+118YffhWreEBzZCNE1AthJW4roG/a7E7JSSABJe06cwbIpC5cM0ZY1jNUfMVwiu",
+	"jqYziLv0dpcGPaE8/uj+wl9zmYl+GfFbmYnPJYtke48m2WddaFe53cCwvS/wPRFl2Ff6gQ0Mu1Iktc76",
+	"nSb3NiwA5Og+cfIkhiNdS7FMmgqN3GB+ELeUI9eayXakRZAI+8nuTcFXr6nPyR3R3LnL221KEuA9fiUi",
+	"mbwuofkR7qsvo9eTbC54hnKgI9q1bOK+pIeTo4cj1bA5zkOTatt/po9au9VfKVnX5a346sLrJZITloNW",
+	"JIQa/RNR99PjJ/cWNXz/uUwNn8GCQtz1Suo2+GuqQACPQUNlU1yvU1xtdzZDjGlboPFbeuP+/Lkg9T9e",
+	"FFyukc068fdEDcLqDtnXbQ1PLJXLgyYP+ArLdZEZXwyBJCpZdexph79N06LbP3EQwCdQnIaFvBLszcsf",
+	"Rms2RgQGdmeS9iwINqQ692NWiQNq97JnvCGyqqnYVpcBX3hHtd2+5LjDpt9xeF09e5r0l7rbo4Obq21H",
+	"c3zp4Ye/i457hPm75JCcY+0wFQToIBMahuE5LmKnidLByHAVOpsTTDtpa8phSD71LWTShsUYXNZrW6Ie",
+	"Q4aoVanhSxeBvofNlqSOXovteVubX5gNXtuWgvf9gJ2p82zN2koR8Wv1znPt+Lgiw23CxmR3HTOeZaZJ",
+	"2OdYlolqQjuf/FrBczakd+E41pITRofsnRWLVPn8ABd9hUKXW+2/HifsJMHKt/UCTmdMlZ/HPaH5VFL/",
+	"fpzzrhXxWvMxWk+vdbat17qPJ/6e+EzQcKAvY8iKxe+OQqo9EoRlxLyDQNMSaU41oV0tmTXl3Xs9hjtc",
+	"5UbOt1ZYguf/sPGm/7wuve8FyH2O2wHnnWud7XExYA3qfrx4B49/R4tfRTV+uBRZPOXOlRmkwuENTs0k",
+	"2VD6grK6ojCcvVCtErzslUEwDRD53CPDxhm3fMxcUR6MSmHD7979+MPokL2lLvlUR+t7buwBPj949c04",
+	"VUNdsfGfMLrmX8ejQ3aOCY3wOXm0TtlCqvnYVTOk/hHk410IV5kxVSfPmBFTrTJzyC7aV7CCbONQdnmX",
+	"Jq+tcd2FgA0rJaY2VW0FX24sk1RG9mJ7n5Spxqa7TWQJSYtt0c5UYdyIgw0AxlmND9mPaioC2yY2LglS",
+	"OGXmi0pSccf1JlpO3sK1tkZ8slQkbHx8cvhkfMp4qtbgTf5JjjUYSiwMCjuYaJtHvXEIxoeKp9quwH2M",
+	"Wzo72+u3c96mtgvaTPBkD1pK2NN0Qh/+lowe75CKDt4BhRJmdHzeN8ZSnQWKgsTQ9EhERq9pjUrF95nR",
+	"XovBvXp8ek95rRzu4QNX3/g510G5wIkoNOVLRyrrYDHPad5XaO6aFzXmFzRt+snmx9WKavXZU1IVsRoh",
+	"cDSq62FS5X0S7HxL1WSGRZPDiobId5+enKRqGK/FPIpxpp8WGbfi9X3V/ngtaIKHdyruiWK/jYIfVL/N",
+	"h737NuikYltZCvZ3wDRXVajTGyxaNqoU62XD1roJkKlDTQXVdOTsSipsCI8dvkEioVsYfh4xPqEKAcjf",
+	"hlS7iAJmzAgLFIJoNZududK/BpF8Kmdy2hTFXkpl2n4zbdQNTJAESULwF/3Gi8LVK3DN7BXVAyMJC6Wc",
+	"FH48mBZyekXF1VwIw0xr25a4eGToO+9e5Db8OVV6NqN50kElSqkyquk8Swdssgo/7Tz1NZyo1s9pqkCE",
+	"IAtJLipxyN4Fpfh823KzhK+tpmRMvVQ0PK9Eqnix5CuSgXqsO6+5LIKTu1dOvzZVD03CSZkGbSzGiPBK",
+	"uGPDVI6Vrtlc2Ie/EGByXJZbQdI9scbuhwKqntGRuEJTu18aaHOlCwDb36yY1XMBkECvmq4y+EtXyPq5",
+	"hfmxK0WtrpReKk8A3MfLkSMfXob1GPy07aXvBWznmIVvUjVEkyzHPr52bZOo8GC2HAvbL1CpdcVLqeap",
+	"IlJfVHpSiLKRrKmiK54w6iTEomYd1sCGWGQc/hyPmHO++B6wSPiIHa6CcYMtoJKZqV6IM1+m35UKbz+q",
+	"bSGvW9B2dhUjD+KgMQq5h7uRy4LmMw9+Pe5Gl4uQvzfdPR0wv/A6anWl1vhKc8Gsk7DrVAo3w3pAePc+",
+	"jLT673csUKlDl+YsVavsSnuG3oxcLwnHY/3sUxU2tPfUhH3753Ulmnr+9KOrg37IgibNqfJ1Q7V7ca1D",
+	"Mxu2HZpH7eXZ9i9O2qJCm82Tezom0zjrvqFUeXZgfXdn72KJ9Xc+w64rY6/T4AJShdP+13+yIS0I//sv",
+	"G1ONkqBPcqcHcpKqrU2QGTWbJ1HGt7RPEC22Rdq+FJa68fdUTu1GATaYs2sQ4FdPb+pLdZ92RtrZc15l",
+	"vTzCRy5MeZXdSj9/MI37vLvYU4eGJCJXLeX0EgzVASMkmaxuyh6hYudbM+wu6JV7PMC2cVvP+dEqo9Vx",
+	"f52il7F2XcOQ2RkxrYQ1o7h8tV/RetciTCux1rZgLqxhT4+esGHTQirSkYAqLN57mXPXDvCBQ+Vp1sy1",
+	"69uCPVQ5EoQxPJkvzPN5NyU0N7HSefsnoCNiYXQEzVkACDT05CCQbm/BsNEGgxC4ENQCct1fea2vGpS7",
+	"+cLxg3520PlNDRbe+nYNX/IVQIvs7au4fj7dGt5tA8df3gNMyA9CkK+rYnA6eIxePzdKrCcJaPLOGiAy",
+	"1OmToAdfjPV5wck1cjgMUtZgkfFgC1fYHkRfV5AbGZ1U8wQdWvgHOkDxr0Lwa0zdUBmGmGDczbUI9Fhf",
+	"BhpvuFg4dlgkNagKCsSA4hr96dw7Q1fqUlfOri8yyqBytabCKdFsHZkR1ZGhrly3q1EjoCZNLpf/G0sP",
+	"+p8pvNABtS2g08znAwo+vf/0PwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -19,14 +19,25 @@ type sseEvent struct {
 // openStream opens a game's live stream and returns its events.
 func openStream(t *testing.T, base, token, game string, lastID int) (<-chan sseEvent, func()) {
 	t.Helper()
+	id := ""
+	if lastID > 0 {
+		id = strconv.Itoa(lastID)
+	}
+	return openStreamAt(t, base, token, game, id)
+}
+
+// openStreamAt is openStream resuming after the event id lastID ("" for
+// none).
+func openStreamAt(t *testing.T, base, token, game, lastID string) (<-chan sseEvent, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/games/"+game+"/stream", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
-	if lastID > 0 {
-		req.Header.Set("Last-Event-ID", strconv.Itoa(lastID))
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
 	}
 	resp, err := http.DefaultClient.Do(req) //nolint:bodyclose // the stop function returned closes it
 	if err != nil {

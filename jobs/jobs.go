@@ -246,3 +246,20 @@ func (Reminder) Kind() string { return "mail.reminder" }
 func (Reminder) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueMail, Priority: PriorityLater}
 }
+
+// TalkNotice mails the message said at version Number of a game's talk
+// stream, at once, to every player (and the referee) who may read it and
+// asked for table talk by mail (the mail kind "talk", off by default).
+type TalkNotice struct {
+	GameID string `json:"game_id"`
+	Number int    `json:"number"`
+}
+
+// Kind implements river.JobArgs.
+func (TalkNotice) Kind() string { return "mail.talk" }
+
+// InsertOpts puts the job on the mail queue, at its priority: after the
+// prompts, with lobby news.
+func (TalkNotice) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityLater}
+}

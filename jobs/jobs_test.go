@@ -33,6 +33,7 @@ func TestMailPriorities(t *testing.T) {
 		{jobs.Reminder{}, jobs.PriorityLater, "later"},
 		{jobs.Invitation{}, jobs.PriorityLater, "later"},
 		{jobs.AbsenceNotice{}, jobs.PriorityLater, "later"},
+		{jobs.TalkNotice{}, jobs.PriorityLater, "later"},
 	} {
 		t.Run(tc.job.Kind(), func(t *testing.T) {
 			o := tc.job.InsertOpts()

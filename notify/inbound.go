@@ -291,6 +291,8 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		})
 	case play.VerbResign:
 		said = []string{sp.t("verb.resigned", tok.Game, w.Version, w.Head)}
+	case play.VerbSay:
+		return s.verbNotice(h, "said in game "+tok.Game, tok, w.Version, sayNotice(sp, name, w.Said))
 	}
 	verb := w.Reply.Verb
 	if v, err := sp.w.Say(games.T("verb.name." + verb)); err == nil {

@@ -66,6 +66,10 @@ type Mail struct {
 	// board drawn, in a prompt): the HTML and they go in one
 	// multipart/related part, after the complete text/plain part.
 	Inline []InlineImage
+	// Talk is the game's table talk the recipient had not been mailed
+	// yet, said in Lang (notify/talk.go): every mail about a game carries
+	// it, in a section of its own.
+	Talk []TalkLine
 }
 
 // InlineImage is a picture shown inside a mail's HTML part: the templates
@@ -99,6 +103,7 @@ const (
 	KindLogin      = "login"             // a sign-in link (LoginData)
 	KindNotice     = auth.MailNotice     // an answer to a lobby command, or a dispute in a game (NoticeData)
 	KindReminder   = auth.MailReminder   // a seat's turn again, before its deadline (PromptData, Reminder set)
+	KindTalk       = auth.MailTalk       // table talk, each message at once, for who asked (NoticeData)
 )
 
 // GameRef names a game in a mail.
@@ -235,13 +240,16 @@ var msgTemplates embed.FS
 
 // msgKinds are the kinds a Renderer knows.
 func msgKinds() []string {
-	return []string{KindPrompt, KindReceipt, KindRefusal, KindGameOver, KindInvitation, KindLogin, KindNotice, KindReminder}
+	return []string{KindPrompt, KindReceipt, KindRefusal, KindGameOver, KindInvitation, KindLogin, KindNotice, KindReminder, KindTalk}
 }
 
 // msgFile is the template file of a kind: a reminder is a prompt said again.
 func msgFile(kind string) string {
-	if kind == KindReminder {
+	switch kind {
+	case KindReminder:
 		return KindPrompt
+	case KindTalk:
+		return KindNotice
 	}
 	return kind
 }
@@ -282,13 +290,14 @@ type mailPage struct {
 	Unsubscribe string
 	Data        any
 	Inline      []InlineImage // the pictures the HTML part may show
+	Talk        []TalkLine    // the table talk section (Mail.Talk)
 }
 
 // msgAnswerable reports whether a person may answer a mail of kind: those
 // start with the reply marker.
 func msgAnswerable(kind string) bool {
 	return kind == KindPrompt || kind == KindReminder || kind == KindRefusal || kind == KindInvitation || kind == KindNotice ||
-		kind == KindReceipt || kind == KindGameOver
+		kind == KindReceipt || kind == KindGameOver || kind == KindTalk
 }
 
 // msgCheckData says what is wrong when data is not the data of kind.
@@ -307,7 +316,7 @@ func msgCheckData(kind string, data any) error {
 		want = InvitationData{}
 	case KindLogin:
 		want = LoginData{}
-	case KindNotice:
+	case KindNotice, KindTalk:
 		want = NoticeData{}
 	default:
 		return fmt.Errorf("render mail: unknown kind %q", kind)
@@ -324,7 +333,7 @@ func (r *Renderer) prepare(m Mail) (mailPage, error) {
 		return mailPage{}, err
 	}
 	lang := mailLang(m.Lang)
-	p := mailPage{Kind: m.Kind, Lang: lang, Unsubscribe: m.Unsubscribe, Data: m.Data, Inline: m.Inline}
+	p := mailPage{Kind: m.Kind, Lang: lang, Unsubscribe: m.Unsubscribe, Data: m.Data, Inline: m.Inline, Talk: m.Talk}
 	if msgAnswerable(m.Kind) {
 		p.Marker = speakerIn(lang).t(words.MarkerKey)
 	}

@@ -165,6 +165,7 @@ func (s *Service) AddWorkers(w *river.Workers) {
 	river.AddWorker(w, &reminderWorker{s: s})
 	river.AddWorker(w, &disputeWorker{s: s})
 	river.AddWorker(w, &absenceWorker{s: s})
+	river.AddWorker(w, &talkWorker{s: s})
 }
 
 // outgoing is one mail to a person, before rendering.
@@ -175,6 +176,12 @@ type outgoing struct {
 	// answer: a direct answer to the recipient's own mail, sent whatever
 	// their preferences (they wrote to courrier).
 	answer bool
+	// onlyTalk: the mail is its table talk section, not sent when that is
+	// empty (a talk mail whose message another mail told already).
+	onlyTalk bool
+	// talkUpTo bounds the talk told to the talk stream's version it names
+	// (0: all): a talk mail tells its message and what came before.
+	talkUpTo int
 }
 
 // errSkipped says a mail was not sent on purpose (already sent, turned
@@ -200,6 +207,10 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 		if !on {
 			return errSkipped
 		}
+	}
+	told, mark, err := s.tellTalk(ctx, &o)
+	if err != nil {
+		return err
 	}
 	if o.Date.IsZero() {
 		o.Date = s.cfg.Now()
@@ -237,7 +248,13 @@ func (s *Service) send(ctx context.Context, o outgoing) error {
 	// job's time ran out meanwhile (the job would send it again).
 	done, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	return s.store.MarkSent(done, o.MessageID)
+	if err := s.store.MarkSent(done, o.MessageID); err != nil {
+		return err
+	}
+	if mark > told {
+		return s.store.SetTalkTold(done, o.userID, o.gameID, mark)
+	}
+	return nil
 }
 
 // skip records in the mail log that a mail whose sending had begun (a

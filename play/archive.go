@@ -229,11 +229,41 @@ func (a *Archive) AuditFor(ctx context.Context, gameID, user string) (*archive.A
 // Table.ViewerOf); a *Error (CodeForbidden) when user neither plays nor
 // referees it.
 func (a *Archive) RecordFor(ctx context.Context, w io.Writer, gameID, user string) error {
-	recorded, _, v, err := a.readAs(ctx, gameID, user, "what.record")
+	recorded, t, v, err := a.readAs(ctx, gameID, user, "what.record")
 	if err != nil {
 		return err
 	}
-	return archive.WriteRecord(w, a.fold, gameID, recorded, v)
+	talk, err := a.talkOf(ctx, t, user)
+	if err != nil {
+		return err
+	}
+	return archive.WriteRecordTalk(w, a.fold, gameID, recorded, v, talk)
+}
+
+// talkOf is the table talk of the game t user may read, by the game
+// version it was said at.
+func (a *Archive) talkOf(ctx context.Context, t *Table, user string) (map[int][]archive.TalkLine, error) {
+	recorded, err := events.ReadStream(ctx, a.pool, TalkStream(t.ID), 0)
+	if err != nil || len(recorded) == 0 {
+		return nil, err
+	}
+	k, err := foldTalk(t, recorded)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int][]archive.TalkLine{}
+	for _, m := range t.readable(user, k, 0) {
+		out[m.At] = append(out[m.At], archive.TalkLine{Heading: m.Heading(), Text: m.Line()})
+	}
+	return out, nil
+}
+
+// withTalk puts in each step the talk said at its version.
+func withTalk(steps []archive.ReplayStep, talk map[int][]archive.TalkLine) []archive.ReplayStep {
+	for i := range steps {
+		steps[i].Talk = talk[steps[i].Version]
+	}
+	return steps
 }
 
 // RecordAs writes the record of a game as viewer may have it: for the
@@ -249,11 +279,19 @@ func (a *Archive) RecordAs(ctx context.Context, w io.Writer, gameID string, view
 // Replay returns a game's steps up to version to (0: all) as user may see
 // them; a *Error (CodeForbidden) when user neither plays nor referees it.
 func (a *Archive) Replay(ctx context.Context, gameID, user string, to int) ([]archive.ReplayStep, error) {
-	recorded, _, v, err := a.readAs(ctx, gameID, user, "what.replay")
+	recorded, t, v, err := a.readAs(ctx, gameID, user, "what.replay")
 	if err != nil {
 		return nil, err
 	}
-	return archive.ReplaySteps(a.fold, gameID, recorded, v, to)
+	steps, err := archive.ReplaySteps(a.fold, gameID, recorded, v, to)
+	if err != nil {
+		return nil, err
+	}
+	talk, err := a.talkOf(ctx, t, user)
+	if err != nil {
+		return nil, err
+	}
+	return withTalk(steps, talk), nil
 }
 
 // ReplayAs returns a game's steps up to version to (0: all) as viewer saw
@@ -280,6 +318,11 @@ func (a *Archive) ReplayAt(ctx context.Context, gameID, user string, version int
 	if err != nil {
 		return archive.ReplayStep{}, 0, err
 	}
+	talk, err := a.talkOf(ctx, t, user)
+	if err != nil {
+		return archive.ReplayStep{}, 0, err
+	}
+	steps = withTalk(steps, talk)
 	return steps[len(steps)-1], t.Version, nil
 }
 

@@ -90,7 +90,7 @@ func (s *Service) CreateGame(ctx context.Context, actor Actor, req GameRequest) 
 	var referee string
 	r := request{gameID: id, create: true, hash: commandHash("create", spec.kind, optionsText(spec.options), spec.name,
 		strings.Join(spec.invite, ","), deadlinesText(spec.deadlines), strings.Join(spec.days, ","), spec.referee,
-		spec.requires.text(), strconv.FormatBool(spec.unrated))}
+		spec.requires.text(), strconv.FormatBool(spec.unrated), spec.press, strconv.FormatBool(spec.pressReveal))}
 	r.prepare = func(ctx context.Context, tx pgx.Tx) error {
 		var err error
 		invited, referee, err = s.accountsOf(ctx, tx, actor, spec)
@@ -103,6 +103,9 @@ func (s *Service) CreateGame(ctx context.Context, actor Actor, req GameRequest) 
 			Kind: spec.kind, Options: spec.options, Rules: spec.info.Rules, Shuffle: games.ShuffleAlgorithm,
 			Commitment: seed.Commitment(), Creator: actor.User, Deadlines: spec.deadlines.encode(), Weekdays: spec.days,
 			Referee: referee, Unrated: spec.unrated, Requires: spec.requires,
+		}
+		if spec.press != PressPublic || spec.pressReveal {
+			created.Press, created.PressReveal = spec.press, spec.pressReveal
 		}
 		if err := c.stage(TypeCreated, created, ""); err != nil {
 			return err
@@ -132,6 +135,9 @@ type newGame struct {
 	days      []string
 	requires  *Requirement
 	unrated   bool
+	// press and pressReveal are the game's talk options.
+	press       string
+	pressReveal bool
 }
 
 // checkGame checks everything of a request that needs no database.
@@ -145,7 +151,12 @@ func (s *Service) checkGame(actor Actor, req GameRequest) (newGame, error) {
 		}
 		return spec, refuse(CodeInvalid, "refusal.no_game_here", req.Kind, strings.Join(s.reg.IDs(), ", "))
 	}
-	if spec.options, err = eng.Options(games.Options(req.Options)); err != nil {
+	own, press, reveal, err := pressOf(req.Options)
+	if err != nil {
+		return spec, err
+	}
+	spec.press, spec.pressReveal = press, reveal
+	if spec.options, err = eng.Options(games.Options(own)); err != nil {
 		return spec, err
 	}
 	if actor.User == "" {

@@ -127,6 +127,17 @@ func TestParseReply(t *testing.T) {
 		{"language fr-BE", []string{"language fr-BE"}, play.Reply{Verb: play.VerbLanguage, Language: "fr", Lang: "en"}, true, false},
 		{"a language courrier does not speak", []string{"langue klingon"}, play.Reply{Verb: play.VerbLanguage}, true, true},
 		{"langue alone", []string{"langue"}, play.Reply{Verb: play.VerbLanguage}, true, true},
+		// Table talk (issue 36, part 1).
+		{"say to the table", []string{"say Good luck, all"}, play.Reply{Verb: play.VerbSay, Said: "Good luck, all", Lang: "en"}, true, false},
+		{"say over two lines", []string{"say one", "two"}, play.Reply{Verb: play.VerbSay, Said: "one\ntwo", Lang: "en"}, true, false},
+		{"say to one player", []string{"Say to Ana: shall we?"}, play.Reply{Verb: play.VerbSay, To: "Ana", Said: "shall we?", Lang: "en"}, true, false},
+		{"say to, without a colon, is to the table", []string{"say to all of you"}, play.Reply{Verb: play.VerbSay, Said: "to all of you", Lang: "en"}, true, false},
+		{"say a word is to the table in English", []string{"say a word: hi"}, play.Reply{Verb: play.VerbSay, Said: "a word: hi", Lang: "en"}, true, false},
+		{"dis à la table", []string{"dis bonne chance"}, play.Reply{Verb: play.VerbSay, Said: "bonne chance", Lang: "fr"}, true, false},
+		{"dis à un joueur", []string{"Dis à Ana : on s’allie ?"}, play.Reply{Verb: play.VerbSay, To: "Ana", Said: "on s’allie ?", Lang: "fr"}, true, false},
+		{"dis a, sans accent", []string{"dis a Bob: salut"}, play.Reply{Verb: play.VerbSay, To: "Bob", Said: "salut", Lang: "fr"}, true, false},
+		{"say alone (Say refuses it)", []string{"say"}, play.Reply{Verb: play.VerbSay, Lang: "en"}, true, false},
+		{"say to someone, nothing said", []string{"say to Ana:"}, play.Reply{Verb: play.VerbSay, To: "Ana", Lang: "en"}, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -30,6 +31,10 @@ const (
 	// the player reads. Accounts are api/auth's: play only reads the verb,
 	// and the door sets the language (auth.Users.SetLanguage).
 	VerbLanguage = "language"
+	// VerbSay ("say good luck", "dis bonne chance") says something at the
+	// table; "say to Ana: shall we?" ("dis à Ana : on s'allie ?") to one
+	// player, where the game allows private messages (Say).
+	VerbSay = "say"
 )
 
 // Reply is a reply verb as ParseReply reads it.
@@ -41,6 +46,10 @@ type Reply struct {
 	// Language is the language VerbLanguage chooses, one of
 	// games.Languages.
 	Language string
+	// To is the player VerbSay speaks to privately ("" for the table);
+	// Said is what it says.
+	To   string
+	Said string
 	// Lang is the language the verb was written in, when only one
 	// language has that word ("fr" for "absent", "en" for "away"); "" when
 	// several have it.
@@ -60,7 +69,7 @@ type verbForm struct {
 var verbTable, verbWords = func() (map[string]verbForm, int) {
 	table, longest := map[string]verbForm{}, 0
 	for _, lang := range games.Languages() {
-		for _, verb := range []string{VerbAway, VerbBack, VerbClaim, VerbDispute, VerbResign, VerbLanguage} {
+		for _, verb := range []string{VerbAway, VerbBack, VerbClaim, VerbDispute, VerbResign, VerbLanguage, VerbSay} {
 			pats, _ := words.Patterns(lang, "verb."+verb)
 			for _, pat := range pats {
 				for form := range strings.SplitSeq(pat, "|") {
@@ -151,6 +160,8 @@ func parseReply(lines []string) (Reply, bool, error) {
 		}
 		r.Language = lang
 		return r, true, nil
+	case VerbSay:
+		return parseSay(r, rest, lines[1:])
 	}
 	num, reason, _ := strings.Cut(rest, " ")
 	v, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(num), "v"))
@@ -159,6 +170,27 @@ func parseReply(lines []string) (Reply, bool, error) {
 	}
 	r.Version = v
 	r.Reason = strings.TrimSpace(strings.Join(append([]string{reason}, lines[1:]...), " "))
+	return r, true, nil
+}
+
+// parseSay reads what follows the verb say: "to <name>: text" ("à <nom> :
+// texte") says it to one player, anything else to the whole table; the
+// lines after the first are part of the message.
+func parseSay(r Reply, rest string, more []string) (Reply, bool, error) {
+	text := strings.TrimSpace(strings.Join(append([]string{rest}, more...), "\n"))
+	lower := strings.ToLower(text)
+	for _, to := range []string{"to ", "à ", "a "} {
+		if to == "a " && r.Lang != "fr" || !strings.HasPrefix(lower, to) {
+			continue
+		}
+		name, said, ok := strings.Cut(text[len(to):], ":")
+		if ok && !strings.Contains(name, "\n") {
+			r.To, text = strings.TrimSpace(name), strings.TrimSpace(said)
+		}
+		break
+	}
+	// An empty message is refused by Say, in the words every door gives.
+	r.Said = text
 	return r, true, nil
 }
 
@@ -260,6 +292,8 @@ type Written struct {
 	// decision 5 with it: a player without a language setting is written
 	// to in the language of the command they used.
 	Lang string
+	// Said is the message a VerbSay said.
+	Said *Message
 }
 
 // Write runs what a player wrote about a game, for every door that takes
@@ -280,6 +314,10 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 		if reply.Verb == VerbLanguage && err == nil {
 			w.Reply = reply
 			return w, nil
+		}
+		if reply.Verb == VerbSay && err == nil {
+			w.Reply = reply
+			return s.writeSay(ctx, actor, text, w)
 		}
 	}
 	// A text refused before any command still reserves its idempotency
@@ -346,6 +384,33 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 		err = s.staleOr(ctx, actor, text.GameID, text.Expected, v, err)
 	}
 	return w, err
+}
+
+// writeSay runs a written say: the text's seat, when the door names one,
+// must be the writer's.
+func (s *Service) writeSay(ctx context.Context, actor Actor, text Text, w Written) (Written, error) {
+	t, err := s.Load(ctx, text.GameID)
+	if err != nil {
+		return w, err
+	}
+	w.GameID, w.Version, w.From = t.ID, t.Version, t.Version
+	if text.Seat != games.Spectator && (actor.User == "" || t.UserAt(text.Seat) != actor.User) {
+		return w, refuse(CodeForbidden, "refusal.other_seat")
+	}
+	to, err := t.seatNamed(w.Reply.To)
+	if err != nil {
+		return w, err
+	}
+	said := strings.TrimSpace(w.Reply.Said)
+	if said == "" || utf8.RuneCountInString(said) > MaxTalkText {
+		return w, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(said))
+	}
+	m, err := s.say(ctx, actor, t, to, said)
+	if err != nil {
+		return w, err
+	}
+	w.Said = &m
+	return w, nil
 }
 
 // refusal is a decision that refuses with err.

@@ -53,6 +53,11 @@ type Created struct {
 	Unrated bool `json:"unrated,omitempty"`
 	// Requires, when set, is what a player must show to join.
 	Requires *Requirement `json:"requires,omitempty"`
+	// Press is who may talk to whom (PressPublic, PressPrivate,
+	// PressNone); absent, PressPublic. PressReveal makes private messages
+	// readable by all once the game is over.
+	Press       string `json:"press,omitempty"`
+	PressReveal bool   `json:"press_reveal,omitempty"`
 }
 
 // Joined is the data of a player taking a place before the start.
@@ -116,6 +121,10 @@ type Table struct {
 	Unrated bool
 	// Requires is what a player must show to join (nil: nothing).
 	Requires *Requirement
+	// Press is who may talk to whom (a Press setting); PressReveal makes
+	// private messages readable by all once the game is over.
+	Press       string
+	PressReveal bool
 
 	// referee is the user the creation named to rule on disputes.
 	referee string
@@ -231,6 +240,10 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 		}
 		t.Kind, t.Engine, t.Options, t.Commitment, t.Creator, t.referee = c.Kind, eng, c.Options, c.Commitment, c.Creator, c.Referee
 		t.Unrated, t.Requires = c.Unrated, c.Requires
+		t.Press, t.PressReveal = c.Press, c.PressReveal
+		if t.Press == "" {
+			t.Press = PressPublic
+		}
 		if t.Deadlines, err = decodeDeadlines(c.Deadlines); err != nil {
 			return err
 		}

@@ -388,6 +388,12 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 			spec.Options[opt] = values[0]
 		}
 	}
+	// The talk options are play's, beside the game's own (play/talk.go).
+	for _, opt := range []string{play.OptionPress, play.OptionPressReveal} {
+		if v := r.PostFormValue(opt); v != "" {
+			spec.Options[opt] = v
+		}
+	}
 	if r.PostFormValue("play") != "" {
 		spec.Name = strings.TrimSpace(r.PostFormValue("name"))
 		if spec.Name == "" {
@@ -458,6 +464,9 @@ type gamePageData struct {
 	// Commitment is the sha256 of the game's seed, published from its
 	// creation (the end reveals the seed).
 	Commitment string
+	// Talk is the game's table talk this player may read and the talk box
+	// (web/talk.go).
+	Talk talkBox
 }
 
 type playerRow struct {
@@ -601,6 +610,10 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 			}
 		}
 		d.SinceFrom = seen
+	}
+	if d.Talk, err = h.talkBox(r, id, d.Talk); err != nil {
+		h.failErr(w, r, err)
+		return
 	}
 	h.markSeen(w, r, id, g.Version)
 	h.render(w, r, status, "game", d)
@@ -773,6 +786,10 @@ type historyPage struct {
 	Prev, Next, Ended  int
 	Started, Finished  bool
 	Referee, HasReveal bool
+	// Talk is the table talk the reader may read said at this version;
+	// TalkBox, for a reader without a seat (the referee), all of it.
+	Talk    []talkLine
+	TalkBox talkBox
 	// The list of versions is paged: From to To of Latest, with the first
 	// versions of the pages before and after (0: none).
 	From, To, EarlierFrom, EarlierTo, LaterFrom int
@@ -803,6 +820,12 @@ type revealBoard struct {
 // every version's sentence to step through; after the end (or for a
 // referee without a seat) every seat's board too.
 func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
+	h.showHistory(w, r, http.StatusOK, talkBox{})
+}
+
+// showHistory is history with status, and the talk box of a refused
+// message or hiding (its Problem, what was typed).
+func (h *Handler) showHistory(w http.ResponseWriter, r *http.Request, status int, box talkBox) {
 	if !h.requireUser(w, r) {
 		return
 	}
@@ -885,7 +908,18 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	for _, s := range steps[from-1 : to] {
 		page.Steps = append(page.Steps, historyLine{Version: s.Version, Text: s.Text.In(v.Lang), Current: s.Version == version})
 	}
-	h.render(w, r, http.StatusOK, "history", page)
+	for _, l := range st.Talk {
+		page.Talk = append(page.Talk, talkLine{Heading: l.Heading.In(v.Lang), Text: l.Text.In(v.Lang), At: version})
+	}
+	if seat < 0 {
+		// The referee without a seat reads the game here: the whole talk,
+		// with a box to talk to the table and a button to hide a message.
+		if page.TalkBox, err = h.talkBox(r, id, box); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+	}
+	h.render(w, r, status, "history", page)
 }
 
 // auditPage is an audit report as its reader reads it: what the game's

@@ -61,8 +61,9 @@ func TestMailSettingsPage(t *testing.T) {
 	}
 	form := settingsForm(page)
 	for _, k := range auth.MailKinds() {
-		if form.Get("all."+k.ID) != "on" || !strings.Contains(page, k.Label) {
-			t.Errorf("kind %s is not shown on for all games", k.ID)
+		// Table talk at once is off until the player turns it on.
+		if want := map[bool]string{true: "on", false: ""}[k.ID != auth.MailTalk]; form.Get("all."+k.ID) != want || !strings.Contains(page, k.Label) {
+			t.Errorf("kind %s is not shown %q for all games", k.ID, want)
 		}
 		if _, ok := form["g."+id+"."+k.ID]; ok != k.PerGame {
 			t.Errorf("kind %s per game: shown %v", k.ID, ok)

@@ -138,6 +138,8 @@ func (h *Handler) route() {
 	post("/games/{id}/start", h.start)
 	post("/games/{id}/move", h.move)
 	post("/games/{id}/resign", h.resign)
+	post("/games/{id}/say", h.say)
+	post("/games/{id}/messages/{message}/hide", h.hide)
 	get("/games/{id}/history", h.history)
 	get("/games/{id}/audit", h.audit)
 	get("/games/{id}/record", h.record)

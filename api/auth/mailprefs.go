@@ -23,6 +23,10 @@ const (
 	MailGameOver   = "game_over"  // how a game ended, with its seed
 	MailNotice     = "notice"     // a dispute in a game, or the referee's ruling
 	MailInvitation = "invitation" // an invitation to take a seat
+	// MailTalk is table talk mailed at once, each message as it is said;
+	// off unless the player turns it on (every other mail about a game
+	// carries the talk not yet mailed anyway).
+	MailTalk = "talk"
 )
 
 // MailKind describes a kind of mail for the pages and the API that show
@@ -45,7 +49,12 @@ var mailKinds = []MailKind{
 	{MailGameOver, "Results", "how a game ended, with its seed to check the draws", true},
 	{MailNotice, "Disputes", "a dispute raised in a game, and the referee's ruling", true},
 	{MailInvitation, "Invitations", "someone invites you to a new game", false},
+	{MailTalk, "Table talk", "each message said at the table, at once (your other mails about the game carry it anyway); off unless you turn it on", true},
 }
+
+// offByDefault reports whether mail of kind is off unless the player turns
+// it on: a setting for every kind only turns it off, never on.
+func offByDefault(kind string) bool { return kind == MailTalk }
 
 // LabelIn is the kind's short name in lang ("Your turn", "À vous de
 // jouer").
@@ -201,6 +210,19 @@ func (u *Users) MailPreferences(games PlayerGames) *MailPreferences {
 // An address that bounced (users.bounced_at) gets nothing. One query.
 func (p *MailPreferences) Wants(ctx context.Context, user, game, kind string) (bool, error) {
 	var on bool
+	if offByDefault(kind) {
+		// Off unless the kind itself is on (for the game, else for all
+		// games), and never when everything about the game is off.
+		err := p.pool.QueryRow(ctx, `select coalesce((select enabled from mail_preferences
+				where user_id = $1 and game_id in ($2, '') and kind = $3
+				order by (game_id <> '') desc limit 1), false)
+			and not exists (select 1 from mail_preferences where user_id = $1 and game_id in ($2, '') and kind = '' and not enabled)
+			and not exists (select 1 from users where id = $1 and bounced_at is not null)`, user, game, kind).Scan(&on)
+		if err != nil {
+			return false, fmt.Errorf("read mail preferences: %w", err)
+		}
+		return on, nil
+	}
 	err := p.pool.QueryRow(ctx, `select coalesce((select enabled from mail_preferences
 			where user_id = $1 and game_id in ($2, '') and kind in ($3, '')
 			order by (game_id <> '') desc, (kind <> '') desc limit 1), true)
@@ -401,6 +423,23 @@ func (p *MailPreferences) Get(ctx context.Context, user string) (MailSettings, e
 // for all games, the one for every kind; else on. Settings of a scope are
 // sorted by kind, so "" (every kind) comes first.
 func effective(all, game []MailSetting, kind string) bool {
+	if offByDefault(kind) {
+		for _, scope := range [][]MailSetting{game, all} {
+			for _, s := range scope {
+				if s.Kind == "" && !s.On {
+					return false
+				}
+			}
+		}
+		for _, scope := range [][]MailSetting{game, all} {
+			for _, s := range scope {
+				if s.Kind == kind {
+					return s.On
+				}
+			}
+		}
+		return false
+	}
 	for _, scope := range [][]MailSetting{game, all} {
 		for _, want := range []string{kind, ""} {
 			for _, s := range scope {

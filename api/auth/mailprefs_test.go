@@ -34,8 +34,45 @@ func TestMailPreferencesPrecedence(t *testing.T) {
 		t.Fatalf("a new player's preferences: %+v", got)
 	}
 	for k, on := range got.AllGames {
-		if !on {
-			t.Errorf("%s is off by default", k)
+		if on == (k == auth.MailTalk) {
+			t.Errorf("%s is %v by default", k, on)
+		}
+	}
+	// Table talk at once is off unless its own setting turns it on; a
+	// setting for every kind only turns it off.
+	talk := []struct {
+		name    string
+		changes []auth.MailChange
+		game    string
+		want    bool
+	}{
+		{"by default", nil, "g2", false},
+		{"everything on does not turn it on", []auth.MailChange{{Kind: "", On: new(true)}}, "g2", false},
+		{"turned on for all games", []auth.MailChange{{Kind: auth.MailTalk, On: new(true)}}, "g2", true},
+		{"everything off for the game", []auth.MailChange{{Game: "g2", Kind: "", On: new(false)}}, "g2", false},
+		{"another game keeps it", nil, "g1", true},
+		{"back to the defaults", []auth.MailChange{{Kind: auth.MailTalk}, {Kind: ""}, {Game: "g2", Kind: ""}}, "g1", false},
+	}
+	for _, tc := range talk {
+		if err := prefs.Change(ctx, ana.ID, tc.changes); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		on, err := prefs.Wants(ctx, ana.ID, tc.game, auth.MailTalk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := prefs.Get(ctx, ana.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := false
+		for _, g := range got.Games {
+			if g.Game.ID == tc.game {
+				shown = g.Mail[auth.MailTalk]
+			}
+		}
+		if on != tc.want || shown != tc.want {
+			t.Fatalf("talk %s: wanted %v, shown %v, want %v", tc.name, on, shown, tc.want)
 		}
 	}
 	if _, ok := got.Games[0].Mail[auth.MailInvitation]; ok {

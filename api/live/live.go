@@ -93,13 +93,20 @@ type Subscription struct {
 	Backlog []play.Change
 	// C delivers the events recorded since.
 	C <-chan play.Change
+	// Said holds the table talk its reader may read said after the
+	// messages asked for (play.Message.Number) when the subscription
+	// began; M delivers what is said since (issue 36).
+	Said []play.Message
+	M    <-chan play.Message
 
 	hub        *Hub
 	game, user string
 
-	mu     sync.Mutex // serialises deliveries; guards last, ch and closed
+	mu     sync.Mutex // serialises deliveries; guards last, ch, said, mch and closed
 	ch     chan play.Change
 	last   int
+	mch    chan play.Message
+	said   int // the reader's number of the last message delivered
 	closed bool
 }
 
@@ -107,8 +114,19 @@ type Subscription struct {
 // seat sees them: first those already recorded, then each new one. It
 // fails as play does for an unknown game.
 func (h *Hub) Subscribe(ctx context.Context, gameID, user string, after int) (*Subscription, error) {
+	return h.SubscribeTalk(ctx, gameID, user, after, -1)
+}
+
+// SubscribeTalk is Subscribe that also streams the game's table talk the
+// user may read, after the message numbered said (play.Message.Number);
+// said < 0: no talk.
+func (h *Hub) SubscribeTalk(ctx context.Context, gameID, user string, after, said int) (*Subscription, error) {
 	ch := make(chan play.Change, h.buffer)
-	sub := &Subscription{C: ch, ch: ch, hub: h, game: gameID, user: user, last: max(after, 0)}
+	sub := &Subscription{C: ch, ch: ch, hub: h, game: gameID, user: user, last: max(after, 0), said: said}
+	if said >= 0 {
+		sub.mch = make(chan play.Message, h.buffer)
+		sub.M = sub.mch
+	}
 	// Registered before the backlog is read: an event committed after the
 	// read comes with a tick the hub handles with the subscriber known.
 	h.mu.Lock()
@@ -167,7 +185,69 @@ func (h *Hub) Subscribe(ctx context.Context, gameID, user string, after int) (*S
 	if n := len(sub.Backlog); n > 0 {
 		sub.last = max(sub.last, sub.Backlog[n-1].Version)
 	}
+	if sub.mch != nil {
+		said, err := h.svc.Messages(ctx, gameID, user, sub.said)
+		if err != nil {
+			sub.closed = true
+			close(sub.ch)
+			close(sub.mch)
+			h.forget(sub)
+			return nil, fmt.Errorf("live: the talk of game %s: %w", gameID, err)
+		}
+		// As for events: what a tick put on the channel meanwhile is
+		// handed over with the rest, in order, once.
+		byNumber := map[int]play.Message{}
+		for _, m := range said {
+			byNumber[m.Number] = m
+		}
+		for drained := false; !drained; {
+			select {
+			case m := <-sub.mch:
+				byNumber[m.Number] = m
+			default:
+				drained = true
+			}
+		}
+		for _, m := range byNumber {
+			sub.Said = append(sub.Said, m)
+		}
+		slices.SortFunc(sub.Said, func(a, b play.Message) int { return cmp.Compare(a.Number, b.Number) })
+		if n := len(sub.Said); n > 0 {
+			sub.said = max(sub.said, sub.Said[n-1].Number)
+		}
+	}
 	return sub, nil
+}
+
+// deliverTalk gives sub the messages said since the last it has.
+func (h *Hub) deliverTalk(ctx context.Context, sub *Subscription) {
+	sub.mu.Lock()
+	if sub.closed || sub.mch == nil {
+		sub.mu.Unlock()
+		return
+	}
+	said, err := h.svc.Messages(ctx, sub.game, sub.user, sub.said)
+	drop := false
+	if err != nil {
+		h.log.Error("live: read a game's talk for a subscriber", "game", sub.game, "err", err)
+		drop = true
+	}
+	for _, m := range said {
+		if drop {
+			break
+		}
+		select {
+		case sub.mch <- m:
+			sub.said = m.Number
+		default:
+			h.log.Info("live: a client fell too far behind; it will resume from its last event", "game", sub.game)
+			drop = true
+		}
+	}
+	sub.mu.Unlock()
+	if drop {
+		sub.Close()
+	}
 }
 
 // Close ends the subscription; it is safe to call more than once and
@@ -179,6 +259,9 @@ func (s *Subscription) Close() {
 	if !s.closed {
 		s.closed = true
 		close(s.ch)
+		if s.mch != nil {
+			close(s.mch)
+		}
 	}
 }
 
@@ -259,6 +342,12 @@ func (h *Hub) Run(ctx context.Context) error {
 				return nil
 			}
 			for stream, version := range t.Streams {
+				if gameID, isTalk := strings.CutPrefix(stream, play.TalkStream("")); isTalk {
+					for _, s := range h.talkers(gameID) {
+						h.deliverTalk(ctx, s)
+					}
+					continue
+				}
 				gameID, isGame := strings.CutPrefix(stream, play.Stream(""))
 				if !isGame {
 					continue
@@ -318,6 +407,19 @@ func (h *Hub) behind(gameID string, version int) []*Subscription {
 	return out
 }
 
+// talkers returns the subscribers of a game that follow its talk.
+func (h *Hub) talkers(gameID string) []*Subscription {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*Subscription
+	for s := range h.games[gameID] {
+		if s.mch != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // Close ends every subscription and refuses new ones: at shutdown, so that
 // the HTTP server does not wait for streams that would never end.
 func (h *Hub) Close() {
@@ -361,11 +463,18 @@ type Event struct {
 // id (so a client resumes with Last-Event-ID), its type as the event name
 // and the change as one line of JSON, its text said in lang.
 func WriteEvent(w io.Writer, c play.Change, lang string) error {
+	return WriteEventAs(w, c, lang, 0)
+}
+
+// WriteEventAs is WriteEvent on a stream that carries table talk: the id
+// is EventID(c.Version, said), said the number of the last message the
+// stream wrote.
+func WriteEventAs(w io.Writer, c play.Change, lang string, said int) error {
 	data, err := json.Marshal(Event{Version: c.Version, Type: c.Type, Data: c.Data, Meta: c.Meta, Text: c.Text.In(lang), RecordedAt: c.RecordedAt})
 	if err != nil {
 		return fmt.Errorf("encode event %d: %w", c.Version, err)
 	}
-	if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", c.Version, sseField(c.Type), data); err != nil {
+	if _, err := fmt.Fprintf(w, "id: %s\nevent: %s\ndata: %s\n\n", EventID(c.Version, said), sseField(c.Type), data); err != nil {
 		return fmt.Errorf("write event %d: %w", c.Version, err)
 	}
 	return nil
@@ -381,6 +490,42 @@ func sseField(s string) string {
 func WritePing(w io.Writer) error {
 	if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
 		return fmt.Errorf("write a ping: %w", err)
+	}
+	return nil
+}
+
+// EventID is the id of an event of a stream that carries table talk: the
+// game's version, and the number of the last message (play.Message.Number)
+// when there is one ("12", "12.3"), so that a client resumes both with
+// Last-Event-ID.
+func EventID(version, said int) string {
+	if said <= 0 {
+		return strconv.Itoa(version)
+	}
+	return strconv.Itoa(version) + "." + strconv.Itoa(said)
+}
+
+// ParseEventID reads a Last-Event-ID header written by EventID (or by
+// WriteEvent: a version alone, no message).
+func ParseEventID(s string) (version, said int, ok bool) {
+	v, m, dotted := strings.Cut(strings.TrimSpace(s), ".")
+	version, ok = ParseLastEventID(v)
+	if !ok || !dotted {
+		return version, 0, ok
+	}
+	said, ok = ParseLastEventID(m)
+	if !ok {
+		return 0, 0, false
+	}
+	return version, said, true
+}
+
+// WriteTalkEvent writes an event of a stream that carries table talk
+// under the id EventID(version, said): event, an event name ("message"),
+// and data, one line of JSON.
+func WriteTalkEvent(w io.Writer, version, said int, event string, data []byte) error {
+	if _, err := fmt.Fprintf(w, "id: %s\nevent: %s\ndata: %s\n\n", EventID(version, said), sseField(event), data); err != nil {
+		return fmt.Errorf("write a %s event: %w", event, err)
 	}
 	return nil
 }

@@ -417,3 +417,28 @@ func TestParseLastEventID(t *testing.T) {
 		}
 	}
 }
+
+// A stream that carries table talk writes ids "<version>.<message>" once a
+// message was sent; ParseEventID reads them, and the plain ids, back.
+func TestEventIDs(t *testing.T) {
+	cases := []struct {
+		version, said int
+		id            string
+	}{
+		{12, 0, "12"}, {12, 3, "12.3"}, {0, 1, "0.1"},
+	}
+	for _, c := range cases {
+		if got := live.EventID(c.version, c.said); got != c.id {
+			t.Errorf("EventID(%d, %d) = %q, want %q", c.version, c.said, got, c.id)
+		}
+		v, m, ok := live.ParseEventID(c.id)
+		if !ok || v != c.version || m != c.said {
+			t.Errorf("ParseEventID(%q) = %d, %d, %v", c.id, v, m, ok)
+		}
+	}
+	for _, bad := range []string{"", "x", "12.", "12.x", "-1.2", "12.-2", "1.2.3"} {
+		if _, _, ok := live.ParseEventID(bad); ok {
+			t.Errorf("ParseEventID(%q) is taken", bad)
+		}
+	}
+}

@@ -66,6 +66,14 @@ func (r *Record) Header(name string) string {
 // WriteRecord writes the record of a game from its stored events, folded
 // with newFold, as viewer may have it.
 func WriteRecord(w io.Writer, newFold Folder, gameID string, recorded []events.Recorded, viewer Viewer) error {
+	return WriteRecordTalk(w, newFold, gameID, recorded, viewer, nil)
+}
+
+// WriteRecordTalk is WriteRecord with the table talk the viewer may read,
+// by the game version it was said at: each message is a comment line
+// "; talk: <who to whom>: <text>" after its version's event, so that the
+// record's format (and ParseRecord) stays as it is.
+func WriteRecordTalk(w io.Writer, newFold Folder, gameID string, recorded []events.Recorded, viewer Viewer, talk map[int][]TalkLine) error {
 	f, err := foldAll(newFold, gameID, recorded)
 	if err != nil {
 		return err
@@ -140,6 +148,9 @@ func WriteRecord(w io.Writer, newFold Folder, gameID string, recorded []events.R
 		bw.WriteByte('\n')
 		if text := st.Text.In(games.English); text != "" {
 			fmt.Fprintf(bw, "; %s\n", strings.ReplaceAll(text, "\n", " "))
+		}
+		for _, l := range talk[st.Version] {
+			fmt.Fprintf(bw, "; talk: %s: %s\n", l.Heading.In(games.English), strings.ReplaceAll(l.Text.In(games.English), "\n", " "))
 		}
 	}
 	_, err = w.Write(bw.Bytes())

@@ -22,6 +22,17 @@ type ReplayStep struct {
 	View json.RawMessage `json:"view"`
 	// Reveal is the full reveal, for a viewer who may have it.
 	Reveal *Reveal `json:"reveal,omitempty"`
+	// Talk is the table talk the viewer may read said at this version
+	// (play's talk stream: never part of the game's events).
+	Talk []TalkLine `json:"talk,omitempty"`
+}
+
+// TalkLine is a message of the table talk as a record or a replay shows
+// it: who said it to whom, and what (or that the referee hid it), said
+// in the reader's language.
+type TalkLine struct {
+	Heading games.Phrase `json:"heading"`
+	Text    games.Phrase `json:"text"`
 }
 
 // Reveal is everything at one version: the event as stored, the move as
