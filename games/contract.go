@@ -194,6 +194,9 @@ type Rules[S any, M any, E Event] interface {
 // is possible in it).
 type TakeBacks[S any, E Event] interface {
 	Fixed(s S, e E) bool
+	// TakeBackRule is the id of the game's take-back rule ("TC-41"),
+	// which a refused take-back names.
+	TakeBackRule() string
 }
 
 // Check tells whether o has its words for a person: a label and a

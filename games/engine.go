@@ -71,6 +71,9 @@ type Engine interface {
 	// [TakeBacks]); every event of a game without that hook is fixed. It
 	// fails only when the event does not decode.
 	Fixed(s State, e RawEvent) (bool, error)
+	// TakeBackRule is the id of the game's take-back rule; "" for a game
+	// without take-backs.
+	TakeBackRule() string
 	// Words is the game's catalog (over [BoardWords]): every key its
 	// boards, options, refusals and descriptions use, in every language.
 	Words() *Catalog
@@ -166,6 +169,13 @@ func (a adapter[S, M, E]) Fixed(s State, raw RawEvent) (bool, error) {
 		return true, err
 	}
 	return tb.Fixed(a.state(s), e), nil
+}
+
+func (a adapter[S, M, E]) TakeBackRule() string {
+	if tb, ok := a.rules.(TakeBacks[S, E]); ok {
+		return tb.TakeBackRule()
+	}
+	return ""
 }
 
 func (a adapter[S, M, E]) Decide(s State, seat Seat, move string, r *rand.Rand) ([]RawEvent, error) {

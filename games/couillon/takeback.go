@@ -12,3 +12,6 @@ func (Rules) Fixed(_ State, e Event) bool {
 	}
 	return true
 }
+
+// TakeBackRule implements games.TakeBacks.
+func (Rules) TakeBackRule() string { return "CO-35" }

@@ -14,3 +14,6 @@ func (Rules) Fixed(_ *State, e Event) bool {
 	// ended, and any type a later rules version adds.
 	return true
 }
+
+// TakeBackRule implements games.TakeBacks.
+func (Rules) TakeBackRule() string { return "TC-41" }

@@ -18,3 +18,6 @@ func (Rules) Fixed(_ *State, e Event) bool {
 	// game_over, and any type a later rules version adds.
 	return true
 }
+
+// TakeBackRule implements games.TakeBacks.
+func (Rules) TakeBackRule() string { return "CP-53" }

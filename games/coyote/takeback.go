@@ -8,3 +8,6 @@ package coyote
 func (Rules) Fixed(_ State, e Event) bool {
 	return e.Type != EvBid
 }
+
+// TakeBackRule implements games.TakeBacks.
+func (Rules) TakeBackRule() string { return "CY-35" }
