@@ -165,6 +165,7 @@ func (s *Service) AddWorkers(w *river.Workers) {
 	river.AddWorker(w, &reminderWorker{s: s})
 	river.AddWorker(w, &disputeWorker{s: s})
 	river.AddWorker(w, &absenceWorker{s: s})
+	river.AddWorker(w, &takeBackWorker{s: s})
 }
 
 // outgoing is one mail to a person, before rendering.

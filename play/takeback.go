@@ -8,7 +8,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/riverqueue/river"
+
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/jobs"
 )
 
 // Take-backs by consent (issue 36, item 2). The player who made the last
@@ -330,9 +333,10 @@ func answerCmd(actor Actor, agree bool) command {
 	}
 }
 
-// ExpireTakeBack closes the take-back request recorded at version asked
-// when it is still open at its deadline: silence refuses. It does nothing
-// when that request is no longer open (Outcome.Version == Outcome.From).
+// ExpireTakeBack closes the take-back request recorded at version asked,
+// if it is still open, as expired: silence refuses. The deadline machinery
+// calls it at the request's deadline (TakeBackWorker). It does nothing when
+// that request is no longer open (Outcome.Version == Outcome.From).
 func (s *Service) ExpireTakeBack(ctx context.Context, gameID string, asked int, causation string) (Outcome, error) {
 	actor := Actor{Channel: ChannelSystem, Causation: causation}
 	req := request{gameID: gameID, retry: true}
@@ -341,12 +345,79 @@ func (s *Service) ExpireTakeBack(ctx context.Context, gameID string, asked int, 
 		if t.TakeBack == nil || t.TakeBack.Version != asked {
 			return nil
 		}
-		if c.now.Before(t.TakeBack.Deadline) {
-			return nil
-		}
 		c.takeback = true
 		return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: asked, Outcome: TakeBackExpired}, "")
 	})
+}
+
+// TakeBackWorker closes a take-back request at its deadline (a River
+// worker of jobs.TakeBackDeadline): a request answered or closed by then
+// writes nothing; a timer that comes early waits for the deadline.
+type TakeBackWorker struct {
+	river.WorkerDefaults[jobs.TakeBackDeadline]
+	svc *Service
+	now func() time.Time
+}
+
+// NewTakeBackWorker returns the worker of svc's take-back deadlines; now is
+// the clock.
+func NewTakeBackWorker(svc *Service, now func() time.Time) *TakeBackWorker {
+	return &TakeBackWorker{svc: svc, now: now}
+}
+
+// Work implements river.Worker.
+func (w *TakeBackWorker) Work(ctx context.Context, job *river.Job[jobs.TakeBackDeadline]) error {
+	a := job.Args
+	t, err := w.svc.Load(ctx, a.GameID)
+	if err != nil {
+		return fmt.Errorf("take-back deadline of game %s: %w", a.GameID, err)
+	}
+	tb := t.TakeBack
+	if tb == nil || tb.Version != a.Asked {
+		return nil
+	}
+	if wait := tb.Deadline.Sub(w.now()); wait > 0 {
+		return river.JobSnooze(wait)
+	}
+	if _, err := w.svc.ExpireTakeBack(ctx, a.GameID, a.Asked, fmt.Sprintf("takeback-deadline:%d", job.ID)); err != nil {
+		return fmt.Errorf("close the take-back request of version %d in game %s: %w", a.Asked, a.GameID, err)
+	}
+	return nil
+}
+
+// takeBackJobs lists the jobs of a command that staged take-back events:
+// the deadline of a new request; a notice to every other seat of a new
+// request, and to every seat of its outcome.
+func takeBackJobs(c *cmdCtx) []river.InsertManyParams {
+	t := c.table
+	var out []river.InsertManyParams
+	for _, e := range c.staged {
+		switch e.Type {
+		case TypeTakeBackAsked:
+			tb := t.TakeBack
+			if tb == nil {
+				continue
+			}
+			out = append(out, river.InsertManyParams{
+				Args: jobs.TakeBackDeadline{GameID: t.ID, Asked: tb.Version, Due: tb.Deadline.UnixMilli()},
+				InsertOpts: &river.InsertOpts{
+					Queue: jobs.QueueDefault, ScheduledAt: tb.Deadline,
+					UniqueOpts: river.UniqueOpts{ByArgs: true},
+				},
+			})
+			for _, seat := range tb.Waiting {
+				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: tb.Version, Seat: int(seat)}})
+			}
+		case TypeTakeBackClosed, TypeTakenBack:
+			if e.Type == TypeTakeBackClosed && c.moved {
+				continue // overtaken by a move: its own mail tells the game went on
+			}
+			for seat := range t.seatCount() {
+				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: t.Version, Seat: seat}})
+			}
+		}
+	}
+	return out
 }
 
 // overtake closes the open take-back request, if any, before a move is
