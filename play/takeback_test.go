@@ -1,0 +1,401 @@
+package play_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/projections"
+)
+
+// seatViews is every seat's view and legal moves of a table, keyed by seat:
+// what a take-back must restore.
+func seatViews(t *testing.T, tbl *play.Table) map[games.Seat]string {
+	t.Helper()
+	_, views, err := tbl.Project()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[games.Seat]string{}
+	for _, v := range views {
+		b, err := json.Marshal(struct {
+			View    any
+			Legal   []string
+			Choices []string
+		}{v.View, v.Legal, v.Choices})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[v.Seat] = string(b)
+	}
+	return out
+}
+
+// takeBackGame starts a three-player Coup and plays the first seat's
+// "tax": a move nothing since has fixed (its challenge window is open). It
+// returns the game, the table before the tax, the table after it, the
+// asker and the actors by seat.
+func takeBackGame(t *testing.T, svc *play.Service) (string, *play.Table, *play.Table, games.Seat, map[games.Seat]play.Actor) {
+	t.Helper()
+	ctx := context.Background()
+	id, before, bySeat := startGame(t, svc, "coup", 3)
+	asker := before.Pending[0].Seat
+	if _, err := svc.Move(ctx, bySeat[asker], id, before.Version, []string{"tax"}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, before, after, asker, bySeat
+}
+
+// others are the seats of a three-player game but seat.
+func others(seat games.Seat) []games.Seat {
+	var out []games.Seat
+	for s := range games.Seat(3) {
+		if s != seat {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// lastTypes are the types of a game's events after version from.
+func lastTypes(t *testing.T, svc *play.Service, id string, from int) []string {
+	t.Helper()
+	changes, err := svc.History(context.Background(), id, "", from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range changes {
+		out = append(out, c.Type)
+	}
+	return out
+}
+
+// A take-back asked, and then answered, expired, withdrawn or overtaken:
+// only the consent of every other player takes the move back, and then the
+// game is as it was before the move (every seat's view and legal moves).
+func TestTakeBackOutcomes(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	for _, tc := range []struct {
+		name string
+		// then does what follows the request, given the asker and the
+		// actors by seat.
+		then     func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, asked int)
+		takenAt  bool // the move is taken back
+		wantLast string
+	}{
+		{"every other player agrees", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, _ int) {
+			for i, s := range others(asker) {
+				out, err := svc.AnswerTakeBack(ctx, by[s], id, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := 1 + i; out.Version-out.From != want {
+					t.Fatalf("answer %d wrote %d events, want %d", i+1, out.Version-out.From, want)
+				}
+			}
+		}, true, play.TypeTakenBack},
+		{"one refuses", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, _ int) {
+			o := others(asker)
+			if _, err := svc.AnswerTakeBack(ctx, by[o[0]], id, true); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.AnswerTakeBack(ctx, by[o[1]], id, false); err != nil {
+				t.Fatal(err)
+			}
+		}, false, play.TypeTakeBackClosed},
+		{"silence until the deadline", func(t *testing.T, id string, _ games.Seat, _ map[games.Seat]play.Actor, asked int) {
+			if _, err := svc.ExpireTakeBack(ctx, id, asked, "test"); err != nil {
+				t.Fatal(err)
+			}
+		}, false, play.TypeTakeBackClosed},
+		{"the asker withdraws", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, _ int) {
+			if _, err := svc.AnswerTakeBack(ctx, by[asker], id, false); err != nil {
+				t.Fatal(err)
+			}
+		}, false, play.TypeTakeBackClosed},
+		{"a move overtakes it", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, asked int) {
+			s := others(asker)[0]
+			if _, err := svc.Move(ctx, by[s], id, asked-1, []string{"allow"}); err != nil {
+				t.Fatal(err)
+			}
+		}, false, "coup.allow"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, before, after, asker, by := takeBackGame(t, svc)
+			out, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			open, _ := svc.Load(ctx, id)
+			if open.TakeBack == nil || open.TakeBack.To != before.Version || open.TakeBack.Seat != asker || len(open.TakeBack.Waiting) != 2 {
+				t.Fatalf("open request %+v, want one to version %d by seat %d waiting for two", open.TakeBack, before.Version, asker)
+			}
+			// The request moves no pending entry: the window's answers
+			// keep their identities (and deadlines).
+			if len(open.Pending) != len(after.Pending) || open.Pending[0].ID() != after.Pending[0].ID() {
+				t.Fatalf("pending %+v after the request, %+v before", open.Pending, after.Pending)
+			}
+			tc.then(t, id, asker, by, out.Version)
+			end, _ := svc.Load(ctx, id)
+			if end.TakeBack != nil {
+				t.Fatalf("the request is still open: %+v", end.TakeBack)
+			}
+			types := lastTypes(t, svc, id, out.Version)
+			if !strings.HasPrefix(types[len(types)-1], tc.wantLast) {
+				t.Fatalf("events after the request %v, want the last %s", types, tc.wantLast)
+			}
+			want := seatViews(t, after)
+			if tc.takenAt {
+				want = seatViews(t, before)
+				for _, p := range end.Pending {
+					if p.Since != end.Version {
+						t.Errorf("entry %+v after the take-back: want it opened anew at %d", p, end.Version)
+					}
+				}
+				// The game goes on from there: the asker plays again.
+				if _, err := svc.Move(ctx, by[asker], id, end.Version, []string{"income"}); err != nil {
+					t.Fatalf("a move after the take-back: %v", err)
+				}
+			}
+			if tc.name == "a move overtakes it" {
+				return // the game went on
+			}
+			if got := seatViews(t, end); !equalViews(got, want) {
+				t.Fatalf("views after:\n%v\nwant:\n%v", got, want)
+			}
+		})
+	}
+}
+
+func equalViews(a, b map[games.Seat]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Refusals name what is wrong and write nothing.
+func TestTakeBackRefusals(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	for _, tc := range []struct {
+		name string
+		// do sets the game up and makes the refused request; it returns
+		// the error.
+		do       func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error
+		code     string
+		rule     string
+		contains string
+	}{
+		{"not the last mover", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
+			_, err := svc.RequestTakeBack(ctx, by[others(asker)[0]], id, v)
+			return err
+		}, play.CodeConflict, "", "only the player who made the last move"},
+		{"a request is open", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
+			if _, err := svc.RequestTakeBack(ctx, by[asker], id, v); err != nil {
+				t.Fatal(err)
+			}
+			_, err := svc.RequestTakeBack(ctx, by[asker], id, play.AnyVersion)
+			return err
+		}, play.CodeConflict, "", "already open"},
+		{"a challenge revealed a card", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
+			c := others(asker)[0]
+			if _, err := svc.Move(ctx, by[c], id, v, []string{"challenge"}); err != nil {
+				t.Fatal(err)
+			}
+			// The claimant answers the challenge: a card is shown.
+			tbl, _ := svc.Load(ctx, id)
+			legal := tbl.Engine.Legal(tbl.State, asker)
+			if len(legal) == 0 {
+				t.Fatalf("the claimant has no move after the challenge: %+v", tbl.Pending)
+			}
+			if _, err := svc.Move(ctx, by[asker], id, play.AnyVersion, legal[:1]); err != nil {
+				t.Fatal(err)
+			}
+			_, err := svc.RequestTakeBack(ctx, by[asker], id, play.AnyVersion)
+			return err
+		}, "", "TC-41", "revealed a card"},
+		{"no request to answer", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
+			_, err := svc.AnswerTakeBack(ctx, by[others(asker)[0]], id, true)
+			return err
+		}, play.CodeNotFound, "", "no open take-back"},
+		{"answered twice", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
+			if _, err := svc.RequestTakeBack(ctx, by[asker], id, v); err != nil {
+				t.Fatal(err)
+			}
+			o := others(asker)[0]
+			if _, err := svc.AnswerTakeBack(ctx, by[o], id, true); err != nil {
+				t.Fatal(err)
+			}
+			_, err := svc.AnswerTakeBack(ctx, by[o], id, true)
+			return err
+		}, play.CodeConflict, "", "already answered"},
+		{"a stranger", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
+			_, err := svc.RequestTakeBack(ctx, play.Actor{User: "u-stranger", Channel: play.ChannelAPI}, id, v)
+			return err
+		}, play.CodeForbidden, "", ""},
+		{"the game is over", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
+			for _, s := range others(asker) {
+				if _, err := svc.Resign(ctx, by[s], id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := svc.RequestTakeBack(ctx, by[asker], id, play.AnyVersion)
+			return err
+		}, play.CodeConflict, "", "over"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, _, after, asker, by := takeBackGame(t, svc)
+			err := tc.do(t, id, asker, by, after.Version)
+			if err == nil {
+				t.Fatal("not refused")
+			}
+			before, _ := svc.Load(ctx, id)
+			if tc.rule != "" && !isRule(err, tc.rule) {
+				t.Errorf("refusal %v: want rule %s", err, tc.rule)
+			}
+			var pe *play.Error
+			if tc.code != "" && (!errors.As(err, &pe) || pe.Code != tc.code) {
+				t.Errorf("refusal %v: want code %s", err, tc.code)
+			}
+			if !strings.Contains(err.Error(), tc.contains) {
+				t.Errorf("refusal %q: want it to say %q", err, tc.contains)
+			}
+			again, _ := svc.Load(ctx, id)
+			if again.Version != before.Version {
+				t.Errorf("a refusal wrote events: version %d, was %d", again.Version, before.Version)
+			}
+		})
+	}
+}
+
+// A take-back by a reply's words, in English and in French.
+func TestTakeBackByReplyVerbs(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	for _, tc := range []struct {
+		name          string
+		ask           string
+		agree, agree2 string
+	}{
+		{"English", "takeback", "agree", "I agree"},
+		{"English undo", "undo", "agree", "agree"},
+		{"French", "reprise", "d’accord", "d'accord"},
+		{"French annuler", "annuler", "je suis d’accord", "D’ACCORD"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, before, after, asker, by := takeBackGame(t, svc)
+			w, err := svc.Write(ctx, by[asker], play.Text{GameID: id, Seat: games.Spectator, Expected: after.Version, Lines: []string{tc.ask}})
+			if err != nil || w.Reply.Verb != play.VerbTakeBack {
+				t.Fatalf("%q: %+v, %v", tc.ask, w.Reply, err)
+			}
+			o := others(asker)
+			for i, word := range []string{tc.agree, tc.agree2} {
+				w, err := svc.Write(ctx, by[o[i]], play.Text{GameID: id, Seat: games.Spectator, Expected: w.Version, Lines: []string{word}})
+				if err != nil || w.Reply.Verb != play.VerbAgree {
+					t.Fatalf("%q: %+v, %v", word, w.Reply, err)
+				}
+			}
+			end, _ := svc.Load(ctx, id)
+			if !equalViews(seatViews(t, end), seatViews(t, before)) {
+				t.Fatal("the move was not taken back")
+			}
+		})
+	}
+	t.Run("refuser", func(t *testing.T) {
+		id, _, after, asker, by := takeBackGame(t, svc)
+		if _, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version); err != nil {
+			t.Fatal(err)
+		}
+		w, err := svc.Write(ctx, by[others(asker)[0]], play.Text{GameID: id, Seat: games.Spectator, Expected: after.Version, Lines: []string{"refuser"}})
+		if err != nil || w.Reply.Verb != play.VerbRefuse {
+			t.Fatalf("refuser: %+v, %v", w.Reply, err)
+		}
+		end, _ := svc.Load(ctx, id)
+		if end.TakeBack != nil || !equalViews(seatViews(t, end), seatViews(t, after)) {
+			t.Fatal("a refusal took the move back or left the request open")
+		}
+	})
+}
+
+// The history tells the take-back and the consents, in every language.
+func TestTakeBackInTheHistory(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, before, after, asker, by := takeBackGame(t, svc)
+	if _, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range others(asker) {
+		if _, err := svc.AnswerTakeBack(ctx, by[s], id, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes, err := svc.History(ctx, id, by[asker].User, after.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var en, fr []string
+	for _, c := range changes {
+		en, fr = append(en, c.Text.In("en")), append(fr, c.Text.In("fr"))
+	}
+	for _, want := range []string{"You ask to take back your last move (back to version", "agrees to the take-back", "the game goes on from version"} {
+		if !strings.Contains(strings.Join(en, "\n"), want) {
+			t.Errorf("history %q: want %q", en, want)
+		}
+	}
+	for _, want := range []string{"Vous demandez à reprendre", "accepte la reprise", "reprend à la version"} {
+		if !strings.Contains(strings.Join(fr, "\n"), want) {
+			t.Errorf("history %q: want %q", fr, want)
+		}
+	}
+	_ = before
+}
+
+// projections rebuild gives the projections the inline path wrote after a
+// take-back.
+func TestRebuildAfterATakeBack(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	id, _, after, asker, by := takeBackGame(t, svc)
+	if _, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range others(asker) {
+		if _, err := svc.AnswerTakeBack(ctx, by[s], id, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.Move(ctx, by[asker], id, play.AnyVersion, []string{"income"}); err != nil {
+		t.Fatal(err)
+	}
+	inline, err := projections.Dump(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := play.NewUpkeep(pool, svc.Registry(), nil).RebuildProjections(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt, err := projections.Dump(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inline) == 0 || strings.Join(inline, "\n") != strings.Join(rebuilt, "\n") {
+		t.Fatalf("rebuilt projections differ:\ninline:\n%s\nrebuilt:\n%s", strings.Join(inline, "\n"), strings.Join(rebuilt, "\n"))
+	}
+}
