@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play"
+	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/projections"
 )
 
@@ -397,5 +399,65 @@ func TestRebuildAfterATakeBack(t *testing.T) {
 	}
 	if len(inline) == 0 || strings.Join(inline, "\n") != strings.Join(rebuilt, "\n") {
 		t.Fatalf("rebuilt projections differ:\ninline:\n%s\nrebuilt:\n%s", strings.Join(inline, "\n"), strings.Join(rebuilt, "\n"))
+	}
+}
+
+// The replay shows the request, the consents and the take-back, and the
+// view after it is the view before the move; the audit of the finished
+// game (re-deciding every move from the seed) passes.
+func TestTakeBackReplayAndAudit(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	arc := archiveOf(svc, pool)
+	id, before, after, asker, by := takeBackGame(t, svc)
+	if _, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range others(asker) {
+		if _, err := svc.AnswerTakeBack(ctx, by[s], id, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	taken, _ := svc.Load(ctx, id)
+	if _, err := svc.Move(ctx, by[asker], id, play.AnyVersion, []string{"income"}); err != nil {
+		t.Fatal(err)
+	}
+	steps, err := arc.ReplayAs(ctx, id, archive.Viewer{Seat: asker}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	var beforeView, takenView json.RawMessage
+	for _, st := range steps {
+		if st.Version > after.Version {
+			seen = append(seen, st.Type)
+		}
+		if st.Version == before.Version {
+			beforeView = st.View
+		}
+		if st.Version == taken.Version {
+			takenView = st.View
+		}
+	}
+	want := []string{play.TypeTakeBackAsked, play.TypeTakeBackAnswered, play.TypeTakeBackAnswered, play.TypeTakenBack}
+	if len(seen) < len(want) || strings.Join(seen[:len(want)], " ") != strings.Join(want, " ") {
+		t.Fatalf("the replay after the move shows %v, want %v first", seen, want)
+	}
+	if beforeView == nil || !jsonEqualRaw(beforeView, takenView) {
+		t.Fatalf("the replay's view after the take-back:\n%s\nbefore the move:\n%s", takenView, beforeView)
+	}
+	for _, s := range others(asker) {
+		if _, err := svc.Resign(ctx, by[s], id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := arc.AuditGame(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Passed {
+		var b bytes.Buffer
+		_ = archive.WriteAuditReport(&b, rep)
+		t.Fatalf("the audit of a game with a take-back fails:\n%s", b.String())
 	}
 }
