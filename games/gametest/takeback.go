@@ -20,7 +20,8 @@ type FixedSeen struct {
 
 // WalkFixed plays games random games of eng from seeds 1..games (a random
 // legal move of a random pending seat at each step) and asks Engine.Fixed
-// of every event, on the state before it. key names an event for the
+// of every event, on the state before it, checking that every seat's
+// version of the event (Redact) gets the same answer. key names an event for the
 // caller's table (nil: its type).
 func WalkFixed(t testing.TB, eng games.Engine, players []string, opts games.Options, n int, key func(games.RawEvent) string) FixedSeen {
 	t.Helper()
@@ -32,6 +33,18 @@ func WalkFixed(t testing.TB, eng games.Engine, players []string, opts games.Opti
 		fixed, err := eng.Fixed(s, e)
 		if err != nil {
 			t.Fatalf("fixed %s: %v", e.Type, err)
+		}
+		// What every seat saw of e decides as e does: Fixed reads only
+		// the public part of an event, so a refused take-back tells
+		// nothing of a hidden card.
+		for seat := games.Spectator; seat < games.Seat(len(players)); seat++ {
+			red, err := eng.Redact(s, e, seat)
+			if err != nil {
+				t.Fatalf("redact %s for seat %d: %v", e.Type, seat, err)
+			}
+			if f, err := eng.Fixed(s, red); err != nil || f != fixed {
+				t.Fatalf("%s: Fixed says %v of the event and %v (%v) of seat %d's version of it", e.Type, fixed, f, err, seat)
+			}
 		}
 		k := key(e)
 		if seen.ByKey[k] == nil {
