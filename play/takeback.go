@@ -291,10 +291,31 @@ func takeBackCmd(actor Actor, expected int) command {
 }
 
 // AnswerTakeBack records user's answer to the open take-back request of a
-// game: when the last of the others agrees the move is taken back; one
-// refusal closes the request. The asker's refusal withdraws it.
-func (s *Service) AnswerTakeBack(ctx context.Context, actor Actor, gameID string, agree bool) (Outcome, error) {
-	return s.exec(ctx, actor, answerRequest(gameID, agree), answerCmd(actor, agree))
+// game, the one recorded at version asked (0: whichever is open): when the
+// last of the others agrees the move is taken back; one refusal closes the
+// request. The asker's refusal withdraws it.
+func (s *Service) AnswerTakeBack(ctx context.Context, actor Actor, gameID string, asked int, agree bool) (Outcome, error) {
+	req := answerRequest(gameID, agree)
+	req.hash = commandHash("takeback-answer", gameID, strconv.Itoa(asked), strconv.FormatBool(agree))
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+		if tb := c.table.TakeBack; asked != 0 && (tb == nil || tb.Version != asked) {
+			return refuse(CodeNotFound, "refusal.takeback_gone", c.table.ID, asked)
+		}
+		return answerCmd(actor, agree)(c)
+	})
+}
+
+// TakeBackOf returns the open take-back request of a game (nil: none), for
+// one of its players or its referee.
+func (s *Service) TakeBackOf(ctx context.Context, gameID, user string) (*TakeBack, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := t.ViewerOf(user); !ok || !t.Started {
+		return nil, refuse(CodeForbidden, "refusal.not_player", t.ID)
+	}
+	return t.TakeBack, nil
 }
 
 // answerCmd is the decision of AnswerTakeBack.

@@ -97,7 +97,7 @@ func TestTakeBackOutcomes(t *testing.T) {
 	}{
 		{"every other player agrees", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, _ int) {
 			for i, s := range others(asker) {
-				out, err := svc.AnswerTakeBack(ctx, by[s], id, true)
+				out, err := svc.AnswerTakeBack(ctx, by[s], id, 0, true)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -108,10 +108,10 @@ func TestTakeBackOutcomes(t *testing.T) {
 		}, true, play.TypeTakenBack},
 		{"one refuses", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, _ int) {
 			o := others(asker)
-			if _, err := svc.AnswerTakeBack(ctx, by[o[0]], id, true); err != nil {
+			if _, err := svc.AnswerTakeBack(ctx, by[o[0]], id, 0, true); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := svc.AnswerTakeBack(ctx, by[o[1]], id, false); err != nil {
+			if _, err := svc.AnswerTakeBack(ctx, by[o[1]], id, 0, false); err != nil {
 				t.Fatal(err)
 			}
 		}, false, play.TypeTakeBackClosed},
@@ -121,7 +121,7 @@ func TestTakeBackOutcomes(t *testing.T) {
 			}
 		}, false, play.TypeTakeBackClosed},
 		{"the asker withdraws", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, _ int) {
-			if _, err := svc.AnswerTakeBack(ctx, by[asker], id, false); err != nil {
+			if _, err := svc.AnswerTakeBack(ctx, by[asker], id, 0, false); err != nil {
 				t.Fatal(err)
 			}
 		}, false, play.TypeTakeBackClosed},
@@ -233,7 +233,7 @@ func TestTakeBackRefusals(t *testing.T) {
 			return err
 		}, "", "TC-41", "revealed a card"},
 		{"no request to answer", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
-			_, err := svc.AnswerTakeBack(ctx, by[others(asker)[0]], id, true)
+			_, err := svc.AnswerTakeBack(ctx, by[others(asker)[0]], id, 0, true)
 			return err
 		}, play.CodeNotFound, "", "no open take-back"},
 		{"answered twice", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
@@ -241,10 +241,10 @@ func TestTakeBackRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := others(asker)[0]
-			if _, err := svc.AnswerTakeBack(ctx, by[o], id, true); err != nil {
+			if _, err := svc.AnswerTakeBack(ctx, by[o], id, 0, true); err != nil {
 				t.Fatal(err)
 			}
-			_, err := svc.AnswerTakeBack(ctx, by[o], id, true)
+			_, err := svc.AnswerTakeBack(ctx, by[o], id, 0, true)
 			return err
 		}, play.CodeConflict, "", "already answered"},
 		{"a stranger", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
@@ -344,7 +344,7 @@ func TestTakeBackInTheHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range others(asker) {
-		if _, err := svc.AnswerTakeBack(ctx, by[s], id, true); err != nil {
+		if _, err := svc.AnswerTakeBack(ctx, by[s], id, 0, true); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -379,7 +379,7 @@ func TestRebuildAfterATakeBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range others(asker) {
-		if _, err := svc.AnswerTakeBack(ctx, by[s], id, true); err != nil {
+		if _, err := svc.AnswerTakeBack(ctx, by[s], id, 0, true); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -414,7 +414,7 @@ func TestTakeBackReplayAndAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range others(asker) {
-		if _, err := svc.AnswerTakeBack(ctx, by[s], id, true); err != nil {
+		if _, err := svc.AnswerTakeBack(ctx, by[s], id, 0, true); err != nil {
 			t.Fatal(err)
 		}
 	}
