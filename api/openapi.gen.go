@@ -781,6 +781,46 @@ type Session struct {
 // SessionTokenType defines model for Session.TokenType.
 type SessionTokenType string
 
+// TakeBack defines model for TakeBack.
+type TakeBack struct {
+	Agreed []int `json:"agreed"`
+
+	// By The asker's name.
+	By string `json:"by"`
+
+	// Deadline Silence until then refuses.
+	Deadline time.Time `json:"deadline"`
+
+	// Seat The asker's seat.
+	Seat int `json:"seat"`
+
+	// To The version the game goes back to if everyone agrees.
+	To int `json:"to"`
+
+	// Version The version at which the request was recorded: its id.
+	Version int `json:"version"`
+
+	// Waiting The seats whose answer the request still needs.
+	Waiting []int `json:"waiting"`
+}
+
+// TakeBackAnswer defines model for TakeBackAnswer.
+type TakeBackAnswer struct {
+	Agree bool `json:"agree"`
+}
+
+// TakeBackRequest defines model for TakeBackRequest.
+type TakeBackRequest struct {
+	// ExpectedVersion The version of the game you saw.
+	ExpectedVersion int `json:"expected_version"`
+}
+
+// TakeBackState defines model for TakeBackState.
+type TakeBackState struct {
+	Game *Game     `json:"game,omitempty"`
+	Open *TakeBack `json:"open"`
+}
+
 // ToAct defines model for ToAct.
 type ToAct struct {
 	// Deadline When the entry's default move applies.
@@ -899,6 +939,12 @@ type PlayMoveJSONRequestBody = MoveRequest
 // ReplaceSeatJSONRequestBody defines body for ReplaceSeat for application/json ContentType.
 type ReplaceSeatJSONRequestBody ReplaceSeatJSONBody
 
+// AskTakeBackJSONRequestBody defines body for AskTakeBack for application/json ContentType.
+type AskTakeBackJSONRequestBody = TakeBackRequest
+
+// AnswerTakeBackJSONRequestBody defines body for AnswerTakeBack for application/json ContentType.
+type AnswerTakeBackJSONRequestBody = TakeBackAnswer
+
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = MeUpdate
 
@@ -985,6 +1031,15 @@ type ServerInterface interface {
 	// StreamEvents Server-Sent Events of the game as the caller's seat may see them; the event id is the game's version.
 	// (GET /v1/games/{game_id}/stream)
 	StreamEvents(ctx echo.Context, gameId GameID, params StreamEventsParams) error
+	// GetTakeBack The game's open take-back request, if any (its players and its referee).
+	// (GET /v1/games/{game_id}/takebacks)
+	GetTakeBack(ctx echo.Context, gameId GameID) error
+	// AskTakeBack Ask to take back your last move; every other player must agree.
+	// (POST /v1/games/{game_id}/takebacks)
+	AskTakeBack(ctx echo.Context, gameId GameID) error
+	// AnswerTakeBack Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+	// (POST /v1/games/{game_id}/takebacks/{takeback}/answer)
+	AnswerTakeBack(ctx echo.Context, gameId GameID, takeback int) error
 	// GetMe Who the token belongs to.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
@@ -1471,6 +1526,62 @@ func (w *ServerInterfaceWrapper) StreamEvents(ctx echo.Context) error {
 	return err
 }
 
+// GetTakeBack converts echo context to params.
+func (w *ServerInterfaceWrapper) GetTakeBack(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetTakeBack(ctx, gameId)
+	return err
+}
+
+// AskTakeBack converts echo context to params.
+func (w *ServerInterfaceWrapper) AskTakeBack(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AskTakeBack(ctx, gameId)
+	return err
+}
+
+// AnswerTakeBack converts echo context to params.
+func (w *ServerInterfaceWrapper) AnswerTakeBack(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// ------------- Path parameter "takeback" -------------
+	var takeback int
+
+	err = runtime.BindStyledParameterWithOptions("simple", "takeback", ctx.Param("takeback"), &takeback, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter takeback: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AnswerTakeBack(ctx, gameId, takeback)
+	return err
+}
+
 // GetMe converts echo context to params.
 func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
 	var err error
@@ -1635,6 +1746,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.ListDisputes, options.OperationMiddlewares["listDisputes"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/disputes", wrapper.RaiseDispute, options.OperationMiddlewares["raiseDispute"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/disputes/:dispute/ruling", wrapper.RuleDispute, options.OperationMiddlewares["ruleDispute"]...)
+	router.GET(options.BaseURL+"/v1/games/:game_id/takebacks", wrapper.GetTakeBack, options.OperationMiddlewares["getTakeBack"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/takebacks", wrapper.AskTakeBack, options.OperationMiddlewares["askTakeBack"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/takebacks/:takeback/answer", wrapper.AnswerTakeBack, options.OperationMiddlewares["answerTakeBack"]...)
 	router.GET(options.BaseURL+"/v1/dev/mail", wrapper.ListDevMail, options.OperationMiddlewares["listDevMail"]...)
 	router.GET(options.BaseURL+"/v1/players/:player_id", wrapper.GetPlayer, options.OperationMiddlewares["getPlayer"]...)
 
@@ -3885,6 +3999,322 @@ func (response StreamEventsdefaultJSONResponse) VisitStreamEventsResponse(w http
 	return err
 }
 
+type GetTakeBackRequestObject struct {
+	GameId GameID `json:"game_id"`
+}
+
+type GetTakeBackResponseObject interface {
+	VisitGetTakeBackResponse(w http.ResponseWriter) error
+}
+
+type GetTakeBack200JSONResponse TakeBackState
+
+func (response GetTakeBack200JSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTakeBack401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetTakeBack401JSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTakeBack403JSONResponse Error
+
+func (response GetTakeBack403JSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTakeBack404JSONResponse Error
+
+func (response GetTakeBack404JSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTakeBackdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetTakeBackdefaultJSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBackRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Body   *AskTakeBackJSONRequestBody
+}
+
+type AskTakeBackResponseObject interface {
+	VisitAskTakeBackResponse(w http.ResponseWriter) error
+}
+
+type AskTakeBack201JSONResponse TakeBackState
+
+func (response AskTakeBack201JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack400JSONResponse struct{ ErrorJSONResponse }
+
+func (response AskTakeBack400JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack401JSONResponse Error
+
+func (response AskTakeBack401JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack403JSONResponse Error
+
+func (response AskTakeBack403JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack404JSONResponse Error
+
+func (response AskTakeBack404JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack409JSONResponse Error
+
+func (response AskTakeBack409JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack422JSONResponse Error
+
+func (response AskTakeBack422JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBackdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response AskTakeBackdefaultJSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBackRequestObject struct {
+	GameId   GameID `json:"game_id"`
+	Takeback int    `json:"takeback"`
+	Body     *AnswerTakeBackJSONRequestBody
+}
+
+type AnswerTakeBackResponseObject interface {
+	VisitAnswerTakeBackResponse(w http.ResponseWriter) error
+}
+
+type AnswerTakeBack200JSONResponse TakeBackState
+
+func (response AnswerTakeBack200JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack400JSONResponse struct{ ErrorJSONResponse }
+
+func (response AnswerTakeBack400JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack401JSONResponse Error
+
+func (response AnswerTakeBack401JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack403JSONResponse Error
+
+func (response AnswerTakeBack403JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack404JSONResponse Error
+
+func (response AnswerTakeBack404JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack409JSONResponse Error
+
+func (response AnswerTakeBack409JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBackdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response AnswerTakeBackdefaultJSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetMeRequestObject struct {
 }
 
@@ -4475,6 +4905,15 @@ type StrictServerInterface interface {
 	// StreamEvents Server-Sent Events of the game as the caller's seat may see them; the event id is the game's version.
 	// (GET /v1/games/{game_id}/stream)
 	StreamEvents(ctx context.Context, request StreamEventsRequestObject) (StreamEventsResponseObject, error)
+	// GetTakeBack The game's open take-back request, if any (its players and its referee).
+	// (GET /v1/games/{game_id}/takebacks)
+	GetTakeBack(ctx context.Context, request GetTakeBackRequestObject) (GetTakeBackResponseObject, error)
+	// AskTakeBack Ask to take back your last move; every other player must agree.
+	// (POST /v1/games/{game_id}/takebacks)
+	AskTakeBack(ctx context.Context, request AskTakeBackRequestObject) (AskTakeBackResponseObject, error)
+	// AnswerTakeBack Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+	// (POST /v1/games/{game_id}/takebacks/{takeback}/answer)
+	AnswerTakeBack(ctx context.Context, request AnswerTakeBackRequestObject) (AnswerTakeBackResponseObject, error)
 	// GetMe Who the token belongs to.
 	// (GET /v1/me)
 	GetMe(ctx context.Context, request GetMeRequestObject) (GetMeResponseObject, error)
@@ -5341,6 +5780,128 @@ func (sh *strictHandler) StreamEvents(ctx echo.Context, gameId GameID, params St
 	return nil
 }
 
+// GetTakeBack operation middleware
+func (sh *strictHandler) GetTakeBack(ctx echo.Context, gameId GameID) error {
+	var request GetTakeBackRequestObject
+
+	request.GameId = gameId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTakeBack(ctx.Request().Context(), request.(GetTakeBackRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTakeBack")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetTakeBackResponseObject); ok {
+		return validResponse.VisitGetTakeBackResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AskTakeBack operation middleware
+func (sh *strictHandler) AskTakeBack(ctx echo.Context, gameId GameID) error {
+	var request AskTakeBackRequestObject
+
+	request.GameId = gameId
+
+	var body AskTakeBackJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AskTakeBack(ctx.Request().Context(), request.(AskTakeBackRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AskTakeBack")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AskTakeBackResponseObject); ok {
+		return validResponse.VisitAskTakeBackResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AnswerTakeBack operation middleware
+func (sh *strictHandler) AnswerTakeBack(ctx echo.Context, gameId GameID, takeback int) error {
+	var request AnswerTakeBackRequestObject
+
+	request.GameId = gameId
+	request.Takeback = takeback
+
+	var body AnswerTakeBackJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AnswerTakeBack(ctx.Request().Context(), request.(AnswerTakeBackRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AnswerTakeBack")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AnswerTakeBackResponseObject); ok {
+		return validResponse.VisitAnswerTakeBackResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetMe operation middleware
 func (sh *strictHandler) GetMe(ctx echo.Context) error {
 	var request GetMeRequestObject
@@ -5603,169 +6164,179 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rcts4muiroHROVaRa+hpn5rRcW1PudCaTnr6kYs/pPaeZsiASEjEmAQ0AWtGkXLVPs6+wD7Bvsk+y",
-	"he8DSFACZcmx05me/pNyRBKX74bvjo+DTFYLKZgwejD+OFhQRStmmIL/vaYVe/ON/YuLwXiwoKYYJANB",
-	"KzYYD+a0Ytc8HyQDxf5Wc8XywdiomiUDnRWsovazin74jom5KQbjs+NkUHHh/3uSDMxqYcfRRnExH9zd",
-	"3dmR9EIKzWD2V0pJZf/IpDBMGPsnXSxKnlHDpTj6q5bC/tZO978Vmw3Gg/911G7qCJ/qIxwNZsmZzhRf",
-	"2EEG48GFIMw+SwgXJJO1UpypZ5pIwfAB0QVdsMOB/dSNZie7ePvmSt4wWMJCyQVThuPCM8WoYfk1hSXP",
-	"pKrsX4OcGnZgeMUGG3tPBjy37278XFJtrmu9fTBRlyWdlszDf2MUxFhkeMVu5c0nDX4Xov/nAdADTJeE",
-	"YHjffCenf2WZsXNf1Dk379hCKhMBYcGyGwYw4YZVOrp69wNViq7s/3OuF7XBAZqvttHEN/hBbCwmchai",
-	"ZCplyaiwj2ZcaXM9pfC4S0tXBSPwmNwypbkUhJKFktOSVWRJNZnJWuSEmsOWBLgwbM6UHXjeh6YbLuLk",
-	"UcnbPbYLEGf59/I2uuUF1bpvz4uSrpxQ2B0fbufdr7p4dmAKhgvgsSyQLreTnB/CvR8jtfWFKabr0twH",
-	"rnf4luV6xuLwtw+udUFPX/wu+rwWDyLkLVBZ2/wcWQ0IpMVSd2FJACIk6wbXScNoAbY8WQUM1cu/jpo2",
-	"8LqP6MsKKgQrN7mJLnhCWEV5mZCs5AmRithBZG1Izma0LkNGagecKVnFKcqOdU1rewDFWNc+fqbJN39+",
-	"8z1BGiFU5OSiNgUTxp07B0gXOjp1xbSmczgX+/g1+kDebOO7Htn9t5pp0zeVpnxPqtN02QMWeQsn4i1n",
-	"S7IsmCDG/QpCLWcZz1l+iAzRYdkA9EbuQM6AOXjXDdVAIBnA/zytOFC6bQL8YjT6khpayvkmfTZQ2Ulw",
-	"umGsOrQJuPUTEAbcspjXTsp3F+Rl/yb0eU6sAmC1E8GWxL6oyZAdzg9JJlfSsFGcEumHawtC3cMJXGx7",
-	"3KsxSFja3qD7EXcUk8V1yfR1rcr7Jb0Tdk69aHcQbrZdYTj0FnS4lW0gxAmYKBA6SFrH2U8FNcAguBBi",
-	"SXbONKiXVqcsuWBRjJV0GpOCV81QzzSxeyczqaxewZSWwlHCT5YraVlaDUMRK91HMKFdhwXbM02WUuVx",
-	"oSV6aa87L7fqjKdBqyEjpN0SaFlew8TROQAX8UnsI8JzHQFadKhbWtbsGqDVMyK8oTtwSgD2C6bwoYeN",
-	"tvuSKmfqnNCpZsK0As6NohjNCYXVrQhVgLs9jnIYZB9BvEb0jto9OXoy6RJhlL5R/e6xUTTLFDOb4Lss",
-	"5NLSacbGRDORE27s5in5mlHFFDF2uChajJ9oqwrqjab1beLXiV9XbEPfMJpb5kEFI8+5XTIt3wb7mtFS",
-	"s3UD74pXzFKnXLIcKMBqS0TO4OCyelFid5gOfn9apIOEpIPneTqwukY6OMlP8EcqSGE5ixpSMqoNGSJF",
-	"kAWdM/3MkloFuoJTIdKBqZUgMJKhN8y+W43GZGJ/njjK9PMDaVrxRSp6Y4W7Qzb5/WkxSshkyUUul/4r",
-	"/B9ht0ytCCv5nE/L5vMVoUIvmUqIrrMCMfdS1gvLUGXJxJy1o5+eFaNDcmEIN/YQR+CGyzKwGnyKn9hD",
-	"9xB1xYCW7J7WrP3T4wiFLBm7yemqh2mlKFfEPibDv1y9HBEpyLLgWdEsTRNVi4SAsPk5HVRSILpMzfCP",
-	"JcvdL0WNf8wUTwfvPWuPHdByuuowcbDuk+P4UfoG3/39JoMjOu7f/l2Uom+/p7zck55/FIw4PdNSsaXC",
-	"nN0C5U3lByBmwz6YTTw93C/RvMuF+d1Z1HjVNW4rKuDYh54H8hMkIyh+qCq6uTs+Bzft+364f8e1+VTV",
-	"0KPw4Wqhd0J8kg01XW21NyJHpPNPOBMvj3skFKO6Y4d2DnT71yet2ksa+wUTdWUBVS8KVqJX0UKI5QHQ",
-	"dqCo3U3n1ihuluHGBVsjhqp+6yaYth/W1DiJBiyLgAcLSrHM6iBRJPSu2htAaCZNV4MGXb3rd6T2KHTf",
-	"7zpTbMYUi9GdqlmrXmX2QFKE61BJdd8GgGiM4ShDtbNt2e87tJTvFbNdeLS0v67fr0C1PiFGkpPj42N7",
-	"tiqaGaY0GTp/CpmuiLVck46iCSo4HOPuIJJSxdXlnejJ8y4Z2qks7GrN0HHtQUoKqomQxmqxWcFyOB24",
-	"IblkVjVoiFBxY5iwq7bHyGgvQnSAiiGgceF3QcviP2cyZ6EoqGhp5Qh4p2pBWy8M/DKTasrzHLRGIc01",
-	"+FYtQxhasut2eZkUs5LD6WCkvC6pmjMYUNeLhVT2tKhYzuk1rD4Z8LJkc1peO/4K3yupmNcUPlfUsOuS",
-	"V9z45d1Sjo7yBGCmBAU3BTOFzK/tAp0KGpVnOTOUx8wZsCbRGsqJ5iJD3HoSABUUPCRE02VCjCxzS5em",
-	"YFyhUjjsAGS0n/ni9IyedXFNlkqKeUPlyNPPNPGQituC2z1X1h7cYilSR+g5eqCmitEbb4O+fHtwcvoA",
-	"jnLSJ6uVsiagh24EdPdwBZBwC7ZNnlh7Hzkhyjq3LuS15paghsb3wOwHzlBtEdHYBZoxws0hIhXHWA+5",
-	"NG7YPfQIwIGddLWw0sXKts781poEdzLo91HM9J2qMY3Zn5R76bBeWYhQcEEXCybsyrlA8RzZg11g3OSF",
-	"Hx5JC3HiBxDscNToI+G2e4nlMY51pLrtIYle9vFsA0e8YnQXfcYf43782O7iHtOHWDPelHx4KLU3Rlew",
-	"WEDwT1QX3khzUCqpNo5Zh3RmmLXpM1lVVORxydUjJvu9dm4ie7hbvcC+GB048OXG9aL+A6JFTiwyuI3C",
-	"3qI//1GictTEAdDh3ITwGaECZE8PekMz1lBT61ALkQtQMWhmOCgEMy64LvrsEnlN0QjeCRhX8iIeoawX",
-	"+d7EvTWWupK1uvaOmvtUa6vRdJ3tDixhKLENNrpNh5OsWeLBdvoY/DGk1ycGaOzn3h+za3TG8RrPe4Iw",
-	"27w7sYBfd4Y/WlOBZgW6LDUz4L+0cyZWyprCGlCgh4Hrmk5lbYgpuIZ3giW1m7xXbICrf5gOXsp6kQ5G",
-	"54RVC7NCoV6LGyGXoucYN4aLud46uFUH/ItkyI0m8pYpxXOmR4mzimCvkEXR0VW3Id5i7RKHvRf/a1Ek",
-	"i6Fg8TG6+FZy8TAb0gN7LQ9qB9fgd3L+0EmZp7pg1uen3fSr5zuHgb4JThHngRZsSWiWyVoAhu7dXEfh",
-	"hcW979vxZVTpDayQ7aP3693JwNLISzCk9oRnnPkv0L6WM2Klnm7CRxA3SAdjiMZBsPZ+GLUZPpueXqc8",
-	"2Bc0ef3qipRcm8h0Le/sMl9Mk/tR2NHkbHZO7DlJFEPFHdwXyB8J0da2dAHOqZI0ZwocDpCYxzShc8oF",
-	"GQKheAAkxBlPPcdv3znUow62iNR7YjJrv9pZrDiS6YQBTo+Rm9x/T+6ROH7avs382SF/zZFqhXmP2YLB",
-	"HfDVEE1XeoveuCmKQb5S7WOsLrZrxiS1K6gWBmMnilVc5EzZ//33v//HHhHrC6ILqUwrMhZMLsq4Drpg",
-	"6jrOYD+155u1X6dAhDCcpTdgviEXt9xAVo4ekw7Ngbk52sWPmAcxVYR5sKo+lL1Ft6PIWCSpjZYlfL3b",
-	"sZXJBZDXVNYiYxGc2beIkSBnCM1zxbQm7u1zIqQpuJg3OoCRFmK1MLy0XxDN58Iat9OVIxiWk5KLG8vr",
-	"S8UNs1/4tFcyU7ICN0ES0U2aPXXX9//sulxaCrWkJVZEAuoASbAIZoiWFcOlzqQaJaSS2hDFMrvo/U77",
-	"Rk+LKM4gJ/vpXlt5Cmxjl2XpCuK00ou+vTQO4Nv71A1cUBIQhQdki/I+KkPa2DwOH1OrjCqSzjBdWPTk",
-	"lsohtu2iwJ0MjzA4sk3/a5S+iuaMUKelarvBz6T37aLpheNtgD1+Rl/gOdw69f0R3HPmPvDMi5BBo+ft",
-	"nkzu3NdRDPmnwBmQ9DJMB0z4QDqYAqAXLAte4lsFvWUkK6RmgggrlYfGWglAW5iHQGayLOVSk4ssYwtz",
-	"8J2bJAGCAomG+dJWTB1wO4yBnINt+sIOie3WRr7+uxSRvb65+OGiMXJe1RakR2+p4jodjIJcAy5weSAs",
-	"qGpjJFyck3Twl6uX6QCNIrvzCMJj5wxzROiMjwYhcZT/Bazme3Wciovw15N1racf7Rct0psTQC8YvdFW",
-	"GQhxT4aUGDpvskrsrwdfv0oHpGJUaPJHexYWozXV8/mLLTjbpzZkK0IvBAGc2leIfQWwa1fexW6LNsus",
-	"HmvBMn53tpNp9r28fWBIkX1YQEj7OnDVVFzwqq4G4+OYOyrueIcMEHnLICNaW7FDS4JkC14ZSBa1B9va",
-	"Bk+Pj++twlkTmhgE21j4+164eB/eejA1Y3yxg3MPX7tLBrecLe97/ZJR83/te+vL9tO5YWKr/YEtvV95",
-	"DwzmYQ7a9rwQ/2LgNL7PKqu4uG7ci71uFE2oj/lVtTYohf1nZAj+5ZNTUklhCj2y6t1fJReH5AdpCNU3",
-	"LPc2JbjorN6D8Q5QplljryJVnniS2UakXFwrVnI65SU3q/jKF0xZVc8lLbVytmJmc83NBgVjufZbOHe+",
-	"B3yWkCU3RaP/5jUjK2YSq9Q9fK/3bbXfe+YmeKabpcMR43SmsYvIhj750U6G+v0++k762nGyg89eQQg9",
-	"THLG87W7K2CAcZtKgN4AIacyXz3TRFGrJsUthf4UkIJhRUdjyMgZWRYSQrvWaPMpCW0WZBLib+OEiSYa",
-	"NontMT2UGjjdKuYOgmB0yPPsLg+MSuHpJRVDu9g5M7r5FczP8xZM2lBltLW3uNGsnKGSYA1Ty6ipsJTM",
-	"8tEh+bGyCkU+7tCnpQ5NnBllzzIgchN6mlNh7RY7jDPzwu/d7NwcpqInxzEOs9a7cXK6iwc1JlPfMpFH",
-	"VedPj7sF6fh9QWjwQOXEOaf8lFFVvLegzucebJIUFxnbIZ7rKrFgHP9VFFRNYU/cY7zpKIEPrvucOvgY",
-	"6ANo9vWrK3J0e3LkojRHH5vv78jQZWuUXBvLf3LBBJ4sPbn71BtEW+bFlxxHuQBEQpSsRW5Ppd4pG0/m",
-	"lM2kYk5OolEAcgpeG8XzE7ekDoRIcTlyopduYRMvqYq44faOvoLcD/Jy4GxzapkFhtoC433DqO+o6Unc",
-	"WTuPtytd7avb6nnDIdsF98PzHY3b0b0h9B7/0ruGCrx625Os2kOmr0ue3ciDU0+iw5MXx8dWpwBZCZTV",
-	"yiRZYwqXG17U1dSNnkdXBqoHu+VwCpDh8xf7j3wrS2oaTN37QTyc5TYP6+wM6cEaw9O7Vivvoqi/gtJX",
-	"/T9SCsSY3DC2IBz8lrdM8dkK5YSck5KaPmbBBLBI9Qpz9Ttdo2jJFHMRUpGD+xizbmGUcyeY7ItOBnFj",
-	"MYhunDVb2h1iESW4N0a1peyz57hZQzFMmmwNbimGnHFf0u2bnFULaZjIVgd/ZitSUZNZq8HqPVSV3NoU",
-	"rsZjU6vbJwcIHYi+TnSHRKC2nUSbYuDKQYGugj3GSfke+6NrYiRWP/vL1UtfC7IeeqEilyIKTl41ITFq",
-	"gI4qqqyh0XwUl04+yTwi4L5vwmw+lRMc+QWrNCtvwa3uM4QIRF01FGj1nIn9BuRrEKGNpdhols2stLcQ",
-	"oIrVin3TMeK48DbeuCkh0uS//tMq8v5//0IqrjXLR61mkMulCGrveMkakw6Ki2vWsyKuoyIgWBS8AT7J",
-	"TgETjIuktEtKZwPPEIfN/ElALHG6tDNdGrZ4pFzOTNZlHmZzWjGpzVamxFc8b/Zi+IFJoZ8/oVOxW0Yj",
-	"gcdXt0ytkHZ8hKFJ5W0FEhM5OM4wmcGZqsANsjaEAphHm0JhB2xpI5UrhO8Fzi1ny46ad1/cwiWE4nfR",
-	"7hb96a0hCJ5pt9Ccf8Z019aRF3dfxBwPnRQ+aDrgkRci1HSzir69/PEHgkDxgYrWokCFbEtIoSc9uz2K",
-	"HJc1abqRxNwmaTfAWI9MiDtJdSZVvFY47KOw3rWhriqq4uVfSy5ET9eW3hHXTSc3fHQfUAL2MFf4p5d+",
-	"dd1ee/q110u+YttrvMtP4M7wNtAu2YxQjrJfKw+sYLFjumzUiJkK5oSrogA3HLQqqhaGDNPBlOfkOfnv",
-	"f/8PcnoMkT+KR6fLxDDNAPghVA4PTw6mVLtDdY8uQa3TaDfL170f4wV38Nyf5vsEEsvJIm2owYoICHB3",
-	"yy92kVqtTy9wJ94vupLBh4O5PAh2o2Y0Yx/vwicH+oYvDtCnTMuDhYT3cMAew7IVgQCWFl+eMNepLc5K",
-	"Wke7bLAPC66Y3q+cwzcaiD+59seUFyvYuSAqS2qNPritOQast1lBMF8SbsUNHIMEZnxvlSgbaVDCqS1G",
-	"rZ51a/F92l3X07CPIOr1hPb3jOt1kfZWx+7qPHV+ul19qNBJAttcfHpe7v/Z8wTpdSbCqh4jm73tlfHg",
-	"jHb4/mEHdCnnXFw3vNaNIu8HqnCoaEWcZlmtuFld2p3j9FNk2lhuIcoS7ERCht/+dDUiQaMXWpKLt2/a",
-	"PiUATXBk4IjN/IUxC+wHycVMbs70tqQrYizzGLlw7kddymW5SiBpnfzp6uotZrxNV75NWVPq69zpqUjF",
-	"JWbgjcnk7Y+X6JWntSmOACwTSDDReIbeNL6om2caWotYQyUVax/C3iat/e7eh58TMue3ECJegxMl3/50",
-	"laTilpY8Jyen0M9Ejw7J19JoDB+xCAg1TtOuAH+dpGIID9bmGRMq2o9JRoWQ2NaEUAFJgaNDcslEThiH",
-	"pDOqUzG5qE0hFf87OFHHvtVMWh8fP89gIPiTTQ4jIJS1mViTLthyKlxlrGbKIooa8Jecx78+gLStZcEU",
-	"8wOVpXNYpsLluYNZBINrRPKSTZ9pwkVW1jnLAc+vsCMLtAwtKNZhQ+vQhEw+pljqmQ7G5GMKZaKYXOOc",
-	"ej7l1hfGpoMkFSmIwHTwB/vMncPuf65eOB384e5ucg49WiZ20Amk8AHVjlMxaSqoJ2R4dnw8SshkrZAa",
-	"HpzYB009Nfz0fJSkYtLUVcNvZ4nlMgpUR10NuUUv+8C1sUNsFjvDdy+SVIQfwvuaTOtgDNckh4MvqZC5",
-	"i+5PLuw4E1hMpxgXBv4qaZnA1+5OmhcsZy7D8mkuUjFxkJvY9frScBzM/tJUiNufThAI8UpxeOGF/SYs",
-	"GLe/np4Gy5pYFE4IN6nASmXEwWZNuf+SRnKyPJRSAdlZdoiw/hw+/coh15ehT8jwxfFzD8Z3zKjVwYU1",
-	"oxGYvkQdXjseBQQ8cSQ5wRw9TGq0RhKo+sIn9g2XYf0s9AZLBQb9LDViMV/i+3lhty5kHQz1W+k2SrCE",
-	"3CfWIcttFJFjhFzzuWD5ARdtzNHlcpLhpIWinKVi4qOfld2FZsYLsYurl3/yD0YJYaVGW6YBOawPufAZ",
-	"SKZu2uKELMBfpN23r8S85Lo4J5OX2KM4eFPTlcZ+H4epeClzppO21Rm0irIKnJCYQAAphs3pwYWDe1NH",
-	"3+LHwT+jljY0mfzbgTvgD97kgDPC81D6QcKtc/Kkwm0OQYqyyuVzTFrpM0FEWQHGQ0lqcSLnsPpU+Ddo",
-	"42WUc4jmaDJlmue4HXA56RCuZKmkYYfkIhVZyRnIVmsKrW+Ez1xGMjTa+N1Z2GZDzsjk4uD/E3rw91Qc",
-	"H3xFDsk1GZODCRAUywrJoMRh8m8HL2GOcGgAfinnViS0K02F32NChAW+8+adB/nsXBM+F/ZXNOQcKiDp",
-	"FRttpCI6JfLXhUM59SGEeBcHMpys59tNRmNvgXOdCpCE2DCr047TF9w7E63t5LXRQEIcpmKyFgyauPZj",
-	"lChmFPcNFjSdOQ60P6/sv7USuAEI01uigjgiSlzFDUqrgos5ZqEYbqzNMPACLTArx4MTTHNigi74YDx4",
-	"fnh8+Bw61JoCNMGuvgRKtURt1qqrwDxv8sF44MANZWSDpsnE1zJfPVoP8U5R3l1XzQUTeq2D+enx6ePO",
-	"DeVxkR7mV04LtBQqBQjgJV2RoVSJz2DyCU1wAmNqnJGSyJmxSqPmJROmXFm8jcCBfXZ83LekZo++qXoy",
-	"ODt5sc/bp1/t8XaQ+rPTF4FBMRj//D5wkWIpDW2SzQFkQ6cRvyAVF7WxYlpzMS8ZqbWLsdG5tnYMNA5+",
-	"b8dfUyFDolzP1C1XG7q4nV4TWZvzrrbM7bEJDdndefXNq+9eXb0K1O6jj+hy4PkdamnEqq2wyC4zfIfr",
-	"2qDHs0jMHM5VXI7l6WAt2GYFaoKEXBIpHGWc7IPr4+dPjOsGu2BoydqQA6vHu3NLu5YUUgdb00xY3SQ8",
-	"2xJvJuyE8cBo2BP5FV2RXKKqCxh0/NmQwegwtL6sWmD1Y299gIzVhq4Iki16Cx3Z9NHBq3axu1AE6hl+",
-	"2S51wxlCAL2GYv5B6KFFliMNtmWHDV0s2RSgbf++ePsmQZyhUuTMvu2k0jhP4gfWqw94LINkv3Iuxac4",
-	"tjpeoJ2OreNHm9t7fmMXb3Q54yGnzl6U94jniEfd2lninTAutLy2vT5aydom5XMWoZPXzPg+5k+IKD9F",
-	"j3bhFnn4ix7fTQVE4tJEfQdqEIouO0IY7axe9KlZ6wEq0lq7M8RFKafTVYuMnN0e+bq6KDa+49r4pp9J",
-	"576cn901OX+rmVq19+Rgh9LYlTixROy790+I47DvaQ+e0Y0p2NJaaq4YEzjt7JdD+bTmpbE8FrS5JcPW",
-	"/BGSKFbSlT2bMilmfF4raHUIyX7lCjUYdC7RrOBim1rXJKH2Yv+1q95dw30XliedvKMRdm3o5lm49Odj",
-	"98yVrS+8+MD0f1+9A10FN4mrwtTAFv0N6E8SHwA7Tk7ex7KcouoKrgKsfu6Cmb4DjF1UW+zqOirFFtU0",
-	"C2qXdW8zpWQQCdBtrnFSsckYkYorXVIe5J176PYsuSz7lty0MNpcMsTRehYXGwqccnGcvDgOqo1OO9VG",
-	"JxEMPaUoaFou9cgB17nkCzySO6Khy0ydpgLlqnF7gBxzh4KzBGol0L0UOwuSHo0NY42vfTr842tqvihx",
-	"JyXt5FGJYRshJK1Y4sYXuD09dZydnn4uWkLMOl/mOVaJtZUcvrhqiGVjIzhZfAlhE/3bolUAdR59dDnO",
-	"d9tUvSbraOOAie2qfeXIXdb3pFIjKLiNEouFm8/Zg/NPL1hmLOz0M/zV0pCWFfOlbZ2Uyyc2Jp9eiYnL",
-	"Jtg45EkhM6Huuu6kRS0WQkmYkxXSk2W5XnI6onXOTUBUMcRALECxg5wp7tPNIcHItXwB/z36eQuqCys7",
-	"uXABbcbyVEBnJ423RWSyqripwIvibOmins1K7BOiqMhlZS3vTPoJhnaQJBW+l67/DlzMsCy4RKpdjc+s",
-	"xLsMyCurwTcOcKsxeS/ZspAY4+AGepnAopWs54Xrtu5ymNt4IHj7wV/eZlOft4WnsAVIbbTmnDwkFz6m",
-	"5jorewGYCun7MQMkOXazg2CiSz4doRZqZG+mcSqogRCD4RVDd/mGTICr1r5IgRBe4tgjExQ8/cKY++z4",
-	"q88pCoBBHSRQEjRVGCgSKMTvXbgX3p6QheICS3kDQYBsobfIgiVd9fucXssL+/yTSOlhas8eqUczGUn8",
-	"+ZNcklKK+dhd0AMX9fyuSAcbPS7uS0eaRTtuf1632H0a13nnUh4sQ4d2NJhQKm9dmcGTql+/Dv77hmUl",
-	"VQxiYNYWzNg5grLT66epWQaLMuifZj+d0uyGDE/O8HoijtX801Vj3e9+UtuR+rnzpazY1/aNL1HU30ey",
-	"/7wS/pVvZeXoC0opVxtUpmqB7TF3J5espLzaQi/2sTNH//EIBtMo/3nJ5ie4TxFkDurCmGTiEkGgL4pV",
-	"XxXz8TYFlYtNvSEZugrH511RRomSyz1kUnhtdr/L27/0JVJaeK9RD8H5Tf7ajMzGalGUu1tiTcNfPguR",
-	"K2/QxFXJpCeAHUxgjRsqXAXhWjW/nLdtSBuzjUO5oTU5XX7fZnD6nV2yv0jqF1BJdyCpvaKmJ489+z3E",
-	"nAQXh/2mC+7CMX8s6ZzQJu8uoGPQ9XJZT10WTCiLdZMG4E14SNaUZb6XZeZZ9eij++vuKLhEL57TVpef",
-	"zCDJJ19JB1GOBTVFG+TIm0V1maIT6bw3tvH4bNstSf3MRt1uXItSGVxcsNjfeHf3087x3zMPO2JJuAHs",
-	"MGRR6P/dSki8ClewJR5hezEu5jBvVY9e4SufwKPRQCqUvkVDifd0KnxSdau9baqH0hFg/9CE/cmk6pQj",
-	"l//uL3pycjfZfk+bKViVYNIKXOjnmzXsrtP/VW5Llf5WcvHpZuPjS+/wopU7J7x/82Z8bjkLxXpIkNaa",
-	"FG2zvt0jnEcQweqnwLclXX2PvYUfSau5cOUJTeUVFNLcsEjBgqvbgOtmewsXvN5TMJpDxYKTyWtFE325",
-	"XafHfbldj882YUPqz6zyBD2f+xLKuh2XsCbBpef5jl7rbckSUtCcTBkTo38i7ejs5PmTJUc8fcpmIz+g",
-	"bpq6/uSBO+KZbovdpHL6WNNDpNNDYvdzDnW3bfkU7/CNp3NbGfbBHC1KytfYZp35e4KjdnWH5Ou2VRG0",
-	"p6JBY1V4hRSyzLWv+cIgtr/h16kNh79ODcrtHyWIpSf2wZBhyW8Yefv6h9GaKgXAgI7o3JwHMVXsLTkh",
-	"ih1gi+U9w6ogqjK2rfwMXrjEFhZfcng1dj/c6YuzLTfzbrU0oi08+q55+7KirL+Z3ntkM7kcuIJCiwQR",
-	"xCHwmvEwCuECE00wAhJgROhTSyC7rm2dAZlHeGc+4SasOXPJ/W1bSIiMWOXUQLUsJtrsoZqi1tGbLnXR",
-	"9sNkekPWtu0X4XfadFU8b1uepgJluMjXewwW0slxId3dtBPsZTghNM91U5dEofocW9851+Nak0EyxHct",
-	"OtZysEaH5NKwRSp8GpQLMoHS5Vb7rycJOYV73Ui9sNiZYIO7SU8GEraxfBofpJFEF3K51vAf1zPqS9hu",
-	"21Lt43B8IjkTNPnsS4w0bPGbPwRLLAPvc8wJYnmaA8+JJoLVslnTxbLXMbLDUa75fGshuX3+DxtW/+f1",
-	"XHzHrN7npJ2VvHMp8z0OBmi1108Xl/bxb2Txi5jGn68SALDcOTKDjF84wfECF7y9urlWqLltdFdSU4xW",
-	"vToIZDuDnHumySSnhk6Iqz0G5zsZfnv54w+jQ/KO6dqvc/Id1eYAnh+8+WaSiqFUZPIHCCL862R0SC4g",
-	"b9t+Dv06J2Oy4GI+cU1bsE2uXRY6/ECnSMXpC6JZJkWuD8lV+wo0ymqaj7j0cl3URruO3lYMC8Eyk4q2",
-	"URnVhvA8pmNcwrCfK4yy3aD5GPf8dcDb7/d7SEkn+BAA3wctZezpSsAPf01OgEugqoNLS7FIGZ2I/b0h",
-	"lPNAceaQkWI2LirodzVhh8g+t9L37CmLsb/vFeXrXbAOP3PR3U+FDLqETFkpsUwiUlALPXyyoq+/xC0t",
-	"a0grygqW3UAvJvCBUbHCFh1mjKYTNCGxos9dWJ0K76MnF1uapeFNlmEjE5BDZ6enqRjGW7CNYpIJb+H8",
-	"/qlK/pprPj+3535fEvt11Plh2waf7eKv4kOTs71A1BUTN93XeqvFK7beLWCtiWh7TzgkDVG85dhfQj3s",
-	"3Bo8InD/uFc+hliyjF319Chpb6k+dx2/NBB5xmc8a3rhLbnQbZtp7z5IBd713OYGGncjdmLncGVK7kJF",
-	"gW0AUOOAUz+1Px5kJc9usKeCu2RtJqVpK9ueafzOh9uoCX9OhZzNcJ72cnkr0WfpgExX4aedp9173cep",
-	"mEpToMegYIodksugA4e/Ok8v7df+0nS5FM09vqmg5ZKusAdQj7dj/Yb3p2TDtal6eLJ7d7mBVjZUuWuU",
-	"MYNrJWsyZ+bzHwh28uZK9TkzydpN/N4PBvkMcoYocfXlux8a4IPEAwC6Xq+IkXO4uByiTFLl9i+42NdY",
-	"8qRlCc1oa3Ej5FJ4BnC8BcTJ8Zyw69HwaXufo3buSReotN+kYgguSgp3SZm1TYIBAEmyJOy6ih0WBa24",
-	"mKcCWX2h5LRkVePZw0ZOgGHQ0VFEdS8UJ0PoLWj/nIyIC0b4e4jczepy5huXNdRiTRS4Y/3cd+d0HQLb",
-	"j2pT8tsWtJ1dxdgDJWiMQ57gbKS8xPn0Zz8ed+PLRSjfmxtmHDC/8PYJtRJrcqU5YNZZ2N2WY0+G9TyQ",
-	"7nkYuW6y39GOHU5cdQPH1mhw8Tw35+DdL+QSaTx2p2IqwksVPTfB3ZHzWrGmjSf+6NofWou5uSgsFb5d",
-	"kHQvrt0SRobtLWGj9vBs79BK2lrizQu8em7tSjrXk/pYSSq8ODD+hjEfcojdMXYOzZYn3qaBBaQCpv2v",
-	"/yRDXBD89182pholwV1dnXu4klRsvYiL4IWHqMr4axUTIIsFQ5nec6K6607jDZO6qcXtRadbk4u717Zv",
-	"b0f/lH634O7QPhnhI/kZVfmD7PPPZnFfdBfrb61GFTm4/7OXYbD8H4lkurovaQx7HG5NrL3CV54Qge19",
-	"DT34w1VGm2L9Mr1uYl36h6Gw0yxTzOhRXL/ar1eluxlACrbWrRQuwT47fk6GTef4SCNSbKzy5N0N3S0g",
-	"n7lMB2fN3S0dW6gHG8ZYZQww84VFAh+nc84mVbro99TaiNAPEUBzHgACHD2FVUi3d17d6H6LBFwyvPll",
-	"PX53K28akrv/wPGD7nrenO3k4o30VX3nu7R+yUcALrL3OpV1/HRb97X3tvz83sIE4wII+VqVg/HgCKJg",
-	"bpRYK2JryTtvAMvBpk+Cqzdios8rTq5/62GLWVhkPPnA9bO0qq/rwweCjot5AgEe+AMCgvBXyegtXCsp",
-	"cki5gDyUWxbYsb77G5xwsfTksDdS0AzIMgOoa/inqxcYug43cKO/YtYWxa5TrsQ8nBLc1pEZwRwZSuWa",
-	"3I8aBdVdw8Dav6HjiP8Z0+0cUNu62WY+H2C/e3/3PwEAAP//",
+	"7H39kts2lu+roHRvlaVa9qftzB11bU11HI/HmThx2Z2bvTd0tSASEjFNAhoAbFnj6qp9mn2FfYB9k32S",
+	"LZwDkKAEqqV2d8eT5B9XWyTxdQ4OzucPnwaZrBZSMGH0YPxpsKCKVswwBf97RSv2+hv7FxeD8WBBTTFI",
+	"BoJWbDAezGnFLnk+SAaK/b3miuWDsVE1SwY6K1hF7WcV/fgdE3NTDMbPjpNBxYX/70kyMKuFbUcbxcV8",
+	"cHNzY1vSCyk0g95fKiWV/SOTwjBh7J90sSh5Rg2X4uhvWgr7W9vd/1ZsNhgP/tdRO6kjfKqPsDXoJWc6",
+	"U3xhGxmMB+eCMPssIVyQTNZKcaaeaCIFwwdEF3TBDgf2U9ea7ez87esLecVgCAslF0wZjgPPFKOG5ZcU",
+	"hjyTqrJ/DXJq2IHhFRtszD0Z8Ny+u/FzSbW5rPX2xkRdlnRaMr/+G60gxSLNK3Ytrz6r8ZuQ/D8PgB+g",
+	"uyRchg/Nd3L6N5YZ2/d5nXPzji2kMpElLFh2xWBNuGGVjo7e/UCVoiv7/5zrRW2wgearbTzxDX4Qa4uJ",
+	"nIUkmUpZMirsoxlX2lxOKTzu8tJFwQg8JtdMaS4FoWSh5LRkFVlSTWayFjmh5rBlAS4MmzNlG573kemK",
+	"izh7VPJ6j+nCirP8jbyOTnlBte6b86KkKycUdqeHm3n3qy6d3TIFzQXrsSyQL7eznG/CvR9jtfWBKabr",
+	"0ty2XO/wLbvrGYuvv31wqQt6+vyr6PNa3ImRt6zK2uTnuNWAQVoqdQeWBEuEbN3QOmk2WkAtz1bBhurd",
+	"v46bNui6j+jLCioEKzd3E13whLCK8jIhWckTIhWxjcjakJzNaF2GG6ltcKZkFeco29Ylre0BFNu69vET",
+	"Tb756+s3BHmEUJGT89oUTBh37hwgX+ho1xXTms7hXOzbr9EH8mrbvuuR3X+vmTZ9XWnK9+Q6TZc9yyKv",
+	"4US85mxJlgUTxLhfQajlLOM5yw9xQ3S2bLD0Ru7AzkA5eNc11axAMoD/eV5xS+mmCesX49EX1NBSzjf5",
+	"s1mVnQSna8aqQ5sLt34CQoNbBvPKSfnugLzs31x9nhOrAFjtRLAlsS9qMmSH80OSyZU0bBTnRPrx0i6h",
+	"7tkJXGx73KsxSBja3kv3A84oJovrkunLWpW3S3on7Jx60c4gnGw7wrDpLeRwI9sgiBMw0UXoEGmdZj8V",
+	"1MAGwYEQy7JzpkG9tDplyQWLUqyk05gUvGiaeqKJnTuZSWX1Cqa0FI4TfrK7kpal1TAUsdJ9BB3acdhl",
+	"e6LJUqo8LrREL+91++VWnfE8aDVkXGk3BFqWl9BxtA+gRbwT+4jwXEcWLdrUNS1rdgmr1dMivKE765TA",
+	"2i+Ywod+bbSdl1Q5U2eETjUTphVwrhXFaE4ojG5FqALa7XGUQyP7COI1pnfc7tnRs0mXCaP8jep3j42i",
+	"WaaY2Vy+94VcWj7N2JhoJnLCjZ08JV8zqpgixjYXJYvxHW1VQb3RtD5N/Drx44pN6BtGc7t5UMHIc26H",
+	"TMu3wbxmtNRs3cC74BWz3CmXLAcOsNoSkTM4uKxelNgZpoM/nBbpICHp4GmeDqyukQ5O8hP8kQpS2J1F",
+	"DSkZ1YYMkSPIgs6ZfmJZrQJdwakQ6cDUShBoydArZt+tRmMysT9PHGf6/oE1rfgiFb2ywt0Rm/zhtBgl",
+	"ZLLkIpdL/xX+j7BrplaElXzOp2Xz+YpQoZdMJUTXWYGUeyHrhd1QZcnEnLWtnz4rRofk3BBu7CGOixsO",
+	"y8Bo8Cl+Yg/dQ9QVA16yc1qz9k+PIxyyZOwqp6ueTStFuSL2MRn+ePFiRKQgy4JnRTM0TVQtEgLC5ud0",
+	"UEmB5DI1wz+WLHe/FDX+MVM8HXzwW3vsFi2nq84mDsZ9chw/Sl/ju3/Y3OBIjtunfxPl6Os3lJd78vMP",
+	"ghGnZ1outlyYs2vgvKn8CMxs2EezSae7+yWad7kwXz2LGq+6xmlFBRz72PNAfoZkBMUPVUXXd8fn4Lr9",
+	"0L/u33FtPlc19CS8u1ronRCfZUNNV1vtjcgR6fwTzsTL4x4Jxaju2KGdA93+9Vmj9pLGfsFEXdmFqhcF",
+	"K9GraFeI5cGi7cBRu5vOrVHcDMO1C7ZGjFT91k3Qbf9aU+MkGmxZXHiwoBTLrA4SJULvqL0BhGbSdDVo",
+	"yNU7fsdq98L3/a4zxWZMsRjfqZq16lVmDyRFuA6VVPdtsBCNMRzdUG1vW+b7Di3lW8Vsdz1a3l/X71eg",
+	"Wp8QI8nJ8fGxPVsVzQxTmgydP4VMV8RarklH0QQVHI5xdxBJqeLq8k785PcuGdqu7NrVmqHj2i8pKagm",
+	"QhqrxWYFy+F04IbkklnVoGFCxY1hwo7aHiOjvRjRLVSMAI0Lv7u0LP5zJnMWioKKllaOgHeqFrT1wsAv",
+	"M6mmPM9BaxTSXIJv1W4IQ0t22Q4vk2JWcjgdjJSXJVVzBg3qerGQyp4WFcs5vYTRJwNelmxOy0u3v8L3",
+	"SirmNYXPFTXssuQVN35415SjozyBNVOCgpuCmULml3aATgWNyrOcGcpj5gxYk2gN5URzkSFtPQuACgoe",
+	"EqLpMiFGlrnlS1MwrlApHHYWZLSf+eL0jJ5xcU2WSop5w+W4p59o4lcqbgtu91xZe3CLpUgdo+fogZoq",
+	"Rq+8Dfri7cHJ6R12lJM+Wa2UNQH96kaW7pZdASzcLtvmnlh7H3dCdOtcu5DXmluCGhqfA7MfOEO1JURj",
+	"F2jGCDeHSFRsYz3k0rhh99AjgAa209XCShcr2zr9W2sS3Mmg30cp03eqxjRmf1LupcN6ZSHCwQVdLJiw",
+	"I+cCxXNkDnaAcZMXfrgnLcSJHyCwo1Gjj4TT7mWW+zjWkeu2hyR6t4/fNnDEK0Z30Wf8Me7bj80u7jG9",
+	"izXjTcm7h1J7Y3QFiwUE/0J14Y00t0ol1cZt1iGdGWZt+kxWFRV5XHL1iMl+r53ryB7uVi+wL0YbDny5",
+	"cb2o/4BoiROLDG7jsLfoz7+XqBw18QXo7NyE8BmhAmRPD3lDM9ZQU+tQC5ELUDFoZjgoBDMuuC767BJ5",
+	"SdEI3mkxLuR5PEJZL/K9mXtrLHUla3XpHTW3qdZWo+k6292yhKHENtjoJh12smaJB9Pp2+D3Ib0+M0Bj",
+	"P/f+mF2jM26v8bwnCLPNuxML+HV7+LM1FWhWoMtSMwP+S9tnYqWsKawBBXoYuK7pVNaGmIJreCcYUjvJ",
+	"W8UGuPqH6eCFrBfpYHRGWLUwKxTqtbgScil6jnFjuJjrrY1bdcC/SIbcaCKvmVI8Z3qUOKsI5gpZFB1d",
+	"dRvhLdXeY7O30n8timQpFAw+xhffSi7uZkP6xV7Lg9rBNfidnN+1U+a5Luj16Wk3/erpzmGgb4JTxHmg",
+	"BVsSmmWyFkChWyfXUXhhcB/6Zvw+qvQGVsj21vv17mRgeeQFGFJ7rmd885+jfS1nxEo93YSPIG6QDsYQ",
+	"jYNg7e1r1Gb4bHp6nfJgX9Dk1csLUnJtIt21e2eX/mKa3A/CtiZnszNiz0miGCru4L7A/ZEQbW1LF+Cc",
+	"KklzpsDhAIl5TBM6p1yQITCKX4CEOOOp5/jtO4d61MGWkHpPSmbtVzuLFccynTDA6THuJvffk1skju+2",
+	"bzJ/dcRfc6RaYd5jtmBwB3w1RNOV3qI3bopikK9U+xiri+2aMUntCKqFwdiJYhUXOVP2f//97/+xR8T6",
+	"nOhCKtOKjAWTizKugy6YuoxvsJ/a883ar1NgQmjO8htsviEX19xAVo4ekw7Pgbk52sWPmAcxVVzzYFR9",
+	"JHuLbkeRsUhSGy1L+Hq3YyuTC2CvqaxFxiI0s28RI0HOEJrnimlN3NtnREhTcDFvdAAj7YrVwvDSfkE0",
+	"nwtr3E5XjmFYTkouruxeXypumP3Cp72SmZIVuAmSiG7SzKk7vv9nx+XSUqhlLbEiEkgHRIJBMEO0rBgO",
+	"dSbVKCGV1IYoltlB73faN3paRHEGOdnP99rKU9g2dliWryBOK73o20vjgH17m7qBA0oCpvAL2ZK8j8uQ",
+	"NzaPw/vUKqOKpDNMF5Y8ueVyiG27KHAnwyMMjmzT/xqlr6I5I9RpqdpO8JH0vl00vbC9jWWPn9HneA63",
+	"Tn1/BPecuXc88yJs0Oh5uyeTO/d1lEL+KewMSHoZpgMmfCAdTAHQC5YFL/Gtgl4zkhVSM0GElcpDY60E",
+	"4C3MQyAzWZZyqcl5lrGFOfjOdZIAQ4FEw3xpK6YOuG3GQM7BNn1hh8R2ayNf/kOKyFxfn39/3hg5L2u7",
+	"pEdvqeI6HYyCXAMucHggLKhqYyRcnJF08OPFi3SARpGdeYTgsXOGOSZ0xkdDkDjJfwSr+VYdp+Ii/PVk",
+	"XevpJ/t5S/TmBNALRq+0VQZC2pMhJYbOm6wS++vB1y/TAakYFZr82Z6FxWhN9Xz6fAvN9qkN2UrQc0GA",
+	"pvYVYl8B6tqRd6nbks1uVk+1YBhfPdvJNHsjr+8YUmQfFxDSvgxcNRUXvKqrwfg45o6KO94hA0ReM8iI",
+	"1lbs0JIg24JXBpJF7cG2NsHT4+Nbq3DWhCYGwTYG/qF3XbwPbz2YmjG+2MG5h6/dJINrzpa3vf6eUfN/",
+	"7Xvrw/bduWZio/2eLb1feQ8K5mEO2va8EP9i4DS+zSqruLhs3Iu9bhRNqI/5VbU2KIX9Z2QI/uWTU1JJ",
+	"YQo9surd3yQXh+R7aQjVVyz3NiW46Kzeg/EOUKZZY68iV554ltnGpFxcKlZyOuUlN6v4yBdMWVXPJS21",
+	"crZiZnPMzQQFY7n2Uzhzvgd8lpAlN0Wj/+Y1IytmEqvU3X2ut02133vmOniim6HDEeN0prGLyIY++dFO",
+	"hvrtPvpO+tpxsoPPXkEIPUxyxvO1OyvYAOM2lQC9AUJOZb56oomiVk2KWwr9KSAFw4qOxpCRM7IsJIR2",
+	"rdHmUxLaLMgkpN/GCRNNNGwS22N6KDVwulXMHQRB65Dn2R0eGJXC80sqhnawc2Z08yuYn2ftMmlDldHW",
+	"3uJGs3KGSoI1TO1GTYXlZJaPDskPlVUo8nGHPy13aOLMKHuWAZOb0NOcCmu32GacmRd+73rn5jAVPTmO",
+	"8TVrvRsnp7t4UGMy9S0TeVR1/vy4W5CO3xeEBg9UTpxzyncZVcV7C+p87sEmS3GRsR3iua4SC9rxX0WX",
+	"qinsiXuMNx0l8MFln1MHHwN/AM++enlBjq5PjlyU5uhT8/0NGbpsjZJrY/efXDCBJ0tP7j71BtGWfvEl",
+	"t6NcACIhStYit6dSb5eNJ3PKZlIxJyfRKAA5Ba+N4vmJW1IHQqK4HDnRy7cwiRdURdxwe0dfQe4HeTlw",
+	"tjm1zC6G2rLG+4ZR31HTk7izdh5vV7raV7fV84ZNtgPuX893NG5H94bQe/xL7xou8OptT7JqD5u+Knl2",
+	"JQ9OPYsOT54fH1udAmQlcFYrk2SNKVyueVFXU9d6Hh0ZqB7smsMpQIZPn+/f8rUsqWkodesH8XCWmzyM",
+	"s9OkX9YYnd61WnmXRP0VlL7q/55SIMbkirEF4eC3vGaKz1YoJ+SclNT0bRZMAItUrzBXv9M1ipZMMRch",
+	"FTm4jzHrFlo5c4LJvuhkEDeWgujGWbOl3SEWUYJ7Y1Rbyj57jps1EkOnydbglmK4M25Lun2ds2ohDRPZ",
+	"6uCvbEUqajJrNVi9h6qSW5vC1XhsanX75AChA9HXie6QCNTCSbQpBq4cFPgqmGOclW+xP7omRmL1sx8v",
+	"XvhakPXQCxW5FNHl5FUTEqMG+KiiyhoazUdx6eSTzCMC7k0TZvOpnODIL1ilWXkNbnWfIUQg6qqhQKvn",
+	"TOw3IF+BCG0sxUazbHqlvYUAVaxW7JuOEceFt/HGTQmRJv/1n1aR9//7F1JxrVk+ajWDXC5FUHvHS9aY",
+	"dFBcXLOeEXEdFQHBoOAN8El2CpigXWSlXVI6m/UMadj0nwTMEudL29N7wxb3lMuZybrMw2xOKya12bop",
+	"8RW/N3spfMek0MdP6FTsmtFI4PHlNVMr5B0fYWhSeVuBxEQOjjNMZnCmKuwGWRtCYZlHm0JhB2ppI5Ur",
+	"hO9dnGvOlh0177a4hUsIxe+i6Bb96a3hEjzRbqA5f8R019aRF3dfxBwPnRQ+AB3wxAsJarpZRd++/+F7",
+	"goviAxWtRYEK2ZaQQk96dnsUuV3WpOlGEnObpN2AYj0yIe4k1ZlU8VrhEEdhHbWhriqq4uVfSy5ED2pL",
+	"b4vrppNrPjoPKAG7myv880u/um6vPf3a6yVfsek13uUHcGd4G2iXbEYoR9kPygMrWGybLhs1YqaCOeGq",
+	"KMANB1BF1cKQYTqY8pw8Jf/97/9BTo8h8kfx6HSZGKZpAD+EyuHhycGUaneo7oES1DqNdrN83fuxveAO",
+	"ntvTfB9AYjlZpA01WBEBAe5u+cUuUqv16QXuxNtFVzL4eDCXB8Fs1Ixm7NNN+ORAX/HFAfqUaXmwkPAe",
+	"NthjWLYiEJalpZdnzHVui28lraMoG+zjgium9yvn8EAD8SeX/pjyYgWRC6KypNbog9uaY8B6wQqC/pJw",
+	"Kq7h2Epc0Cv2Nc2uIllDc8XiQFFbpP+0x9qh+gpOz97c/1CErdnQvISMj4YPha8s7PoztpGoPzXfD2xN",
+	"ydgACuqvemx2xlxai51mV5DzNMP0C8hFtCup463vX6jrqtU6hbpjQEXgPcbSkvJ+hykEIMiykJr5HImw",
+	"F214WWLYKyZGdz22210b1gdDsXxD+cSzXDvibRx7DoPd85iHHnZIe8H3tnV/fxH3froHXipMW6PLw8H2",
+	"kOB6evMugXI/pfeGmi1QULvoBlCcgimHP8wG459vKTfxwufmw/pxspGHZBuODh5KVraqRBt5nMLZXUat",
+	"nnTBRHzecK9ouVWT6g3l9INe9sZ4esv7d43+uM22axAIoHAQp+fzCwv+z54qcG80BEZ1H+U4LdjPnUty",
+	"4Pu7bf1Szrm4bJSFbhrMfksVNhUt6dUsqxU3q/d25tj9FLWOWHI0KkMIpUSG3/50MSIBUhUtyfnb1y3Q",
+	"EqwmyE5ssem/MGaBgLZczCKH5tuSroixm8fIhYuf6FIuy1UCVTfkLxcXbzFld7ryOIsNVoGLB6YiFe8x",
+	"hXhMJm9/eI9hRVqb4giWZQIZchqNgKvGmX71RAM2UkKkSsXahzC3SeuAdO/DzwmZ82vIcVlbJ0q+/eki",
+	"ScU1LXlOTk4BkEmPDsnX0miMf7PIEmrsph0B/jpJxRAerPUzJlS0H5OMCiERl4lQAVnNo0PynomcMA5Z",
+	"s1SnYnJem0Iq/g+IAo09VlZaHx8/zaAh+JNNDiNLKGszIUzkwZRT4fQczZQlFDXg8D2Lf30Ais+yYIr5",
+	"hsrSnWWpcIU6oHJB4xqJvGTTJ5pwkZV1znKg80uElALM44IikARgHydk8inFWvV0MCafUqhzx+xAF5Xw",
+	"NQO+sj8dJKlIQQSmgz/ZZ+5EdP9zgAfp4E83N5MzUKcmttEJ5CAD145TMWkgICZk+Oz4eJSQyRoSBDw4",
+	"sQ8aQAj46ekoScWkAYaA354ldpdR4DrqQDAsedlHro1tYhOtAb57nqQi/BDe12RaB204lC8OzvBC5i49",
+	"aXJu25nAYDpoAtDwH5N2E3jwgUnzgt2ZyxD/gYtUTNzKTex4PbYFNmZ/aSAu7E8nuAhxqAt44bn9JkS8",
+	"sL+engbDmlgSTgg3qUCoBaTBJiiG/5JGkkr9KqUC0kttEyGABnz6R0dcj6MxIcPnx0/9Mr5jRq0OzmeG",
+	"KVxMj7EBrx2PAgaeOJacYJIxZmUb9hESD6jwWvdwGQIAALhhKjBrwXIjViMnHpAQ4QZx62CukpVuowQx",
+	"MHxmMG65DRQMTPHRfC5YfsBFmzThktHJcNKuopylYuLTNyo7C82MF2LnFy/+4h+MEsJKjc6YZskDW+IJ",
+	"SKZu3vWELMDhrd23L8W85Lo4I5MXCLIevKnpSqMddJiKFzJnOmmxGgHrzipwQmIGFORIN6cHF27dGyCQ",
+	"lj5u/TNqeUOTyb8duAP+4HUONCM8D6UfVAw4L3Uq3ORwSVFWuYS0SSt9JkgoK8B4KEktTeQcRp8K/wZt",
+	"wiRyDuFoTaZM8xynAz5z3bUElTTskJynIis5A9kql2JjInzmSioAKeirZyFOkJyRyfnB/yf04B+pOD74",
+	"Izkkl2RMDibAUCwrJIMarcm/HbyAPsKmYfFLObcioR1pKvwcEyLs4rtwxFlQkMM14XNhf0VPVGuACocU",
+	"lIpol7i/zh3JqY+BxmFoyHCybgdNRmPvQuQ6FSAJEfGvgyfsEUOcj6mFItxAwBGHqZisRbMnDj+REsWM",
+	"4h4hRtOZ24H255X9t1YCJwB5RpapIBECJa7iBqVVwcUc0+gMN9ZmGHiBFvjFxoMTb4jRBR+MB08Pjw+f",
+	"AsS2KUAT7OpLoFRL1Gatugqb53U+GA/cckMd7KBByfla5qt7uwShU1V801VzwQpcu4Lh9Pj0fvuG+t7I",
+	"JQwXTgu0HCoFCOAlXZGhVIlPwfQZmXACY26vkZLImbFKo+YlE6ZcWbqNIAL37Pi4b0jNHP2tEMng2cnz",
+	"fd4+/eMebwe5izt9ERgUg/HPH4IYD9YC0qZaBpZs6DTi56TiojZWTGsu5iUjtXZJAnSuwctSm2Lwwba/",
+	"pkKGTLlealCuNnRx270msjZnXW2Z22MTbpRw59U3L797efEyULuPPqHPlOc3qKURq7bCILub4Tsc1wY/",
+	"Pos5LO25isOxezoYC+JEQVGjkEsiheOMk31offz0gWndUBcMLVkbcmD1eHduaYepI3UwNc2E1U3Csy3x",
+	"ZsJOFA+Mhj2JX9EVySWqukBBtz8bNhgdhtaXVQusfuytD5Cx2tAVQbZFN7Njmz4+eNkOdheOQD3DD9t5",
+	"9ZwhBKvXcMw/CT+0xHKswbbMsOGLJZvCatu/z9++TpBmqBQ5s287qzTOk/iB9fIjHssg2S9cTOQhjq2O",
+	"F2inY+v43vr2oavYzUHdnXGXU2cvzrvHc8STbu0s8U4YlxuzNr0+XsnaWxbmLMInr5jxFzE8IKF8Fz3a",
+	"hRvk4S96fDclXInLc/cQ+iAUXXqXMNpZvehTs9YDlNS2dmdIi1JOp6uWGDm7PvKFwVFqfMe18ajFSefC",
+	"r5/dPV9/r5latRd9IcRy7E6vWCXJzYcHpHEI3NxDZ3RjCra0lpqrJoed9uyXI/m05qWxeyzA6SbD1vwR",
+	"kihW0pU9mzIpZnxeK8BqhWzlcoUaDDqXaFZwsU2ta7Loe6n/ysEPrNG+u5YnncTJEcLOdBPFXP3GsXvm",
+	"cDcWXnxg/ZIvPwRY1E3mqjAS2ZK/WfqTxEfwj5OTD7HIW1RdwVGA1c9dNoaHsLKDaqv1HSRcbFAN2lk7",
+	"rFvR4JJBJMNgc4yTik3GSFQcqQu9rqXh9Qy5LPuG3GCwbQ4Z4mg9g4s1BU65OE2eHwflkqedcsmTCIUe",
+	"UhQ0mHE9csBBL32BR3JHNHQ3UwcVpVw1bg+QY+5QcJZArQS6l2JnQdKjsWGs8ZWv57l/Tc1XVe+kpJ3c",
+	"KzNsY4SkFUvc+Ardh+eOZ6enj8VLSFnnyzxzWSZNKZqvDh1i3esIThZfA91E/7ZoFcCdR59ckcbNNlWv",
+	"SZvcOGBis2pfOXK3jT6o1AgQA6LMYtfNJx3D+acXLDN27fQT/NXykJYV87W5nZzxBzYmH16JicsmmDgk",
+	"euJmQt113UmLWiyEkjCpNOQnu+V62emI1jk3AVPFCAOxAMUOcqa4r5eBTB2HWQX+e/TzFlQXVnZy4QLa",
+	"jOWpAGg6jdfdZLKquKnAi+Js6aKezUoEOlJU5LKylncmfQdD20iSCg8G7r8DFzMMC27Ba0fjc8XwMhby",
+	"0mrwjQPcakzeS7YsJMY4uAEwJhi0kvW8cFlorgijjQeCtx/85W05yFlbOQ9TgNxsa87JQ3LuY2oOGt4L",
+	"wFRIDygPK8kRjhOCiS57foRaqJG9pRKpoAZCDIZXDN3lGzIB7or8IgVCeAttj0xQ8PQL29zPjv/4mKIA",
+	"NqhbCZQETRkZigQK8XsX7oW3J2ShuEAsgkAQ4LbQW2TBkq76fU6v5Ll9/lmsdDe1Z4/Uo5mMJP78RS5J",
+	"KcV87G4Yg5vGvirSwQZIz23pSLPolQGP6xa7TeM669wqhjgagKeFGfHy2tVJPaj69evYf9+wrKSKQQzM",
+	"2oIZO8Ol7ICVNaALYFEGAJD2U8iSHp48w/vVOMKRTFeNdb/7ST31uetx+0JWmGD6JYr621j2tyvhX3os",
+	"PsdfUAu+2uAyVQvE992dXbKS8moLv9jHzhz952MYTKP87bLNT3AhLMgc1IUxycQlggCwk1VfFfPxNgVF",
+	"FE3BNBm6Eu2nXVFGiZLLPWRSeO9/v8vbv/Qlclp4MVsPw/lJ/tqMzMZqUZS7a65Ns798FiJX3qCJq5JJ",
+	"TwA76MAaN1S4Eug1OBI5b3GUG7ONQ720NTldft9mcPqdHbK/Ce8XUEl3YKm9oqYn9937LcycBDcf/q4L",
+	"7rJj/lzSOaG9BUu5rKcuCyaUxbpJA/AmPCRryjLfyzLzW/Xok/vr5ii4BTSe01aXn71Bks++UxOiHAtq",
+	"ijbIkTeD6m6KTqTz1tjG/W/bbk39Ixt1u+1alMrg4oLB/r53dz/t3P574teOWBZuFnYYblG4wKCVkHiX",
+	"t2BLPML22riYw7xVPXqJr3zGHo0GUqH0LRpKvAVq9UHVrfa6vB5OxwX7p2bsz2ZVpxy5/Hd/U52Tu8n2",
+	"iyZNwaoEk1bgRlKPNrO7Tv83uS1V+lvJxeebjfcvvcObom6c8P7dm/HYchaK9ZAhrTUpWrTR3SOcRxDB",
+	"6ufAtyVdvUFw9HvSas5deUJTeQWFNFcsUrDg6jbgvuzewgWv9xSM5lCx4GTyWtFEX27X6XFfbtf9b5sQ",
+	"Uf+RVZ4AtL4voawLGYc1CS49z0MSruMqJqSgOZkyJka/Ie3o2cnTB0uOePiUzUZ+QN00dRcsBO6IJ7ot",
+	"dpPK6WMNCFIHBGf3cw51t235FO/wjYdzWxn20RwtSsrXts365u8JjtrRHZKvW6w1wNejATI0vEIKWeba",
+	"13xhENtfUe7UhsNfpwbl5o8SxPIT+2jIsORXjLx99f1oTZWCxYArHbg5C2KqCI47IYodIEb8nmFVEFUZ",
+	"21Z+Bi+8RwiLLzm8Grvg8vT5sy04RHsguDgIj757Kr+sKOvvpvce2UwuB66gAJEggjgECKFhGIVwgYkm",
+	"GAEJMCL0qSWQXddCZ0Dm0QoeEm7CmjOX3N/i2kJkxCqnBqplMdFmD9UUtY7edKnzFtCX6Q1Z2+LHwu+0",
+	"gYU9azGbU4EyXOTrIKmFdHJcSHe59gTBWCeE5rlu6pIoVJ8jdqdzPa6hpJIhvmvJsZaDNTok7w1bpMKn",
+	"QbkgEyhdbrT/epKQU7iYktQLS50JInROejKQEIf3YXyQRhJdyOXajSU4nlFfwnaA0LWHw/GB5EyAUtyX",
+	"GGnY4nd/CJZYBt7nmBPE7mkOe040Eax2mzUwvL2OkR2Ocs3nWwvJ7fN/2rD6b9dz8R2zep+TdlbyzqXM",
+	"9zgYACu0ny/e28e/s8UvYho/XiUAULlzZAYZv3CC4w1UeP1+cy9ac13yrqymGK16dRDIdgY590STSU4N",
+	"nRBXewzOdzL89v0P348OyTumaz/OyXdUmwN4fvD6m0kqhlKRyZ8giPCvk9EhOYe8bfs5AA5PxmTBxXzi",
+	"QFsQ59sOCx1+oFOk4vQ50SyTIteH5KJ9BYCyGvARl16ui9podyWBFcNCsMykogUqo9oQnsd0jPfQ7GOF",
+	"UbYbNJ/inr/O8vb7/e5S0gk+BKD3QcsZe7oS8MNfkxPgPXDVwXvLscgZnYj9rSGUs0Bx5pCRYjZuWtnd",
+	"1WToFZvS7Epv8zY1EKFf4hHRBU7tYSPY+x6qaehuLMZtriALSEion/1V+ppg8pbQB5Dy65YBsKioWKHI",
+	"D3NCsFAFjLtYwl2yDRgkAH1qSlgaIdmgxVN9lazd69KAODV6dHvvEtdkxj/a04mSjKqcoHkJ1dC+LidX",
+	"dJl4V+M43BPBzOuSeRMdrXg2qzUtR3gIgCWvPf7VdOXKxmXH27uAy0pVe4i615nIATn9DFGHQqzsxoXg",
+	"MbMTf5ejWxFGBS5GVkrNOrhim/ll5/rqfvbjA0ByrMEyP3J+2U6SoOF+uyt+S3GYx1M2zzXAUwD4Jew7",
+	"SBlvJMBZLDEYLi0GwO87nF1Hn/yfN0e0QSSP2zuIWP7ZOyj5LKj4nvwzP4svLgFtDe79kR3e++xrd7hD",
+	"CSNIU8gwnysqDMtHjd/xdz/5HtvZ7kq7oaVyBxjmkka1Cgch6S50cOcrHJb2gNaEb6srQvjyPi30DXtI",
+	"pKA3vZy1DtF6+MiIED8VMoCwm7JSYg1vBO0FACazog/87JqWNWi7WcGyKwAKBRXLaiKAH2fGXilieCUm",
+	"Yk3oVPgEEnK+BcmXAJBviLIHWtKz09NUDOP4wKOY2fzjIqeGvXkoPIo3DDt49LSSfVns1wFCgZhiPhXb",
+	"X3SPurrhFSP/sJzmkG4aaOBeKKOKrUNZrSHco+kiMoY4g5RccQFX/sMd7kOpnP5hfx4ROsWqdTC+h4in",
+	"g5DPegS6v1REzmZnDo5WA5NnfMazBqh5yYVuL3HyZ0wqbAdJULhi/8LfaFm6GnrYINb4xNGBOwyskdT+",
+	"eJCVPLtCwC93hflMStPCLjzR+J3PBaMm/DkVcjbDftKBYhUXOeIMz9KBt2/cp52nHlcI8WfGqZhKU2A4",
+	"y9rLh+R9AA/nL6a3moEVS6jtyaXA5qliqaDlkq4QoLInFPeG8jKg3INK+rWuevakpZRu2AYdBVQxRzZQ",
+	"71ayJnNmHv9AsJ3DsNwIki7FmiAtJNvKGZLEgR/tfmhAgBwPALiSZUWMnDO7EpACZTVZBZdmWtFPje0f",
+	"bkqoxZWQS+E3gNtbwJwczwk7Hg2fAt4MRbw7NMxdFp39JhVDiJ9TuKnZrE0SvNNQwUXCKwEQ/lvQiot5",
+	"KnCrL5Sclqxq1D9EGQUKgwMZRdSsIxrIEICv7Z+TEXGZMv6WX9j4wB0OVbfhFm400ZlcsDMPHe/gq9uP",
+	"alPy63ZpO7OKbQ+UoLEd8gBnI+Ul9qcf/XjcbV8uQvne3N/qFvMLx/aqlViTK80Bs76F3V209mRYT1Lu",
+	"nofOc3f0Cf9YQ2JaywJB+D1XessRt1cxmkNeGTcg45HHG5goZ6Bb8z0VLrO1tkeF301cEQQnbDDm8UeH",
+	"zX1Igmu4U+GxLKV7ce0ObjJs7+AetYdne0N10gLdbF6P3XMndtLxwvlEnlR4cWD8/d0+HyZ2g/cZ3AQy",
+	"8Q53GEAqoNv/+k8yxAHBf/9lo6tREtyE3bnlOknF1muuyTuKUsPKwFdWG5AHpwmwxYKhTO85Ud/CuvSg",
+	"eXb9Dg3nbHc8tPGgr57ddlfSQ3r8cWYvqMp7ZYRPM82oyu/k1X80P/15d7Bjx4aoIqt25/RuGMSmQiaZ",
+	"rm6raEAA7q1VXxf4ykM6dJrLxHroh6OMIrb+MkCMsSukhqGw0yxTzOhRXL/aD0jdXVslBVuD0p8zo8mz",
+	"46dk2FxrFEHJR9S/B4fedlfUPbKPH3vN3RVyW7iniWQhZb4wZ9/9wDpucqVLzZxaGxHAumFpzoKFAEdP",
+	"YRXS7dcCbFzNgAxcMryWcD257FpeNSx3+4HjG931vHm2U/5BBPT/nb9C4Es+AnCQvXf9rdOniyvdXir4",
+	"8we7Jpi0gitfq3IwHhxBvM+1Ersnw1ryzhvAcrDpk+BeuJjo84qTu1zgsKUsDDIeHXFg61b1dSDRIOi4",
+	"mCeQfQR/QLYa/FUyem01IdtXQRFVEs7Axo710MRwwsVq50LgzgCp0m4GUNfwT1fMOnTwi1K5pBMfL3D4",
+	"R2GX4LaO9AjmyFAqdwPTqFFQ3R1hrP0b4PD8z1gL4ha1BXVp+vPZnzcfbv4nAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -291,6 +291,15 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		})
 	case play.VerbResign:
 		said = []string{sp.t("verb.resigned", tok.Game, w.Version, w.Head)}
+	case play.VerbTakeBack:
+		said = []string{sp.t("verb.takeback"), sp.t("verb.others_told")}
+	case play.VerbAgree:
+		said = []string{sp.t("verb.agree")}
+		if w.TakeBack == nil {
+			said = append(said, sp.t("verb.taken_back"))
+		}
+	case play.VerbRefuse:
+		said = []string{sp.t("verb.refuse"), sp.t("verb.others_told")}
 	}
 	verb := w.Reply.Verb
 	if v, err := sp.w.Say(games.T("verb.name." + verb)); err == nil {

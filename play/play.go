@@ -94,6 +94,9 @@ type Outcome struct {
 	// actor except a replayed creation.
 	Game *projections.Game     `json:"-"`
 	View *projections.SeatView `json:"-"`
+	// TakeBack is the game's open take-back request after the command
+	// (nil: none).
+	TakeBack *TakeBack `json:"-"`
 }
 
 // Service runs commands against the event store.
@@ -409,7 +412,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	if err := s.finishIfOver(c); err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{GameID: req.gameID, Version: t.Version, From: from, Refused: c.refused}
+	out := Outcome{GameID: req.gameID, Version: t.Version, From: from, Refused: c.refused, TakeBack: t.TakeBack.clone()}
 	b = &pgx.Batch{}
 	var rec []events.Recorded
 	var written map[games.Seat]uint64

@@ -94,6 +94,16 @@ type TakeBack struct {
 	Waiting []games.Seat `json:"waiting"`
 }
 
+// clone is a copy of tb that the table's later folds leave alone.
+func (tb *TakeBack) clone() *TakeBack {
+	if tb == nil {
+		return nil
+	}
+	c := *tb
+	c.Agreed, c.Waiting = slices.Clone(tb.Agreed), slices.Clone(tb.Waiting)
+	return &c
+}
+
 // rulesEvent is one of the game's own events as the table keeps them, to
 // re-fold the rules state at a take-back.
 type rulesEvent struct {
@@ -298,7 +308,7 @@ func (s *Service) AnswerTakeBack(ctx context.Context, actor Actor, gameID string
 	req := answerRequest(gameID, agree)
 	req.hash = commandHash("takeback-answer", gameID, strconv.Itoa(asked), strconv.FormatBool(agree))
 	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
-		if tb := c.table.TakeBack; asked != 0 && (tb == nil || tb.Version != asked) {
+		if tb := c.table.TakeBack; asked != 0 && tb != nil && tb.Version != asked {
 			return refuse(CodeNotFound, "refusal.takeback_gone", c.table.ID, asked)
 		}
 		return answerCmd(actor, agree)(c)
@@ -315,7 +325,7 @@ func (s *Service) TakeBackOf(ctx context.Context, gameID, user string) (*TakeBac
 	if _, ok := t.ViewerOf(user); !ok || !t.Started {
 		return nil, refuse(CodeForbidden, "refusal.not_player", t.ID)
 	}
-	return t.TakeBack, nil
+	return t.TakeBack.clone(), nil
 }
 
 // answerCmd is the decision of AnswerTakeBack.
