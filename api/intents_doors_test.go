@@ -715,13 +715,34 @@ func answerTakeBack(agree bool) func(*intentGame, []string, int) (string, any) {
 }
 
 var takeBackIntents = []gameIntent{
-	{name: "takeback: one's own last bid", wantOK: true, prep: bidThen(false), who: lastMover, text: fixed("takeback"), api: askTakeBack},
+	{
+		name: "takeback: one's own last bid", wantOK: true, prep: bidThen(false), who: lastMover, text: fixed("takeback"), api: askTakeBack,
+		extra: map[string]func(*testing.T, *intentWorld, *intentGame, *intentPlayer, int) intentAnswer{
+			"web (take-back button)": func(t *testing.T, w *intentWorld, g *intentGame, p *intentPlayer, v int) intentAnswer {
+				return webAnswer(w.formNoLocation(t, p, "/games/"+g.id+"/takeback", url.Values{"version": {strconv.Itoa(v)}}))
+			},
+		},
+	},
 	{name: "takeback: reprise (French)", wantOK: true, prep: bidThen(false), who: lastMover, text: fixed("reprise"), api: askTakeBack},
 	{name: "takeback: undo another's move", prep: bidThen(false), who: anotherThanLast, text: fixed("undo"), api: askTakeBack},
 	{name: "takeback: a second request", prep: bidThen(true), who: lastMover, text: fixed("annuler"), api: askTakeBack},
-	{name: "takeback: agree", wantOK: true, prep: bidThen(true), who: anotherThanLast, text: fixed("agree"), api: answerTakeBack(true)},
+	{
+		name: "takeback: agree", wantOK: true, prep: bidThen(true), who: anotherThanLast, text: fixed("agree"), api: answerTakeBack(true),
+		extra: map[string]func(*testing.T, *intentWorld, *intentGame, *intentPlayer, int) intentAnswer{
+			"web (agree button)": func(t *testing.T, w *intentWorld, g *intentGame, p *intentPlayer, v int) intentAnswer {
+				return webAnswer(w.formNoLocation(t, p, "/games/"+g.id+"/takeback/answer", url.Values{"asked": {strconv.Itoa(v)}, "agree": {"yes"}}))
+			},
+		},
+	},
 	{name: "takeback: d'accord (French)", wantOK: true, prep: bidThen(true), who: anotherThanLast, text: fixed("d’accord"), api: answerTakeBack(true)},
-	{name: "takeback: refuse", wantOK: true, prep: bidThen(true), who: anotherThanLast, text: fixed("refuser"), api: answerTakeBack(false)},
+	{
+		name: "takeback: refuse", wantOK: true, prep: bidThen(true), who: anotherThanLast, text: fixed("refuser"), api: answerTakeBack(false),
+		extra: map[string]func(*testing.T, *intentWorld, *intentGame, *intentPlayer, int) intentAnswer{
+			"web (refuse button)": func(t *testing.T, w *intentWorld, g *intentGame, p *intentPlayer, v int) intentAnswer {
+				return webAnswer(w.formNoLocation(t, p, "/games/"+g.id+"/takeback/answer", url.Values{"asked": {strconv.Itoa(v)}, "agree": {"no"}}))
+			},
+		},
+	},
 	{name: "takeback: agree with no request open", prep: bidThen(false), who: anotherThanLast, text: fixed("agree"), api: answerTakeBack(true)},
 }
 

@@ -138,6 +138,8 @@ func (h *Handler) route() {
 	post("/games/{id}/start", h.start)
 	post("/games/{id}/move", h.move)
 	post("/games/{id}/resign", h.resign)
+	post("/games/{id}/takeback", h.askTakeBack)
+	post("/games/{id}/takeback/answer", h.answerTakeBack)
 	get("/games/{id}/history", h.history)
 	get("/games/{id}/audit", h.audit)
 	get("/games/{id}/record", h.record)
