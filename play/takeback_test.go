@@ -5,10 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/play/archive"
 	"github.com/courrier-games/courrier/projections"
@@ -459,5 +463,126 @@ func TestTakeBackReplayAndAudit(t *testing.T) {
 		var b bytes.Buffer
 		_ = archive.WriteAuditReport(&b, rep)
 		t.Fatalf("the audit of a game with a take-back fails:\n%s", b.String())
+	}
+}
+
+// Two worlds: two Coup games with the same public history (seating, coins,
+// every move) and different hidden cards. Everything a take-back serves a
+// seat (the answers of the commands, their refusals, the history) is the
+// same in both, once times are normalised: whether a move may be taken
+// back depends on public facts only, so a refusal tells nothing of a
+// hidden card.
+func TestTakeBackTwoWorlds(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	reg := catalog.Registry()
+	serviceWith := func(seed games.Seed) *play.Service {
+		return play.New(pool, reg, play.WithLogger(quietLog()), play.WithSeedBox(testSeeds), play.WithAccounts(testAccounts{}),
+			play.WithSeeds(func() games.Seed { return seed }))
+	}
+	// Two seeds that seat the same way and deal differently.
+	type world struct {
+		svc *play.Service
+		id  string
+		by  map[games.Seat]play.Actor
+		tbl *play.Table
+	}
+	var worlds, seen []world
+	public := map[string]int{}
+	for i := byte(1); i < 60 && len(worlds) < 2; i++ {
+		svc := serviceWith(games.Seed{0x7b, i})
+		id, tbl, by := startGame(t, svc, "coup", 3)
+		_, views, err := tbl.Project()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub := string(views[0].View) + fmt.Sprint(tbl.Pending[0].Seat, tbl.Engine.Players(tbl.State))
+		if j, ok := public[pub]; ok && seatViews(t, seen[j].tbl)[0] != seatViews(t, tbl)[0] {
+			worlds = []world{seen[j], {svc, id, by, tbl}}
+			break
+		}
+		public[pub] = len(seen)
+		seen = append(seen, world{svc, id, by, tbl})
+	}
+	if len(worlds) != 2 || worlds[0].id == "" {
+		t.Fatal("no two seeds with the same seating and different deals")
+	}
+	times := regexp.MustCompile(`\d{4}-\d\d-\d\dT[0-9:.]+Z`)
+	// said is what a step served: its error in English and French, or the
+	// seats' histories since the start.
+	said := func(w world, err error) string {
+		var b strings.Builder
+		if err != nil {
+			fmt.Fprintf(&b, "refused: %s | %s\n", games.Explain(err, "en"), games.Explain(err, "fr"))
+			if re, ok := games.AsRuleError(err); ok {
+				b.WriteString("rule " + re.Rule + "\n")
+			}
+		}
+		for seat := range games.Seat(3) {
+			changes, herr := w.svc.History(ctx, w.id, w.by[seat].User, w.tbl.Version)
+			if herr != nil {
+				t.Fatal(herr)
+			}
+			for _, c := range changes {
+				if !strings.HasPrefix(c.Type, "game.") {
+					continue // the game's own events: their redaction has its own two-worlds tests
+				}
+				fmt.Fprintf(&b, "seat %d: %d %s %s %s\n", seat, c.Version, c.Type, c.Data, c.Text.In("en"))
+			}
+		}
+		return times.ReplaceAllString(b.String(), "TIME")
+	}
+	mover := worlds[0].tbl.Pending[0].Seat
+	steps := []struct {
+		name string
+		do   func(w world) error
+	}{
+		{"tax", func(w world) error {
+			_, err := w.svc.Move(ctx, w.by[mover], w.id, play.AnyVersion, []string{"tax"})
+			return err
+		}},
+		{"ask", func(w world) error {
+			_, err := w.svc.RequestTakeBack(ctx, w.by[mover], w.id, play.AnyVersion)
+			return err
+		}},
+		{"agree", func(w world) error {
+			_, err := w.svc.AnswerTakeBack(ctx, w.by[others(mover)[0]], w.id, 0, true)
+			return err
+		}},
+		{"agree too", func(w world) error {
+			_, err := w.svc.AnswerTakeBack(ctx, w.by[others(mover)[1]], w.id, 0, true)
+			return err
+		}},
+		{"exchange", func(w world) error {
+			_, err := w.svc.Move(ctx, w.by[mover], w.id, play.AnyVersion, []string{"exchange"})
+			return err
+		}},
+		{"allow", func(w world) error {
+			_, err := w.svc.Move(ctx, w.by[others(mover)[0]], w.id, play.AnyVersion, []string{"allow"})
+			return err
+		}},
+		{"allow, and the Court draws", func(w world) error {
+			_, err := w.svc.Move(ctx, w.by[others(mover)[1]], w.id, play.AnyVersion, []string{"allow"})
+			return err
+		}},
+		{"ask after the draw", func(w world) error {
+			_, err := w.svc.RequestTakeBack(ctx, w.by[others(mover)[1]], w.id, play.AnyVersion)
+			return err
+		}},
+	}
+	refusedByRule := false
+	for _, st := range steps {
+		var got [2]string
+		for i, w := range worlds {
+			err := st.do(w)
+			got[i] = said(w, err)
+			refusedByRule = refusedByRule || (err != nil && isRule(err, "TC-41"))
+		}
+		if got[0] != got[1] {
+			t.Fatalf("%s: the two worlds differ:\n%s\n---\n%s", st.name, got[0], got[1])
+		}
+	}
+	if !refusedByRule {
+		t.Fatal("the take-back after the Court's draw was not refused under TC-41")
 	}
 }
