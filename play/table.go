@@ -315,7 +315,7 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 			return err
 		}
 	case TypeTakeBackAsked, TypeTakeBackAnswered, TypeTakeBackClosed, TypeTakenBack:
-		if err := t.applyTakeBack(e.Type, e.Data, e.Version, e.RecordedAt); err != nil {
+		if err := t.applyTakeBack(e.Type, e.Data, e.Version); err != nil {
 			return err
 		}
 	case TypeEnded:

@@ -140,7 +140,7 @@ func (t *Table) markMove(by eventActor, version int) {
 }
 
 // applyTakeBack folds a take-back event recorded at version.
-func (t *Table) applyTakeBack(typ string, data []byte, version int, at time.Time) error {
+func (t *Table) applyTakeBack(typ string, data []byte, version int) error {
 	switch typ {
 	case TypeTakeBackAsked:
 		var a TakeBackAsked
@@ -180,7 +180,6 @@ func (t *Table) applyTakeBack(typ string, data []byte, version int, at time.Time
 		// deadlines, new prompts.
 		t.Pending = nil
 	}
-	_ = at
 	return nil
 }
 
@@ -516,13 +515,4 @@ func (t *Table) takeBackText(typ string, data []byte, viewer games.Seat) (games.
 		}
 		return words.Phrase("change.taken_back", tb.To), nil
 	}
-}
-
-// isTakeBackType reports whether typ is a take-back event.
-func isTakeBackType(typ string) bool {
-	switch typ {
-	case TypeTakeBackAsked, TypeTakeBackAnswered, TypeTakeBackClosed, TypeTakenBack:
-		return true
-	}
-	return false
 }

@@ -81,7 +81,7 @@ func WalkFixed(t testing.TB, eng games.Engine, players []string, opts games.Opti
 		}
 		version := len(evs)
 		lastFree := false
-		for step := 0; step < 5000; step++ {
+		for range 5000 {
 			pending := eng.Pending(s)
 			if len(pending) == 0 {
 				break
