@@ -149,6 +149,33 @@ func (e SessionTokenType) Valid() bool {
 	}
 }
 
+// Defines values for TakeBackRecordOutcome.
+const (
+	Expired   TakeBackRecordOutcome = "expired"
+	Overtaken TakeBackRecordOutcome = "overtaken"
+	Refused   TakeBackRecordOutcome = "refused"
+	TakenBack TakeBackRecordOutcome = "taken_back"
+	Withdrawn TakeBackRecordOutcome = "withdrawn"
+)
+
+// Valid indicates whether the value is a known member of the TakeBackRecordOutcome enum.
+func (e TakeBackRecordOutcome) Valid() bool {
+	switch e {
+	case Expired:
+		return true
+	case Overtaken:
+		return true
+	case Refused:
+		return true
+	case TakenBack:
+		return true
+	case Withdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListGamesParamsMine.
 const (
 	N0 ListGamesParamsMine = 0
@@ -235,11 +262,14 @@ type AuditReport struct {
 		Version int    `json:"version"`
 		What    string `json:"what"`
 	} `json:"problems"`
-	Result     *Result   `json:"result,omitempty"`
-	Seed       *string   `json:"seed,omitempty"`
-	SeedSha256 string    `json:"seed_sha256"`
-	Unchecked  *[]string `json:"unchecked,omitempty"`
-	Version    int       `json:"version"`
+	Result     *Result `json:"result,omitempty"`
+	Seed       *string `json:"seed,omitempty"`
+	SeedSha256 string  `json:"seed_sha256"`
+
+	// Takebacks The take-back requests, with each answer and how they ended.
+	Takebacks *[]TakeBackRecord `json:"takebacks,omitempty"`
+	Unchecked *[]string         `json:"unchecked,omitempty"`
+	Version   int               `json:"version"`
 }
 
 // AuditedMove defines model for AuditedMove.
@@ -808,6 +838,34 @@ type TakeBack struct {
 type TakeBackAnswer struct {
 	Agree bool `json:"agree"`
 }
+
+// TakeBackRecord defines model for TakeBackRecord.
+type TakeBackRecord struct {
+	Answers []struct {
+		Agree   bool   `json:"agree"`
+		By      string `json:"by"`
+		Seat    int    `json:"seat"`
+		Version int    `json:"version"`
+	} `json:"answers"`
+	At time.Time `json:"at"`
+	By string    `json:"by"`
+
+	// Closed The version at which it closed.
+	Closed *int `json:"closed,omitempty"`
+
+	// Outcome Absent while open.
+	Outcome *TakeBackRecordOutcome `json:"outcome,omitempty"`
+	Seat    int                    `json:"seat"`
+
+	// To The version the game would go back to.
+	To int `json:"to"`
+
+	// Version The version of the request.
+	Version int `json:"version"`
+}
+
+// TakeBackRecordOutcome Absent while open.
+type TakeBackRecordOutcome string
 
 // TakeBackRequest defines model for TakeBackRequest.
 type TakeBackRequest struct {
@@ -6164,179 +6222,182 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H39kts2lu+roHRvlaVa9qftzB11bU11HI/HmThx2Z2bvTd0tSASEjFNAhoAbFnj6qp9mn2FfYB9k32S",
-	"LZwDkKAEqqV2d8eT5B9XWyTxdQ4OzucPnwaZrBZSMGH0YPxpsKCKVswwBf97RSv2+hv7FxeD8WBBTTFI",
-	"BoJWbDAezGnFLnk+SAaK/b3miuWDsVE1SwY6K1hF7WcV/fgdE3NTDMbPjpNBxYX/70kyMKuFbUcbxcV8",
-	"cHNzY1vSCyk0g95fKiWV/SOTwjBh7J90sSh5Rg2X4uhvWgr7W9vd/1ZsNhgP/tdRO6kjfKqPsDXoJWc6",
-	"U3xhGxmMB+eCMPssIVyQTNZKcaaeaCIFwwdEF3TBDgf2U9ea7ez87esLecVgCAslF0wZjgPPFKOG5ZcU",
-	"hjyTqrJ/DXJq2IHhFRtszD0Z8Ny+u/FzSbW5rPX2xkRdlnRaMr/+G60gxSLNK3Ytrz6r8ZuQ/D8PgB+g",
-	"uyRchg/Nd3L6N5YZ2/d5nXPzji2kMpElLFh2xWBNuGGVjo7e/UCVoiv7/5zrRW2wgearbTzxDX4Qa4uJ",
-	"nIUkmUpZMirsoxlX2lxOKTzu8tJFwQg8JtdMaS4FoWSh5LRkFVlSTWayFjmh5rBlAS4MmzNlG573kemK",
-	"izh7VPJ6j+nCirP8jbyOTnlBte6b86KkKycUdqeHm3n3qy6d3TIFzQXrsSyQL7eznG/CvR9jtfWBKabr",
-	"0ty2XO/wLbvrGYuvv31wqQt6+vyr6PNa3ImRt6zK2uTnuNWAQVoqdQeWBEuEbN3QOmk2WkAtz1bBhurd",
-	"v46bNui6j+jLCioEKzd3E13whLCK8jIhWckTIhWxjcjakJzNaF2GG6ltcKZkFeco29Ylre0BFNu69vET",
-	"Tb756+s3BHmEUJGT89oUTBh37hwgX+ho1xXTms7hXOzbr9EH8mrbvuuR3X+vmTZ9XWnK9+Q6TZc9yyKv",
-	"4US85mxJlgUTxLhfQajlLOM5yw9xQ3S2bLD0Ru7AzkA5eNc11axAMoD/eV5xS+mmCesX49EX1NBSzjf5",
-	"s1mVnQSna8aqQ5sLt34CQoNbBvPKSfnugLzs31x9nhOrAFjtRLAlsS9qMmSH80OSyZU0bBTnRPrx0i6h",
-	"7tkJXGx73KsxSBja3kv3A84oJovrkunLWpW3S3on7Jx60c4gnGw7wrDpLeRwI9sgiBMw0UXoEGmdZj8V",
-	"1MAGwYEQy7JzpkG9tDplyQWLUqyk05gUvGiaeqKJnTuZSWX1Cqa0FI4TfrK7kpal1TAUsdJ9BB3acdhl",
-	"e6LJUqo8LrREL+91++VWnfE8aDVkXGk3BFqWl9BxtA+gRbwT+4jwXEcWLdrUNS1rdgmr1dMivKE765TA",
-	"2i+Ywod+bbSdl1Q5U2eETjUTphVwrhXFaE4ojG5FqALa7XGUQyP7COI1pnfc7tnRs0mXCaP8jep3j42i",
-	"WaaY2Vy+94VcWj7N2JhoJnLCjZ08JV8zqpgixjYXJYvxHW1VQb3RtD5N/Drx44pN6BtGc7t5UMHIc26H",
-	"TMu3wbxmtNRs3cC74BWz3CmXLAcOsNoSkTM4uKxelNgZpoM/nBbpICHp4GmeDqyukQ5O8hP8kQpS2J1F",
-	"DSkZ1YYMkSPIgs6ZfmJZrQJdwakQ6cDUShBoydArZt+tRmMysT9PHGf6/oE1rfgiFb2ywt0Rm/zhtBgl",
-	"ZLLkIpdL/xX+j7BrplaElXzOp2Xz+YpQoZdMJUTXWYGUeyHrhd1QZcnEnLWtnz4rRofk3BBu7CGOixsO",
-	"y8Bo8Cl+Yg/dQ9QVA16yc1qz9k+PIxyyZOwqp6ueTStFuSL2MRn+ePFiRKQgy4JnRTM0TVQtEgLC5ud0",
-	"UEmB5DI1wz+WLHe/FDX+MVM8HXzwW3vsFi2nq84mDsZ9chw/Sl/ju3/Y3OBIjtunfxPl6Os3lJd78vMP",
-	"ghGnZ1outlyYs2vgvKn8CMxs2EezSae7+yWad7kwXz2LGq+6xmlFBRz72PNAfoZkBMUPVUXXd8fn4Lr9",
-	"0L/u33FtPlc19CS8u1ronRCfZUNNV1vtjcgR6fwTzsTL4x4Jxaju2KGdA93+9Vmj9pLGfsFEXdmFqhcF",
-	"K9GraFeI5cGi7cBRu5vOrVHcDMO1C7ZGjFT91k3Qbf9aU+MkGmxZXHiwoBTLrA4SJULvqL0BhGbSdDVo",
-	"yNU7fsdq98L3/a4zxWZMsRjfqZq16lVmDyRFuA6VVPdtsBCNMRzdUG1vW+b7Di3lW8Vsdz1a3l/X71eg",
-	"Wp8QI8nJ8fGxPVsVzQxTmgydP4VMV8RarklH0QQVHI5xdxBJqeLq8k785PcuGdqu7NrVmqHj2i8pKagm",
-	"QhqrxWYFy+F04IbkklnVoGFCxY1hwo7aHiOjvRjRLVSMAI0Lv7u0LP5zJnMWioKKllaOgHeqFrT1wsAv",
-	"M6mmPM9BaxTSXIJv1W4IQ0t22Q4vk2JWcjgdjJSXJVVzBg3qerGQyp4WFcs5vYTRJwNelmxOy0u3v8L3",
-	"SirmNYXPFTXssuQVN35415SjozyBNVOCgpuCmULml3aATgWNyrOcGcpj5gxYk2gN5URzkSFtPQuACgoe",
-	"EqLpMiFGlrnlS1MwrlApHHYWZLSf+eL0jJ5xcU2WSop5w+W4p59o4lcqbgtu91xZe3CLpUgdo+fogZoq",
-	"Rq+8Dfri7cHJ6R12lJM+Wa2UNQH96kaW7pZdASzcLtvmnlh7H3dCdOtcu5DXmluCGhqfA7MfOEO1JURj",
-	"F2jGCDeHSFRsYz3k0rhh99AjgAa209XCShcr2zr9W2sS3Mmg30cp03eqxjRmf1LupcN6ZSHCwQVdLJiw",
-	"I+cCxXNkDnaAcZMXfrgnLcSJHyCwo1Gjj4TT7mWW+zjWkeu2hyR6t4/fNnDEK0Z30Wf8Me7bj80u7jG9",
-	"izXjTcm7h1J7Y3QFiwUE/0J14Y00t0ol1cZt1iGdGWZt+kxWFRV5XHL1iMl+r53ryB7uVi+wL0YbDny5",
-	"cb2o/4BoiROLDG7jsLfoz7+XqBw18QXo7NyE8BmhAmRPD3lDM9ZQU+tQC5ELUDFoZjgoBDMuuC767BJ5",
-	"SdEI3mkxLuR5PEJZL/K9mXtrLHUla3XpHTW3qdZWo+k6292yhKHENtjoJh12smaJB9Pp2+D3Ib0+M0Bj",
-	"P/f+mF2jM26v8bwnCLPNuxML+HV7+LM1FWhWoMtSMwP+S9tnYqWsKawBBXoYuK7pVNaGmIJreCcYUjvJ",
-	"W8UGuPqH6eCFrBfpYHRGWLUwKxTqtbgScil6jnFjuJjrrY1bdcC/SIbcaCKvmVI8Z3qUOKsI5gpZFB1d",
-	"dRvhLdXeY7O30n8timQpFAw+xhffSi7uZkP6xV7Lg9rBNfidnN+1U+a5Luj16Wk3/erpzmGgb4JTxHmg",
-	"BVsSmmWyFkChWyfXUXhhcB/6Zvw+qvQGVsj21vv17mRgeeQFGFJ7rmd885+jfS1nxEo93YSPIG6QDsYQ",
-	"jYNg7e1r1Gb4bHp6nfJgX9Dk1csLUnJtIt21e2eX/mKa3A/CtiZnszNiz0miGCru4L7A/ZEQbW1LF+Cc",
-	"KklzpsDhAIl5TBM6p1yQITCKX4CEOOOp5/jtO4d61MGWkHpPSmbtVzuLFccynTDA6THuJvffk1skju+2",
-	"bzJ/dcRfc6RaYd5jtmBwB3w1RNOV3qI3bopikK9U+xiri+2aMUntCKqFwdiJYhUXOVP2f//97/+xR8T6",
-	"nOhCKtOKjAWTizKugy6YuoxvsJ/a883ar1NgQmjO8htsviEX19xAVo4ekw7Pgbk52sWPmAcxVVzzYFR9",
-	"JHuLbkeRsUhSGy1L+Hq3YyuTC2CvqaxFxiI0s28RI0HOEJrnimlN3NtnREhTcDFvdAAj7YrVwvDSfkE0",
-	"nwtr3E5XjmFYTkouruxeXypumP3Cp72SmZIVuAmSiG7SzKk7vv9nx+XSUqhlLbEiEkgHRIJBMEO0rBgO",
-	"dSbVKCGV1IYoltlB73faN3paRHEGOdnP99rKU9g2dliWryBOK73o20vjgH17m7qBA0oCpvAL2ZK8j8uQ",
-	"NzaPw/vUKqOKpDNMF5Y8ueVyiG27KHAnwyMMjmzT/xqlr6I5I9RpqdpO8JH0vl00vbC9jWWPn9HneA63",
-	"Tn1/BPecuXc88yJs0Oh5uyeTO/d1lEL+KewMSHoZpgMmfCAdTAHQC5YFL/Gtgl4zkhVSM0GElcpDY60E",
-	"4C3MQyAzWZZyqcl5lrGFOfjOdZIAQ4FEw3xpK6YOuG3GQM7BNn1hh8R2ayNf/kOKyFxfn39/3hg5L2u7",
-	"pEdvqeI6HYyCXAMucHggLKhqYyRcnJF08OPFi3SARpGdeYTgsXOGOSZ0xkdDkDjJfwSr+VYdp+Ii/PVk",
-	"XevpJ/t5S/TmBNALRq+0VQZC2pMhJYbOm6wS++vB1y/TAakYFZr82Z6FxWhN9Xz6fAvN9qkN2UrQc0GA",
-	"pvYVYl8B6tqRd6nbks1uVk+1YBhfPdvJNHsjr+8YUmQfFxDSvgxcNRUXvKqrwfg45o6KO94hA0ReM8iI",
-	"1lbs0JIg24JXBpJF7cG2NsHT4+Nbq3DWhCYGwTYG/qF3XbwPbz2YmjG+2MG5h6/dJINrzpa3vf6eUfN/",
-	"7Xvrw/bduWZio/2eLb1feQ8K5mEO2va8EP9i4DS+zSqruLhs3Iu9bhRNqI/5VbU2KIX9Z2QI/uWTU1JJ",
-	"YQo9surd3yQXh+R7aQjVVyz3NiW46Kzeg/EOUKZZY68iV554ltnGpFxcKlZyOuUlN6v4yBdMWVXPJS21",
-	"crZiZnPMzQQFY7n2Uzhzvgd8lpAlN0Wj/+Y1IytmEqvU3X2ut02133vmOniim6HDEeN0prGLyIY++dFO",
-	"hvrtPvpO+tpxsoPPXkEIPUxyxvO1OyvYAOM2lQC9AUJOZb56oomiVk2KWwr9KSAFw4qOxpCRM7IsJIR2",
-	"rdHmUxLaLMgkpN/GCRNNNGwS22N6KDVwulXMHQRB65Dn2R0eGJXC80sqhnawc2Z08yuYn2ftMmlDldHW",
-	"3uJGs3KGSoI1TO1GTYXlZJaPDskPlVUo8nGHPy13aOLMKHuWAZOb0NOcCmu32GacmRd+73rn5jAVPTmO",
-	"8TVrvRsnp7t4UGMy9S0TeVR1/vy4W5CO3xeEBg9UTpxzyncZVcV7C+p87sEmS3GRsR3iua4SC9rxX0WX",
-	"qinsiXuMNx0l8MFln1MHHwN/AM++enlBjq5PjlyU5uhT8/0NGbpsjZJrY/efXDCBJ0tP7j71BtGWfvEl",
-	"t6NcACIhStYit6dSb5eNJ3PKZlIxJyfRKAA5Ba+N4vmJW1IHQqK4HDnRy7cwiRdURdxwe0dfQe4HeTlw",
-	"tjm1zC6G2rLG+4ZR31HTk7izdh5vV7raV7fV84ZNtgPuX893NG5H94bQe/xL7xou8OptT7JqD5u+Knl2",
-	"JQ9OPYsOT54fH1udAmQlcFYrk2SNKVyueVFXU9d6Hh0ZqB7smsMpQIZPn+/f8rUsqWkodesH8XCWmzyM",
-	"s9OkX9YYnd61WnmXRP0VlL7q/55SIMbkirEF4eC3vGaKz1YoJ+SclNT0bRZMAItUrzBXv9M1ipZMMRch",
-	"FTm4jzHrFlo5c4LJvuhkEDeWgujGWbOl3SEWUYJ7Y1Rbyj57jps1EkOnydbglmK4M25Lun2ds2ohDRPZ",
-	"6uCvbEUqajJrNVi9h6qSW5vC1XhsanX75AChA9HXie6QCNTCSbQpBq4cFPgqmGOclW+xP7omRmL1sx8v",
-	"XvhakPXQCxW5FNHl5FUTEqMG+KiiyhoazUdx6eSTzCMC7k0TZvOpnODIL1ilWXkNbnWfIUQg6qqhQKvn",
-	"TOw3IF+BCG0sxUazbHqlvYUAVaxW7JuOEceFt/HGTQmRJv/1n1aR9//7F1JxrVk+ajWDXC5FUHvHS9aY",
-	"dFBcXLOeEXEdFQHBoOAN8El2CpigXWSlXVI6m/UMadj0nwTMEudL29N7wxb3lMuZybrMw2xOKya12bop",
-	"8RW/N3spfMek0MdP6FTsmtFI4PHlNVMr5B0fYWhSeVuBxEQOjjNMZnCmKuwGWRtCYZlHm0JhB2ppI5Ur",
-	"hO9dnGvOlh0177a4hUsIxe+i6Bb96a3hEjzRbqA5f8R019aRF3dfxBwPnRQ+AB3wxAsJarpZRd++/+F7",
-	"goviAxWtRYEK2ZaQQk96dnsUuV3WpOlGEnObpN2AYj0yIe4k1ZlU8VrhEEdhHbWhriqq4uVfSy5ED2pL",
-	"b4vrppNrPjoPKAG7myv880u/um6vPf3a6yVfsek13uUHcGd4G2iXbEYoR9kPygMrWGybLhs1YqaCOeGq",
-	"KMANB1BF1cKQYTqY8pw8Jf/97/9BTo8h8kfx6HSZGKZpAD+EyuHhycGUaneo7oES1DqNdrN83fuxveAO",
-	"ntvTfB9AYjlZpA01WBEBAe5u+cUuUqv16QXuxNtFVzL4eDCXB8Fs1Ixm7NNN+ORAX/HFAfqUaXmwkPAe",
-	"NthjWLYiEJalpZdnzHVui28lraMoG+zjgium9yvn8EAD8SeX/pjyYgWRC6KypNbog9uaY8B6wQqC/pJw",
-	"Kq7h2Epc0Cv2Nc2uIllDc8XiQFFbpP+0x9qh+gpOz97c/1CErdnQvISMj4YPha8s7PoztpGoPzXfD2xN",
-	"ydgACuqvemx2xlxai51mV5DzNMP0C8hFtCup463vX6jrqtU6hbpjQEXgPcbSkvJ+hykEIMiykJr5HImw",
-	"F214WWLYKyZGdz22210b1gdDsXxD+cSzXDvibRx7DoPd85iHHnZIe8H3tnV/fxH3froHXipMW6PLw8H2",
-	"kOB6evMugXI/pfeGmi1QULvoBlCcgimHP8wG459vKTfxwufmw/pxspGHZBuODh5KVraqRBt5nMLZXUat",
-	"nnTBRHzecK9ouVWT6g3l9INe9sZ4esv7d43+uM22axAIoHAQp+fzCwv+z54qcG80BEZ1H+U4LdjPnUty",
-	"4Pu7bf1Szrm4bJSFbhrMfksVNhUt6dUsqxU3q/d25tj9FLWOWHI0KkMIpUSG3/50MSIBUhUtyfnb1y3Q",
-	"EqwmyE5ssem/MGaBgLZczCKH5tuSroixm8fIhYuf6FIuy1UCVTfkLxcXbzFld7ryOIsNVoGLB6YiFe8x",
-	"hXhMJm9/eI9hRVqb4giWZQIZchqNgKvGmX71RAM2UkKkSsXahzC3SeuAdO/DzwmZ82vIcVlbJ0q+/eki",
-	"ScU1LXlOTk4BkEmPDsnX0miMf7PIEmrsph0B/jpJxRAerPUzJlS0H5OMCiERl4lQAVnNo0PynomcMA5Z",
-	"s1SnYnJem0Iq/g+IAo09VlZaHx8/zaAh+JNNDiNLKGszIUzkwZRT4fQczZQlFDXg8D2Lf30Ais+yYIr5",
-	"hsrSnWWpcIU6oHJB4xqJvGTTJ5pwkZV1znKg80uElALM44IikARgHydk8inFWvV0MCafUqhzx+xAF5Xw",
-	"NQO+sj8dJKlIQQSmgz/ZZ+5EdP9zgAfp4E83N5MzUKcmttEJ5CAD145TMWkgICZk+Oz4eJSQyRoSBDw4",
-	"sQ8aQAj46ekoScWkAYaA354ldpdR4DrqQDAsedlHro1tYhOtAb57nqQi/BDe12RaB204lC8OzvBC5i49",
-	"aXJu25nAYDpoAtDwH5N2E3jwgUnzgt2ZyxD/gYtUTNzKTex4PbYFNmZ/aSAu7E8nuAhxqAt44bn9JkS8",
-	"sL+engbDmlgSTgg3qUCoBaTBJiiG/5JGkkr9KqUC0kttEyGABnz6R0dcj6MxIcPnx0/9Mr5jRq0OzmeG",
-	"KVxMj7EBrx2PAgaeOJacYJIxZmUb9hESD6jwWvdwGQIAALhhKjBrwXIjViMnHpAQ4QZx62CukpVuowQx",
-	"MHxmMG65DRQMTPHRfC5YfsBFmzThktHJcNKuopylYuLTNyo7C82MF2LnFy/+4h+MEsJKjc6YZskDW+IJ",
-	"SKZu3vWELMDhrd23L8W85Lo4I5MXCLIevKnpSqMddJiKFzJnOmmxGgHrzipwQmIGFORIN6cHF27dGyCQ",
-	"lj5u/TNqeUOTyb8duAP+4HUONCM8D6UfVAw4L3Uq3ORwSVFWuYS0SSt9JkgoK8B4KEktTeQcRp8K/wZt",
-	"wiRyDuFoTaZM8xynAz5z3bUElTTskJynIis5A9kql2JjInzmSioAKeirZyFOkJyRyfnB/yf04B+pOD74",
-	"Izkkl2RMDibAUCwrJIMarcm/HbyAPsKmYfFLObcioR1pKvwcEyLs4rtwxFlQkMM14XNhf0VPVGuACocU",
-	"lIpol7i/zh3JqY+BxmFoyHCybgdNRmPvQuQ6FSAJEfGvgyfsEUOcj6mFItxAwBGHqZisRbMnDj+REsWM",
-	"4h4hRtOZ24H255X9t1YCJwB5RpapIBECJa7iBqVVwcUc0+gMN9ZmGHiBFvjFxoMTb4jRBR+MB08Pjw+f",
-	"AsS2KUAT7OpLoFRL1Gatugqb53U+GA/cckMd7KBByfla5qt7uwShU1V801VzwQpcu4Lh9Pj0fvuG+t7I",
-	"JQwXTgu0HCoFCOAlXZGhVIlPwfQZmXACY26vkZLImbFKo+YlE6ZcWbqNIAL37Pi4b0jNHP2tEMng2cnz",
-	"fd4+/eMebwe5izt9ERgUg/HPH4IYD9YC0qZaBpZs6DTi56TiojZWTGsu5iUjtXZJAnSuwctSm2Lwwba/",
-	"pkKGTLlealCuNnRx270msjZnXW2Z22MTbpRw59U3L797efEyULuPPqHPlOc3qKURq7bCILub4Tsc1wY/",
-	"Pos5LO25isOxezoYC+JEQVGjkEsiheOMk31offz0gWndUBcMLVkbcmD1eHduaYepI3UwNc2E1U3Csy3x",
-	"ZsJOFA+Mhj2JX9EVySWqukBBtz8bNhgdhtaXVQusfuytD5Cx2tAVQbZFN7Njmz4+eNkOdheOQD3DD9t5",
-	"9ZwhBKvXcMw/CT+0xHKswbbMsOGLJZvCatu/z9++TpBmqBQ5s287qzTOk/iB9fIjHssg2S9cTOQhjq2O",
-	"F2inY+v43vr2oavYzUHdnXGXU2cvzrvHc8STbu0s8U4YlxuzNr0+XsnaWxbmLMInr5jxFzE8IKF8Fz3a",
-	"hRvk4S96fDclXInLc/cQ+iAUXXqXMNpZvehTs9YDlNS2dmdIi1JOp6uWGDm7PvKFwVFqfMe18ajFSefC",
-	"r5/dPV9/r5latRd9IcRy7E6vWCXJzYcHpHEI3NxDZ3RjCra0lpqrJoed9uyXI/m05qWxeyzA6SbD1vwR",
-	"kihW0pU9mzIpZnxeK8BqhWzlcoUaDDqXaFZwsU2ta7Loe6n/ysEPrNG+u5YnncTJEcLOdBPFXP3GsXvm",
-	"cDcWXnxg/ZIvPwRY1E3mqjAS2ZK/WfqTxEfwj5OTD7HIW1RdwVGA1c9dNoaHsLKDaqv1HSRcbFAN2lk7",
-	"rFvR4JJBJMNgc4yTik3GSFQcqQu9rqXh9Qy5LPuG3GCwbQ4Z4mg9g4s1BU65OE2eHwflkqedcsmTCIUe",
-	"UhQ0mHE9csBBL32BR3JHNHQ3UwcVpVw1bg+QY+5QcJZArQS6l2JnQdKjsWGs8ZWv57l/Tc1XVe+kpJ3c",
-	"KzNsY4SkFUvc+Ardh+eOZ6enj8VLSFnnyzxzWSZNKZqvDh1i3esIThZfA91E/7ZoFcCdR59ckcbNNlWv",
-	"SZvcOGBis2pfOXK3jT6o1AgQA6LMYtfNJx3D+acXLDN27fQT/NXykJYV87W5nZzxBzYmH16JicsmmDgk",
-	"euJmQt113UmLWiyEkjCpNOQnu+V62emI1jk3AVPFCAOxAMUOcqa4r5eBTB2HWQX+e/TzFlQXVnZy4QLa",
-	"jOWpAGg6jdfdZLKquKnAi+Js6aKezUoEOlJU5LKylncmfQdD20iSCg8G7r8DFzMMC27Ba0fjc8XwMhby",
-	"0mrwjQPcakzeS7YsJMY4uAEwJhi0kvW8cFlorgijjQeCtx/85W05yFlbOQ9TgNxsa87JQ3LuY2oOGt4L",
-	"wFRIDygPK8kRjhOCiS57foRaqJG9pRKpoAZCDIZXDN3lGzIB7or8IgVCeAttj0xQ8PQL29zPjv/4mKIA",
-	"NqhbCZQETRkZigQK8XsX7oW3J2ShuEAsgkAQ4LbQW2TBkq76fU6v5Ll9/lmsdDe1Z4/Uo5mMJP78RS5J",
-	"KcV87G4Yg5vGvirSwQZIz23pSLPolQGP6xa7TeM669wqhjgagKeFGfHy2tVJPaj69evYf9+wrKSKQQzM",
-	"2oIZO8Ol7ICVNaALYFEGAJD2U8iSHp48w/vVOMKRTFeNdb/7ST31uetx+0JWmGD6JYr621j2tyvhX3os",
-	"PsdfUAu+2uAyVQvE992dXbKS8moLv9jHzhz952MYTKP87bLNT3AhLMgc1IUxycQlggCwk1VfFfPxNgVF",
-	"FE3BNBm6Eu2nXVFGiZLLPWRSeO9/v8vbv/Qlclp4MVsPw/lJ/tqMzMZqUZS7a65Ns798FiJX3qCJq5JJ",
-	"TwA76MAaN1S4Eug1OBI5b3GUG7ONQ720NTldft9mcPqdHbK/Ce8XUEl3YKm9oqYn9937LcycBDcf/q4L",
-	"7rJj/lzSOaG9BUu5rKcuCyaUxbpJA/AmPCRryjLfyzLzW/Xok/vr5ii4BTSe01aXn71Bks++UxOiHAtq",
-	"ijbIkTeD6m6KTqTz1tjG/W/bbk39Ixt1u+1alMrg4oLB/r53dz/t3P574teOWBZuFnYYblG4wKCVkHiX",
-	"t2BLPML22riYw7xVPXqJr3zGHo0GUqH0LRpKvAVq9UHVrfa6vB5OxwX7p2bsz2ZVpxy5/Hd/U52Tu8n2",
-	"iyZNwaoEk1bgRlKPNrO7Tv83uS1V+lvJxeebjfcvvcObom6c8P7dm/HYchaK9ZAhrTUpWrTR3SOcRxDB",
-	"6ufAtyVdvUFw9HvSas5deUJTeQWFNFcsUrDg6jbgvuzewgWv9xSM5lCx4GTyWtFEX27X6XFfbtf9b5sQ",
-	"Uf+RVZ4AtL4voawLGYc1CS49z0MSruMqJqSgOZkyJka/Ie3o2cnTB0uOePiUzUZ+QN00dRcsBO6IJ7ot",
-	"dpPK6WMNCFIHBGf3cw51t235FO/wjYdzWxn20RwtSsrXts365u8JjtrRHZKvW6w1wNejATI0vEIKWeba",
-	"13xhENtfUe7UhsNfpwbl5o8SxPIT+2jIsORXjLx99f1oTZWCxYArHbg5C2KqCI47IYodIEb8nmFVEFUZ",
-	"21Z+Bi+8RwiLLzm8Grvg8vT5sy04RHsguDgIj757Kr+sKOvvpvce2UwuB66gAJEggjgECKFhGIVwgYkm",
-	"GAEJMCL0qSWQXddCZ0Dm0QoeEm7CmjOX3N/i2kJkxCqnBqplMdFmD9UUtY7edKnzFtCX6Q1Z2+LHwu+0",
-	"gYU9azGbU4EyXOTrIKmFdHJcSHe59gTBWCeE5rlu6pIoVJ8jdqdzPa6hpJIhvmvJsZaDNTok7w1bpMKn",
-	"QbkgEyhdbrT/epKQU7iYktQLS50JInROejKQEIf3YXyQRhJdyOXajSU4nlFfwnaA0LWHw/GB5EyAUtyX",
-	"GGnY4nd/CJZYBt7nmBPE7mkOe040Eax2mzUwvL2OkR2Ocs3nWwvJ7fN/2rD6b9dz8R2zep+TdlbyzqXM",
-	"9zgYACu0ny/e28e/s8UvYho/XiUAULlzZAYZv3CC4w1UeP1+cy9ac13yrqymGK16dRDIdgY590STSU4N",
-	"nRBXewzOdzL89v0P348OyTumaz/OyXdUmwN4fvD6m0kqhlKRyZ8giPCvk9EhOYe8bfs5AA5PxmTBxXzi",
-	"QFsQ59sOCx1+oFOk4vQ50SyTIteH5KJ9BYCyGvARl16ui9podyWBFcNCsMykogUqo9oQnsd0jPfQ7GOF",
-	"UbYbNJ/inr/O8vb7/e5S0gk+BKD3QcsZe7oS8MNfkxPgPXDVwXvLscgZnYj9rSGUs0Bx5pCRYjZuWtnd",
-	"1WToFZvS7Epv8zY1EKFf4hHRBU7tYSPY+x6qaehuLMZtriALSEion/1V+ppg8pbQB5Dy65YBsKioWKHI",
-	"D3NCsFAFjLtYwl2yDRgkAH1qSlgaIdmgxVN9lazd69KAODV6dHvvEtdkxj/a04mSjKqcoHkJ1dC+LidX",
-	"dJl4V+M43BPBzOuSeRMdrXg2qzUtR3gIgCWvPf7VdOXKxmXH27uAy0pVe4i615nIATn9DFGHQqzsxoXg",
-	"MbMTf5ejWxFGBS5GVkrNOrhim/ll5/rqfvbjA0ByrMEyP3J+2U6SoOF+uyt+S3GYx1M2zzXAUwD4Jew7",
-	"SBlvJMBZLDEYLi0GwO87nF1Hn/yfN0e0QSSP2zuIWP7ZOyj5LKj4nvwzP4svLgFtDe79kR3e++xrd7hD",
-	"CSNIU8gwnysqDMtHjd/xdz/5HtvZ7kq7oaVyBxjmkka1Cgch6S50cOcrHJb2gNaEb6srQvjyPi30DXtI",
-	"pKA3vZy1DtF6+MiIED8VMoCwm7JSYg1vBO0FACazog/87JqWNWi7WcGyKwAKBRXLaiKAH2fGXilieCUm",
-	"Yk3oVPgEEnK+BcmXAJBviLIHWtKz09NUDOP4wKOY2fzjIqeGvXkoPIo3DDt49LSSfVns1wFCgZhiPhXb",
-	"X3SPurrhFSP/sJzmkG4aaOBeKKOKrUNZrSHco+kiMoY4g5RccQFX/sMd7kOpnP5hfx4ROsWqdTC+h4in",
-	"g5DPegS6v1REzmZnDo5WA5NnfMazBqh5yYVuL3HyZ0wqbAdJULhi/8LfaFm6GnrYINb4xNGBOwyskdT+",
-	"eJCVPLtCwC93hflMStPCLjzR+J3PBaMm/DkVcjbDftKBYhUXOeIMz9KBt2/cp52nHlcI8WfGqZhKU2A4",
-	"y9rLh+R9AA/nL6a3moEVS6jtyaXA5qliqaDlkq4QoLInFPeG8jKg3INK+rWuevakpZRu2AYdBVQxRzZQ",
-	"71ayJnNmHv9AsJ3DsNwIki7FmiAtJNvKGZLEgR/tfmhAgBwPALiSZUWMnDO7EpACZTVZBZdmWtFPje0f",
-	"bkqoxZWQS+E3gNtbwJwczwk7Hg2fAt4MRbw7NMxdFp39JhVDiJ9TuKnZrE0SvNNQwUXCKwEQ/lvQiot5",
-	"KnCrL5Sclqxq1D9EGQUKgwMZRdSsIxrIEICv7Z+TEXGZMv6WX9j4wB0OVbfhFm400ZlcsDMPHe/gq9uP",
-	"alPy63ZpO7OKbQ+UoLEd8gBnI+Ul9qcf/XjcbV8uQvne3N/qFvMLx/aqlViTK80Bs76F3V209mRYT1Lu",
-	"nofOc3f0Cf9YQ2JaywJB+D1XessRt1cxmkNeGTcg45HHG5goZ6Bb8z0VLrO1tkeF301cEQQnbDDm8UeH",
-	"zX1Igmu4U+GxLKV7ce0ObjJs7+AetYdne0N10gLdbF6P3XMndtLxwvlEnlR4cWD8/d0+HyZ2g/cZ3AQy",
-	"8Q53GEAqoNv/+k8yxAHBf/9lo6tREtyE3bnlOknF1muuyTuKUsPKwFdWG5AHpwmwxYKhTO85Ud/CuvSg",
-	"eXb9Dg3nbHc8tPGgr57ddlfSQ3r8cWYvqMp7ZYRPM82oyu/k1X80P/15d7Bjx4aoIqt25/RuGMSmQiaZ",
-	"rm6raEAA7q1VXxf4ykM6dJrLxHroh6OMIrb+MkCMsSukhqGw0yxTzOhRXL/aD0jdXVslBVuD0p8zo8mz",
-	"46dk2FxrFEHJR9S/B4fedlfUPbKPH3vN3RVyW7iniWQhZb4wZ9/9wDpucqVLzZxaGxHAumFpzoKFAEdP",
-	"YRXS7dcCbFzNgAxcMryWcD257FpeNSx3+4HjG931vHm2U/5BBPT/nb9C4Es+AnCQvXf9rdOniyvdXir4",
-	"8we7Jpi0gitfq3IwHhxBvM+1Ersnw1ryzhvAcrDpk+BeuJjo84qTu1zgsKUsDDIeHXFg61b1dSDRIOi4",
-	"mCeQfQR/QLYa/FUyem01IdtXQRFVEs7Axo710MRwwsVq50LgzgCp0m4GUNfwT1fMOnTwi1K5pBMfL3D4",
-	"R2GX4LaO9AjmyFAqdwPTqFFQ3R1hrP0b4PD8z1gL4ha1BXVp+vPZnzcfbv4nAAD//w==",
+	"7L37chu3li/8Kih+X5XJmtbVcvYJVVO7FMfb29lx4rKUkzkn7RLBbpCNrSbAAdCiuV2qmqeZV5gHmDeZ",
+	"JzmFtYBuNInmRZYU7yT/uGR2N64L675++NTL5GwuBRNG94afenOq6IwZpuB/r+mMvfnW/sVFb9ibU1P0",
+	"kp6gM9Yb9qZ0xq553kt6iv17xRXLe0OjKpb0dFawGbWfzejH75mYmqI3PDtOejMu/H9Pkp5Zzm072igu",
+	"pr27uzvbkp5LoRn0/kopqewfmRSGCWP/pPN5yTNquBRHf9dS2N+a7v5/xSa9Ye//O2omdYRP9RG2Br3k",
+	"TGeKz20jvWHvQhBmnyWEC5LJSinO1DNNpGD4gOiCztlhz37qWrOdXbx7cyVvGAxhruScKcNx4Jli1LD8",
+	"msKQJ1LN7F+9nBp2YPiM9dbmnvR4bt9d+7mk2lxXenNjoipLOi6ZX/+1VnDHIs0rditvPqvxu3D7f+kB",
+	"PUB3SbgMH+rv5PjvLDO274sq5+Y9m0tlIktYsOyGwZpww2Y6Onr3A1WKLu3/c67nlcEG6q820cS3+EGs",
+	"LSZyFm7JWMqSUWEfTbjS5npM4XGblq4KRuAxuWVKcykIJXMlxyWbkQXVZCIrkRNqDhsS4MKwKVO24WnX",
+	"Nt1wESePmbzdY7qw4ix/K2+jU55TrbvmPC/p0jGF3ffDzbz9VXuf3TIFzQXrsSiQLjeTnG/CvR8jtdWB",
+	"Kaar0mxbrvf4lj31jMXX3z641gU9ffFVfEXoDRvT7EbHScU+PrDPiZ0Q00YnZMFNQRjNCkKFXjBFqMhJ",
+	"IRfEFGxJgCwt9ey04Vf0hn1Ds5v3LJMqj61EJe510jZs28ruTJEXAAU3ZNReuSTYQzx3NTEmNScIyMnT",
+	"fXDiOxmMI/c1wtuHN2cFFYKV63tI5zwhbEZ5mZCs5AmRithGZGVIzia0KsOT3jQ4UXIWJ3nb1jWtrISM",
+	"EYx9/EyTb//25i1BIgbyuKhMwYRxgvEACVdHu54xrekUBHcXQ4k+kDebGEOHcAGa7upKU74n1Wm66FgW",
+	"eQsi+5azBVkUTNjDAr8C181ZxuHYwIlt8ZRg6Y3cgZxh5+Bd11S9AkkP/udpxS2lmyasX4xGX1JDSzld",
+	"p896VXY66K4Zq6+tL9yqiIYGNwzmtRND7QF54bS++jwnVkOx6pNgC2Jf1KTPDqeHJJNLadggTon047Vd",
+	"Qt1xErjY9LhTpZEwtL2X7kecUUxYVCXT15Uqt4six+yc/tPMIJxsM8Kw6Q3b4Ua2tiGOwUQXobVJq3v2",
+	"c0ENHBAcCLEkO2Ua9F+r9JZcsOiOlXQc44JXdVPPNLFzJxOprOLDlJbCUcLP9lTSsrQqkCKWuw+gQzsO",
+	"u2zPNFlIlceZluikvXa/3OpbngatCo8r7YZAy/IaOo72AXsR78Q+IjzXkUWLNnVLy4pdw2p1tAhv6NY6",
+	"JbD2c6bwoV8bbeclVc7UOaFjzYRpGJxrRTGaE6pRQaCKtdSD7aIcGtmHEa8QvaN2T46eTNpEGKVvtA86",
+	"jCjNMsXM+vJdFnJh6TRjQ6KZyAk3dvKUfMOoYooY21x0W4zvaKOO7K261Wni14kfV2xC3zKa28ODCkae",
+	"cztkWr4L5jWhpWarFugVnzFLnXLBcqAAqy0ROQHBZfWixM4w7f3ptEh7CUl7z/O0Z3WNtHeSn+CPVJDC",
+	"nixqSMmoNqSPFEHmdMr0M0tqM9AVnAqR9kylBIGWrBpq350NhmRkfx45yvT9A2la9kVm9MYyd7fZ5E+n",
+	"xSAhowUXuVz4r/B/hN0ytSSs5FM+LuvPl06tTYiurI5rd+6lrOb2QJUlE1PWtH56VgwOyYUh3Fghjosb",
+	"DsvAaPApfmKF7iHqigEt2TmtuCNOjyMUsmDsJqfLjkMrRbkk9jHp/3T1ckCkIIuCZ0U9NE1UJRICzOaX",
+	"tDeTArfLVAz/WLDc/VJU+MdE8bT3wR/toVu0nC5bhzgY98lxXJS+wXf/tH7AcTu2T/8uStG3bykv96Tn",
+	"HwUjTs+0VGypMGe3QHlj+RGI2bCPZn2f7u84qd/lwnx1FrWudYXTijI49rHjgfwMzgiKH6qKru+WU8R1",
+	"+6F73b/n2nyuaui38P5qofeSfJYNNV5utDciItI5UJyJl8ddJopR3bJDWwLd/vVZo/acxn7BRDWzC1XN",
+	"C1ai29OuEMuDRduBonY3nRujuB6GaxdsjdhWdVs3Qbfda02N42hwZHHhwYJS4ECIb0LnqL0BhGbSeNmr",
+	"t6tz/I7UHoTuu317ik2YYjG6UxVr1KvMCiRFuA6VVPdtsBC1MRw9UE1vG+b7Hi3lrWy2vR4N7a/q90tQ",
+	"rU+IkeTk+PjYylZFM8OUJn3nTyHjJbGWa9JSNEEFBzHuBJGUKq4u70RP/uySvu3Krl2lGXrW/ZKSgmoi",
+	"pLFabFawHKQDNySXzKoGNREqbgwTdtRWjAz2IkS3ULENqGMM7aVl8Z8zmbOQFcxoafkIeKcqQRsvDPwy",
+	"kWrM8xy0RiHNNTh/7YEwtGTXzfAyKSYlB+lgpLwuqZoyaFBX87lUVlrMWM7pNYw+6fGyZFNaXrvzFb5X",
+	"UjGtKHyuqGHXJZ9x44d3Szl68hNYMyUouCmYKWR+bQfoVNAoP8uZoTxmzoA1idZQTjQXGe6tJwFQQcFD",
+	"QjRdJMTIMrd0aQrGFSqF/daCDPYzX5ye0TEurslCSTGtqRzP9DNN/ErFbcHNnitrD26wFKkj9Bw9UGPF",
+	"6I23QV++Ozg5vceJctwnq5SyJqBf3cjSbTkVQMLNsq2fiZX38SREj86ti8mtuCWoofE5MPuBM1Sbjajt",
+	"As0Y4eYQNxXbWI0J1W7YPfQI2APb6XJuuYvlba3+rTUJ7mTQ76M70yVVYxqzl5R76bBeWYhQcEHncybs",
+	"yLlA9hyZgx1g3OSFHx5IC3HsBzbY7VGtj4TT7iSWhxDrSHWbQxKdx8cfGxDxitFd9Bkvxn37sdnFPab3",
+	"sWa8KXn/WG9nELFgsYjlX6kuvJHmVqmk2rjD2qcTw6xNn8nZjIo8zrk62GS31851ZIW71Qvsi9GGA19u",
+	"XC/qFhDN5sRCl5so7B368x8kbEhNfAFaJzchfEKoAN7Tsb2hGWuoqXSohcg5qBg0MxwUggkXXBdddom8",
+	"pmgE7xZBlBfxEGo1z/cm7o3B3qWs1LV31GxTra1G03a2u2UJQ4lNsNFNOuxkxRIPptN1wB+Ce31mgMZ+",
+	"7v0xu0Zn3FnjeUcQZpN3Jxbwa/fwF2sq0KxAl6VmBvyXts/EcllTWAMK9DBwXdOxrAwxBdfwTjCkZpJb",
+	"2Qa4+vtp76Ws5mlvcE7YbG6WyNQrcSPkQnSIcWO4mOqNjVt1wL9I+txoIm+ZUjxnepA4qwjmCmkeO0fi",
+	"7a5dYrNb938limR3KBh8jC6+k1zcz4b0i72SqLWDa/B7Ob1vp8xTXdDr89N2ftjzncNA3wZSxHmgBVsQ",
+	"mmWyErBDWyfXUnhhcB+6ZnwZVXoDK2Rz6916d9KzNPISDKk91zN++C/QvpYTYrmersNHEDdIe0OIxkGw",
+	"dvsaNSlI655epzzYFzR5/eqKlFybSHfN2dmlv5gm96OwrcnJ5JxYOUkUQ8Ud3Bd4PhKirW3pApxjJWnO",
+	"FDgcIHOQaUKnlAvSB0LxC5AQZzx1iN8uOdShDjYbqffcyaz5ame24kimFQY4PcbT5P57soXj+G67JvM3",
+	"t/krjlTLzDvMFgzugK+GaLrUG/TGdVYM/JVqH2N1sV0zJKkdwWxuMHai2IyLnCn7v//5j//cI2J9QXQh",
+	"lWlYxpzJeRnXQedMXccP2M+NfLP26xiIEJqz9AaHr8/FLTeQlaOHpEVzYG4OdvEj5kFMFdc8GFXXlr1D",
+	"t6PIWCTrjpYlfL2b2MrkHMhrLCuRscie2beIkcBnCM1zxbQm7u1zIqQpuJjWOoCRdsUqYXhpvyCaT4U1",
+	"bsdLRzAsJyUXN/asLxQ3zH7h83LJRMkZuAmSiG5Sz6k9vv9jx+XSUqglLbEkErYONgkGwQzRcsZwqBOp",
+	"BgmZSW2IYpkd9H7SvtbTIooz8MluuteWn8KxscOydAVxWulZ314aB5zbbeoGDigJiMIvZLPlXVSGtLEu",
+	"Dh9Sq4wqks4wndvtyS2VQ2zbRYFbGR5hcGST/lcrfTOaM0KdlqrtBJ9I79tF0wvbW1v2uIy+QDncOPW9",
+	"CO6QufeUeREyqPW83bPdnfs6ukP+KZwMSHrppz0mfCAdTAHQCxYFL/Gtgt4ykhVSM0GE5cp9Y62EML12",
+	"IstSLjS5yDI2Nwffu04SICjgaJjQbdnUAbfNGMg52KQv7JB5b23k639IEZnrm4sfLmoj51Vll/ToHVVc",
+	"p71BkGvABQ4PmAVVTYyEi3OS9n66epn20CiyM49seEzOMEeEzvioNyS+5T+B1bxVx5lxEf56sqr1dG/7",
+	"RbPptQTQc0ZvtFUGwr0nfUoMndZZJfbXg29epT0yY1Ro8hcrC4vBiur5/MWGPduneGXjhl4IAntqXyH2",
+	"FdhdO/L27jbbZg+r37VgGF+d7WSavZW39wwpso9zCGlfB66aGRd8Vs16w+OYOyrueIcMEHnLICNaW7ZD",
+	"S4JkC14ZSBa1gm1lgqfHx1vLhFaYJgbB1gb+oXNdvA9vNZiaMT7fwbmHr90lvVvOFttev2TU/G/73uqw",
+	"fXeumdhof2AL71feYwfzMAdtc16IfzFwGm+zymZcXNfuxU43iibUx/xmlTbIhf1npA/+5ZNTMpPCFHpg",
+	"1bu/Sy4OyQ/SEKpvWO5tSnDRWb0H4x2gTLPaXkWqPPEks4lIubhWrOR0zEtulvGRz5myqp5LWmr47IyZ",
+	"9THXExSM5dpP4dz5HvCZq+Xw+m9eMbJkJrFK3f3num2q3d4z18EzXQ8dRIzTmYYuIhv65Ac7GerbffSt",
+	"9LXjZAefvYIQepjkjPK1PSs4AMMmlQC9AUKOZb58pomiVk2KWwrdKSAFw4qO2pCRE7IoJIR2rdHmUxKa",
+	"LMgk3L81CRNNNKwT22N6KDUg3WbMCYKgdcjzbA8PjErh6SUVfTvYKTO6/hXMz/NmmbShymhrb3GjWTlB",
+	"JcEapvagpsJSMssHh+THmVUo8mGLPi11aOLMKCvLgMhN6GlOhbVbbDPOzAu/d71zc5iKjhzH+Jo13o2T",
+	"0108qDGe+o6JPKo6f37cLUjH7wpCgwcqJ8455buMquKdFX8+92CdpLjI2A7xXFeJBe34r6JLVRf2xD3G",
+	"644S+OC6y6mDj4E+gGZfv7oiR7cnRy5Kc/Sp/v6O9F22Rsm1sedPzplAydKRu0+9QbShX3zJnSgXgEiI",
+	"kpXIrVTq7LL2ZI7ZRCrm+CQaBcCn4LVBPD9xQ+pAuCkuR0500i1M4iVVETfc3tFX4PtBXg7INqeW2cVQ",
+	"G9Z43zDqe2o6EndW5PFmpat5dVPBcdhkM+Du9XxP43Z0Zwi9w7/0vqYCr952JKt2kOnrkmc38uDUk2j/",
+	"5MXxsdUpgFcCZTU8SVaYwuWaF9Vs7FrPoyMD1YPdcpACpP/8xf4t38qSmnqntn4QD2e5ycM4W036ZY3t",
+	"0/tGK29vUXcFpYcleKAUiCG5YWxOOPgtb5nikyXyCTklJTVdhwUTwCLVK8zV77SNogVTzEVIRQ7uY8y6",
+	"hVbOHWOyLzoexI3dQXTjrNjSTohFlODOGNWGss8OcbOyxdBpsjG4pRiejG1Jt29yNptLw0S2PPgbW5IZ",
+	"NZm1GqzeQ1XJrU3hajzWtbp9coDQgejrRHdIBGrwLpoUA1cOCnQVzDFOylvsj7aJkVj97Kerl74WZDX0",
+	"QkUuRXQ5+awOiVEDdDSjyhoa9Udx7uSTzCMM7m0dZvOpnODIL9hMs/IW3Oo+Q4hA1FVDgVaHTOw2IF8D",
+	"C60txVqzrHulnYUAs1it2LctI44Lb+MN6xIiTf77v6wi7//3L2TGtWb5oNEMcrkQQe0dL1lt0kFxccU6",
+	"RsR1lAUEg4I3wCfZKmCCdpGUdknprNcz3MO6/yQgljhd2p4uDZs/UC5nJqsyD7M5LZvUZuOhxFf82ezc",
+	"4XsmhT59Qqdit4xGAo+vbplaIu34CEOdytswJCZycJxhMoMzVeE0yMoQCss8WGcKO+yWNlK5QvjOxbnl",
+	"bNFS87bFLVxCKH4Xhd/oTm8Nl+CZdgPN+ROmuzaOvLj7IuZ4aKXwAeiA37xwQ007q+i7yx9/ILgoPlDR",
+	"WBSokG0IKXSkZzeiyJ2yOk03kphbJ+0GO9bBE+JOUp1JFa8VDnEUVlEbqtmMqnj514IL0QEr09niqunk",
+	"mo/OA0rA7ucK//zSr7bba0+/9mrJV2x6tXf5EdwZ3gbaJZsRylH2g/LAChbbpstGjZipYE64KgpwwwGW",
+	"0mxuSD/tjXlOnpP/+Y//JKfHEPmjKDpdJoapG8APoXK4f3IwptoJ1T1gjBqn0W6Wr3s/dhac4Nme5vsI",
+	"HMvxIm2owYoICHC3yy924VqNTy9wJ25nXUnv48FUHgSzUROasU934ZMDfcPnB+hTpuXBXMJ72GCHYdmw",
+	"QFiWZr88Ya5SW/woaR1F2WAf51wxvV85hwcaiD+59mLKsxVELojykkqjD25jjgHrBCsI+kvCqbiGYyvh",
+	"MaMiWUNTxeJAURu4/7jD2qH6BqRnZ+5/yMJWbGheQsZHTYfCVxa2/Rmbtqg7Nd8PbEXJWAMK6q56rE/G",
+	"VFqLnWY3kPM0wfQLyEW0K6njre9fqOuq1VqFukNAReAdxtKC8m6HKQQgyKKQmvkcibAXbXhZYtgrxkZ3",
+	"FdvNqQ3rg6FYvt75xJNcM+JNFHsBg91TzEMPO6S94Hubuncga+vHBoa1CQSvcwydZfM71XnvXNgV7kD3",
+	"PFdP9gNU/2el1F2B5DVS54bg+3GalpXJZDQPOrTc5RzBYTzrNdQySHtGe43XzrNKIDxuilzRhV0necsU",
+	"fBBl1duQxXZgGAswnafSM43P4BDOn+lO7V7l0msHEv7ryXjzEXiopJOtE2syN+nisLc5Kr6a4b9Lroif",
+	"0qWhZgMa2i7qMdRnYdbtj5Pe8JfdMBt7dx9WNaq1VLw56xg8VG1ttArWUpmFcz0YtXzWxtPxqfOd0nWr",
+	"MdEZzewGpu0Mc3aesl0DoI68d42DAhoUQlV9fm3N/9rTCuwMCMKoHqIircG7undVGnx/v6NfyikX17W+",
+	"3M4E22+pwqaiVe2aZZXiZnlpZ47dj1HxjtUHoD2AaGKk/93PVwMSgLXRkly8e9NgjcFqgujGFuv+C2Pm",
+	"CDrNxSQiBt6VdEmMPTxGzl0IUZdyUS4TKDwjf726eodZ6+Olhxqt4TpcSDwVqbjELPohGb378RIj67Qy",
+	"xREsywiSRDXawTd1POnmmQZ4sIRIlYqVD2Fuo8YH796HnxMy5beQ5rWyTpR89/NVkopbWvKcnJwCJpke",
+	"HJJvpNGYAsIiS6ixm2YE+OsoFX14sNLPkFDRfEwyKoREaDJCBST2Dw7JJRM5YRwSx6lOxeiiMoVU/B8Q",
+	"CB16uLi0Oj5+nkFD8CcbHUaWUFZmRJjIgymnwkluzZTdKGog5nEe//oAdP9FwRTzDZWlk2WpcLVqYHVA",
+	"4xo3ecHGzzThIiurnOWwz68QVQ1wyQuKWCqAT56Q0acU4RrS3pB8SgHqARNkXWDOl814cIu0l6QiBRaY",
+	"9v5snzmJ6P7nMD/S3p/v7kbnYFGMbKMjSMMHqh2mYlSjoIxI/+z4eJCQ0QoYCjw4sQ9qTBT46fkgScWo",
+	"xkaB384Se8ooUB11ODB2e9lHro1tYh2wBL57kaQi/BDe12RcBW04oDsO8aBC5i5Db3Rh2xnBYFqAGtDw",
+	"10lzCDz+xqh+wZ7MRQiBwkUqRm7lRna8Ht4FG7O/1Cgv9qcTXIQ42gu88MJ+E4K+2F9PT4NhjewWjgg3",
+	"qUC0EdyDdVwY/yWN5FX7VUoFZFjbJkIMGfj0a7e5HkpmRPovjp/7ZXzPjFoeXEwMU7iYHmYGXjseBAQ8",
+	"ciQ5wjx7LEww7CPk3lDhDc/+IsTAAHzPVGDijqVGLMhPPCYnIm7i0cF0PcvdBgnCwPjkeDxya0AwmOWm",
+	"+VSw/ICLJm/I1WOQ/qhZRTlJxchnMM3sLDQznoldXL38q38wSAgrNfoj6yUPFPNnwJnapQcjMoeYj3bf",
+	"vhLTkuvinIxe4kUIwZuaLjXaR4epeClzppMGrhTgHq0CJyQmAUKZQC09uHDrXmPhNPvj1j+jljY0Gf3b",
+	"gRPwB29y2DPC85D7QdGMC9Skwk0OlxR5lcvJHDXcZ4QbZRkYDzmp3RM5hdGnwr9B60ihnEJGhiZjpnmO",
+	"04GwkW47Q5Q07JBcpCIrOQPeKhdibSJ84qqKACzrq7MQKktOyOji4P8SevCPVBwffE0OyTUZkoMREBTL",
+	"CsmgTHH0bwcvoY+waVj8Uk4tS2hGmgo/x4QIu/guInce1KRxTfhU2F/RGdv4YIQDy0pFtEs8Xxduy6lP",
+	"A4gjMZH+aNUOGg2G3ovOdSqAEyLoZQtS24PmODdrg8a5BgIlDlMxWknoGDkIUUoUM4p7kCRNJ+4E2p+X",
+	"9t9KCZwApNpZooJcIOS4ihvkVgUXU8wkNdxYm6HnGVrgGh72TrwhRue8N+w9Pzw+fA4o86YATbCtL4FS",
+	"LVGbteoqHJ43eW/Yc8sNpeC9GijqG5kvH+yiklZh/V1bzQUrcOWalNPj04ftG0rcIxelXDkt0FKoFMCA",
+	"F3RJ+lIlPgvZJyWDBMb0diMlkRNjlUbNSyZMubT7NoAg9NnxcdeQ6jn6m1uS3tnJi33ePv16j7eD9N2d",
+	"vggMit7wlw9BmBPLYWldMAZL1nca8Qsy46Iylk1rLqYlI5V2eTJ0qsHRWJmi98G2v6JChkS5Wm1TLtd0",
+	"cdu9JrIy521tmVuxCbe+OHn17avvX129CtTuo08YNuD5HWppxKqtMMj2Yfgex7VGj2cxn72Vqzgce6aD",
+	"sSBUGtT1CrkgUjjKONlnr4+fP/Je17sLhpasDDmweryTW9rBSkkdTE0zYXWTULYl3kzYaccDo2HPzZ/R",
+	"Jcklqrqwg+581mQwOAytL6sWWP3YWx/AY7WhS4Jki5EWRzZddPCqGewuFIF6hh+28+o5QwhWr6aYfxJ6",
+	"aDbLkQbbMMOaLhZsDKtt/7549ybBPUOlyJl9m0mldp7EBdarjyiWgbNfubDgY4itlhdoJ7F1/GB9++ht",
+	"7Hav9sm4j9TZi/IeUI74rVuRJd4J49LDVqbXRStZc9HIlEXo5DUz/i6SR9wo30WHduEGefiriu+6ijFx",
+	"pR7+Fglgii7DUdRXNaFPzVoPUFXe2J3hXpRyPF42m5Gz2yNfGx/dje+5Nh64O2ldyveLu4vv3yumls1l",
+	"fIgyHrt3L1ZMdffhEfc4xC7v2Gd0Ywq2sJaaA1SAk3b26235uOKlsWcsgKon/cb8EZIoVtKllU2ZFBM+",
+	"rRTAFUPCfrlEDQadSzQruNik1tWFJJ27/9ohcKzsfXstT1q5wwNEXmrnSroSpmP3zEHPzD37wBI+X4EL",
+	"yMDrxDXDYHyz/fXSn9SR1OPk5EMs8hZVV3AUYPVzl5DkUdzsoBrACoeKGBtUDfjXDGsrIGLSi0Ru18c4",
+	"mrHREDcVR+qyD1YyUTuGXJZdQ65hCNeHDHG0jsHFmgKnXHxPXhwHFcOnrYrhk8gOPSYrqGETO/iAQx/7",
+	"AkVyizW0D1MLGKhc1m4P4GNOKDhLoFIC3UsxWZB0aGwYa3ztS9oeXlPzwAI7KWknD0oMmwghadgSN75I",
+	"/fGp4+z09KloCXfW+TLPXaJVXY3pC6T7WPo9AMniYQDq6N8GrQKo8+iTq1O626Tq1ZnDawImNqvmlSN3",
+	"I/Cjco0ANCNKLHbdfN49yD89Z5mxa6ef4a+WhrScMV+e3iqbeGRj8vGVmDhvgolDrjMeJtRdV520qMVC",
+	"KAnzqkN6skeuk5yOaJVzExBVbGMgFqDYQc4U9yVjkKnjYNvAf49+3oLqwvJOLlxAm7E8FYDOqPHGp0zO",
+	"ZtzMwIvibOmimkxKxPpSVORyRlzaF3bQt40kqfB4+P47cDHDsOAiyGY0Pl0S7yMir6wGXzvArcbkvWSL",
+	"QmKMgxvAI4NBK1lNC5ed5uqQmnggePvBX95URJ034BEwBShPsOacPCQXPqbmbkfwDDAV0t+pACvJEZEW",
+	"gomugGSAWqiRndVCqaAGQgyGzxi6y9d4AlyX+kUyhPCm6A6eoODpF3a4z46/fkpWAAfUrQRygrqSElkC",
+	"hfi9C/fC2yMyV1wgHEfACPBY6A28YEGX3T6n1/LCPv8sUrqf2rNH6tFERhJ//ioXpJRiOnSX7MFle18V",
+	"aW8Np2pbOtIkemvG07rFtmlc562L9RBKBiDlsChE3rpSwUdVv34b5+9blpVUMYiBWVswY+e4lC28vhp3",
+	"BCzKAAPVfgo5v/2TM7xikCMiz3hZW/e7S+qxL9+I2xdyhgmmXyKr30ayv18O/8rDUTr6AjiE5RqVqUog",
+	"xPXu5JKVlM820It97MzRfz6CwTTK3y/Z/Ax3IgPPQV0Yk0xcIghgm1n1VTEfb1NQR1RjBpC+Qyl43mZl",
+	"lCi52IMn1Tf1b3R5+5e+REoL7ybsIDg/yd+akVlbLYpyd9O7qc+Xz0Lkyhs0cVUy6QhgBx1Y44YKhwKw",
+	"gsgjpw2UeG22cYAMsCany+9bD06/t0P2l0H+CirpDiS1V9T05KF730LMSXD55x+64C4n5i8lnRLaWbCU",
+	"y2rssmBCXqzrNABvwkOypizzvSwzf1SPPrm/7o6Ci3DjOW1V+dkHJPnsa2UhyjGnpmiCHHk9qPahaEU6",
+	"t8Y2Hv7YtmElntio2+3UIlcGFxcM9o+zu7u0c+fvmV87Ykm4Xth+eEThDo+GQ+J19oItUITtdXAxh3mj",
+	"evQKX/mMMxoNpELpWzSUuAVt+FHVrebGyA5KxwX7pybszyZVpxy5/Hd/WaPju8nmu1ZNwWYJJq3Apbwe",
+	"cGl3nf7vclOq9HeSi883Gx+ee4eXpd055v2HN+Op+SwU6yFBWmtSNIC7u0c4jyCC1U2B70q6fIv3AzyQ",
+	"VnPhyhPqyisopLlhkYIFV7cBV8Z3Fi54vadgNIeKBceTV4omunK7To+7crse/tiEl0o8scoT3NvQlVDW",
+	"Rk3EmgSXnudROVehRRNS0JyMGROD35F2dHby/NGSIx4/ZbPmH1A3Td0dI4E74pluit2kcvpYjQPWwoHa",
+	"Xc6pGtmlK5/CYb88ntvKsI/maF5SvnJsVg9/R3DUju6QfNPADQLEJA3A0eEVUsgy177mC4PY/pZ+pzYc",
+	"/jY1KDd/5CCWnthHQ/olv2Hk3esfBiuqFCwG3GrCzXkQU0V86BFR7ACvSdgzrAqsKmObys/ghUuEsPiS",
+	"w6uxO15PX5xtwM3ZA8HFQXh0XdX6ZUVZ/zC998hmcjlwBQWIBBHEIYAJ9cMohAtM1MEISIARoU8tgey6",
+	"BjoDMo+W8JBwE9acueT+BtoZIiNWOTVQLYuJNnuopqh1dKZLXTSY1kyv8doGQhl+pzUy8nkDW54K5OEi",
+	"X8UJLqTj40K6++VHiEc8IjTPdV2XRKH6HOFrnetxBSiY9PFdux0rOViDQ3Jp2DwVPg3KBZlA6XKj/deT",
+	"hJzC3aykmtvdGSFI7agjAwmhqB/HB2kk0YVcrFzag+MZdCVsB5hYezgcH4nPBEDdXYmRhs3/8IdgiWXg",
+	"fY45QeyZ5nDmRB3Bao5ZjUTd6RjZQZRrPt1YSG6f/9OG1X+/novvmdX7HLeznHcqZb6HYAC43G66uLSP",
+	"/yCLX8U0frpKANjllsgMMn5BguMlbKTPPW4WXCvubwzfldQUo7NOHQSynYHPPdNklFNDR8TVHoPznfS/",
+	"u/zxh8Ehec905cc5+p5qcwDPD958O0pFXyoy+jMEEf51NDgkF5C3bT8HzO3RkMy5mI4caAtC3dthocMP",
+	"dIpUnL4gmmVS5PqQXDWvAFBWDT7i0st1URntbuWwbFgIlplUNEBlVBvC85iOcQnNPlUYZbNB8ynu+Wst",
+	"b7ff7z4lneBDgP0+aChjT1cCfvhbcgJcAlUdXFqKRcpoRey3hlDOA8WZQ0aKWbtsaHdXk6E3bEyzG73J",
+	"21RDhH6JIqINnNpBRnD2PVRT313ajcdcQRaQkFA/+5v0NcHk7UYfQMqvWwbAoqJiiSw/zAnBQhUw7mIJ",
+	"d8kmYJAA9KkuYamZZH1hAtU3ycrVRjWIU61HN1ePcU0m/KOVTpRkVOUEzUuohvZ1Obmii8S7GofhmQhm",
+	"XpXMm+hoxbNJpWk5QCEAlrz2+FfjpSsbly1v7xzu61WNEHWvM5HD5QHniDoUwsXXLgQPG5/460zdijAq",
+	"cDEAb1qvAim3z+OFvnmY8/gIkBwrsMxPnF+2EyeoqR+RuX8/cZinUzYvNMBTAPglnDtIGa85wHksMRju",
+	"7QYs+HvIrqNP/s+7I1qD8sftHQTt/+wTlHzWbQkd+Wd+Fl9cAtrKjQdP7PDe51w74Q4ljIjeb5n1VFFh",
+	"WD6o/Y5/+Mn3OM72VNoDLZUTYJhLGtUqHISku9PEyVfiLzXQhG+qK0L48i4t9C17TKSgt52UtQrRevjE",
+	"iBA/FzKAsBuzUmINbwTtBQAms6IL/OyWlhVou1nBshsACgUVy2oigB9nhl4pYngrLGJN6FT4BBJysQHJ",
+	"lwCQb4iyB1rS2elpKvpxfOBBzGz+aZ5Tw94+Fh7FW4YdPHlayb4k9tsAoUBMMZ+KXdIlaOCoqxs+Y+Qf",
+	"ltIc0k0NDdwJZTRjq1BWKwj3aLqIjCHOICU3XOTWxrafkb5UTv+wPw8IHWPVOhjffcTTQchnPQDdXyoi",
+	"J5NzB0ergcgzPuFZDdS84EI395h5GZMK20ESFK7Yv/A3Wpauhh4OiDU+cXTgDgNrJLU/HmQlz24Q8Mvd",
+	"4j+R0jSwC880fudzwagJf06FnEywn7Sn2IyLHHGGJ2nP2zfu09ZTjyuE+DPDVIylKTCcZe3lQ3IZwMNp",
+	"Z8zAbS1WTIC2JxcCm6eKpYKWC7pEgMqOUNxbystg5x6V06901XEm7U7pmmzQUUAVc9sG6t1SVmTKzNML",
+	"BNs5DMuNIGnvWB2khWRbOcEtceBHuwsNCJCjAIArWZbEyCmzKwEpUFaTVXBvrGX91Nj+4aaEStwIuRD+",
+	"ALizBcTJUU7Y8Wj4FPBmKOLdoWHusujsN6noQ/ycwmXlZmWS4J2GCi4SXgmA8N+CzriYpgKP+lzJcclm",
+	"tfqHKKOww+BARhY1abEG0gfga/vnaEBcpoy/6BoOPlCHQ9WtqYUbTXQm5+zcQ8c7+Ormo8qU/LZZ2tas",
+	"YscDOWjshDyCbKS8xP70k4vH3c7lPOTv9RXGbjG/cGyvSokVvlILmNUj7K5jtpJhNUm5LQ+d5+7oE/6x",
+	"gsS0kgWC8Huu9JYjbq9iNIe8Mm6AxyON1zBRzkC35nsqXGZrZUWFP01cEQQnrDHm8UeHzX1IgpvoU+Gx",
+	"LKV7ceUaetJvrqEfNMKzuaQ9aYBu1m+I77gWPml54XwiTyo8OzD+CnufDxO7xP4cbgIZeYc7DCAV0O1/",
+	"/xfp44Dgv/+y1tUgCS6Db130nqRi403v5D1FrmF54GurDciD0wTIYs6Qp3dI1HewLh1onm2/Q005mx0P",
+	"TTzoq7NtdyU9pscfZ/aSqryTR/g004yq/F5e/Sfz01+0Bzt0ZIgqsmpOTueBQWwqJJLxcltFAwJwb6z6",
+	"usJXHtOhU18m1rF/OMooYuuvA8QYu0KqHzI7zTLFjB7E9av9gNTdtVVSsBUo/SkzmpwdPyf9+lqjCEo+",
+	"ov49OvS2u6LuiX382GvurpDbQD11JAt35gtz9j0MrOM6VbrUzLG1EQGsG5bmPFgIcPQUViHdfC3A2tUM",
+	"SMAlw2sJV5PLbuVNTXLbBY5vdFd5c7ZT/kEE9P+9v0LgSxYBOMjOu/5W96eNK91cKvjLB7smmLSCK1+p",
+	"sjfsHUG8z7USuyfDWvLOG8BysOmT4F64GOvzipO7XOCw2VkYZDw64sDWrerrQKKB0XExTSD7CP6AbDX4",
+	"q2T01mpCtq+CIqokyMDajvXQxCDhYrVzIXBngFRpDwOoa/inK2btO/hFqVzSiY8XOPyjsEtwW0d6BHOk",
+	"L5W7gWlQK6jujjDW/A1weP5nrAVxi9qAutT9+ezPuw93/y8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -118,6 +118,9 @@ type Table struct {
 	Requires *Requirement
 	// TakeBack is the open take-back request (nil: none).
 	TakeBack *TakeBack
+	// TakeBacks lists every take-back request, with its answers and
+	// outcome (the archive's type: the audit lists them).
+	TakeBacks []archive.TakeBack
 
 	// rulesLog keeps the game's own events since the start, as folded (a
 	// take-back drops those after its version), to re-fold the rules
@@ -315,7 +318,7 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 			return err
 		}
 	case TypeTakeBackAsked, TypeTakeBackAnswered, TypeTakeBackClosed, TypeTakenBack:
-		if err := t.applyTakeBack(e.Type, e.Data, e.Version); err != nil {
+		if err := t.applyTakeBack(e.Type, e.Data, e.Version, e.RecordedAt); err != nil {
 			return err
 		}
 	case TypeEnded:

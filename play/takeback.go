@@ -12,6 +12,7 @@ import (
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/play/archive"
 )
 
 // Take-backs by consent (issue 36, item 2). The player who made the last
@@ -42,6 +43,9 @@ const (
 	TakeBackExpired   = "expired"   // silence until the deadline
 	TakeBackWithdrawn = "withdrawn" // the asker withdrew it
 	TakeBackOvertaken = "overtaken" // a move was played meanwhile
+	// TakeBackTaken is the outcome of a request every other player agreed
+	// to (game.taken_back), as the audit lists it.
+	TakeBackTaken = "taken_back"
 )
 
 // DefaultTakeBackTime is how long the other players have to answer a
@@ -140,7 +144,7 @@ func (t *Table) markMove(by eventActor, version int) {
 }
 
 // applyTakeBack folds a take-back event recorded at version.
-func (t *Table) applyTakeBack(typ string, data []byte, version int) error {
+func (t *Table) applyTakeBack(typ string, data []byte, version int, at time.Time) error {
 	switch typ {
 	case TypeTakeBackAsked:
 		var a TakeBackAsked
@@ -154,6 +158,8 @@ func (t *Table) applyTakeBack(typ string, data []byte, version int) error {
 			}
 		}
 		t.TakeBack = tb
+		t.TakeBacks = append(t.TakeBacks, archive.TakeBack{Version: version, Seat: a.Seat, By: tb.By, To: a.To, At: at,
+			Answers: []archive.TakeBackAnswer{}})
 	case TypeTakeBackAnswered:
 		var a TakeBackAnswered
 		if err := json.Unmarshal(data, &a); err != nil {
@@ -165,8 +171,17 @@ func (t *Table) applyTakeBack(typ string, data []byte, version int) error {
 				tb.Agreed = append(tb.Agreed, a.Seat)
 			}
 		}
+		if n := len(t.TakeBacks); n > 0 {
+			t.TakeBacks[n-1].Answers = append(t.TakeBacks[n-1].Answers,
+				archive.TakeBackAnswer{Version: version, Seat: a.Seat, By: t.nameOf(a.Seat), Agree: a.Agree})
+		}
 	case TypeTakeBackClosed:
+		var cl TakeBackClosed
+		if err := json.Unmarshal(data, &cl); err != nil {
+			return fmt.Errorf("decode %s: %w", typ, err)
+		}
 		t.TakeBack = nil
+		t.closeTakeBack(cl.Outcome, version)
 	case TypeTakenBack:
 		var tb TakenBack
 		if err := json.Unmarshal(data, &tb); err != nil {
@@ -176,11 +191,19 @@ func (t *Table) applyTakeBack(typ string, data []byte, version int) error {
 			return err
 		}
 		t.TakeBack, t.lastMove = nil, noMove
+		t.closeTakeBack(TakeBackTaken, version)
 		// Every entry opens anew at the take-back: new identities, new
 		// deadlines, new prompts.
 		t.Pending = nil
 	}
 	return nil
+}
+
+// closeTakeBack notes the outcome of the last take-back request.
+func (t *Table) closeTakeBack(outcome string, version int) {
+	if n := len(t.TakeBacks); n > 0 && t.TakeBacks[n-1].Outcome == "" {
+		t.TakeBacks[n-1].Outcome, t.TakeBacks[n-1].Closed = outcome, version
+	}
 }
 
 // refold folds the game's rules state again from its start up to version

@@ -459,10 +459,19 @@ func TestTakeBackReplayAndAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var b bytes.Buffer
+	_ = archive.WriteAuditReport(&b, rep)
 	if !rep.Passed {
-		var b bytes.Buffer
-		_ = archive.WriteAuditReport(&b, rep)
 		t.Fatalf("the audit of a game with a take-back fails:\n%s", b.String())
+	}
+	if len(rep.TakeBacks) != 1 || len(rep.TakeBacks[0].Answers) != 2 || rep.TakeBacks[0].Outcome != play.TakeBackTaken ||
+		rep.TakeBacks[0].To != before.Version || !rep.TakeBacks[0].Answers[0].Agree {
+		t.Fatalf("the audit's take-backs: %+v", rep.TakeBacks)
+	}
+	for _, want := range []string{"Take-backs:", fmt.Sprintf("asks to go back to version %d", before.Version), "agrees", "taken_back"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the audit report does not say %q:\n%s", want, b.String())
+		}
 	}
 }
 
