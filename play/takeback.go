@@ -310,6 +310,10 @@ func takeBackCmd(actor Actor, expected int) command {
 		if expected != AnyVersion && (expected < m.last || expected > t.Version) {
 			return refuse(CodeConflict, "refusal.takeback_stale", expected, t.Version)
 		}
+		// One request per move: an answer is not asked for twice.
+		if n := len(t.TakeBacks); n > 0 && t.TakeBacks[n-1].Version > m.last {
+			return refuse(CodeConflict, "refusal.takeback_again", t.TakeBacks[n-1].Version, t.TakeBacks[n-1].Outcome)
+		}
 		v, err := t.fixedSince(m.from)
 		if err != nil {
 			return err

@@ -236,6 +236,16 @@ func TestTakeBackRefusals(t *testing.T) {
 			_, err := svc.RequestTakeBack(ctx, by[asker], id, play.AnyVersion)
 			return err
 		}, "", "TC-41", "revealed a card"},
+		{"asked again after a refusal", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
+			if _, err := svc.RequestTakeBack(ctx, by[asker], id, v); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.AnswerTakeBack(ctx, by[others(asker)[0]], id, 0, false); err != nil {
+				t.Fatal(err)
+			}
+			_, err := svc.RequestTakeBack(ctx, by[asker], id, play.AnyVersion)
+			return err
+		}, play.CodeConflict, "", "one request per move"},
 		{"no request to answer", func(t *testing.T, id string, asker games.Seat, by map[games.Seat]play.Actor, v int) error {
 			_, err := svc.AnswerTakeBack(ctx, by[others(asker)[0]], id, 0, true)
 			return err
