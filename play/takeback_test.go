@@ -9,9 +9,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
+	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/migrations/pgtest"
 	"github.com/courrier-games/courrier/play"
 	"github.com/courrier-games/courrier/play/archive"
@@ -603,5 +608,68 @@ func TestTakeBackTwoWorlds(t *testing.T) {
 	}
 	if !refusedByRule {
 		t.Fatal("the take-back after the Court's draw was not refused under TC-41")
+	}
+}
+
+// A request's deadline is a timer job inserted with it (and a mail to each
+// other player): early, it waits; at the deadline silence refuses (the
+// request closes as expired, and everyone is mailed); worked again, it
+// writes nothing more.
+func TestTakeBackDeadlineTimer(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	worker := play.NewTakeBackWorker(svc, clock.Now)
+	id, _, after, asker, by := takeBackGame(t, svc)
+	out, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := out.TakeBack.Deadline
+	// The game's turn deadline (72 h by default).
+	if turn, d := after.Deadlines["turn"], time.Until(deadline); turn == 0 || d < turn-time.Hour || d > turn+time.Hour {
+		t.Fatalf("deadline in %v, want about the game's turn deadline %v", d, turn)
+	}
+	count := func(kind string) int {
+		var n int
+		if err := pool.QueryRow(ctx, `select count(*) from river_job where kind = $1 and args->>'game_id' = $2`, kind, id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if count("game.takeback_deadline") != 1 || count("mail.takeback") != 2 {
+		t.Fatalf("jobs after the request: %d timers, %d mails; want 1 and 2", count("game.takeback_deadline"), count("mail.takeback"))
+	}
+	job := &river.Job[jobs.TakeBackDeadline]{JobRow: &rivertype.JobRow{ID: 1}, Args: jobs.TakeBackDeadline{GameID: id, Asked: out.Version}}
+	for _, tc := range []struct {
+		name    string
+		at      time.Time
+		snooze  bool
+		written int
+	}{
+		{"a minute early", deadline.Add(-time.Minute), true, 0},
+		{"at the deadline", deadline.Add(time.Second), false, 1},
+		{"again", deadline.Add(time.Minute), false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock.Set(tc.at)
+			before, _ := svc.Load(ctx, id)
+			err := worker.Work(ctx, job)
+			var snooze *rivertype.JobSnoozeError
+			if got := errors.As(err, &snooze); got != tc.snooze || (!got && err != nil) {
+				t.Fatalf("work: %v, want a snooze: %v", err, tc.snooze)
+			}
+			now, _ := svc.Load(ctx, id)
+			if now.Version-before.Version != tc.written {
+				t.Fatalf("wrote %d events, want %d", now.Version-before.Version, tc.written)
+			}
+		})
+	}
+	end, _ := svc.Load(ctx, id)
+	if end.TakeBack != nil || len(end.TakeBacks) != 1 || end.TakeBacks[0].Outcome != play.TakeBackExpired {
+		t.Fatalf("after the deadline: open %+v, record %+v", end.TakeBack, end.TakeBacks)
+	}
+	if count("mail.takeback") != 5 {
+		t.Fatalf("%d take-back mails, want 2 asking and 3 telling the outcome", count("mail.takeback"))
 	}
 }
