@@ -270,6 +270,11 @@ func (w *world) observe(t *testing.T, step, version int) {
 		get("/v1/games/" + w.game + "/replay")
 		get("/v1/games/" + w.game + "/audit")
 	}
+	// A take-back: asked when the observer moved last and nothing since
+	// is fixed, refused otherwise; the refusal names a rule only from
+	// public facts, so both worlds answer alike.
+	get("/v1/games/" + w.game + "/takebacks")
+	w.served(t, "POST takebacks", w.e.call(http.MethodPost, "/v1/games/"+w.game+"/takebacks", tok, map[string]any{"expected_version": version}))
 	w.served(t, "POST moves (nonsense)", w.e.call(http.MethodPost, "/v1/games/"+w.game+"/moves", tok, map[string]any{"move": "xyzzy 42", "expected_version": version}))
 	w.served(t, "POST moves (stale)", w.e.call(http.MethodPost, "/v1/games/"+w.game+"/moves", tok, map[string]any{"move": "xyzzy", "expected_version": 1}))
 }
