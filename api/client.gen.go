@@ -373,6 +373,43 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 	StreamEvents(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetTakeBack The game's open take-back request, if any (its players and its referee).
+	//
+	// Corresponds with GET /v1/games/{game_id}/takebacks (the `GetTakeBack` operationId).
+	GetTakeBack(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AskTakeBackWithBody Ask to take back your last move; every other player must agree.
+	//
+	// Only the player who made the last move may ask, while nothing since the version before it is fixed (a card revealed, a random draw, the end: the game's take-back rule, named in a refusal). The others answer by mail, on the game's page or with the answer endpoint; silence until the deadline refuses, and any move meanwhile closes the request.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/takebacks (the `AskTakeBack` operationId).
+	AskTakeBackWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AskTakeBack Ask to take back your last move; every other player must agree.
+	//
+	// Only the player who made the last move may ask, while nothing since the version before it is fixed (a card revealed, a random draw, the end: the game's take-back rule, named in a refusal). The others answer by mail, on the game's page or with the answer endpoint; silence until the deadline refuses, and any move meanwhile closes the request.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/takebacks (the `AskTakeBack` operationId).
+	AskTakeBack(ctx context.Context, gameId GameID, body AskTakeBackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AnswerTakeBackWithBody Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/takebacks/{takeback}/answer (the `AnswerTakeBack` operationId).
+	AnswerTakeBackWithBody(ctx context.Context, gameId GameID, takeback int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AnswerTakeBack Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{game_id}/takebacks/{takeback}/answer (the `AnswerTakeBack` operationId).
+	AnswerTakeBack(ctx context.Context, gameId GameID, takeback int, body AnswerTakeBackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetMe Who the token belongs to.
 	//
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
@@ -1146,6 +1183,93 @@ func (c *Client) StartGame(ctx context.Context, gameId GameID, reqEditors ...Req
 // Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 func (c *Client) StreamEvents(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStreamEventsRequest(c.Server, gameId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTakeBack The game's open take-back request, if any (its players and its referee).
+//
+// Corresponds with GET /v1/games/{game_id}/takebacks (the `GetTakeBack` operationId).
+func (c *Client) GetTakeBack(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTakeBackRequest(c.Server, gameId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AskTakeBackWithBody Ask to take back your last move; every other player must agree.
+//
+// Only the player who made the last move may ask, while nothing since the version before it is fixed (a card revealed, a random draw, the end: the game's take-back rule, named in a refusal). The others answer by mail, on the game's page or with the answer endpoint; silence until the deadline refuses, and any move meanwhile closes the request.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{game_id}/takebacks (the `AskTakeBack` operationId).
+func (c *Client) AskTakeBackWithBody(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAskTakeBackRequestWithBody(c.Server, gameId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AskTakeBack Ask to take back your last move; every other player must agree.
+//
+// Only the player who made the last move may ask, while nothing since the version before it is fixed (a card revealed, a random draw, the end: the game's take-back rule, named in a refusal). The others answer by mail, on the game's page or with the answer endpoint; silence until the deadline refuses, and any move meanwhile closes the request.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{game_id}/takebacks (the `AskTakeBack` operationId).
+func (c *Client) AskTakeBack(ctx context.Context, gameId GameID, body AskTakeBackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAskTakeBackRequest(c.Server, gameId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AnswerTakeBackWithBody Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{game_id}/takebacks/{takeback}/answer (the `AnswerTakeBack` operationId).
+func (c *Client) AnswerTakeBackWithBody(ctx context.Context, gameId GameID, takeback int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAnswerTakeBackRequestWithBody(c.Server, gameId, takeback, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AnswerTakeBack Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{game_id}/takebacks/{takeback}/answer (the `AnswerTakeBack` operationId).
+func (c *Client) AnswerTakeBack(ctx context.Context, gameId GameID, takeback int, body AnswerTakeBackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAnswerTakeBackRequest(c.Server, gameId, takeback, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2656,6 +2780,141 @@ func NewStreamEventsRequest(server string, gameId GameID, params *StreamEventsPa
 	return req, nil
 }
 
+// NewGetTakeBackRequest constructs an http.Request for the GetTakeBack method
+func NewGetTakeBackRequest(server string, gameId GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/takebacks", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAskTakeBackRequest calls the generic AskTakeBack builder with application/json body
+func NewAskTakeBackRequest(server string, gameId GameID, body AskTakeBackJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAskTakeBackRequestWithBody(server, gameId, "application/json", bodyReader)
+}
+
+// NewAskTakeBackRequestWithBody constructs an http.Request for the AskTakeBack method, with any body, and a specified content type
+func NewAskTakeBackRequestWithBody(server string, gameId GameID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/takebacks", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewAnswerTakeBackRequest calls the generic AnswerTakeBack builder with application/json body
+func NewAnswerTakeBackRequest(server string, gameId GameID, takeback int, body AnswerTakeBackJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAnswerTakeBackRequestWithBody(server, gameId, takeback, "application/json", bodyReader)
+}
+
+// NewAnswerTakeBackRequestWithBody constructs an http.Request for the AnswerTakeBack method, with any body, and a specified content type
+func NewAnswerTakeBackRequestWithBody(server string, gameId GameID, takeback int, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "game_id", gameId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "takeback", takeback, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/takebacks/%s/answer", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetMeRequest constructs an http.Request for the GetMe method
 func NewGetMeRequest(server string) (*http.Request, error) {
 	var err error
@@ -3285,6 +3544,45 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 	StreamEventsWithResponse(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*StreamEventsResponse, error)
+
+	// GetTakeBackWithResponse The game's open take-back request, if any (its players and its referee).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{game_id}/takebacks (the `GetTakeBack` operationId).
+	GetTakeBackWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*GetTakeBackResponse, error)
+
+	// AskTakeBackWithBodyWithResponse Ask to take back your last move; every other player must agree.
+	//
+	// Only the player who made the last move may ask, while nothing since the version before it is fixed (a card revealed, a random draw, the end: the game's take-back rule, named in a refusal). The others answer by mail, on the game's page or with the answer endpoint; silence until the deadline refuses, and any move meanwhile closes the request.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/takebacks (the `AskTakeBack` operationId).
+	AskTakeBackWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AskTakeBackResponse, error)
+
+	// AskTakeBackWithResponse Ask to take back your last move; every other player must agree.
+	//
+	// Only the player who made the last move may ask, while nothing since the version before it is fixed (a card revealed, a random draw, the end: the game's take-back rule, named in a refusal). The others answer by mail, on the game's page or with the answer endpoint; silence until the deadline refuses, and any move meanwhile closes the request.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/takebacks (the `AskTakeBack` operationId).
+	AskTakeBackWithResponse(ctx context.Context, gameId GameID, body AskTakeBackJSONRequestBody, reqEditors ...RequestEditorFn) (*AskTakeBackResponse, error)
+
+	// AnswerTakeBackWithBodyWithResponse Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/takebacks/{takeback}/answer (the `AnswerTakeBack` operationId).
+	AnswerTakeBackWithBodyWithResponse(ctx context.Context, gameId GameID, takeback int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AnswerTakeBackResponse, error)
+
+	// AnswerTakeBackWithResponse Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{game_id}/takebacks/{takeback}/answer (the `AnswerTakeBack` operationId).
+	AnswerTakeBackWithResponse(ctx context.Context, gameId GameID, takeback int, body AnswerTakeBackJSONRequestBody, reqEditors ...RequestEditorFn) (*AnswerTakeBackResponse, error)
 
 	// GetMeWithResponse Who the token belongs to.
 	//
@@ -5436,6 +5734,248 @@ func (r StreamEventsResponse) ContentType() string {
 	return ""
 }
 
+type GetTakeBackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TakeBackState
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTakeBackResponse) GetJSON200() *TakeBackState {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetTakeBackResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetTakeBackResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetTakeBackResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetTakeBackResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTakeBackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTakeBackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTakeBackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTakeBackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AskTakeBackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *TakeBackState
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AskTakeBackResponse) GetJSON201() *TakeBackState {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AskTakeBackResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AskTakeBackResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AskTakeBackResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AskTakeBackResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AskTakeBackResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r AskTakeBackResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r AskTakeBackResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r AskTakeBackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AskTakeBackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AskTakeBackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AskTakeBackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AnswerTakeBackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TakeBackState
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AnswerTakeBackResponse) GetJSON200() *TakeBackState {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AnswerTakeBackResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AnswerTakeBackResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AnswerTakeBackResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AnswerTakeBackResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AnswerTakeBackResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r AnswerTakeBackResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r AnswerTakeBackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AnswerTakeBackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AnswerTakeBackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AnswerTakeBackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetMeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6467,6 +7007,75 @@ func (c *ClientWithResponses) StreamEventsWithResponse(ctx context.Context, game
 		return nil, err
 	}
 	return ParseStreamEventsResponse(rsp)
+}
+
+// GetTakeBackWithResponse The game's open take-back request, if any (its players and its referee).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{game_id}/takebacks (the `GetTakeBack` operationId).
+func (c *ClientWithResponses) GetTakeBackWithResponse(ctx context.Context, gameId GameID, reqEditors ...RequestEditorFn) (*GetTakeBackResponse, error) {
+	rsp, err := c.GetTakeBack(ctx, gameId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTakeBackResponse(rsp)
+}
+
+// AskTakeBackWithBodyWithResponse Ask to take back your last move; every other player must agree.
+//
+// Only the player who made the last move may ask, while nothing since the version before it is fixed (a card revealed, a random draw, the end: the game's take-back rule, named in a refusal). The others answer by mail, on the game's page or with the answer endpoint; silence until the deadline refuses, and any move meanwhile closes the request.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/takebacks (the `AskTakeBack` operationId).
+func (c *ClientWithResponses) AskTakeBackWithBodyWithResponse(ctx context.Context, gameId GameID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AskTakeBackResponse, error) {
+	rsp, err := c.AskTakeBackWithBody(ctx, gameId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAskTakeBackResponse(rsp)
+}
+
+// AskTakeBackWithResponse Ask to take back your last move; every other player must agree.
+//
+// Only the player who made the last move may ask, while nothing since the version before it is fixed (a card revealed, a random draw, the end: the game's take-back rule, named in a refusal). The others answer by mail, on the game's page or with the answer endpoint; silence until the deadline refuses, and any move meanwhile closes the request.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/takebacks (the `AskTakeBack` operationId).
+func (c *ClientWithResponses) AskTakeBackWithResponse(ctx context.Context, gameId GameID, body AskTakeBackJSONRequestBody, reqEditors ...RequestEditorFn) (*AskTakeBackResponse, error) {
+	rsp, err := c.AskTakeBack(ctx, gameId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAskTakeBackResponse(rsp)
+}
+
+// AnswerTakeBackWithBodyWithResponse Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/takebacks/{takeback}/answer (the `AnswerTakeBack` operationId).
+func (c *ClientWithResponses) AnswerTakeBackWithBodyWithResponse(ctx context.Context, gameId GameID, takeback int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AnswerTakeBackResponse, error) {
+	rsp, err := c.AnswerTakeBackWithBody(ctx, gameId, takeback, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAnswerTakeBackResponse(rsp)
+}
+
+// AnswerTakeBackWithResponse Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{game_id}/takebacks/{takeback}/answer (the `AnswerTakeBack` operationId).
+func (c *ClientWithResponses) AnswerTakeBackWithResponse(ctx context.Context, gameId GameID, takeback int, body AnswerTakeBackJSONRequestBody, reqEditors ...RequestEditorFn) (*AnswerTakeBackResponse, error) {
+	rsp, err := c.AnswerTakeBack(ctx, gameId, takeback, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAnswerTakeBackResponse(rsp)
 }
 
 // GetMeWithResponse Who the token belongs to.
@@ -8257,6 +8866,203 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetTakeBackResponse parses an HTTP response from a GetTakeBackWithResponse call
+func ParseGetTakeBackResponse(rsp *http.Response) (*GetTakeBackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTakeBackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TakeBackState
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAskTakeBackResponse parses an HTTP response from a AskTakeBackWithResponse call
+func ParseAskTakeBackResponse(rsp *http.Response) (*AskTakeBackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AskTakeBackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest TakeBackState
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAnswerTakeBackResponse parses an HTTP response from a AnswerTakeBackWithResponse call
+func ParseAnswerTakeBackResponse(rsp *http.Response) (*AnswerTakeBackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AnswerTakeBackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TakeBackState
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

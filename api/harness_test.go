@@ -121,6 +121,7 @@ func newEnvOn(t *testing.T, pool *pgxpool.Pool, opts ...func(*envOptions)) *env 
 	workers := river.NewWorkers()
 	mail.AddWorkers(workers)
 	river.AddWorker(workers, play.NewDeadlineWorker(svc, time.Now))
+	river.AddWorker(workers, play.NewTakeBackWorker(svc, time.Now))
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger: log, Workers: workers, FetchPollInterval: o.poll, FetchCooldown: min(o.poll, 20*time.Millisecond),
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}, "mail": {MaxWorkers: 4}},

@@ -140,6 +140,7 @@ type intentGame struct {
 	id     string
 	people map[string]*intentPlayer
 	seats  map[string]int // label → seat, once started
+	last   string         // the label of who moved last (takeBackPrep)
 }
 
 // normalise replaces the game's id and its people's addresses in a
@@ -690,6 +691,91 @@ var gameIntents = []gameIntent{
 		},
 	},
 }
+
+// --- take-backs by consent (issue 36) ---
+
+// bidThen has the player to act bid (a Coyote bid fixes nothing: CY-35),
+// noting them as g.last, then, when ask is set, has them ask to take it
+// back.
+func bidThen(ask bool) func(t *testing.T, w *intentWorld, g *intentGame) {
+	return func(t *testing.T, w *intentWorld, g *intentGame) {
+		t.Helper()
+		to, legal := w.toAct(t, g)
+		bid := ""
+		for _, m := range legal {
+			if strings.HasPrefix(m, "bid ") {
+				bid = m
+				break
+			}
+		}
+		if _, err := w.play.Move(t.Context(), w.as(g, to), g.id, play.AnyVersion, []string{bid}); err != nil {
+			t.Fatal(err)
+		}
+		g.last = to
+		if !ask {
+			return
+		}
+		if _, err := w.play.RequestTakeBack(t.Context(), w.as(g, to), g.id, play.AnyVersion); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func lastMover(_ *testing.T, _ *intentWorld, g *intentGame) string { return g.last }
+
+// anotherThanLast is a seated player who did not move last.
+func anotherThanLast(_ *testing.T, _ *intentWorld, g *intentGame) string {
+	for _, l := range []string{"A", "B", "C"} {
+		if l != g.last {
+			return l
+		}
+	}
+	return ""
+}
+
+func askTakeBack(g *intentGame, _ []string, v int) (string, any) {
+	return "/v1/games/" + g.id + "/takebacks", map[string]any{"expected_version": v}
+}
+
+func answerTakeBack(agree bool) func(*intentGame, []string, int) (string, any) {
+	return func(g *intentGame, _ []string, v int) (string, any) {
+		return "/v1/games/" + g.id + "/takebacks/" + strconv.Itoa(v) + "/answer", map[string]any{"agree": agree}
+	}
+}
+
+var takeBackIntents = []gameIntent{
+	{
+		name: "takeback: one's own last bid", wantOK: true, prep: bidThen(false), who: lastMover, text: fixed("takeback"), api: askTakeBack,
+		extra: map[string]func(*testing.T, *intentWorld, *intentGame, *intentPlayer, int) intentAnswer{
+			"web (take-back button)": func(t *testing.T, w *intentWorld, g *intentGame, p *intentPlayer, v int) intentAnswer {
+				return webAnswer(w.formNoLocation(t, p, "/games/"+g.id+"/takeback", url.Values{"version": {strconv.Itoa(v)}}))
+			},
+		},
+	},
+	{name: "takeback: reprise (French)", wantOK: true, prep: bidThen(false), who: lastMover, text: fixed("reprise"), api: askTakeBack},
+	{name: "takeback: undo another's move", prep: bidThen(false), who: anotherThanLast, text: fixed("undo"), api: askTakeBack},
+	{name: "takeback: a second request", prep: bidThen(true), who: lastMover, text: fixed("annuler"), api: askTakeBack},
+	{
+		name: "takeback: agree", wantOK: true, prep: bidThen(true), who: anotherThanLast, text: fixed("agree"), api: answerTakeBack(true),
+		extra: map[string]func(*testing.T, *intentWorld, *intentGame, *intentPlayer, int) intentAnswer{
+			"web (agree button)": func(t *testing.T, w *intentWorld, g *intentGame, p *intentPlayer, v int) intentAnswer {
+				return webAnswer(w.formNoLocation(t, p, "/games/"+g.id+"/takeback/answer", url.Values{"asked": {strconv.Itoa(v)}, "agree": {"yes"}}))
+			},
+		},
+	},
+	{name: "takeback: d'accord (French)", wantOK: true, prep: bidThen(true), who: anotherThanLast, text: fixed("d’accord"), api: answerTakeBack(true)},
+	{
+		name: "takeback: refuse", wantOK: true, prep: bidThen(true), who: anotherThanLast, text: fixed("refuser"), api: answerTakeBack(false),
+		extra: map[string]func(*testing.T, *intentWorld, *intentGame, *intentPlayer, int) intentAnswer{
+			"web (refuse button)": func(t *testing.T, w *intentWorld, g *intentGame, p *intentPlayer, v int) intentAnswer {
+				return webAnswer(w.formNoLocation(t, p, "/games/"+g.id+"/takeback/answer", url.Values{"asked": {strconv.Itoa(v)}, "agree": {"no"}}))
+			},
+		},
+	},
+	{name: "takeback: agree with no request open", prep: bidThen(false), who: anotherThanLast, text: fixed("agree"), api: answerTakeBack(true)},
+}
+
+func init() { gameIntents = append(gameIntents, takeBackIntents...) }
 
 func (w *intentWorld) formNoLocation(t *testing.T, p *intentPlayer, path string, form url.Values) (int, string) {
 	t.Helper()

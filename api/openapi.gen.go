@@ -170,6 +170,33 @@ func (e SessionTokenType) Valid() bool {
 	}
 }
 
+// Defines values for TakeBackRecordOutcome.
+const (
+	Expired   TakeBackRecordOutcome = "expired"
+	Overtaken TakeBackRecordOutcome = "overtaken"
+	Refused   TakeBackRecordOutcome = "refused"
+	TakenBack TakeBackRecordOutcome = "taken_back"
+	Withdrawn TakeBackRecordOutcome = "withdrawn"
+)
+
+// Valid indicates whether the value is a known member of the TakeBackRecordOutcome enum.
+func (e TakeBackRecordOutcome) Valid() bool {
+	switch e {
+	case Expired:
+		return true
+	case Overtaken:
+		return true
+	case Refused:
+		return true
+	case TakenBack:
+		return true
+	case Withdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListGamesParamsMine.
 const (
 	N0 ListGamesParamsMine = 0
@@ -256,11 +283,14 @@ type AuditReport struct {
 		Version int    `json:"version"`
 		What    string `json:"what"`
 	} `json:"problems"`
-	Result     *Result   `json:"result,omitempty"`
-	Seed       *string   `json:"seed,omitempty"`
-	SeedSha256 string    `json:"seed_sha256"`
-	Unchecked  *[]string `json:"unchecked,omitempty"`
-	Version    int       `json:"version"`
+	Result     *Result `json:"result,omitempty"`
+	Seed       *string `json:"seed,omitempty"`
+	SeedSha256 string  `json:"seed_sha256"`
+
+	// Takebacks The take-back requests, with each answer and how they ended.
+	Takebacks *[]TakeBackRecord `json:"takebacks,omitempty"`
+	Unchecked *[]string         `json:"unchecked,omitempty"`
+	Version   int               `json:"version"`
 }
 
 // AuditedMove defines model for AuditedMove.
@@ -880,6 +910,74 @@ type Session struct {
 // SessionTokenType defines model for Session.TokenType.
 type SessionTokenType string
 
+// TakeBack defines model for TakeBack.
+type TakeBack struct {
+	Agreed []int `json:"agreed"`
+
+	// By The asker's name.
+	By string `json:"by"`
+
+	// Deadline Silence until then refuses.
+	Deadline time.Time `json:"deadline"`
+
+	// Seat The asker's seat.
+	Seat int `json:"seat"`
+
+	// To The version the game goes back to if everyone agrees.
+	To int `json:"to"`
+
+	// Version The version at which the request was recorded: its id.
+	Version int `json:"version"`
+
+	// Waiting The seats whose answer the request still needs.
+	Waiting []int `json:"waiting"`
+}
+
+// TakeBackAnswer defines model for TakeBackAnswer.
+type TakeBackAnswer struct {
+	Agree bool `json:"agree"`
+}
+
+// TakeBackRecord defines model for TakeBackRecord.
+type TakeBackRecord struct {
+	Answers []struct {
+		Agree   bool   `json:"agree"`
+		By      string `json:"by"`
+		Seat    int    `json:"seat"`
+		Version int    `json:"version"`
+	} `json:"answers"`
+	At time.Time `json:"at"`
+	By string    `json:"by"`
+
+	// Closed The version at which it closed.
+	Closed *int `json:"closed,omitempty"`
+
+	// Outcome Absent while open.
+	Outcome *TakeBackRecordOutcome `json:"outcome,omitempty"`
+	Seat    int                    `json:"seat"`
+
+	// To The version the game would go back to.
+	To int `json:"to"`
+
+	// Version The version of the request.
+	Version int `json:"version"`
+}
+
+// TakeBackRecordOutcome Absent while open.
+type TakeBackRecordOutcome string
+
+// TakeBackRequest defines model for TakeBackRequest.
+type TakeBackRequest struct {
+	// ExpectedVersion The version of the game you saw.
+	ExpectedVersion int `json:"expected_version"`
+}
+
+// TakeBackState defines model for TakeBackState.
+type TakeBackState struct {
+	Game *Game     `json:"game,omitempty"`
+	Open *TakeBack `json:"open"`
+}
+
 // ToAct defines model for ToAct.
 type ToAct struct {
 	// Deadline When the entry's default move applies.
@@ -1010,6 +1108,12 @@ type PlayMoveJSONRequestBody = MoveRequest
 // ReplaceSeatJSONRequestBody defines body for ReplaceSeat for application/json ContentType.
 type ReplaceSeatJSONRequestBody ReplaceSeatJSONBody
 
+// AskTakeBackJSONRequestBody defines body for AskTakeBack for application/json ContentType.
+type AskTakeBackJSONRequestBody = TakeBackRequest
+
+// AnswerTakeBackJSONRequestBody defines body for AnswerTakeBack for application/json ContentType.
+type AnswerTakeBackJSONRequestBody = TakeBackAnswer
+
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = MeUpdate
 
@@ -1105,6 +1209,15 @@ type ServerInterface interface {
 	// StreamEvents Server-Sent Events of the game as the caller's seat may see them; the event id is the game's version.
 	// (GET /v1/games/{game_id}/stream)
 	StreamEvents(ctx echo.Context, gameId GameID, params StreamEventsParams) error
+	// GetTakeBack The game's open take-back request, if any (its players and its referee).
+	// (GET /v1/games/{game_id}/takebacks)
+	GetTakeBack(ctx echo.Context, gameId GameID) error
+	// AskTakeBack Ask to take back your last move; every other player must agree.
+	// (POST /v1/games/{game_id}/takebacks)
+	AskTakeBack(ctx echo.Context, gameId GameID) error
+	// AnswerTakeBack Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+	// (POST /v1/games/{game_id}/takebacks/{takeback}/answer)
+	AnswerTakeBack(ctx echo.Context, gameId GameID, takeback int) error
 	// GetMe Who the token belongs to.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
@@ -1656,6 +1769,62 @@ func (w *ServerInterfaceWrapper) StreamEvents(ctx echo.Context) error {
 	return err
 }
 
+// GetTakeBack converts echo context to params.
+func (w *ServerInterfaceWrapper) GetTakeBack(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetTakeBack(ctx, gameId)
+	return err
+}
+
+// AskTakeBack converts echo context to params.
+func (w *ServerInterfaceWrapper) AskTakeBack(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AskTakeBack(ctx, gameId)
+	return err
+}
+
+// AnswerTakeBack converts echo context to params.
+func (w *ServerInterfaceWrapper) AnswerTakeBack(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "game_id" -------------
+	var gameId GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game_id", ctx.Param("game_id"), &gameId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game_id: %s", err))
+	}
+
+	// ------------- Path parameter "takeback" -------------
+	var takeback int
+
+	err = runtime.BindStyledParameterWithOptions("simple", "takeback", ctx.Param("takeback"), &takeback, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter takeback: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AnswerTakeBack(ctx, gameId, takeback)
+	return err
+}
+
 // GetMe converts echo context to params.
 func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
 	var err error
@@ -1823,6 +1992,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:game_id/messages", wrapper.ListMessages, options.OperationMiddlewares["listMessages"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/messages", wrapper.SayMessage, options.OperationMiddlewares["sayMessage"]...)
 	router.POST(options.BaseURL+"/v1/games/:game_id/messages/:message_id/hide", wrapper.HideMessage, options.OperationMiddlewares["hideMessage"]...)
+	router.GET(options.BaseURL+"/v1/games/:game_id/takebacks", wrapper.GetTakeBack, options.OperationMiddlewares["getTakeBack"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/takebacks", wrapper.AskTakeBack, options.OperationMiddlewares["askTakeBack"]...)
+	router.POST(options.BaseURL+"/v1/games/:game_id/takebacks/:takeback/answer", wrapper.AnswerTakeBack, options.OperationMiddlewares["answerTakeBack"]...)
 	router.GET(options.BaseURL+"/v1/dev/mail", wrapper.ListDevMail, options.OperationMiddlewares["listDevMail"]...)
 	router.GET(options.BaseURL+"/v1/players/:player_id", wrapper.GetPlayer, options.OperationMiddlewares["getPlayer"]...)
 
@@ -4376,6 +4548,322 @@ func (response StreamEventsdefaultJSONResponse) VisitStreamEventsResponse(w http
 	return err
 }
 
+type GetTakeBackRequestObject struct {
+	GameId GameID `json:"game_id"`
+}
+
+type GetTakeBackResponseObject interface {
+	VisitGetTakeBackResponse(w http.ResponseWriter) error
+}
+
+type GetTakeBack200JSONResponse TakeBackState
+
+func (response GetTakeBack200JSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTakeBack401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetTakeBack401JSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTakeBack403JSONResponse Error
+
+func (response GetTakeBack403JSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTakeBack404JSONResponse Error
+
+func (response GetTakeBack404JSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTakeBackdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetTakeBackdefaultJSONResponse) VisitGetTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBackRequestObject struct {
+	GameId GameID `json:"game_id"`
+	Body   *AskTakeBackJSONRequestBody
+}
+
+type AskTakeBackResponseObject interface {
+	VisitAskTakeBackResponse(w http.ResponseWriter) error
+}
+
+type AskTakeBack201JSONResponse TakeBackState
+
+func (response AskTakeBack201JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack400JSONResponse struct{ ErrorJSONResponse }
+
+func (response AskTakeBack400JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack401JSONResponse Error
+
+func (response AskTakeBack401JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack403JSONResponse Error
+
+func (response AskTakeBack403JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack404JSONResponse Error
+
+func (response AskTakeBack404JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack409JSONResponse Error
+
+func (response AskTakeBack409JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBack422JSONResponse Error
+
+func (response AskTakeBack422JSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AskTakeBackdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response AskTakeBackdefaultJSONResponse) VisitAskTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBackRequestObject struct {
+	GameId   GameID `json:"game_id"`
+	Takeback int    `json:"takeback"`
+	Body     *AnswerTakeBackJSONRequestBody
+}
+
+type AnswerTakeBackResponseObject interface {
+	VisitAnswerTakeBackResponse(w http.ResponseWriter) error
+}
+
+type AnswerTakeBack200JSONResponse TakeBackState
+
+func (response AnswerTakeBack200JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack400JSONResponse struct{ ErrorJSONResponse }
+
+func (response AnswerTakeBack400JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack401JSONResponse Error
+
+func (response AnswerTakeBack401JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack403JSONResponse Error
+
+func (response AnswerTakeBack403JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack404JSONResponse Error
+
+func (response AnswerTakeBack404JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBack409JSONResponse Error
+
+func (response AnswerTakeBack409JSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AnswerTakeBackdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response AnswerTakeBackdefaultJSONResponse) VisitAnswerTakeBackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetMeRequestObject struct {
 }
 
@@ -4975,6 +5463,15 @@ type StrictServerInterface interface {
 	// StreamEvents Server-Sent Events of the game as the caller's seat may see them; the event id is the game's version.
 	// (GET /v1/games/{game_id}/stream)
 	StreamEvents(ctx context.Context, request StreamEventsRequestObject) (StreamEventsResponseObject, error)
+	// GetTakeBack The game's open take-back request, if any (its players and its referee).
+	// (GET /v1/games/{game_id}/takebacks)
+	GetTakeBack(ctx context.Context, request GetTakeBackRequestObject) (GetTakeBackResponseObject, error)
+	// AskTakeBack Ask to take back your last move; every other player must agree.
+	// (POST /v1/games/{game_id}/takebacks)
+	AskTakeBack(ctx context.Context, request AskTakeBackRequestObject) (AskTakeBackResponseObject, error)
+	// AnswerTakeBack Agree to or refuse the open take-back request (the asker's refusal withdraws it).
+	// (POST /v1/games/{game_id}/takebacks/{takeback}/answer)
+	AnswerTakeBack(ctx context.Context, request AnswerTakeBackRequestObject) (AnswerTakeBackResponseObject, error)
 	// GetMe Who the token belongs to.
 	// (GET /v1/me)
 	GetMe(ctx context.Context, request GetMeRequestObject) (GetMeResponseObject, error)
@@ -5964,6 +6461,128 @@ func (sh *strictHandler) StreamEvents(ctx echo.Context, gameId GameID, params St
 	return nil
 }
 
+// GetTakeBack operation middleware
+func (sh *strictHandler) GetTakeBack(ctx echo.Context, gameId GameID) error {
+	var request GetTakeBackRequestObject
+
+	request.GameId = gameId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTakeBack(ctx.Request().Context(), request.(GetTakeBackRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTakeBack")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetTakeBackResponseObject); ok {
+		return validResponse.VisitGetTakeBackResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AskTakeBack operation middleware
+func (sh *strictHandler) AskTakeBack(ctx echo.Context, gameId GameID) error {
+	var request AskTakeBackRequestObject
+
+	request.GameId = gameId
+
+	var body AskTakeBackJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AskTakeBack(ctx.Request().Context(), request.(AskTakeBackRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AskTakeBack")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AskTakeBackResponseObject); ok {
+		return validResponse.VisitAskTakeBackResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AnswerTakeBack operation middleware
+func (sh *strictHandler) AnswerTakeBack(ctx echo.Context, gameId GameID, takeback int) error {
+	var request AnswerTakeBackRequestObject
+
+	request.GameId = gameId
+	request.Takeback = takeback
+
+	var body AnswerTakeBackJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AnswerTakeBack(ctx.Request().Context(), request.(AnswerTakeBackRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AnswerTakeBack")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AnswerTakeBackResponseObject); ok {
+		return validResponse.VisitAnswerTakeBackResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetMe operation middleware
 func (sh *strictHandler) GetMe(ctx echo.Context) error {
 	var request GetMeRequestObject
@@ -6226,186 +6845,199 @@ func (sh *strictHandler) RevokeToken(ctx echo.Context, tokenId string) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3/cts4kvCroPR9VZHqaMd2ktlv7bra8mSymcxOZlKJ55v7vmHKgkRIxJoEtARoRZtK1T3NvcI9wL3J",
-	"PclVdwMkKIGy5Nie7Oz8k3JEEj8a3Y3+3R8HU10utBLKmsHpx8GCV7wUVlT4v5e8FK++gb+kGpwOFtzm",
-	"g2SgeCkGp4M5L8WlzAbJoBJ/q2UlssGprWqRDMw0FyWHz0r+4Xuh5jYfnD49SgalVP6/x8nArhYwjrGV",
-	"VPPBp0+fYCSz0MoInP1FVekK/phqZYWy8CdfLAo55VZq9fivRiv4rZ3uf1diNjgd/K/H7aYe01PzmEbD",
-	"WTJhppVcwCCD08G5YgKeJUwqNtV1VUlRPTJMK0EPmMn5QhwO4FM3Gkx2/ubVhb4SuIRFpReispIWPq0E",
-	"tyK75Ljkma5K+GuQcSsOrCzFYGPvyUBm8O7GzwU39rI22wdTdVHwSSE8/DdGoROLDF+Ja331WYN/Co//",
-	"lwHiA06XhGB433ynJ38VUwtzn9eZtG/FQlc2AsJcTK8EwkRaUZro6t0PvKr4Cv6fSbOoLQ3QfLUNJ76h",
-	"D2JjCZWJ8EgmWheCK3g0k5WxlxOOj7u4dJELho/ZtaiM1Ipxtqj0pBAlW3LDZrpWGeP2sEUBqayYiwoG",
-	"nvcd05VUcfQo9fUe20WIi+y1vo5uecGN6dvzouArxxR2Pw+38+5X3XN2YAqGC+CxzAkvt6OcH8K9H0O1",
-	"9YVVwtSFvQlcb+ktoHoh4vCHB5cm5yfPvoo+r9WtEHkLVNY2PydSQwRpT6m7sCQAEaF1c9ZJQ2jBaXm0",
-	"Cgiql34dNm2c6z6sb5pzpUSxSU18IRMmSi6LhE0LmTBdMRhE15ZlYsbrIiSkdsBZpcs4RsFYl7yGCyhG",
-	"uvD4kWHf/OXVa0Y4wrjK2Hltc6Gsu3cOCC9MdOpSGMPneC/20Wv0gb7aRnc9vPtvtTC2byrD5Z5YZ/iy",
-	"Byz6Gm/EaymWbJkLxaz7FZlaJqYyE9khEUSHZAPQW70DOuPJ4btuqAYCyQD/53HFgdJtE+EXw9Hn3PJC",
-	"zzfxs4HKTozTDQPi0Cbg1m9AHHDLYl46Lt9dkOf9m9CXGQMBAKQTJZYMXjRsKA7nh2yqV9qKURwT+YdL",
-	"AKHpoQSptj3ulRg0Lm1v0P1IO4rx4roQ5rKuips5vWN2TrxodxButl1hOPSW43Ar2zgQx2CiQOgc0vqZ",
-	"/ZxziwRCC2GAsnNhULwEmbKQSkRPrOCTGBe8aIZ6ZBjsnc10BXKFqIxWDhN+BqrkRQESRsWAu49wQlgH",
-	"gO2RYUtdZXGmpXpxrzuvBHHG4yBIyARptwReFJc4cXQOPIv4JPCIycxEgBYd6poXtbhEaPWMiG+YDpwS",
-	"hP1CVPTQw8bAvnSVieqM8YkRyrYMzo1SCZ4xjqtbMV7h2e1xleMg+zDiNaR32O7R0aNJFwmj+E3id4+O",
-	"YsS0EnYTfO9yvQQ8nYpTZoTKmLSwec6+FrwSFbMwXPRYrJ9oqwjqlab1bdLXiV9XbEPfCJ4B8ZCAkWUS",
-	"lsyLN8G+ZrwwYl3Bu5ClAOzUS5EhBoC0xPQMLy6QixLYYTr4w0meDhKWDp5k6QBkjXRwnB3Tj1yxHCiL",
-	"W1YIbiwbEkawBZ8L8whQrURZwYkQ6cDWlWI4kuVXAt4tR6dsDD+PHWb6+RE1gX2xkl8Bc3eHzf5wko8S",
-	"Nl5Kleml/4r+x8S1qFZMFHIuJ0Xz+YpxZZaiSpippzmd3HNdL4CgikKouWhHP3majw7ZuWXSwiVOwA2X",
-	"ZXE19JQ+gUv3kGTFAJdgT2va/slRBEOWQlxlfNVDtFoVKwaP2fCni+cjphVb5nKaN0szrKpVwpDZ/JIO",
-	"Sq3ouGwt6I+lyNwveU1/zCqZDt570j51QMv4qkPEwbqPj+JX6St69w+bBE7HcfP2P0Ux+vo1l8We+Pyj",
-	"EszJmYDFgIWZuEbMm+gPiMxWfLCb53R7u0TzrlT2q6dR5dXUtK0ogxMfeh7oz+CMKPiRqOjm7tgc3LTv",
-	"++H+vTT2c0VDf4S3Fwu9EeKzdKjJaqu+EbkinX3CqXhZ3CJRCW46emjnQoe/PmvVntPAF0LVJQCqXuSi",
-	"IKsiQEhkAdB2wKjdVedWKW6W4cZFXSN2VP3aTTBtP6y5dRwNSZYAjxpUJaYgg0QPoXfVXgEiNWmyGjTH",
-	"1bt+h2p3gvf9prNKzEQlYnhX1aIVr6ZwIVVMmlBIdd8GgGiU4ShBtbNt2e9b0pRvZLNdeLS4vy7fr1C0",
-	"PmZWs+OjoyO4Wys+taIybOjsKWyyYqC5Jh1BE0VwvMbdRaR1FReXd8InT7tsCFMB7GojyHDtQcpybpjS",
-	"FqTYaS4yvB2kZZkWIBo0SFhJa4WCVcM1MtoLER2gYgfQmPC7oBXxn6c6EyErKHkBfAStU7XirRUGf5np",
-	"aiKzDKVGpe0l2laBICwvxGW7vKlWs0Li7WC1vix4NRc4oKkXC13BbVGKTPJLXH0ykEUh5ry4dPQVvldw",
-	"Na85fl5xKy4LWUrrl3fNJRnKE4RZpTiaKYTNdXYJC3QiaJSfZcJyGVNnUJskbShjRqopna1HARRB0ULC",
-	"DF8mzOoiA7y0uZAVCYXDDkBG+6kvTs7oWZc0bFlpNW+wnGj6kWEeUnFdcLvlCvTBLZoid4iekQVqUgl+",
-	"5XXQ528Ojk9uQVGO+0zrqgIV0EM3ArobqAJRuAXbJk2svU+UECWda+fyWjNLcMvjexDwgVNU24No9AIj",
-	"BJP2kA6Vxlh3uTRm2D3kCDwDmHS1AO4CvK0zP2iTaE5G+T56Mn23akxi9jflXjKsFxYiGJzzxUIoWLlU",
-	"xJ4je4AFxlVe/OGOpBDHfvCA3Rk18ki47V5kuYtrnbBuu0uil3w82eAVXwm+izzjr3E/fmx3cYvpbbQZ",
-	"r0re3pXa66PLRcwh+C03uVfSHJQKbqwj1iGfWQE6/VSXJVdZnHP1sMl+q52bCC53kAvgxejAgS03Lhf1",
-	"XxDt4cQ8g9sw7A3Z8+/EK8dtHAAdyk2YnDGukPf0HG+oxlpuaxNKIXqBIgafWokCwUwqafI+vURfclKC",
-	"dwLGhT6PeyjrRbY3cm/1pa50XV16Q81NojVINF1juwNL6EpsnY1u0+Eka5p4sJ0+Ar8L7vWZDhr43Ntj",
-	"dvXOOFqTWY8TZpt1J+bw687wZ1AV+DQnk6URFu2XMGcCXNbmoEChHIamaz7RtWU2lwbfCZbUbvJGtoGm",
-	"/mE6eK7rRToYnTFRLuyKmHqtrpReqp5r3Fqp5mbr4CAO+BfZUFrD9LWoKpkJM0qcVoR7xSiKjqy67eDh",
-	"1N7RsDee/5oXCU4oWHwML76V2QPqkBHgru1gi8L1nZbqdkv1eLEWsrWDFfN7Pb/tpMITSDDrk5NupNiT",
-	"nT1W3wQXnjOWK7FkfDrVtUJkunFzHdkcF/e+b8fvovJ5oDBtH71fRUgGgM7PUefbE55xPnVOpgA9Y8Cg",
-	"TePpQhdHOjhFxyH6lW+GURuMtGmUdnIOvGDYyxcXrJDGRqZryXyX+WL086OC0fRsdsbgSmeVIB0DLS1E",
-	"ygkzoAY7X+yk0jwTFdpGMIZQGMbnXCo2RETxAEiY0/N6JIW+K7OHHNuDNHue5LT9amcO6FCm47E4OSJq",
-	"cv89voE5+mn7NvMXd/hrNl+4d3o0LPJDoVmJGb4yW0TczVsDrwJuvDvYuaHtKUthBeXCkpunEqVUmajg",
-	"f//97/+xh3P9nJlcV7ZlGQuhF0VcXF6I6jJOYD+3VzGo2hNEQhwO8A2JbyjVtbQYQGROWQfnUDMe7WLy",
-	"zAL3L8E8WFXfkb0hC6maikj8HS8K/Hq3G3aqF4heE12rqYicGbwFV9oKfaVZVgljmHv7jCltc6nmjbhi",
-	"NUCsVlYW8AUzcq7gVpysHMKIjBVSXQGtLytpBXzhI3TZrNIlWjSSiBjV7Km7vv8H63IRNBxQS62YxqPD",
-	"Q8JFCMuMLgUtdaarUcJKbSyrxBQWvZ9g0oiUERkf+WQ/3hvgp0g2sCzAK3Qpa8/69hKOkG5vkoxoQUmA",
-	"FB6Q7ZH3YRnhxuZ1eJcCcFTmdTr0Ao4nAyxHN7xzWHeCUUI/zjZRtZFPS54Jxp1AbWCDDySi7iKUhuNt",
-	"gD1+R5/TPdz6H/wV3HPn3vLOi6BBI+ftHvfuLO3RE/JPkTIwPmeYDoTyPn/UWlAuWOayoLdyfi3YNNdG",
-	"KKaAKw8tKDSIWxQywWa6KPTSsPPpVCzswfdukgQRCjkahXYDmzqQMIzF8Iht8sIOMfigzl/+XavIXl+d",
-	"/3De6GMvagDp4ze8kiYdjIKwCKloecgseNW6c6Q6Y+ngp4vn6YD0N9j5zfoF3jPCIaHTk5oDiR/5T6jg",
-	"3yjjlFKFvx6vSz39x37eHnpzA5iF4FcGhIHw7NmQM8vnTQAM/Hrw9Yt0wErBlWF/hrswH62Jnk+ebTmz",
-	"fdJYth7ouWJ4pvAKg1fwdGHl3dNtjw2I1Z9asIyvnu6kmr3uc9+cr0eQWEBeZnlxtRk30mdmi5l9pUWP",
-	"tuGyJ6TAB2fH+C7yWpAZucyYtGfs4Lixxm96htcGveylsJzchNHrpk/ydODBKEf+t1r0WXi8NTkWA6pB",
-	"uFyeEnzFB0sB7F4lcRtiuaQgO5WxZb7a05Wm6nJC8eFrnMMatij4VKwFgcIBM2MrwUs2rISpS8HoAnV8",
-	"bFsMyIYNI7KPHoffThEBfiR3/HHJDh7elffHY2rHxrXjnih0qTtogK7LXBeOqhImCiOcbsptSCLM6jjQ",
-	"re5D52jCFWFB4uPnW3JwAVLOjYTI6iLpPRzf97ONuzDJeg4U8y3z1aXhqx3jRFAABux15EMMS+llHE0W",
-	"oHpsN0VSpDG+eMoW9aSQUzakYR31O9UsYYtKXnMr2JAXRoNSd0B+VffaiDkuzYZK4yqRlrwHgcZGtorD",
-	"YMCCEj0OhH7maKLwsNovr1jB/AphVwnaGcjJSlv/Stf9H7cA7uOgDVHRRSKpPmV0B6u8P7cWORAiW3D0",
-	"dnbHOE+IRvRoDLmoZFmK7M7Ce7adMt4bfAVsIjxab0ZL1tnLIeVCyBKQ7ehGh2tvUORrfX1LaIoPC4zU",
-	"uww8UNtW1BdPgIGt+lrgPWkAhrxgJOKiswlzYEAJXhOGTo6ObkwuXlOwKLZnY+H9cPGuyXX7/lTIxQ4+",
-	"S3rtUzK4lmJ50+vvBLf/F97bNPzTOG6Y2Gp/EEvvLt/jBLMwtH57uKt/MfCF32TBLaW6bLymvSzZMO5D",
-	"mcraWNLY/GdsiG7z4xNWamVzMwLa+KuW6pD9oC3jBojSibLoedQVczcxGt5EY9smrDz2KLMNSaW6rEQh",
-	"+UQW0q7iK1+IaiqUdZJ0q5OVwm6uudmgEiIzfgtnzk9BzxK2lDZvbGVZLdhK2AT4/e33etNW+52CboJH",
-	"plk6qqPOvnLqAs3CUIPRTkb9m0MPOlH5R8kOoQgVRgaGuVuki3d3hQRw2kZIkudA6YnOVo8Mq7iVah4X",
-	"Kvrl2FxQompj9NQz4NEYsQZ3iI+0bJM7kvD8NrTRaP5Ek6/XIx6AJlwKpzQGo2P6Snd5aIBWHl9SNYTF",
-	"zoU1za9oqj5rwWQsr6yBi09aI4oZCWi8KJBQUwWYLLLRIfuxlNaK7LSDn4AdhjmTK4oogOQ2dKCnCkQa",
-	"GMaZhMPv3ezSHqaqJ3UjDrPWE3J8sotjOMZT3wiVRc1snx9OFGQZ9sXWobcq82KvnzIqVvTWCfAhlZso",
-	"JdVU7CDbuQRzHMd/FQVVk6+8o2xJXOWyTw2nx4gfiLMvX1ywx9fHj13wyeOPzfef2NDJYoU0FuhPL4Si",
-	"m6UnJZF74+mWeeklR1EuriJhla5VBrdS75SN13MiZroSjk+SARH5FL7Wo3LfkcBNh/GcVxGX3d5BZcj3",
-	"g3BjvNucWAbAqLbAeN/osLfc9sQjr93H24Wu9tVtZUrCIdsF98PzLY/b3HsjA3t8UW8bLPDibY/9pQdN",
-	"XxZyeqUPTjyKDo+fHR2h8gC8EjGr5Um6psh0N7wzGMDoWXRlKHqIa4m3ABs+ebb/yNe64LY5qRs/iEfp",
-	"uM3jOjtDerDGzultK5V3j6i/MIQvZnRHkZ2n7EqIhVPhrkUlZ2QrK/ScFdz2EQvFtUeScoVLS+4qRUvQ",
-	"8inwS2XoaqZkIhzlzDEmeNHxIGnhBMnls2Z3d5dYRAjujWfZUs2i57pZO2JnjdoWCFMJooybbESvMlEu",
-	"tBVqujr4i1ixktspaA0g9/CqkKBTuNTVTalun9BmspX68hc7xDe3VbLayElnpUO8CvYYR+Ub9I+uipGA",
-	"fPbTxXOf4roepsFVplUUnLJswmecYbTkFSgazUdx7uRz5yIM7nUTkuMzVNDpn4vSiOIaXfA+8JlhhBYZ",
-	"W3ruxH4F8iWy0EZTbCTLZlbem99YxlLgv+kocVJ5He+0yYw27L/+EwR5/79/YaU0RmSjVjLI9FIFJQUk",
-	"2ipJpcOaKXWPJ4MG2roofAP9l528bByXUGmXTJUGnuEZNvMnAbLE8RJmemfF4o5SVKa6LrIwSQXYpNnu",
-	"eKJXPG32nvAtc10ePk+lEteCR4KUXlyLakW446MRmgylliEJlaHhjAIfvQcDqEHXlnEE82iTKexwWsbq",
-	"ytX36QXOtRTLjph3k8HX5bnQd1FzMS+u4gtrfZXrBnGMBbCha2cTYtKYWrAnX20zhQNrjgpdP+fau6fg",
-	"al/mutzTY7eDO2oXP+HNXny/hy158OvS9Za1hTB8ZBxuZPIBE6da22ncYhSz9XSSQbB8laeXECNsNz79",
-	"u3c//sAISD6OpFXiSAbeEvHRk+jX3v6OsTUJX5EUryb9KyCSHjYct0ubqa7iVWdCH+N6/a+6LHkVLySw",
-	"lEr11P/rHXFdW3XDR/eBxQRu5334/CICXUvjnq6E9eIBse01Bv17sCB5tXOXvBhMbN6vKBzlQsOYLq8p",
-	"YhlADc7l46LlE4telgvLhulgIjP2hP33v/8HOznCwCxO0ooLlLXNAPQh1qAZHh9MuHFyzB71Jls73W7G",
-	"Bvd+jBbcXX9zwtg9cCzHi4zllnJrMf6wm8i7C9dqzaiBBfdm1pUMPhzM9UGwm2rGp+Ljp/DJgbmSiwMy",
-	"4/PiYKHxPRqwR5dvWSCCpT0vj5jr2BYnJWOi9drEh4WshNkvNMSXrIo/ufTXlGcrVAMryktqQ2bP7bEQ",
-	"vWWvgvmScCtu4BgkKHdwK0fZiFJXTlK01epRt6qTz4roGnf2YUS9xuf+6sO9VuneOiu72qudaXRXszXW",
-	"JKOCaZ+fNvV/9rxBeu23uKq7CMJpq67dOjcSv7/dBV3ouVSXDa11Hff7gSocKlpbwYhpXUm7egc7p+kn",
-	"RLSx1A/iJVTTjg2/+/kCA3l8yUBesPM3r9qKdwhNtB3RiM38ubULqiwu1SwS2fGmwFidSSGsXjiLryn0",
-	"slglmP7Ivr24eEMJCZOVL3jbRJU4D0aqUvWOEiRO2fjNj+/IEcJrmz9GsIwx/tfQHXrVmP+uHhksUgdK",
-	"RarWPsS9jVuTiXsff07YXF6jV34NTpx99/NFkqprXsiMHZ9gZTwzOmRfa2vIYyciIDQ0TbsC+nWcqiE+",
-	"WJvnlHHVfsymXClNBfIYV5izMTpk74TKmJCYE8BNqsbntc11Jf+OdutTX7QwrY+OnkxxIPxTjA8jINS1",
-	"HYMWHWw5Va7GihEVHBS3aKI6i399gGE/GHzlByoKZyNOlUtDRLUIBzculEdMHhkm1bSoM5HhOb+g2n5Y",
-	"fD7nVNEHi9AnbPwxpaIh6eCUfUyx4AjFPjs7qs+I8iVW0kGSqhRZYDr4Ezxz97D7n6s8kw7+9OnT+Ayr",
-	"/Y1h0DFmWCDWnqZq3NTiGbPh06OjUcLGayV58MExPGgq8+BPT0ZJqsZNhR787WkCVMYR67irRgTHKz5I",
-	"Y2GIzbI5+N2zJFXhh/i+YZM6GMOVW5Rovst15gIqxucwzhgX0ynrggP/MWmJwFeBGTcvkM4dFOKRKlVj",
-	"B7kxrNcXGaLB4Jem1hD8dExAiNccwheewTdh6SH49eQkWNYYjnDMpE0V1byhM9isTuS/5JGQeQ+lVGHw",
-	"PAwRVjLCT//oDtcXNBqz4bOjJx6Mb4WtVgfnoEYTMH2xI3ztaBQg8Nih5JhSKCgoDpQkFPWVz7sYLsNK",
-	"LFhlNlXkZwVspLIQiY/XpLqvRDoUXQHcbZRQMSKf90Akt2GRoaAEI+dKZAdStW5el2rDhuMWinqWqrF3",
-	"OJewCyOsZ2LnF8+/9Q9GQYRvA3Iy3SAVPkLO1M0qGbMFGnaM+/aFmhfS5Gds/Jy6XQRvGr4yVDnuMFXP",
-	"dSZM0hbNxaKjIMApTTEbmAHS3B5SObg3Rqn2fBz8pxxww7Dxvx24C/7gVYZnxmQWcj/Mh3JGnlS5zRFI",
-	"iVe5EJpxy33GdFDAwGTISeFM9BxXnyr/Bm8Mu3qODjTDJsLIjLaDJicTwpUtK23FITtP1bSQAnkrqELr",
-	"G5EzlzCGAZ5fPe2Ed87Y+Pzg/zN+8PdUHR38kR2yS3bKDsaIUGKaa4EZqON/O3iOc4RDI/ALPQeW0K40",
-	"VX6PCVMAfGdAPQvSDaVhcq7gV1Lk3FFgThKVbEtVdEqir3N35Nx7beL1wNhwvB7iOB6deg1cmlQhJ6TS",
-	"q53C7r50k1PR2pqwG6XI1GGqxmv+t7ErZMtZJWwlfakuw2eOAuHnFfxbV4o2gJERgFTouiWOW0lL3CqX",
-	"ak6BP1Za0BkGnqEFauXp4Jgiy4TiCzk4HTw5PDp8gr0ObI6SYFdeQqFakzQL4ioSz6tscDpw4MYs/0FT",
-	"ruxrna3urBtNp2bCp66Yiyr0Wi+ck6OTu50bqxdEuuFcOCkQMFQrZMBLvmJDXSU+aMzHkOENTNGIVmum",
-	"ZxaERiMLoWyxgnMboc/g6dFR35KaPfr2PMng6fGzfd4++eMebwfRVjt9ESgUg9Nf3gcmUsp05k0uIIJs",
-	"6CTiZ6yUqrbApo1U80Kw2ji3Jp8b0GOwBcV7GH9NhAyRcj04ulhtyOIwvWG6tmddaVnCtYmtfdx99c2L",
-	"719cvAjE7scfyeQgs08kpTEQW3GRXWL4nta1gY9PI2EKeK/ScjBFo10LFezDlG2ll0wrhxnH+5z10ZN7",
-	"PuvmdFHR0rVlByDHu3vLuCw3bYKtUUh+R0tIvJqw04kHSsOeh1/yFcs0ibp4go4+GzQYHYbaF4gFIB97",
-	"7QN5rLF8xQhtyVro0KYPD160i90FI0jO8Mt20TJOEULoNRjzD4IP7WE51BBbdtjgxVJMENrw9/mbVwmd",
-	"GQlFTu3bjiqN8SR+Yb34QNcycvYLZ1K8j2urYwXa6do6urO5veU31sKtSxm3uXX2wrw7vEf80a3dJd4I",
-	"47z5a9vrw5Vp2+5mLiJ48lJY3xHnHg/KT9EjXbhFHv6q13eTdJK4yFzfywSZogtIUdY4rZdsaqA9YMGA",
-	"Vu8Mz6LQk8mqPYxMXD/2ZQ+ip/G9NNaXj086nRd/cQ0X/1aLatV2XKRa97HmirHY90/v7/GMwwr6PedM",
-	"ZkwllqCpuVoZSGlPf70jn9SysEBjQcMENmzVH6VZJQq+grtpqtVMzusKi2ZjfGWxIgmGjEt8mku1Taxr",
-	"4n57T/+lK66ydvbrWYlhqNeIimp14yxcxPmRe+aqCi08+6CMC58whfWpN5GrpGjM9vgb0B83maxHyfH7",
-	"WGBZVFyhVaDWL50z0+dZw6LaWiSuNmdsUU3ZyXZZN5blTAYRB93mGselGJ/SodJKl1wGof4euj1LLoq+",
-	"JTfFMDeXjH60nsXFhkKjXPxMnh0FCV4nnQSv48gJ3ScraIp39vABV1juC7ySO6yhS0ydmk/FqjF7IB9z",
-	"l4LTBOpKkXkpdhckPRIb+Rpf+gyEu5fUfB7oTkLa8Z0iwzZESFq2JK3PKbx/7Hh6cvJQuEQn62yZZy5v",
-	"v0me8flsQ8rUG+HN4rM2G+/fFqkCsfPxRxdW/mmbqNdEHW1cMLFdta88dm2f75VrBDnOUWQBuPmYPbz/",
-	"zEJMLcDOPKJfAYeMLoXPJuxEud6zMnn/QkycN+HGMU6KiIlk13UjLUmx6EqimKwQn4DketHpMa8zaQOk",
-	"ih0M+gIqcZCJSvoIfwwwchX50H5Pdt6cmxx4p1TOoS1EliosvGmo79hUl6W0JVpRnC6d17NZQWXcKq4y",
-	"XYLmPdV+giEMkqTKd2Xw36GJGZeF7Ujb1fjISuqKxV6ABN8YwEFi8layZa7JxyEtlprDRVe6nueub48L",
-	"G2/9gWjtR3t5G8B+1ub64hYwtBHUOX3Izr1PzfXo8AwwVdp39kBISqqLjM5EF3w6IinU6t7g7lRxiy4G",
-	"K0tB5vINnoBNe79IhhC2A+/hCRU+/cKI++nRHx+SFSCBOkgQJ2gSX4glcPTfO3cvvj1mi0oqyp4OGAGR",
-	"hdnCC5ZUnCcuwbzU50usz/IZqHQ7sWeP0KOZjgT+fKuXrNBqfupaPWLLx6/ydLBRVuSmcKRZtHfLw5rF",
-	"bpK4zjrtHSnzH6sFUkCpvnaZHfcqfv026O8bMS14JdAHBrrgVJwRKDulGJs0cdQog/K28OmET6/Y8Pgp",
-	"NbqUVEBhsmq0+91vahipnzqf61J8DW98iaz+JpT95+XwL3ylUYdfmL262sCyqlZUvXx3dJkWXJZb8AUe",
-	"O3X0Hw9hKIzynxdtfsbO3MhzSBamIBMXCIKlaEB8rYT3t1WYa9akeLKhSyp90mVlnFV6uQdP8oLvdpO3",
-	"f+lLxLSwQ2YPwvlN/taUzEZrqbg0rtZaQ18+ClFWXqGJi5JJjwM7mACUG65cBuFaAQU9b6vEN2qbxHRD",
-	"UDldfN+mc/otLNm3JP0VRNIdUGovr+nxXc9+AzInQQva32XBXSjmzwWfM97E3QV4jLJepuuJi4IJebFp",
-	"wgC8Co/BmrrI9tLMPKk+/uj++vQ4aMccj2mri88mkOSzmxujl2PBbd46ObJmUV2i6Hg6b/Rt3D3ZdlNS",
-	"H1ip241qiSujiQsX+zvt7n7bOfp75GHHAIUbwA5DEnU1gJv7CCQnLNiIV9hehEsxzFvFoxf0ymfQaNSR",
-	"iqlvUVfiDcUh71XcavuW9mA6AewfGrE/G1WdcOTi333LUMd3k+0df20uyoSCVrA1tC/WsLtM/1e9LVT6",
-	"Oy3V56uNd8+9wz54nxzz/t2a8dB8FpP1XNF7BUJ/Ux9xdw/nY19kvdcr9doXa3c+laA2NopXWBRmsoLf",
-	"xXW3UIwzkWJSmSvx7vtiUKFTZpfa+XAxVKRJ0gQ1G3NWfP2dVAn0ColOv4WwyPwl1fcBfWYlzOiQXfDi",
-	"ihXoQ6OkJ9eYQc9war1Up0xal0PSNrjrliSLOXqAo3qo3J20h1E9Ng+q4wfFVFwNhyEPOmeM6cfxqC9W",
-	"Br8fRCW9h76JwpYHfQFtbtu/NcU/KKcUqjGx0kpt8aSE6SILIvs2rpNtlgDMTOM+l2tRrKjsx9jwlc/V",
-	"FR+sS9Vlw3EmTfC7cA9GXpmibEGMx/QtTib6wyG7cKmGsbr+Zwy9H8ay46NUtRjtUjdw6JOjI5AJ+Qq7",
-	"7jprmm/AG6O7d3zl+118YffhWreEBzZCNE1AthJW4roG/a7E7JSSABJe06cwbIpC5cM0ZY1jNUfMVwiu",
-	"jqYziLv0dpcGPaE8/uj+wl9zmYl+GfFbmYnPJYtke48m2WddaFe53cCwvS/wPRFl2Ff6gQ0Mu1Iktc76",
-	"nSb3NiwA5Og+cfIkhiNdS7FMmgqN3GB+ELeUI9eayXakRZAI+8nuTcFXr6nPyR3R3LnL221KEuA9fiUi",
-	"mbwuofkR7qsvo9eTbC54hnKgI9q1bOK+pIeTo4cj1bA5zkOTatt/po9au9VfKVnX5a346sLrJZITloNW",
-	"JIQa/RNR99PjJ/cWNXz/uUwNn8GCQtz1Suo2+GuqQACPQUNlU1yvU1xtdzZDjGlboPFbeuP+/Lkg9T9e",
-	"FFyukc068fdEDcLqDtnXbQ1PLJXLgyYP+ArLdZEZXwyBJCpZdexph79N06LbP3EQwCdQnIaFvBLszcsf",
-	"Rms2RgQGdmeS9iwINqQ692NWiQNq97JnvCGyqqnYVpcBX3hHtd2+5LjDpt9xeF09e5r0l7rbo4Obq21H",
-	"c3zp4Ye/i457hPm75JCcY+0wFQToIBMahuE5LmKnidLByHAVOpsTTDtpa8phSD71LWTShsUYXNZrW6Ie",
-	"Q4aoVanhSxeBvofNlqSOXovteVubX5gNXtuWgvf9gJ2p82zN2koR8Wv1znPt+Lgiw23CxmR3HTOeZaZJ",
-	"2OdYlolqQjuf/FrBczakd+E41pITRofsnRWLVPn8ABd9hUKXW+2/HifsJMHKt/UCTmdMlZ/HPaH5VFL/",
-	"fpzzrhXxWvMxWk+vdbat17qPJ/6e+EzQcKAvY8iKxe+OQqo9EoRlxLyDQNMSaU41oV0tmTXl3Xs9hjtc",
-	"5UbOt1ZYguf/sPGm/7wuve8FyH2O2wHnnWud7XExYA3qfrx4B49/R4tfRTV+uBRZPOXOlRmkwuENTs0k",
-	"2VD6grK6ojCcvVCtErzslUEwDRD53CPDxhm3fMxcUR6MSmHD7979+MPokL2lLvlUR+t7buwBPj949c04",
-	"VUNdsfGfMLrmX8ejQ3aOCY3wOXm0TtlCqvnYVTOk/hHk410IV5kxVSfPmBFTrTJzyC7aV7CCbONQdnmX",
-	"Jq+tcd2FgA0rJaY2VW0FX24sk1RG9mJ7n5Spxqa7TWQJSYtt0c5UYdyIgw0AxlmND9mPaioC2yY2LglS",
-	"OGXmi0pSccf1JlpO3sK1tkZ8slQkbHx8cvhkfMp4qtbgTf5JjjUYSiwMCjuYaJtHvXEIxoeKp9quwH2M",
-	"Wzo72+u3c96mtgvaTPBkD1pK2NN0Qh/+lowe75CKDt4BhRJmdHzeN8ZSnQWKgsTQ9EhERq9pjUrF95nR",
-	"XovBvXp8ek95rRzu4QNX3/g510G5wIkoNOVLRyrrYDHPad5XaO6aFzXmFzRt+snmx9WKavXZU1IVsRoh",
-	"cDSq62FS5X0S7HxL1WSGRZPDiobId5+enKRqGK/FPIpxpp8WGbfi9X3V/ngtaIKHdyruiWK/jYIfVL/N",
-	"h737NuikYltZCvZ3wDRXVajTGyxaNqoU62XD1roJkKlDTQXVdOTsSipsCI8dvkEioVsYfh4xPqEKAcjf",
-	"hlS7iAJmzAgLFIJoNZududK/BpF8Kmdy2hTFXkpl2n4zbdQNTJAESULwF/3Gi8LVK3DN7BXVAyMJC6Wc",
-	"FH48mBZyekXF1VwIw0xr25a4eGToO+9e5Db8OVV6NqN50kElSqkyquk8Swdssgo/7Tz1NZyo1s9pqkCE",
-	"IAtJLipxyN4Fpfh823KzhK+tpmRMvVQ0PK9Eqnix5CuSgXqsO6+5LIKTu1dOvzZVD03CSZkGbSzGiPBK",
-	"uGPDVI6Vrtlc2Ie/EGByXJZbQdI9scbuhwKqntGRuEJTu18aaHOlCwDb36yY1XMBkECvmq4y+EtXyPq5",
-	"hfmxK0WtrpReKk8A3MfLkSMfXob1GPy07aXvBWznmIVvUjVEkyzHPr52bZOo8GC2HAvbL1CpdcVLqeap",
-	"IlJfVHpSiLKRrKmiK54w6iTEomYd1sCGWGQc/hyPmHO++B6wSPiIHa6CcYMtoJKZqV6IM1+m35UKbz+q",
-	"bSGvW9B2dhUjD+KgMQq5h7uRy4LmMw9+Pe5Gl4uQvzfdPR0wv/A6anWl1vhKc8Gsk7DrVAo3w3pAePc+",
-	"jLT673csUKlDl+YsVavsSnuG3oxcLwnHY/3sUxU2tPfUhH3753Ulmnr+9KOrg37IgibNqfJ1Q7V7ca1D",
-	"Mxu2HZpH7eXZ9i9O2qJCm82Tezom0zjrvqFUeXZgfXdn72KJ9Xc+w64rY6/T4AJShdP+13+yIS0I//sv",
-	"G1ONkqBPcqcHcpKqrU2QGTWbJ1HGt7RPEC22Rdq+FJa68fdUTu1GATaYs2sQ4FdPb+pLdZ92RtrZc15l",
-	"vTzCRy5MeZXdSj9/MI37vLvYU4eGJCJXLeX0EgzVASMkmaxuyh6hYudbM+wu6JV7PMC2cVvP+dEqo9Vx",
-	"f52il7F2XcOQ2RkxrYQ1o7h8tV/RetciTCux1rZgLqxhT4+esGHTQirSkYAqLN57mXPXDvCBQ+Vp1sy1",
-	"69uCPVQ5EoQxPJkvzPN5NyU0N7HSefsnoCNiYXQEzVkACDT05CCQbm/BsNEGgxC4ENQCct1fea2vGpS7",
-	"+cLxg3520PlNDRbe+nYNX/IVQIvs7au4fj7dGt5tA8df3gNMyA9CkK+rYnA6eIxePzdKrCcJaPLOGiAy",
-	"1OmToAdfjPV5wck1cjgMUtZgkfFgC1fYHkRfV5AbGZ1U8wQdWvgHOkDxr0Lwa0zdUBmGmGDczbUI9Fhf",
-	"BhpvuFg4dlgkNagKCsSA4hr96dw7Q1fqUlfOri8yyqBytabCKdFsHZkR1ZGhrly3q1EjoCZNLpf/G0sP",
-	"+p8pvNABtS2g08znAwo+vf/0PwEAAP//",
+	"7H1tkhs3kuhVEHwvQmRs9ackz5vu2JhoyxpZHstWSO3nfc9UNMEqkIXpIsABUE1xFIrY0+wV9gB7kz3J",
+	"RmYC9UUUm5S62xqP/yharCp8JDIT+Z0fBqleLLUSytnB2YfBkhu+EE4Y/N8LvhAvv4G/pBqcDZbc5YNk",
+	"oPhCDM4Gc74QVzIbJAMj/lZKI7LBmTOlSAY2zcWCw2cL/v57oeYuH5w9OU4GC6nCf0+SgVsvYRzrjFTz",
+	"wcePH2Eku9TKCpz9uTHawB+pVk4oB3/y5bKQKXdSq6O/Wq3gt3q6/23EbHA2+F9H9aaO6Kk9otFwlkzY",
+	"1MglDDI4G1woJuBZwqRiqS6NkcI8skwrQQ+YzflSHA7gUz8aTHbx+uWlvha4hKXRS2GcpIWnRnAnsiuO",
+	"S55ps4C/Bhl34sDJhRhs7D0ZyAze3fi54NZdlXb7YKosCj4tRID/xih0YpHhjbjR1581+Mfm8f8yQHzA",
+	"6ZImGN5V3+npX0XqYO6LMpPujVhq4yIgzEV6LRAm0omFja7e/8CN4Wv4fybtsnQ0QPXVNpz4hj6IjSVU",
+	"JppHMtW6EFzBo5k01l1NOT5u49JlLhg+ZjfCWKkV42xp9LQQC7bils10qTLG3WGNAlI5MRcGBp73HdO1",
+	"VHH0WOibPbaLEBfZK30T3fKSW9u352XB154p7H4efuftr9rn7MHUGK4Bj1VOeLkd5cIQ/v0YqnUXZoQt",
+	"C3cbuN7QW0D1QsThDw+ubM5Pn34Vhwi/FlOeXts4qsDjA3jOYEPCOpuwlXQ5EzzNGVd2JQzjKmO5XjGX",
+	"izVDtATs2enAL/m1+Jqn129Eqk0Wg0SpPonSthxb53TmxAsQg2s0akMuaZwh0V2FjEnFCRroFPC+QfG9",
+	"DMaj+wbi7cOb05wrJYrNM+RLmTCx4LJIWFrIhGnDYBBdOpaJGS+LJqXXA86MXsRRHsa64iXckDGEgceP",
+	"LPvmLy9fMUJiRI+L0uVCOX8xHhDi2ujUC2Etn+PF3cdQog/09TbG0HO5IE73TWW53BPrLF/1gEXf4JV9",
+	"I8WKrXKhgFjwV+S6mUglkg1SbIunNEDv9A7ojCeH7/qhKggkA/xfwBUPSr9NhF8MR59xxws938TPCio7",
+	"EbofBuS1TcB1r2gccMtiXvhrqL2gcDltQl9mDCQUEJ+UWDF40bKhOJwfslSvtROjOCby91cAQttDCVJt",
+	"e9wr0mhc2t6g+5F2FLssykLYq9IUt19Fntl5+afeQXOz9QqbQ285Dr+yjQPxDCYKhNYhdc/s55w7JBBa",
+	"CAOUnQuL8i8IvYVUInpiBZ/GuOBlNdQjy2DvbKYNCD7CWK08JvwMVMmLAkQgw4C7j3BCWAeA7ZFlK22y",
+	"ONNSvbjXnleCvBVwEER4grRfAi+KK5w4OgeeRXwSeMRkZiNAiw51w4tSXCG0ekbEN2wLTgnCfikMPQyw",
+	"sbAvbTJhzhmfWqFczeD8KEbwjHFLAgI3oiUe3H6V4yD7MOIO0ntsD+gY0KSNhFH8Jv2gR4myIjXCbYLv",
+	"ba5XgKepOGNWqIxJB5vn7GvBjTDMwXDRY3Fhoq0yctDqutukr5OwrtiGvhE8A+IhASPLJCyZF68b+5rx",
+	"woquBnopFwKwU69EhhgA0hLTM7y4QC5KYIfjwR9O8/EgYePB42w8AFljPDjJTuhHrlgOlMUdKwS3jg0J",
+	"I9iSz4V9BKi2QFnBixDjgSuNYjgSiKHw7mJ0xibw88RjZpgfURPYF1vwa2Du/rDZH07zUcImK6kyvQpf",
+	"0f+YuBFmzUQh53JaVJ+vvVibMFuCjAsn90yXSyCoohBqLurRT5/ko0N24Zh0cIkTcJvLcrgaekqfwKV7",
+	"SLJiA5dgTx1zxOlxBENWQlxnfN1DtFoVawaP2fCny2cjphVb5TLNq6VZZkqVMGQ2v4wHC63ouFwp6I+V",
+	"yPwveUl/zIwcD94F0j7zQMv4ukXEjXWfHMev0pf07h82CZyO4/btf4xi9M0rLos98flHJZiXMwGLAQsz",
+	"cYOYN9XvEZmdeO82z+nTDSfVu1K5r55EtWtb0raiDE6873mgP4MzouBHoqKfu2UU8dO+64f799K6zxUN",
+	"wxF+ulgYrCSfpUNN11v1jcgV6Q0oXsXL4iYTI7ht6aGtCx3++qxVB04DXwhVLgBQ5TIXBZk9AUIiawBt",
+	"B4zaXXWuleJqGX5c1DViR9Wv3TSm7Yc1d56jIckS4FGDMmhAiB9C76qDAkRq0nQ9qI6rd/0e1e4E7/tt",
+	"e0bMhBExvDOlqMWrFC4kw6RtCqn+2wYgKmU4SlD1bFv2+4Y05VvZbBseNe535fs1itYnzGl2cnx8DHer",
+	"4akTxrKht6ew6ZqB5pq0BE0UwfEa9xeR1iYuLu+ET4F22RCmAtiVVpBlPYCU5dwypR1IsWkuMrwdpGOZ",
+	"FiAaVEhopHNCwarhGhnthYgeULEDqHwMbdCK+M+pzkSTFSx4AXwErVOl4rUVBn+ZaTOVWYZSo9LuCo2/",
+	"QBCOF+KqXl6q1ayQeDs4ra8KbuYCB7TlcqkN3BYLkUl+hatPBrIoxJwXV56+mu8VXM1Ljp8b7sRVIRfS",
+	"heXdcEmW/ARhZhRHM4Vwuc6uYIFeBI3ys0w4LmPqDGqTpA1lzEqV0tkGFEARFC0kzPJVwpwuMsBLlwtp",
+	"SCgctgAy2k998XJGz7qkZSuj1bzCcqLpR5YFSMV1we2WK9AHt2iK3CN6RhaoqRH8Ouigz14fnJx+AkV5",
+	"7pOWxoAKGKAbAd0tVIEoXINtkyY67xMlREnnxvvkOmYJ7nh8DwI+8IpqfRCVXmCFYNId0qHSGF2fUGWG",
+	"3UOOwDOASddL4C7A21rzgzaJ5mSU76Mn03erxiTmcFPuJcMGYSGCwTlfLoWClUtF7DmyB1hgXOXFH+5I",
+	"CvHsBw/Yn1EljzS33Yssd3GtE9Ztd0n0kk8gG7zijeC7yDPhGg/jx3YXt5h+ijYTVMlP9/X2OhFzEfNY",
+	"fsttHpQ0D6WCW+eJdchnToBOn+rFgqsszrl62GS/1c5PBJc7yAXwYnTghi03Lhf1XxD14cRcl9sw7DXZ",
+	"8+/EbchdHAAtyk2YnDGukPf0HG9TjXXclbYpheglihg8dRIFgplU0uZ9eom+4qQE7+ZB1BdxF2q5zPZG",
+	"7q3O3rUuzVUw1NwmWoNE0za2e7A0XYm1s9FvujlJRxNvbKePwO+Ce32mgwY+D/aYXb0zntZk1uOE2Wbd",
+	"iTn82jP8GVQFnuZksrTCof0S5kyAy7ocFCiUw9B0zae6dMzl0uI7jSXVm7yVbaCpfzgePNPlcjwYnTOx",
+	"WLo1MfVSXSu9Uj3XuHNSze3WwUEcCC+yoXSW6RthjMyEHSVeK8K9YpjHzp54OLW3NOyt59/xIsEJNRYf",
+	"w4tvZfaAOmQEuJ0dbFG4vtNSfdpSA150Ysp2sGJ+r+efOqkIBNKY9fFpO5Tt8c4eq28aF543liuxYjxN",
+	"dakQmW7dXEs2x8W969vx26h83lCYto/eryIkA0DnZ6jz7QnPOJ+6IFOAnjFg0LbydKGLYzw4Q8ch+pVv",
+	"h1EdLbVplPZyDrxg2Yvnl6yQ1kWmq8l8l/li9POjgtH0bHbO4EpnRpCOgZYWIuWEWVCDvS92ajTPhEHb",
+	"CAY5Csv4nEvFhogoAQAJ83pej6TQd2X2kGN9kHbPk0zrr3bmgB5lWh6L02OiJv/fk1uYY5i2bzN/8Yff",
+	"sfnCvdOjYZEfCs1KzPK13SLibt4aeBVwG9zB3g3tztgYVrBYOnLzGLGQKhMG/vff//4fezjXL5jNtXE1",
+	"y1gKvSzi4vJSmKs4gf1cX8Wgak8RCXE4wDckvqFUN9JhAJE9Yy2cQ814tIvJM2u4fwnmjVX1HdlrspCq",
+	"VEQCBHlR4Ne73bCpXiJ6TXWpUhE5M3gLrrQ1+kqzzAhrmX/7nCntcqnmlbjiNECsVE4W8AWzcq7gVpyu",
+	"PcKIjBVSXQOtr4x0Ar4IIcRsZvQCLRpJRIyq9tRe3/+DdfkIGg6opdZM49HhIeEihGNWLwQtdabNKGEL",
+	"bR0zIoVF7yeYVCJlRMZHPtmP9xb4KZINLAvwCl3KOrC+vYQjpNvbJCNaUNJAigDI+sj7sIxwY/M6vEsB",
+	"OCrzeh16CceTAZajG947rFvBKE0/zjZRtZJPFzwTjHuB2sIGH0hE3UUobY63Afb4HX1B93DtfwhXcM+d",
+	"+4l3XgQNKjlv98B8b2mPnlB4ipSB8TnD8UCo4PNHrQXlglUuC3or5zeCpbm2QjEFXHnoQKFpRgLPdFHo",
+	"lWUXaSqW7uB7P0mCCIUcjWLPgU0dSBjGYXjENnlhhyQBUOev/q5VZK8vL364qPSx5yWA9Og1N9KOB6NG",
+	"WIRUtDxkFtzU7hypztl48NPls/GA9DfY+e36Bd4zwiOh15OqA4kf+U+o4N8q4yykav560pV6+o/9oj70",
+	"6gawS8GvLQgDzbNnQ84cn1cBMPDrwdfPxwO2EFxZ9me4C/NRR/R8/HTLme2TZ7P1QC8UwzOFVxi8gqcL",
+	"K2+fbn1sQKzh1BrL+OrJTqrZqz73zUU3gsQB8jLHi+vNuJE+M1vM7CsderQtlz0hBSE4O8Z3kdeCzMhl",
+	"xqQ7ZwcnlTV+0zPcGfSql8JychNGr5s+ydODB6Mc+d9K0WfhCdbkWAyoBuFydUbwFe8dBbAHlcRviOWS",
+	"guxUxlb5ek9XmioXU4oP73AOZ9my4KnoBIHCATPrjOALNjTClgvB6AL1fGxbDMiGDSOyjx6H304RAWEk",
+	"f/xxyQ4e3pX3J2Bqy8a1454odKk9aANdV7kuPFUlTBRWeN2UuyaJMKfjQHe6D52jGWGEBUmIn6/JwQdI",
+	"eTcSIquPpA9wfNfPNu7CJBs4UMy3zNdXlq93jBNBARiw15MPMSylV3E0WYLqsd0USZHG+OIZW5bTQqZs",
+	"SMN66veqWcKWRt5wJ9iQF1aDUndAflX/2oh5Ls2GSuMqkZaCB4HGRraKw2DAghI9DoR+5mij8HA6LK9Y",
+	"w/wKYWcE7QzkZKVdeKXt/o9bAPdx0DZR0UciqT5ldAerfDi3GjkQIltw9NPsjnGeEI3o0RhyYeRiIbI7",
+	"C+/Zdsp4b/A1sInm0QYzWtJlL4eUCyEXgGzHtzpce4MiX+mbT4SmeL/ESL2rhgdq24r64gkwsFXfCLwn",
+	"LcCQF4xEXHQ2YQ4MKMEdYej0+PjW7OeOgkWxPRsL74dLcE127fupkMsdfJb02sdkcCPF6rbX3wru/i+8",
+	"t2n4p3H8MLHV/iBWwV2+xwlmzdD67eGu4cWGL/w2C+5CqqvKa9rLki3jIZRpUVpHGlv4jA3RbX5yyhZa",
+	"udyOgDb+qqU6ZD9ox7gFovSiLHoetWH+JkbDm6hs24SVJwFltiGpVFdGFJJPZSHdOr7ypTCpUM5L0rVO",
+	"thBuc83VBpUQmQ1bOPd+CnrmU1SDrSwrBVsLlwC///S93rbVfqegn+CRrZaO6qi3r5z5QLNmqMFoJ6P+",
+	"7aEHraj842SHUASDkYHN3C3Sxdu7QgI4qyMkyXOg9FRn60eWGe6kmseFin45NheUqFoZPfUMeDRGrMEd",
+	"EiIt6+SOpHl+G9poNH+iytfrEQ9AE14IrzQ2Rsf0lfby0ACtAr6M1RAWOxfOVr+iqfq8BpN13DgLF590",
+	"VhQzEtB4USChjhVgsshGh+zHhXROZGct/ATssMybXFFEASR3TQf6WIFIA8N4k3Dzez+7dIdj1ZO6EYdZ",
+	"7Qk5Od3FMRzjqa+FyqJmts8PJ2pkGfbF1qG3Kgtib5gyKlb0FjIIIZWbKCVVKnaQ7XyCOY4TvoqCqspX",
+	"3lG2JK5y1aeG02PED8TZF88v2dHNyZEPPjn6UH3/kQ29LFZI64D+9FIoull6UhJ5MJ5umZde8hTl4yoS",
+	"ZnSpMriVeqesvJ5TMdNGeD5JBkTkU/haj8p9RwI3HcYzbiIuu72DypDvN8KN8W7zYhkAw2yB8b7RYW+4",
+	"64lH7tzH24Wu+tVtdVSaQ9YL7ofnGx63ufdGBvb4ot5UWBDE2x77Sw+avihkeq0PTgOKDk+eHh+j8gC8",
+	"EjGr5km6pMh0P7w3GMDoWXRlKHqIG4m3ABs+frr/yDe64K46qVs/iEfp+M3jOltDBrDGzulNLZW3j6i/",
+	"MESotnRHkZ1n7FqIpVfhboSRM7KVFXrOCu76iIXi2iNJucKnJbeVohVo+RT4pTJ0NVMyEY5y7hkTvOh5",
+	"kHRwguTy6djd/SUWEYJ741m2VLPouW46R+ytUdsCYYwgyrjNRvQyE4uldkKl64O/iDVbcJeC1gByDzeF",
+	"BJ3Cp65uSnX7hDaTrTSUv9ghvrku41VHTnorHeJVY49xVL5F/2irGAnIZz9dPgsprt0wDa4yraLglIsq",
+	"fMYbRhfcgKJRfRTnTiF3LsLgXlUhOSFDBZ3+uVhYUdygCz4EPjOM0CJjS8+d2K9AvkAWWmmKlWRZzcp7",
+	"8xsXsRT4b1pKnFRBxzurMqMt+6//BEE+/O9f2EJaK7JRLRlkeqUaJQUk2ipJpcOaKWWPJ4MG2roofAP9",
+	"l628bByXUGmXTJUKns0zrOZPGsgSx0uY6a0TyztKUUl1WWTNJBVgk3a744leCbTZe8KfmOvy8HkqRtwI",
+	"HglSen4jzJpwJ0QjVBlKNUMSKkPDGQU+Bg8GUIMuHeMI5tEmU9jhtKzTxtf36QXOjRSrlph3m8HX57nQ",
+	"d1FzMS+u++p6BV9l1yCOsQCu6drZhJi0thTs8VfbTOHAmqNC18+5Du4puNpXuV7s6bHbwR21i5/wdi9+",
+	"2MOWPPiudL1lbU0YPrIeNzL5gIlTte00bjGK2XpaySBYvirQSxMjXDs+/bu3P/7ACEghjqRW4kgG3hLx",
+	"0ZPoV9/+nrFVCV+RFK8q/atBJD1sOG6Xtqk28aozTR9jt/5XuVhwEy8ksJJK9RQo7B2xq6364aP7wGIC",
+	"n+Z9+PwiAm1L456uhG7xgNj2KoP+PViQgtq5S14MJjbvVxSOcqFhTJ/XFLEMoAbn83HR8olVORdLx4bj",
+	"wVRm7DH773//D3Z6jIFZnKQVHyjrqgHoQ6xBMzw5mHLr5Zg9CmLWdrrdjA3+/Rgt+Lv+9oSxe+BYnhdZ",
+	"xx3l1mL8YTuRdxeuVZtRGxbc21lXMnh/MNcHjd2YGU/Fh4/NJwf2Wi4PyIzPi4OlxvdowB5dvmaBCJb6",
+	"vAJidrEtTkrWRuu1ifdLaYTdLzQklKyKP7kK11RgK1QDK8pLSktmz+2xEL1lrxrzJc2t+IFjkAjVRyNB",
+	"3XMj4iVHt3D/aY+Cye013p69WaRNFtYxW8gCA3IrPFShRkXbhLTtiPqTPMPCOkLGRsnJ/voZFWXMtbAM",
+	"C8U6zeSM3PeYKgKQtPHR9y/54usetEq+nGF9rb5guRWX/TZqCglZ5dqKEMLanMU6WRTkaYyx0V2v7Zpq",
+	"m5VmMKqoOvkkoFy94m0Ye4GL3fOaxxl2iEqm97ZN78v1bpINLmtbOeXeNfQWYNqpYtDOJQKaJ9C/zy5l",
+	"30EdqbTQts93v4Hq0jF6P47TunSpjqapNY0lekllBgPrdRwYJNDooDaUBlaJiCddnhm+AjjpG2Hwgyir",
+	"vq1G7Q4MY4XWirkOTOMzOIQ3IXuq3avwzgZB4n8DGm8ngbuK87l1Y3ViDV/tGaq0U3hO2NJbx92Wurq7",
+	"iMeY6U9JUT/OBme/7Fb9e/Dx3b7KIE4U3QzWA9iqJWxknilv/XFm/ahdqTFkOvbetrcqF70O5f6WB72e",
+	"5l6q29UH7dF9V1c01hmlIqifnwr9f/bUCnt9sriquwisrSupfnK9A/z+01hBoedSXVXyczsYbz9QNYeK",
+	"1kuyIi2NdOu3sHOafkqCeCydk/QDqlPLht/9fInBuaEMMC/YxeuXdRVbhCZe5TRiNX/u3JLamUg1i1wL",
+	"rwuMv50Wwuml9+LaQq+KdYIlDdi3l5evKclwug5F7KtIUR+VMFZj9ZaSHs/Y5PWPbym4gZcuP0KwTDCn",
+	"x5JefF259K4fWSw8mzBtxqrzIe5tUrtB/Pv4c8Lm8gYj7Tpw4uy7ny+TsbrhhczYySlWu7WjQ/a1dpai",
+	"cEQEhJamqVdAv07GaogPOvOcMa7qj1nKldJU9JZxhXmYo0P2VqiMCYl5ftyO1eSidLk28u/oiz4LhYjH",
+	"5fHx4xQHwj/F5DACQl26CRMqa2x5rPxNboWBg+IO3U7n8a8PUBfAgOowUFH4u22sfGkB1EJwcOvDc8X0",
+	"kWVSpUWZiQzP+TnV68WONzmnKn3Y+SZhkw9jKgQ2HpyxD2MsIkb5TN43GrKcQ9m08SAZqzGywPHgT/DM",
+	"35D+f76a3Hjwp48fJ+eoYUxg0AlmTSLWno3VpKqvN2HDJ8fHo4RNOmX28MEJPKiq7eFPj0fJWE2qqnv4",
+	"25MEqIwj1nFfYRCOV7yX1sEQm6Xw8LunyVg1P8T3LZuWjTF8CWWJLrlcZz5IcnIB40xwMa1SbTjwH5Oa",
+	"CEJlt0n1AtnRG8X1pBqriYfcBNYbCgfSYPBLVT8QfjohIMTrCOILT+GbZjlB+PX0tLGsCRzhhEk3VlTH",
+	"js5gs+Jg+JJH0uAClMYKE+JgiGZ1Qvz0j/5wQ5HCCRs+PX4cwPhGOLM+uJg5YQiYoYAhvnY8aiDwxKPk",
+	"hNIiKdDdifcY/sRVUESHq2Z1NawcP1YUOwXYSKWekpCDQbXciXQoYhK42yihAoMhl5FIbsPLQoGGVs6V",
+	"yA6kqkO3fPosG05qKOrZWE1CENkCdmGFC0zs4vLZt+HBqJG1U4G8Iag/Qs7UzhSdsCU6a6z/9rmaF9Lm",
+	"52zyjFpsNd60fG1JXzocq2c6EzapC+FjIXEQ4JSmOEzM6qxuD6k83CtHU30+Hv4pB9ywbPJvB/6CP3iZ",
+	"4ZkxmTW5H+Y4e8fNWPnNEUiJV/mw2EnNfSZ0UMDAZJOTwpnoOa5+rMIbvHLW6jkGxVg2FVZmtB10I9m2",
+	"ccRoJw7ZxVilhRTIW/VKbWxEznwSOCZtfPWklbIxY5OLg//P+MHfx+r44I/skF2xM3YwQYQSaa4FVpWY",
+	"/NvBM5yjOTQCv9BzYAn1Sscq7DFhCoDvnaLnjRIC0jI5V/ArGWdrm4zyZVjHKjol0deFP3IeIjHiNT7Z",
+	"cNLViyajs2BVl3askBNSOfVWs5ZQjtGbXes67xvlRdXhWE06MTUTX5yeMyOckaH8puUzT4Hw8xr+LY2i",
+	"DWC0IyAVhmMRxzXSEbfKpZpTMK+TDnSGQWBoDVPx2eAkKGZ8KQdng8eHx4ePsX+Ry1ESbMtLKFRrkmZB",
+	"XEXieZkNzgYe3Fi5Z1CVIP1aZ+s7a4HXqoP0sS3molm804Dv9Pj0bufGikSRFnyXXgoEDNUKGfCKr9lQ",
+	"myQEgoe4cLyBKcPAac30zIHQaGUhlCvWcG4jjAN4cnzct6Rqj6EnYDJ4cvJ0n7dP/7jH240I6p2+aCgU",
+	"g7Nf3jXcnlS9hFf5/QiyoZeIn7KFVKUDNm2lmheCldaHKvG5RcNj6fLBOxi/I0I2kbKb8FSsN2RxmN4y",
+	"XbrztrQs4drEfoL+vvrm+ffPL583xO6jD+RGkNlHktIYiK24yDYxfE/r2sDHJzEbPtyrtBxMu6zXQkV4",
+	"sQyL0iumlceMk33O+vjxPZ91dbqoaOnSsQOQ4/29ZX3muraNrVGaXUtLSIKasNOJN5SGPQ9/wdcs0yTq",
+	"4gl6+qzQYHTY1L5ALAD5OGgfyGOt42tGaEueF482fXjwvF7sLhhBckZYtrfyeUUIoVdhzD8IPtSH5VFD",
+	"bNlhhRcrMUVow98Xr18mdGYkFHm1bzuqVMaT+IX1/D1dy8jZL72b8D6urZYVaKdr6/jO5g7e3Fjf2DZl",
+	"fMqtsxfm3eE9Eo6uc5cEI4yP0Otsrw9X0rqF3VxE8OSFcKHL3T0eVJiiR7rwizz8Va/vKpE08dk2oT8Z",
+	"MkUfZKqqJqBkUwPtAYsA1Xpn8ywKPZ2u68PIxM1RKGUUPY3vpXWhJUzSavf8i+/y/LdSmHXd5pn618Q6",
+	"Osfy2T6+u8czbnbF6TlnMmMqsQJNzde/Qkp78usd+bSUhQMaazRBYsNa/VGaGVHwNdxNqVYzOS8NNsLA",
+	"nIliTRIMGZd4mku1Tayrcnl6T/+FL5jWOftupYFm+PaICmW2Yyd9Ftmxf+YrBS4D+6AsypAEjT0nNpFr",
+	"Qc75+vgr0J9UntXj5ORdzBMXFVdoFaj1Sx+gFGqnwKLq+mK+3nZsUVUp6XpZt5baTgYRT+7mGicLMTmj",
+	"Q6WV+miETmRqz5KLom/JVYHrzSWjH61ncbGh0CgXP5Onx42k7dNW0vZJ5ITukxVUBbl7+IAvFvsFXskt",
+	"1tAmplYdx2JdmT2Qj/lLwWsCpVFkXordBUmPxEa+xhchq/DuJbVQ22EnIe3kTpFhGyIkNVuSLtQJuH/s",
+	"eHJ6+lC4RCfrbZnnPvCqSogNOepDyr4f4c0SKjFU3r8tUgVi59EHnyr2cZuoV0USb1wwsV3Vr+Ahvvxm",
+	"cK9co1G3JIosALcQh4/3n12K1AHs7CP6FXDI6oUIFQJamSv3rEzevxAT5024cYx9JmIi2bVrpCUpFl1J",
+	"FGfdxCcguV50OuJlJl0DqWIHg74AIw4yYWTI2sPIHV9lF+33ZOfNuc2Bd0rlHdpCZGOFxbQt9RJN9WIh",
+	"3QKtKF6XzsvZrKDSrIarTC+YDwOjCYYwSDJWodNS+A5NzLgsbDFeryaET1KnS/YcJPjKAA4SU7CSrXJN",
+	"Pg7psHwsLtrocp77aDWfClb7A9Haj/byOintvK7fgVvAdAVQ5/Qhuwg+Nd93KzDAsdKhWxdCUlKvA3Qm",
+	"+oSSEUmhTvcmbI0Vd+hicHIhyFy+wROwEf8XyRBwZW/EUpteScLg0y+MuJ8c//EhWQESqIcEcYIqmZVY",
+	"Akf/vXf34tsTtjRSUUWUBiMgsrBbeMGKCu7FJZgX+mKFNdc+A5U+TezZI/RopiOBP9/qFSu0mp/59s3Y",
+	"xvmrfDzYKBV2WzjSLNqP7WHNYrdJXOetls1UzQcrAFOSiL7x2Zr3Kn79NujvG5EW3Aj0gYEumIpzAmWr",
+	"vHJV+gU1ykbJevgUY4CHJ0+oebWkokjTdaXd735TT0M6R1y/0AsKOP0SWf1tKPvPy+Gfh+rhHr+wIsV6",
+	"A8tMqagjye7okhZcLrbgCzz26ug/HsJQGOU/L9r8DIyEeA7JwhRk4gNBsLwciK9GBH+bwbyiqmwDG/pC",
+	"EY/brIwzo1d78KQg+G43eYeXvkRMa3a97kG4sMnfmpJZaS2GS+vrp1b0FaIQpQkKTVyUTHoc2I0JQLnh",
+	"ylcF6BRF0vO680ultkksIQAqp4/v23ROv4Elhzbjv4JIugNK7eU1Pbnr2W9B5qTRVv53WXAXivlzweeM",
+	"9yYwZbqc+iiYJi+2VRhAUOExWFMX2V6aWSDVow/+r49HRJVbYtrK4rMJJNk5e7XqFd/IXq0cJkvu8trJ",
+	"kVWLahNFy9N5q2/j7sm2XWbigZW63aiWuDKauHCxv9Pu7redp79HAXYMULgC7LBJor6uf3UfgeSERZjx",
+	"CtuLcCmGeat49Jxe+QwajTpSMfUt6kq8peDzvYpbdS/yHkwngP1DI/Zno6oXjnz8e2gD7vlusr2Lv8vF",
+	"IqGgFbhlqgJMu8v0f9XbQqW/01J9vtp499y72dv2o2fev1szHprPYrKeb2SjQOivah7v7uE8Co1Ter1S",
+	"r0IDFu9TafS7QPEKC71N1/C7uGkXf/MmUkwq821bQq8rKl7O3Ep7Hy6GilRJmlXVj1BTb6wEeoVEq4dS",
+	"s3HMFdXsA31mLezokF3y4poV6EOjpCffbEnPcGq9UmdMOp9DUjetbZcZjTl6gKMGqNydtIdRPS5vdLxp",
+	"FEjzdZmGvNENa0I/TkZ9sTL4/SAq6T30TdRsY9QX0Oa3/VtT/BslEptqTKxcYl0QMWG6yBqRfRvXyTZL",
+	"AGam8ZDLtSzWVMprYvk65OqK986n6rLhJJO28bvwD0ZBmaJsQYzHDG3Lpvr9Ibv0qYaxXj3nDL0f1rGT",
+	"47GqMdqnbuDQp8fHIBPyNXbS99a00FQ/Rndv+Tr0sPrC7sNOB6QHNkJUjb22ElbiOwH+rsTslJIAEl7V",
+	"e7jZ6IxKgmrKGscKzZiv0Lg6qm5f/tLbXRoMhHL0wf+Fv+YyE/0y4rcyE59LFsn2vouyz7pQr3K7gWF7",
+	"r/97IkoAzK9kYNiVIqkd5u80ubdhASBH94mXJzEc6UaKVVJVXeYW84O4oxy52ky2Iy2CRNhPdq8Lvn5F",
+	"vcvuiOYufN5uVZIA7/FrEcnk9QnNj3BffRm9gWRzwTOUAz3RdrKJ+5IeTo8fjlSbDe8emlTrnnJ91Nqu",
+	"6E7Juj5vJXQM6LY9SFgOWpEQavRPRN1PTh7fW9Tw/ecyVXwGCwpx3/+w3bS3qgIBPAYNlVXB3FbB1N3Z",
+	"jKlKIPYFGvsiiffnzwWp/2hZcNkhmy7x90QNwuoO2dd1XW4sf88bjZvwFZbrIrOhGAJJVNK07GmHv03T",
+	"ot8/cRDAJ1CchoW8Fuz1ix9GHRsjAgM7Lkp33gg2pN41E2bEAbVw2zPeEFlVKrbVZcAX3lJtty857lCE",
+	"xL/mdfX0yZYCk3uUOvS17WiOLz388HfRcY8wf58cknOsHaYaATrIhIbN8BwfsVNF6WBkuGo6mxNMO6lr",
+	"ymFIPvUiZtI1izH4rNe67QyGDFH7cctXPgJ9D5stSR29FtuLut+OsBu8tm7vEnr8e1PnecfaShHxnR4m",
+	"ufZ8XJHhNmETsrtOGM8yWyXscyzLRH0evE++08SEDeldOI5OcsLokL11YjlWIT/AR1+h0OVX+68nCTtN",
+	"sJp9uYTTmVA3h0lPaD61ybkf57zTzOZ61WkoSuvptc42isfu4Ym/Jz7TaCLUlzHkxPJ3RyHVHmmEZcS8",
+	"g0DTEmlOVaFdNZlVLVt6PYY7XOVWzrdWWILn/7Dxpv+8Lr3vBch9ntsB551rne1xMWBfiX68eAuPf0eL",
+	"X0U1frgUWTzl1pXZSIXDG5waRLOhDAVltaEwnL1QzQi+6JVBMA0Q+dwjyyYZd3zCfFEejEphw+/e/vjD",
+	"6JC9EbYM65x8z607wOcHL7+ZjNVQGzb5E0bX/OtkdMguMKERPieP1hlbSjWf+GqG1BOKfLxL4SszjtXp",
+	"U2ZFqlVmD9ll/QpWkK0cyj7v0uals75jILBhpUTqxqqu4MutY5LKyF5u732WamykX0WWkLRYF+0cK4wb",
+	"8bABwHir8SH7UaWiYdvEZmSNFE6ZhaKSVNyx2xjTy1u41tqIT5aKhE1OTg8fT84YH6sOvMk/ybEGwwIL",
+	"g8IOptrlUW8cgvGh4qm2K3Af4pbO1vb67ZyfUtsFbSZ4sgc1JexpOqEPf0tGj7dIRQdvgUIJM1o+71tj",
+	"qc4bioLE0PRIRMbOpjXHr8WUp9d2m3Wt6h3wJV6J7Y4KPWiEvC7UbB1iu6nA1gymAyiNhXR+k7Y13Dwc",
+	"9AHm/nkwYFFartZ0xTWDwyljHZXZ0R5hFVVwjtesq1z2mtGGTmrcXiedNrNVNdeKR9dtoKVlM/kebmMO",
+	"XD1jpE5jWaSQoJ8ZvkqCafWsSRONnZeFCCYJslqIWWl5MaJLDy0XNhTCna59/Sjdsm4v4bbRphYa/OtC",
+	"ZdhV7JzKjzb7SFUmk9BPiqwGAHuCiOCKgIGNaGy3w0qbHi/s9d3Q4z3U5uv0a3ngGI+dOEGF/dSy55/H",
+	"7/RwwvWFxTp1WAUf6Q5zRysOcB7LEFyU1lH/sk+4u44+hD8/HvGqW1dcv6NuXp9NQclntVHrCRUJu/ji",
+	"MlE6rdAe2MC/D137yx1rmVBbL2DWc8OVE1kVrve7X2AfcgaqxGgu4y8wSiqLShW+lrxvdujvVxa6nVkm",
+	"txUYoD5GfVLoKzG413CkXhWk06vh8IFLw/2c60Yt66koNBXziZR9xErzad5XBfmGFyVKu2ku0mvsGIAi",
+	"FkgiWEjanQWhCOhGCV90zo5VCJhhF1taejDs6NEst41S0pPT07EaxhuFjGJq80/LjDvx6r4K070SNMHD",
+	"R7ztiWK/jWp0VFw45GQWfI0SOMnqTi4E+ztgmi952WpGH61puhDdmradVlekuqhUUMFxzq6lykDHhs/Y",
+	"UBsvf8DPI8anVL4Kle8hFdakaG47QtlfG6Zns3Pfl8IikqdyJtOqY8tKKls3OK5DwmGCpJHBDn/Rb7wo",
+	"fDEtJBBQPml1aP5DbWQMPx6khUyvqfKvj6+dae3q+muPLH0XYt+4a/48Vno2o3nGAyMWUmXUcGQ2HgT9",
+	"xn/aehoKjFIhyrOxmmqXk/sO9OVD9rZRJ9p6ZQbbOMI1gdKeXikanhsxVrxY8TUZ6Hpcj6+4LBond6+c",
+	"vjNVD03CSdkKbchQwI3wx4bi3VqXbC7cw18IMDkuy68gaZ9Y5ZRG66me0ZH4Kqi7XxoYEEAXAPZmXDOn",
+	"5wIggSFfIMkajPQG1s8dzI8t00p1rfRKBQLgIZmDokzhZViPxU+x8CSnwtekmPuoQfhmrIYYLwBkbIXr",
+	"bBKt8VjKgTV7g1EfIMUXUs3Hikh9afS0EItK/KN2A3jCaDAnFjVrsQY2xA448OdkxHxkkDegE+Ejdvj2",
+	"GhW2SGeZTfVSnIceUr6PTf1R6Qp5U4O2tasYeRAHjVHIPdyNXBY0n33w63E3ulw2+XsIxgjA/MKL/JZG",
+	"dfhKdcF0SVgb/AFuhm62Yvs+9Ja7ow/0R6ckayfqhepw+xo8UtWeGOnOMdQm1yvC8aperFfQQX0fKx/J",
+	"W8JVEahJGkZVyqtmU/Sjb9JzyN6IQvKpLKRbj1Uoaq/9i2QXODllC61cbtlwumY/XT5jGV+P6svTVjUG",
+	"k7ripW31mkKHGUfnFyyM5kFF0I/TDVwaq8AOQAqxzfgf0NUX3ICIXAVAnWNLwEkwuOMCxgqn/a//ZENa",
+	"EP73XzamGiHDXAqTwnOjAX4ZutCSseLNRtLBHAoryEpxyN5w4hrAA1+ANKAPThNEi21pYC+Ee41w6Snr",
+	"37Y7VJiza4bKV09ua5p6nxZ/2tkzbrJeHhHCalNusk+y6j+Ynf6ivdgzj4YkIpuacnoJhorUEpJM17el",
+	"NlMnnq3lHy7plfs06FRdhXvOj1YZbd3w61Rkj/WSHTaZnRWpEc6O4vLVfh2VfP9arUSnp9ZcOMueHD9m",
+	"w6q/aaRdFpX/vvcePL5X9QPb+GnWzPeS3oI9lSeLTuYLM/bdTX33Taz0oahT0BGxaw+C5rwBCDT05CCQ",
+	"bu8PttGjjRC4ENSfvBtMd6OvK5S7/cIJg352RuRt3b/ehF5iX/IVQIvsbfrdPZ92g5m6u/gv7wAmFKRD",
+	"kC9NMTgbHKG/z48Sa5gHmry3BogMdfqk0SA6xvqC4OS7jB026inAIuPeEd91CURf3y0GGZ1U8wSjrfAP",
+	"jM7DvwrBbzCvWGUY/4xB4TeioceGHiV4w8VyBZsV/Bsl64EYUFyjP33s0dDXYdfGB50Ef4EvhNqcEs3W",
+	"kRlRHRlq41uxjioBNakKDYS/sS52+JlyXzxQ6+qO1Xwh2vXju4//EwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

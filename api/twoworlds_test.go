@@ -38,6 +38,9 @@ type world struct {
 	framesM sync.Mutex
 	script  []string // what the observer was served, normalised
 	mails   []string // the observer's mails, normalised, as of the last compared step
+	// asked counts the observer's take-back requests that were granted a
+	// hearing (201), refused counts those refused.
+	asked, refused int
 }
 
 // twoWorldsObserver is the player who must not tell the worlds apart.
@@ -57,7 +60,7 @@ const twoWorldsSteps = 30
 // computed from the log's raw hash, or any other oracle, fails this test.
 func TestTwoWorldsServeTheObserverTheSameBytes(t *testing.T) {
 	base := catalog.Registry()
-	compared := 0
+	compared, asked, refusedTB := 0, 0, 0
 	for gi, kind := range base.IDs() {
 		t.Run(kind, func(t *testing.T) {
 			seed := games.Seed{0x2, byte(gi), 0x77} //nolint:gosec // G115: a small index
@@ -184,11 +187,16 @@ func TestTwoWorldsServeTheObserverTheSameBytes(t *testing.T) {
 				t.Fatalf("%s: the twin altered nothing, so the worlds were one", kind)
 			}
 			compared += steps
-			t.Logf("%s: %d moves compared, %d events altered in world B", kind, steps, tw.Changed())
+			asked += a.asked
+			refusedTB += a.refused
+			t.Logf("%s: %d moves compared, %d events altered in world B, take-backs asked %d and refused %d", kind, steps, tw.Changed(), a.asked, a.refused)
 		})
 	}
 	if compared < 40 {
 		t.Fatalf("only %d moves were compared across the games", compared)
+	}
+	if asked == 0 || refusedTB == 0 {
+		t.Fatalf("the observer's take-backs: %d asked, %d refused; want some of each", asked, refusedTB)
 	}
 }
 
@@ -270,6 +278,17 @@ func (w *world) observe(t *testing.T, step, version int) {
 		get("/v1/games/" + w.game + "/replay")
 		get("/v1/games/" + w.game + "/audit")
 	}
+	// A take-back: asked when the observer moved last and nothing since
+	// is fixed, refused otherwise; the refusal names a rule only from
+	// public facts, so both worlds answer alike.
+	get("/v1/games/" + w.game + "/takebacks")
+	tb := w.e.call(http.MethodPost, "/v1/games/"+w.game+"/takebacks", tok, map[string]any{"expected_version": version})
+	if tb.status == http.StatusCreated {
+		w.asked++
+	} else {
+		w.refused++
+	}
+	w.served(t, "POST takebacks", tb)
 	w.served(t, "POST moves (nonsense)", w.e.call(http.MethodPost, "/v1/games/"+w.game+"/moves", tok, map[string]any{"move": "xyzzy 42", "expected_version": version}))
 	w.served(t, "POST moves (stale)", w.e.call(http.MethodPost, "/v1/games/"+w.game+"/moves", tok, map[string]any{"move": "xyzzy", "expected_version": 1}))
 }

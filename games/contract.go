@@ -180,6 +180,25 @@ type Rules[S any, M any, E Event] interface {
 	Players(s S) []string
 }
 
+// TakeBacks is the optional part of [Rules] that lets players take a move
+// back by consent (issue 36). Fixed reports whether event e, which applies
+// to state s (the state before it), fixes the game: it reveals hidden
+// information to some seat, draws at random, or ends the game, so that
+// nothing at or before it may be taken back. Each game writes its rule as a
+// [HOUSE] rule on its rules page.
+//
+// Fixed must depend only on what every seat saw of e (its type and its
+// public fields), never on a hidden card: a refusal that named a fixed
+// event would otherwise tell the table something about the hidden cards.
+// A game that does not implement TakeBacks fixes every event (no take-back
+// is possible in it).
+type TakeBacks[S any, E Event] interface {
+	Fixed(s S, e E) bool
+	// TakeBackRule is the id of the game's take-back rule ("TC-41"),
+	// which a refused take-back names.
+	TakeBackRule() string
+}
+
 // Check tells whether o has its words for a person: a label and a
 // description words says exactly, and a label for each value or none.
 func (o OptionSpec) Check(words Words) error {

@@ -66,6 +66,14 @@ type Engine interface {
 	// Board lays out the table from a seat's view (the JSON View made for
 	// it) and nothing else; ErrNoBoard for a game that draws none.
 	Board(view json.RawMessage) (Board, error)
+	// Fixed reports whether a stored event that applies to s fixes the
+	// game, so that no take-back may reach at or before it (see
+	// [TakeBacks]); every event of a game without that hook is fixed. It
+	// fails only when the event does not decode.
+	Fixed(s State, e RawEvent) (bool, error)
+	// TakeBackRule is the id of the game's take-back rule; "" for a game
+	// without take-backs.
+	TakeBackRule() string
 	// Words is the game's catalog (over [BoardWords]): every key its
 	// boards, options, refusals and descriptions use, in every language.
 	Words() *Catalog
@@ -149,6 +157,25 @@ func (a adapter[S, M, E]) Evolve(s State, raw RawEvent) (State, error) {
 		return s, err
 	}
 	return a.rules.Evolve(a.state(s), e), nil
+}
+
+func (a adapter[S, M, E]) Fixed(s State, raw RawEvent) (bool, error) {
+	tb, ok := a.rules.(TakeBacks[S, E])
+	if !ok {
+		return true, nil
+	}
+	e, err := decode[E](raw)
+	if err != nil {
+		return true, err
+	}
+	return tb.Fixed(a.state(s), e), nil
+}
+
+func (a adapter[S, M, E]) TakeBackRule() string {
+	if tb, ok := a.rules.(TakeBacks[S, E]); ok {
+		return tb.TakeBackRule()
+	}
+	return ""
 }
 
 func (a adapter[S, M, E]) Decide(s State, seat Seat, move string, r *rand.Rand) ([]RawEvent, error) {

@@ -263,3 +263,31 @@ func (TalkNotice) Kind() string { return "mail.talk" }
 func (TalkNotice) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueMail, Priority: PriorityLater}
 }
+
+// TakeBackDeadline is the timer of the take-back request recorded at
+// version Asked of a game: at its deadline (Due, Unix milliseconds) the
+// request, if still open, closes as expired.
+type TakeBackDeadline struct {
+	GameID string `json:"game_id"`
+	Asked  int    `json:"asked"`
+	Due    int64  `json:"due"`
+}
+
+// Kind implements river.JobArgs.
+func (TakeBackDeadline) Kind() string { return "game.takeback_deadline" }
+
+// TakeBackNotice tells a seat's player of the take-back event recorded at
+// Version: a request they are asked to answer, or the request's outcome.
+type TakeBackNotice struct {
+	GameID  string `json:"game_id"`
+	Version int    `json:"version"`
+	Seat    int    `json:"seat"`
+}
+
+// Kind implements river.JobArgs.
+func (TakeBackNotice) Kind() string { return "mail.takeback" }
+
+// InsertOpts puts the job on the mail queue, at its priority.
+func (TakeBackNotice) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMail, Priority: PriorityGame}
+}

@@ -30,6 +30,7 @@ func TestMailPriorities(t *testing.T) {
 		{jobs.Prompt{}, jobs.PriorityGame, "game"},
 		{jobs.GameOver{}, jobs.PriorityGame, "game"},
 		{jobs.DisputeNotice{}, jobs.PriorityGame, "game"},
+		{jobs.TakeBackNotice{}, jobs.PriorityGame, "game"},
 		{jobs.Reminder{}, jobs.PriorityLater, "later"},
 		{jobs.Invitation{}, jobs.PriorityLater, "later"},
 		{jobs.AbsenceNotice{}, jobs.PriorityLater, "later"},

@@ -293,6 +293,15 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		said = []string{sp.t("verb.resigned", tok.Game, w.Version, w.Head)}
 	case play.VerbSay:
 		return s.verbNotice(h, "said in game "+tok.Game, tok, w.Version, sayNotice(sp, name, w.Said))
+	case play.VerbTakeBack:
+		said = []string{sp.t("verb.takeback"), sp.t("verb.others_told")}
+	case play.VerbAgree:
+		said = []string{sp.t("verb.agree")}
+		if w.TakeBack == nil {
+			said = append(said, sp.t("verb.taken_back"))
+		}
+	case play.VerbRefuse:
+		said = []string{sp.t("verb.refuse"), sp.t("verb.others_told")}
 	}
 	verb := w.Reply.Verb
 	if v, err := sp.w.Say(games.T("verb.name." + verb)); err == nil {

@@ -133,6 +133,9 @@ type PromptData struct {
 	// Commitment is the sha256 of the game's seed, set in a seat's first
 	// prompt; empty: not said.
 	Commitment string
+	// TakeBack says the game's open take-back request, if any, as the seat
+	// reads it (what to answer); empty: none.
+	TakeBack string
 }
 
 // ReceiptData confirms moves played by mail.

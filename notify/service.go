@@ -166,6 +166,7 @@ func (s *Service) AddWorkers(w *river.Workers) {
 	river.AddWorker(w, &disputeWorker{s: s})
 	river.AddWorker(w, &absenceWorker{s: s})
 	river.AddWorker(w, &talkWorker{s: s})
+	river.AddWorker(w, &takeBackWorker{s: s})
 }
 
 // outgoing is one mail to a person, before rendering.

@@ -156,6 +156,17 @@ func (s *Service) sendPrompt(ctx context.Context, b play.Brief, kind string, ver
 	if b.Deadline != nil {
 		data.Deadline = speakerIn(m.Lang).when(*b.Deadline, r.loc)
 	}
+	if tb := b.TakeBack; tb != nil {
+		sp := speakerIn(m.Lang)
+		switch {
+		case tb.Seat == b.Seat:
+			data.TakeBack = sp.t("prompt.takeback_yours", tb.To)
+		case slices.Contains(tb.Waiting, b.Seat):
+			data.TakeBack = sp.t("prompt.takeback_answer", tb.By, tb.To, sp.q(sp.t("example.agree")), sp.q(sp.t("example.refuse")), sp.when(tb.Deadline, r.loc))
+		default:
+			data.TakeBack = sp.t("prompt.takeback_open", tb.By, tb.To)
+		}
+	}
 	if slices.ContainsFunc(b.Since, func(c play.Change) bool { return c.Type == play.TypeStarted }) {
 		// The seat's first prompt: the game started since it last acted.
 		data.Commitment = b.Commitment

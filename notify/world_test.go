@@ -198,6 +198,7 @@ func newWorld(t *testing.T, seed byte, configure ...func(*notify.Config)) *world
 	workers := river.NewWorkers()
 	mail.AddWorkers(workers)
 	river.AddWorker(workers, play.NewDeadlineWorker(svc, time.Now))
+	river.AddWorker(workers, play.NewTakeBackWorker(svc, time.Now))
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger:            log,
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}, "mail": {MaxWorkers: 4}},

@@ -96,6 +96,18 @@ func (f *tableFold) Disputes() []archive.Dispute {
 	return out
 }
 
+// TakeBacks returns the table's take-back requests (nil for none).
+func (f *tableFold) TakeBacks() []archive.TakeBack {
+	if f.t.TakeBacks == nil {
+		return nil
+	}
+	out := slices.Clone(f.t.TakeBacks)
+	for i := range out {
+		out[i].Answers = slices.Clone(out[i].Answers)
+	}
+	return out
+}
+
 // ViewerOf returns who user is to a game: their seat (the public's until
 // the end for a player who resigned), the version from which they hold it,
 // and whether they get the full reveal. ok is false when user neither plays

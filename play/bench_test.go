@@ -427,3 +427,77 @@ func BenchmarkFold5000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMoveAfterTakeBack measures a move through the whole command path
+// in a Coyote game of six, at about 1,000 events, whose history holds a
+// take-back (a bid asked back and agreed by the five others): the table the
+// cache keeps was re-folded to the version before the bid, and the moves
+// after it cost what any move costs (compare BenchmarkMove/coyote/1000).
+func BenchmarkMoveAfterTakeBack(b *testing.B) {
+	svc, pool := benchService(b, 4)
+	ctx := context.Background()
+	var salt uint64
+	fresh := func() *mirror {
+		for {
+			salt++
+			m := newMirror(b, svc, pool, "coyote", 6, salt)
+			m.fastForward(b, svc, pool, 1000)
+			pend := m.eng.Pending(m.state)
+			if len(pend) == 0 {
+				continue
+			}
+			seat, bid := pend[0].Seat, ""
+			for _, mv := range m.eng.Legal(m.state, seat) {
+				if len(mv) > 4 && mv[:4] == "bid " {
+					bid = mv
+					break
+				}
+			}
+			if bid == "" {
+				continue
+			}
+			if _, err := svc.Move(ctx, m.seats[seat], m.id, m.version, []string{bid}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := svc.RequestTakeBack(ctx, m.seats[seat], m.id, play.AnyVersion); err != nil {
+				b.Fatal(err)
+			}
+			for s, a := range m.seats {
+				if s == seat {
+					continue
+				}
+				if _, err := svc.AnswerTakeBack(ctx, a, m.id, 0, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+			tbl, err := svc.Load(ctx, m.id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.state, m.version = tbl.State, tbl.Version
+			if _, _, ok := m.next(); ok {
+				return m
+			}
+		}
+	}
+	tables := make([]*mirror, 4)
+	for i := range tables {
+		tables[i] = fresh()
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		m := tables[i%len(tables)]
+		seat, move, ok := m.next()
+		if !ok {
+			b.StopTimer()
+			tables[i%len(tables)] = fresh()
+			m = tables[i%len(tables)]
+			seat, move, _ = m.next()
+			b.StartTimer()
+		}
+		if _, err := svc.Move(ctx, m.seats[seat], m.id, m.version, []string{move}); err != nil {
+			b.Fatalf("%s at %d: %q: %v", m.id, m.version, move, err)
+		}
+		m.play(b, seat, move)
+	}
+}

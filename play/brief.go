@@ -54,6 +54,8 @@ type Brief struct {
 	// Since is what happened after the seat's last own action (at most the
 	// last maxSince changes), redacted and described for the seat.
 	Since []Change
+	// TakeBack is the game's open take-back request (nil: none).
+	TakeBack *TakeBack
 }
 
 // Brief returns the brief of seat (games.Spectator for someone without a
@@ -328,6 +330,7 @@ func (t *Table) brief(seat games.Seat) (Brief, error) {
 	if res := t.Result(); res.Finished {
 		b.Result = &res
 	}
+	b.TakeBack = t.TakeBack.clone()
 	if seat != games.Spectator {
 		if int(seat) >= len(b.Players) {
 			return Brief{}, fmt.Errorf("game %s has no seat %d", t.ID, seat)

@@ -437,6 +437,7 @@ func TestTwoSchedulersApplyATimeoutOnce(t *testing.T) {
 	for range 2 {
 		workers := river.NewWorkers()
 		river.AddWorker(workers, play.NewDeadlineWorker(svc, clock.Now))
+		river.AddWorker(workers, play.NewTakeBackWorker(svc, clock.Now))
 		c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 			Logger: quietLog(), Workers: workers, FetchPollInterval: 20 * time.Millisecond, FetchCooldown: 5 * time.Millisecond,
 			Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},

@@ -60,6 +60,9 @@ func mailJobs(c *cmdCtx, before []games.Pending, from int, head string) []river.
 	if c.disputed {
 		return append(out, disputeJobs(c)...)
 	}
+	if c.takeback {
+		out = append(out, takeBackJobs(c)...)
+	}
 	if last := c.staged[len(c.staged)-1]; c.retimed != nil && (last.Type == TypeAway || last.Type == TypeBack) {
 		// The others are told of an absence (their deadlines may wait on it).
 		for seat := range t.seatCount() {

@@ -94,6 +94,9 @@ type Outcome struct {
 	// actor except a replayed creation.
 	Game *projections.Game     `json:"-"`
 	View *projections.SeatView `json:"-"`
+	// TakeBack is the game's open take-back request after the command
+	// (nil: none).
+	TakeBack *TakeBack `json:"-"`
 }
 
 // Service runs commands against the event store.
@@ -203,6 +206,8 @@ type cmdCtx struct {
 	disputed bool
 	// joiner is the reliability of the user a join seats (nil: not read).
 	joiner *Reliability
+	// takeback is set when the command staged a take-back event.
+	takeback bool
 }
 
 // stage records events and folds them into the table at once, so the next
@@ -217,7 +222,7 @@ func (c *cmdCtx) stage(typ string, data any, move string) error {
 		Causation: c.actor.Causation, Move: move,
 	}
 	c.staged = append(c.staged, events.Event{Type: typ, Data: raw, Meta: meta})
-	actor := eventActor{seat: games.Spectator, system: c.actor.Channel == ChannelSystem}
+	actor := eventActor{seat: games.Spectator, system: c.actor.Channel == ChannelSystem, move: move}
 	if c.seat != nil {
 		actor.seat = games.Seat(*c.seat)
 	}
@@ -407,7 +412,7 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	if err := s.finishIfOver(c); err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{GameID: req.gameID, Version: t.Version, From: from, Refused: c.refused}
+	out := Outcome{GameID: req.gameID, Version: t.Version, From: from, Refused: c.refused, TakeBack: t.TakeBack.clone()}
 	b = &pgx.Batch{}
 	var rec []events.Recorded
 	var written map[games.Seat]uint64
@@ -800,11 +805,15 @@ func moveCmd(actor Actor, expected int, moves []string, v *viewer) command {
 			*v = t.viewerOf(actor.User)
 			return &StaleError{GameID: t.ID, Expected: expected, Current: t.Version}
 		}
-		seatNo := int(seat)
-		c.seat = &seatNo
 		// A number picks from the list the player was shown: the seat's
 		// choices when the command began.
 		choices := t.Engine.Choices(t.State, seat)
+		// The game goes on: an open take-back request is overtaken.
+		if err := c.overtake(); err != nil {
+			return err
+		}
+		seatNo := int(seat)
+		c.seat = &seatNo
 		for i, line := range moves {
 			var err error
 			if t.Engine.Result(t.State).Finished {
@@ -975,6 +984,9 @@ func resignCmd(actor Actor) command {
 		if err != nil {
 			return err
 		}
+		if err := c.overtake(); err != nil {
+			return err
+		}
 		seatNo := int(seat)
 		c.seat = &seatNo
 		if err := c.stage(TypeResigned, Resigned{Seat: seat, User: actor.User}, "resign"); err != nil {
@@ -1011,6 +1023,9 @@ func (s *Service) Timeout(ctx context.Context, gameID string, entry games.Pendin
 		p, ok := t.entry(entry)
 		if !ok {
 			return nil
+		}
+		if err := c.overtake(); err != nil {
+			return err
 		}
 		// Said first, with no acting seat: the seat's entries keep their
 		// identities until its default is played.

@@ -261,6 +261,8 @@ func (t *Table) changeAs(e events.Recorded, meta events.Meta, seat games.Seat) (
 		}
 	case TypeDisputed, TypeRuled:
 		c.Text, err = t.disputeText(e.Type, e.Data, seat)
+	case TypeTakeBackAsked, TypeTakeBackAnswered, TypeTakeBackClosed, TypeTakenBack:
+		c.Text, err = t.takeBackText(e.Type, e.Data, seat)
 	case TypeEnded:
 		var en Ended
 		if err := json.Unmarshal(e.Data, &en); err != nil {

@@ -35,6 +35,13 @@ const (
 	// table; "say to Ana: shall we?" ("dis à Ana : on s'allie ?") to one
 	// player, where the game allows private messages (Say).
 	VerbSay = "say"
+	// Take-backs by consent: "takeback" or "undo" ("reprise", "annuler")
+	// asks to take back the writer's last move (RequestTakeBack); "agree"
+	// and "refuse" ("d'accord", "refuser") answer the open request
+	// (AnswerTakeBack).
+	VerbTakeBack = "takeback"
+	VerbAgree    = "agree"
+	VerbRefuse   = "refuse"
 )
 
 // Reply is a reply verb as ParseReply reads it.
@@ -69,7 +76,7 @@ type verbForm struct {
 var verbTable, verbWords = func() (map[string]verbForm, int) {
 	table, longest := map[string]verbForm{}, 0
 	for _, lang := range games.Languages() {
-		for _, verb := range []string{VerbAway, VerbBack, VerbClaim, VerbDispute, VerbResign, VerbLanguage, VerbSay} {
+		for _, verb := range []string{VerbAway, VerbBack, VerbClaim, VerbDispute, VerbResign, VerbLanguage, VerbSay, VerbTakeBack, VerbAgree, VerbRefuse} {
 			pats, _ := words.Patterns(lang, "verb."+verb)
 			for _, pat := range pats {
 				for form := range strings.SplitSeq(pat, "|") {
@@ -144,7 +151,7 @@ func parseReply(lines []string) (Reply, bool, error) {
 		}
 		r.For = d
 		return r, true, nil
-	case VerbBack, VerbClaim, VerbResign:
+	case VerbBack, VerbClaim, VerbResign, VerbTakeBack, VerbAgree, VerbRefuse:
 		// "back to the kitchen" may be a game's move; the verb stands alone.
 		if rest != "" {
 			return Reply{}, false, nil
@@ -350,6 +357,12 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 			decide = claimCmd(actor)
 		case VerbDispute:
 			decide = disputeCmd(actor, reply.Version, reply.Reason)
+		case VerbTakeBack:
+			req = takeBackRequest(text.GameID, text.Expected)
+			decide = takeBackCmd(actor, text.Expected)
+		case VerbAgree, VerbRefuse:
+			req = answerRequest(text.GameID, reply.Verb == VerbAgree)
+			decide = answerCmd(actor, reply.Verb == VerbAgree)
 		default:
 			decide = resignCmd(actor)
 		}

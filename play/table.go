@@ -125,6 +125,19 @@ type Table struct {
 	// private messages readable by all once the game is over.
 	Press       string
 	PressReveal bool
+	// TakeBack is the open take-back request (nil: none).
+	TakeBack *TakeBack
+	// TakeBacks lists every take-back request, with its answers and
+	// outcome (the archive's type: the audit lists them).
+	TakeBacks []archive.TakeBack
+
+	// rulesLog keeps the game's own events since the start, as folded (a
+	// take-back drops those after its version), to re-fold the rules
+	// state at a take-back.
+	rulesLog []rulesEvent
+	// lastMove is the last move a player made, which they may ask to take
+	// back.
+	lastMove moveMark
 
 	// referee is the user the creation named to rule on disputes.
 	referee string
@@ -191,17 +204,19 @@ func actorOf(meta json.RawMessage) eventActor {
 	var m struct {
 		Seat    *int   `json:"seat"`
 		Channel string `json:"channel"`
+		Move    string `json:"move"`
 	}
 	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil || m.Seat == nil {
 		return eventActor{seat: games.Spectator, system: m.Channel == ChannelSystem}
 	}
-	return eventActor{seat: games.Seat(*m.Seat), system: m.Channel == ChannelSystem}
+	return eventActor{seat: games.Seat(*m.Seat), system: m.Channel == ChannelSystem, move: m.Move}
 }
 
-// eventActor is who made an event.
+// eventActor is who made an event, and the move line they sent.
 type eventActor struct {
 	seat   games.Seat
 	system bool
+	move   string
 }
 
 // apply folds one event, made by seat actor (games.Spectator for none), into
@@ -282,12 +297,14 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 			return err
 		}
 		t.Started, t.State = true, st
+		t.rulesLog, t.lastMove = nil, noMove
 	case TypeResigned:
 		var r Resigned
 		if err := json.Unmarshal(e.Data, &r); err != nil {
 			return fmt.Errorf("decode %s: %w", e.Type, err)
 		}
 		t.Resigned = append(t.Resigned, r.Seat)
+		t.lastMove = noMove
 	case TypeAway, TypeBack:
 		if err := t.applyAbsence(e.Type, e.Data, e.RecordedAt); err != nil {
 			return err
@@ -303,17 +320,24 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 		if err := t.applyReplaced(e.Data, e.Version); err != nil {
 			return err
 		}
+		t.lastMove = noMove
 	case TypeTimedOut, TypeAbandoned:
 		if err := t.applyTimeouts(e.Type, e.Data); err != nil {
 			return err
 		}
+		t.lastMove = noMove
 	case TypeDisputed, TypeRuled:
 		if err := t.applyDispute(e.Type, e.Data, e.Version, e.RecordedAt); err != nil {
+			return err
+		}
+	case TypeTakeBackAsked, TypeTakeBackAnswered, TypeTakeBackClosed, TypeTakenBack:
+		if err := t.applyTakeBack(e.Type, e.Data, e.Version, e.RecordedAt); err != nil {
 			return err
 		}
 	case TypeEnded:
 		t.Ended = true
 		t.Pending = nil
+		t.TakeBack, t.lastMove = nil, noMove
 		var en Ended
 		if err := json.Unmarshal(e.Data, &en); err != nil {
 			return fmt.Errorf("decode %s: %w", e.Type, err)
@@ -327,10 +351,13 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 		if !ok {
 			return fmt.Errorf("event type %s does not belong to %s", e.Type, t.Kind)
 		}
+		raw := games.RawEvent{Type: typ, Data: e.Data}
 		var err error
-		if t.State, err = t.Engine.Evolve(t.State, games.RawEvent{Type: typ, Data: e.Data}); err != nil {
+		if t.State, err = t.Engine.Evolve(t.State, raw); err != nil {
 			return err
 		}
+		t.rulesLog = append(t.rulesLog, rulesEvent{version: e.Version, raw: raw})
+		t.markMove(by, e.Version)
 		t.playedBy(by)
 	}
 	t.Version = e.Version

@@ -467,6 +467,19 @@ type gamePageData struct {
 	// Talk is the game's table talk this player may read and the talk box
 	// (web/talk.go).
 	Talk talkBox
+	// TakeBack is the open take-back request, if any (running games).
+	TakeBack *takeBackRow
+}
+
+// takeBackRow is the open take-back request as the game page shows it.
+type takeBackRow struct {
+	Version int
+	Text    string // who asks to go back to which version
+	// Deadline is when silence refuses, in the player's time zone.
+	Deadline string
+	// Asked: the visitor asked (they may withdraw); Answer: the visitor's
+	// answer is awaited.
+	Asked, Answer bool
 }
 
 type playerRow struct {
@@ -576,6 +589,10 @@ func (h *Handler) showGame(w http.ResponseWriter, r *http.Request, status int, d
 	if g.Result != nil {
 		d.Ended, d.Result = true, g.Result.Summary.In(who.Lang)
 	} else {
+		if d.TakeBack, err = h.takeBackRow(r, id, int(v.Seat)); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
 		words := h.gameWords(g.Kind, who.Lang)
 		legal, numbers := numberMoves(v.Legal)
 		for _, m := range legal {
@@ -656,6 +673,52 @@ func (h *Handler) resign(w http.ResponseWriter, r *http.Request) {
 	}
 	h.command(w, r, func(ctx context.Context, id string) error {
 		_, err := h.cfg.Play.Resign(ctx, h.actor(r), id)
+		return err
+	})
+}
+
+// takeBackRow reads the game's open take-back request for the visitor at
+// seat (nil: none).
+func (h *Handler) takeBackRow(r *http.Request, id string, seat int) (*takeBackRow, error) {
+	who := visitOf(r)
+	tb, err := h.cfg.Play.TakeBackOf(r.Context(), id, userOf(r))
+	if err != nil || tb == nil {
+		return nil, err
+	}
+	row := &takeBackRow{Version: tb.Version, Deadline: who.when(tb.Deadline, who.User.Location()),
+		Asked: int(tb.Seat) == seat, Answer: slices.Contains(tb.Waiting, games.Seat(seat))}
+	if row.Asked {
+		row.Text = who.say("game.takeback_you_asked", tb.To)
+	} else {
+		row.Text = who.say("game.takeback_asked", tb.By, tb.To)
+	}
+	return row, nil
+}
+
+// askTakeBack asks to take back the visitor's last move.
+func (h *Handler) askTakeBack(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	version, err := strconv.Atoi(r.PostFormValue("version"))
+	if err != nil {
+		version = play.AnyVersion
+	}
+	h.command(w, r, func(ctx context.Context, id string) error {
+		_, err := h.cfg.Play.RequestTakeBack(ctx, h.actor(r), id, version)
+		return err
+	})
+}
+
+// answerTakeBack agrees to or refuses the open take-back request.
+func (h *Handler) answerTakeBack(w http.ResponseWriter, r *http.Request) {
+	if !h.requireUser(w, r) {
+		return
+	}
+	asked, _ := strconv.Atoi(r.PostFormValue("asked")) // 0: whichever is open
+	agree := r.PostFormValue("agree") == "yes"
+	h.command(w, r, func(ctx context.Context, id string) error {
+		_, err := h.cfg.Play.AnswerTakeBack(ctx, h.actor(r), id, asked, agree)
 		return err
 	})
 }

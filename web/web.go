@@ -140,6 +140,8 @@ func (h *Handler) route() {
 	post("/games/{id}/resign", h.resign)
 	post("/games/{id}/say", h.say)
 	post("/games/{id}/messages/{message}/hide", h.hide)
+	post("/games/{id}/takeback", h.askTakeBack)
+	post("/games/{id}/takeback/answer", h.answerTakeBack)
 	get("/games/{id}/history", h.history)
 	get("/games/{id}/audit", h.audit)
 	get("/games/{id}/record", h.record)

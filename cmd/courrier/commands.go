@@ -84,6 +84,7 @@ func runServer(ctx context.Context, cfg config, db *database, log *slog.Logger) 
 	workers := river.NewWorkers()
 	mail.AddWorkers(workers)
 	river.AddWorker(workers, play.NewDeadlineWorker(svc, time.Now))
+	river.AddWorker(workers, play.NewTakeBackWorker(svc, time.Now))
 	jobTimeout, err := cfg.jobTimeout()
 	if err != nil {
 		return err

@@ -45,6 +45,8 @@ type AuditReport struct {
 	Problems  []AuditProblem `json:"problems"`
 	Moves     []AuditedMove  `json:"moves"`
 	Disputes  []Dispute      `json:"disputes"`
+	// TakeBacks lists the take-back requests, their answers and outcomes.
+	TakeBacks []TakeBack `json:"takebacks"`
 }
 
 // AuditProblem is one discrepancy: the version it is at and what is wrong
@@ -108,7 +110,7 @@ type AuditInput struct {
 // version.
 func Audit(newFold Folder, in AuditInput) *AuditReport {
 	a := &auditor{in: in, f: newFold(in.GameID), cur: -1,
-		rep: &AuditReport{Game: in.GameID, Problems: []AuditProblem{}, Moves: []AuditedMove{}, Disputes: []Dispute{}}}
+		rep: &AuditReport{Game: in.GameID, Problems: []AuditProblem{}, Moves: []AuditedMove{}, Disputes: []Dispute{}, TakeBacks: []TakeBack{}}}
 	a.run()
 	return a.rep
 }
@@ -225,6 +227,9 @@ func (a *auditor) run() {
 	}
 	if ds := a.f.Disputes(); ds != nil {
 		rep.Disputes = ds
+	}
+	if tbs := a.f.TakeBacks(); tbs != nil {
+		rep.TakeBacks = tbs
 	}
 	slices.SortFunc(rep.Problems, func(x, y AuditProblem) int { return x.Version - y.Version })
 	rep.Passed = len(rep.Problems) == 0
@@ -590,6 +595,24 @@ func WriteAuditReport(out io.Writer, rep *AuditReport) error {
 				fmt.Fprintf(w, "    ruling at version %d (%s): %s\n", d.Ruling.Version, d.Ruling.Decision, d.Ruling.Text)
 			} else {
 				fmt.Fprintln(w, "    no ruling yet")
+			}
+		}
+	}
+	if len(rep.TakeBacks) > 0 {
+		fmt.Fprintln(w, "\nTake-backs:")
+		for _, tb := range rep.TakeBacks {
+			fmt.Fprintf(w, "  version %d: %s (seat %d) asks to go back to version %d\n", tb.Version, tb.By, tb.Seat, tb.To)
+			for _, an := range tb.Answers {
+				word := "refuses"
+				if an.Agree {
+					word = "agrees"
+				}
+				fmt.Fprintf(w, "    version %d: %s (seat %d) %s\n", an.Version, an.By, an.Seat, word)
+			}
+			if tb.Outcome == "" {
+				fmt.Fprintln(w, "    open")
+			} else {
+				fmt.Fprintf(w, "    version %d: %s\n", tb.Closed, tb.Outcome)
 			}
 		}
 	}

@@ -34,6 +34,9 @@ type Fold interface {
 	Joined() []string
 	// Disputes returns the disputes raised so far, with their rulings.
 	Disputes() []Dispute
+	// TakeBacks returns the take-back requests made so far, with their
+	// answers and outcomes.
+	TakeBacks() []TakeBack
 }
 
 // Folder returns an empty fold of game gameID.
@@ -103,6 +106,30 @@ type Dispute struct {
 	Reason  string     `json:"reason"`
 	At      time.Time  `json:"at"`
 	Ruling  *Ruling    `json:"ruling,omitempty"`
+}
+
+// TakeBack is a take-back request as folded: who asked to go back to
+// which version, each answer, and how it ended.
+type TakeBack struct {
+	Version int        `json:"version"` // the version of the request
+	Seat    games.Seat `json:"seat"`
+	By      string     `json:"by"` // the asker's name
+	To      int        `json:"to"` // the version the game would go back to
+	At      time.Time  `json:"at"`
+	// Answers are the other players' answers, in order.
+	Answers []TakeBackAnswer `json:"answers"`
+	// Outcome is "taken_back", "refused", "expired", "withdrawn" or
+	// "overtaken" once closed, at version Closed; "" while open.
+	Outcome string `json:"outcome,omitempty"`
+	Closed  int    `json:"closed,omitempty"`
+}
+
+// TakeBackAnswer is one player's answer to a take-back request.
+type TakeBackAnswer struct {
+	Version int        `json:"version"`
+	Seat    games.Seat `json:"seat"`
+	By      string     `json:"by"`
+	Agree   bool       `json:"agree"`
 }
 
 // Ruling is a referee's decision on a dispute.

@@ -1,0 +1,545 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/courrier-games/courrier/games"
+	"github.com/courrier-games/courrier/jobs"
+	"github.com/courrier-games/courrier/play/archive"
+)
+
+// Take-backs by consent (issue 36, item 2). The player who made the last
+// move asks to take it back; every other seated player agrees or refuses
+// (silence until the deadline refuses); when all agree the game goes on
+// from the version before that move. Nothing is rewritten: the request, the
+// answers and the take-back are events of the game's stream, and the fold
+// re-folds the game's rules state to that version at game.taken_back.
+//
+// A move may be taken back only while no event since the version before it
+// is fixed (games.TakeBacks: a card revealed, a random draw, the end), as
+// each game's [HOUSE] rule says; the game's Fixed reads only what every seat
+// saw, so a refusal tells nothing of the hidden cards.
+//
+// While a request is open the game goes on: any move (by anyone, a default
+// at a deadline or a resignation included) closes it as overtaken, so the
+// take-back never undoes more than the asker's own last move.
+const (
+	TypeTakeBackAsked    = "game.takeback_asked"
+	TypeTakeBackAnswered = "game.takeback_answered"
+	TypeTakeBackClosed   = "game.takeback_closed"
+	TypeTakenBack        = "game.taken_back"
+)
+
+// Outcomes of a take-back request that closed without the take-back.
+const (
+	TakeBackRefused   = "refused"   // a player refused
+	TakeBackExpired   = "expired"   // silence until the deadline
+	TakeBackWithdrawn = "withdrawn" // the asker withdrew it
+	TakeBackOvertaken = "overtaken" // a move was played meanwhile
+	// TakeBackTaken is the outcome of a request every other player agreed
+	// to (game.taken_back), as the audit lists it.
+	TakeBackTaken = "taken_back"
+)
+
+// DefaultTakeBackTime is how long the other players have to answer a
+// take-back request in a game without deadlines; a game with deadlines
+// gives them its turn deadline.
+const DefaultTakeBackTime = 24 * time.Hour
+
+// TakeBackAsked is the data of a request: seat asks to go back to version
+// To (the version before its last move), answers due by Deadline.
+type TakeBackAsked struct {
+	Seat     games.Seat `json:"seat"`
+	To       int        `json:"to"`
+	Deadline time.Time  `json:"deadline"`
+}
+
+// TakeBackAnswered is the data of seat's answer to the open request.
+type TakeBackAnswered struct {
+	Seat  games.Seat `json:"seat"`
+	Agree bool       `json:"agree"`
+}
+
+// TakeBackClosed is the data of the request of version Asked closing
+// without a take-back, for Outcome (TakeBackRefused, …).
+type TakeBackClosed struct {
+	Asked   int    `json:"asked"`
+	Outcome string `json:"outcome"`
+}
+
+// TakenBack is the data of the take-back the request of version Asked won:
+// the game goes on from version To.
+type TakenBack struct {
+	Asked int `json:"asked"`
+	To    int `json:"to"`
+}
+
+// TakeBack is an open take-back request as folded.
+type TakeBack struct {
+	// Version is the version of the request's event: its identity.
+	Version int `json:"version"`
+	// Seat asked; By is its player's name.
+	Seat games.Seat `json:"seat"`
+	By   string     `json:"by"`
+	// To is the version the game would go back to.
+	To int `json:"to"`
+	// Deadline is when silence refuses.
+	Deadline time.Time `json:"deadline"`
+	// Agreed lists the seats that agreed so far; Waiting those whose
+	// answer the request still needs.
+	Agreed  []games.Seat `json:"agreed"`
+	Waiting []games.Seat `json:"waiting"`
+}
+
+// clone is a copy of tb that the table's later folds leave alone.
+func (tb *TakeBack) clone() *TakeBack {
+	if tb == nil {
+		return nil
+	}
+	c := *tb
+	c.Agreed, c.Waiting = slices.Clone(tb.Agreed), slices.Clone(tb.Waiting)
+	return &c
+}
+
+// rulesEvent is one of the game's own events as the table keeps them, to
+// re-fold the rules state at a take-back.
+type rulesEvent struct {
+	version int
+	raw     games.RawEvent
+}
+
+// moveMark is the last move a player made (set: there is one that may be
+// taken back): its seat, the version before its first event, the version
+// of its last event and the line as sent.
+type moveMark struct {
+	set  bool
+	seat games.Seat
+	from int
+	last int
+	text string
+}
+
+// noMove is the mark of no move that may be taken back.
+var noMove = moveMark{}
+
+// markMove notes a game event made by by at version.
+func (t *Table) markMove(by eventActor, version int) {
+	if by.seat == games.Spectator || by.system {
+		t.lastMove = noMove
+		return
+	}
+	m := t.lastMove
+	if m.set && m.seat == by.seat && m.last == version-1 && m.text == by.move {
+		t.lastMove.last = version
+		return
+	}
+	t.lastMove = moveMark{set: true, seat: by.seat, from: version - 1, last: version, text: by.move}
+}
+
+// applyTakeBack folds a take-back event recorded at version.
+func (t *Table) applyTakeBack(typ string, data []byte, version int, at time.Time) error {
+	switch typ {
+	case TypeTakeBackAsked:
+		var a TakeBackAsked
+		if err := json.Unmarshal(data, &a); err != nil {
+			return fmt.Errorf("decode %s: %w", typ, err)
+		}
+		tb := &TakeBack{Version: version, Seat: a.Seat, By: t.nameOf(a.Seat), To: a.To, Deadline: a.Deadline.UTC()}
+		for seat := range games.Seat(t.seatCount()) {
+			if seat != a.Seat && !slices.Contains(t.Resigned, seat) {
+				tb.Waiting = append(tb.Waiting, seat)
+			}
+		}
+		t.TakeBack = tb
+		t.TakeBacks = append(t.TakeBacks, archive.TakeBack{Version: version, Seat: a.Seat, By: tb.By, To: a.To, At: at,
+			Answers: []archive.TakeBackAnswer{}})
+	case TypeTakeBackAnswered:
+		var a TakeBackAnswered
+		if err := json.Unmarshal(data, &a); err != nil {
+			return fmt.Errorf("decode %s: %w", typ, err)
+		}
+		if tb := t.TakeBack; tb != nil {
+			tb.Waiting = slices.DeleteFunc(tb.Waiting, func(s games.Seat) bool { return s == a.Seat })
+			if a.Agree {
+				tb.Agreed = append(tb.Agreed, a.Seat)
+			}
+		}
+		if n := len(t.TakeBacks); n > 0 {
+			t.TakeBacks[n-1].Answers = append(t.TakeBacks[n-1].Answers,
+				archive.TakeBackAnswer{Version: version, Seat: a.Seat, By: t.nameOf(a.Seat), Agree: a.Agree})
+		}
+	case TypeTakeBackClosed:
+		var cl TakeBackClosed
+		if err := json.Unmarshal(data, &cl); err != nil {
+			return fmt.Errorf("decode %s: %w", typ, err)
+		}
+		t.TakeBack = nil
+		t.closeTakeBack(cl.Outcome, version)
+	case TypeTakenBack:
+		var tb TakenBack
+		if err := json.Unmarshal(data, &tb); err != nil {
+			return fmt.Errorf("decode %s: %w", typ, err)
+		}
+		if err := t.refold(tb.To); err != nil {
+			return err
+		}
+		t.TakeBack, t.lastMove = nil, noMove
+		t.closeTakeBack(TakeBackTaken, version)
+		// Every entry opens anew at the take-back: new identities, new
+		// deadlines, new prompts.
+		t.Pending = nil
+	}
+	return nil
+}
+
+// closeTakeBack notes the outcome of the last take-back request.
+func (t *Table) closeTakeBack(outcome string, version int) {
+	if n := len(t.TakeBacks); n > 0 && t.TakeBacks[n-1].Outcome == "" {
+		t.TakeBacks[n-1].Outcome, t.TakeBacks[n-1].Closed = outcome, version
+	}
+}
+
+// refold folds the game's rules state again from its start up to version
+// to, dropping the rules events after it.
+func (t *Table) refold(to int) error {
+	st, err := t.Engine.Initial(t.Rules)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, e := range t.rulesLog {
+		if e.version > to {
+			break
+		}
+		if st, err = t.Engine.Evolve(st, e.raw); err != nil {
+			return fmt.Errorf("re-fold to version %d: %w", to, err)
+		}
+		n++
+	}
+	t.State, t.rulesLog = st, t.rulesLog[:n:n]
+	return nil
+}
+
+// fixedSince is the version of the first rules event after version from
+// that fixes the game (0 for none), asked of the engine on the state before
+// each event.
+func (t *Table) fixedSince(from int) (int, error) {
+	st, err := t.Engine.Initial(t.Rules)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range t.rulesLog {
+		if e.version > from {
+			fixed, err := t.Engine.Fixed(st, e.raw)
+			if err != nil {
+				return 0, err
+			}
+			if fixed {
+				return e.version, nil
+			}
+		}
+		if st, err = t.Engine.Evolve(st, e.raw); err != nil {
+			return 0, err
+		}
+	}
+	return 0, nil
+}
+
+// takeBackTime is how long the others have to answer a request.
+func (t *Table) takeBackTime() time.Duration {
+	if d, ok := t.Deadlines["turn"]; ok && d > 0 {
+		return d
+	}
+	return DefaultTakeBackTime
+}
+
+// RequestTakeBack asks, for the player user of a running game, to take
+// back their last move; expected is the version of the game they saw
+// (AnyVersion: as it is now). It is refused when someone else moved last,
+// when a request is open, when an event since the move fixed the game
+// (naming the game's take-back rule), or when the game is over.
+func (s *Service) RequestTakeBack(ctx context.Context, actor Actor, gameID string, expected int) (Outcome, error) {
+	if expected < AnyVersion {
+		return Outcome{}, refuse(CodeInvalid, "refusal.bad_expected", expected)
+	}
+	return s.exec(ctx, actor, takeBackRequest(gameID, expected), takeBackCmd(actor, expected))
+}
+
+// takeBackRequest is the request of a take-back.
+func takeBackRequest(gameID string, expected int) request {
+	return request{gameID: gameID, retry: true, hash: commandHash(VerbTakeBack, gameID, strconv.Itoa(expected))}
+}
+
+// answerRequest is the request of an answer to a take-back.
+func answerRequest(gameID string, agree bool) request {
+	return request{gameID: gameID, retry: true, hash: commandHash("takeback-answer", gameID, strconv.FormatBool(agree))}
+}
+
+// takeBackCmd is the decision of RequestTakeBack.
+func takeBackCmd(actor Actor, expected int) command {
+	return func(c *cmdCtx) error {
+		t := c.table
+		if expected < AnyVersion {
+			return refuse(CodeInvalid, "refusal.bad_expected", expected)
+		}
+		seat, err := playerSeat(t, actor.User)
+		if err != nil {
+			return err
+		}
+		rule := t.Engine.TakeBackRule()
+		if rule == "" {
+			return refuse(CodeConflict, "refusal.takeback_game", t.Engine.Info().Name)
+		}
+		if t.Result().Finished {
+			return refuse(CodeConflict, "refusal.over", t.ID)
+		}
+		if t.TakeBack != nil {
+			return refuse(CodeConflict, "refusal.takeback_open", t.TakeBack.By, t.TakeBack.Version)
+		}
+		m := t.lastMove
+		if !m.set || m.seat != seat {
+			return refuse(CodeConflict, "refusal.takeback_not_last", t.ID)
+		}
+		if expected != AnyVersion && (expected < m.last || expected > t.Version) {
+			return refuse(CodeConflict, "refusal.takeback_stale", expected, t.Version)
+		}
+		// One request per move: an answer is not asked for twice.
+		if n := len(t.TakeBacks); n > 0 && t.TakeBacks[n-1].Version > m.last {
+			return refuse(CodeConflict, "refusal.takeback_again", t.TakeBacks[n-1].Version, t.TakeBacks[n-1].Outcome)
+		}
+		v, err := t.fixedSince(m.from)
+		if err != nil {
+			return err
+		}
+		if v > 0 {
+			return words.Illegal(rule, "refusal.takeback_fixed", v, rule)
+		}
+		c.takeback = true
+		return c.stage(TypeTakeBackAsked, TakeBackAsked{Seat: seat, To: m.from, Deadline: c.now.Add(t.takeBackTime()).UTC()}, "")
+	}
+}
+
+// AnswerTakeBack records user's answer to the open take-back request of a
+// game, the one recorded at version asked (0: whichever is open): when the
+// last of the others agrees the move is taken back; one refusal closes the
+// request. The asker's refusal withdraws it.
+func (s *Service) AnswerTakeBack(ctx context.Context, actor Actor, gameID string, asked int, agree bool) (Outcome, error) {
+	req := answerRequest(gameID, agree)
+	req.hash = commandHash("takeback-answer", gameID, strconv.Itoa(asked), strconv.FormatBool(agree))
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+		if tb := c.table.TakeBack; asked != 0 && tb != nil && tb.Version != asked {
+			return refuse(CodeNotFound, "refusal.takeback_gone", c.table.ID, asked)
+		}
+		return answerCmd(actor, agree)(c)
+	})
+}
+
+// TakeBackOf returns the open take-back request of a game (nil: none), for
+// one of its players or its referee.
+func (s *Service) TakeBackOf(ctx context.Context, gameID, user string) (*TakeBack, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := t.ViewerOf(user); !ok || !t.Started {
+		return nil, refuse(CodeForbidden, "refusal.not_player", t.ID)
+	}
+	return t.TakeBack.clone(), nil
+}
+
+// answerCmd is the decision of AnswerTakeBack.
+func answerCmd(actor Actor, agree bool) command {
+	return func(c *cmdCtx) error {
+		t := c.table
+		seat, err := playerSeat(t, actor.User)
+		if err != nil {
+			return err
+		}
+		tb := t.TakeBack
+		if tb == nil {
+			return refuse(CodeNotFound, "refusal.takeback_none", t.ID)
+		}
+		c.takeback = true
+		if seat == tb.Seat {
+			if agree {
+				return refuse(CodeConflict, "refusal.takeback_own", tb.Version)
+			}
+			return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: tb.Version, Outcome: TakeBackWithdrawn}, "")
+		}
+		if !slices.Contains(tb.Waiting, seat) {
+			return refuse(CodeConflict, "refusal.takeback_answered", tb.Version)
+		}
+		asked := tb.Version
+		if err := c.stage(TypeTakeBackAnswered, TakeBackAnswered{Seat: seat, Agree: agree}, ""); err != nil {
+			return err
+		}
+		switch {
+		case !agree:
+			return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: asked, Outcome: TakeBackRefused}, "")
+		case len(tb.Waiting) == 0:
+			return c.stage(TypeTakenBack, TakenBack{Asked: asked, To: tb.To}, "")
+		}
+		return nil
+	}
+}
+
+// ExpireTakeBack closes the take-back request recorded at version asked,
+// if it is still open, as expired: silence refuses. The deadline machinery
+// calls it at the request's deadline (TakeBackWorker). It does nothing when
+// that request is no longer open (Outcome.Version == Outcome.From).
+func (s *Service) ExpireTakeBack(ctx context.Context, gameID string, asked int, causation string) (Outcome, error) {
+	actor := Actor{Channel: ChannelSystem, Causation: causation}
+	req := request{gameID: gameID, retry: true}
+	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
+		t := c.table
+		if t.TakeBack == nil || t.TakeBack.Version != asked {
+			return nil
+		}
+		c.takeback = true
+		return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: asked, Outcome: TakeBackExpired}, "")
+	})
+}
+
+// TakeBackWorker closes a take-back request at its deadline (a River
+// worker of jobs.TakeBackDeadline): a request answered or closed by then
+// writes nothing; a timer that comes early waits for the deadline.
+type TakeBackWorker struct {
+	river.WorkerDefaults[jobs.TakeBackDeadline]
+	svc *Service
+	now func() time.Time
+}
+
+// NewTakeBackWorker returns the worker of svc's take-back deadlines; now is
+// the clock.
+func NewTakeBackWorker(svc *Service, now func() time.Time) *TakeBackWorker {
+	return &TakeBackWorker{svc: svc, now: now}
+}
+
+// Work implements river.Worker.
+func (w *TakeBackWorker) Work(ctx context.Context, job *river.Job[jobs.TakeBackDeadline]) error {
+	a := job.Args
+	t, err := w.svc.Load(ctx, a.GameID)
+	if err != nil {
+		return fmt.Errorf("take-back deadline of game %s: %w", a.GameID, err)
+	}
+	tb := t.TakeBack
+	if tb == nil || tb.Version != a.Asked {
+		return nil
+	}
+	if wait := tb.Deadline.Sub(w.now()); wait > 0 {
+		return river.JobSnooze(wait)
+	}
+	if _, err := w.svc.ExpireTakeBack(ctx, a.GameID, a.Asked, fmt.Sprintf("takeback-deadline:%d", job.ID)); err != nil {
+		return fmt.Errorf("close the take-back request of version %d in game %s: %w", a.Asked, a.GameID, err)
+	}
+	return nil
+}
+
+// takeBackJobs lists the jobs of a command that staged take-back events:
+// the deadline of a new request; a notice to every other seat of a new
+// request, and to every seat of its outcome.
+func takeBackJobs(c *cmdCtx) []river.InsertManyParams {
+	t := c.table
+	var out []river.InsertManyParams
+	for _, e := range c.staged {
+		switch e.Type {
+		case TypeTakeBackAsked:
+			tb := t.TakeBack
+			if tb == nil {
+				continue
+			}
+			out = append(out, river.InsertManyParams{
+				Args: jobs.TakeBackDeadline{GameID: t.ID, Asked: tb.Version, Due: tb.Deadline.UnixMilli()},
+				InsertOpts: &river.InsertOpts{
+					Queue: jobs.QueueDefault, ScheduledAt: tb.Deadline,
+					UniqueOpts: river.UniqueOpts{ByArgs: true},
+				},
+			})
+			for _, seat := range tb.Waiting {
+				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: tb.Version, Seat: int(seat)}})
+			}
+		case TypeTakeBackClosed, TypeTakenBack:
+			if e.Type == TypeTakeBackClosed && c.moved {
+				continue // overtaken by a move: its own mail tells the game went on
+			}
+			for seat := range t.seatCount() {
+				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: t.Version, Seat: seat}})
+			}
+		}
+	}
+	return out
+}
+
+// overtake closes the open take-back request, if any, before a move is
+// played: the game went on.
+func (c *cmdCtx) overtake() error {
+	tb := c.table.TakeBack
+	if tb == nil {
+		return nil
+	}
+	c.takeback = true
+	saved := c.seat
+	c.seat = nil
+	defer func() { c.seat = saved }()
+	return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: tb.Version, Outcome: TakeBackOvertaken}, "")
+}
+
+// takeBackText says what a take-back event is, in plain words, as viewer
+// learns it (every part of it is public).
+func (t *Table) takeBackText(typ string, data []byte, viewer games.Seat) (games.Phrase, error) {
+	switch typ {
+	case TypeTakeBackAsked:
+		var a TakeBackAsked
+		if err := json.Unmarshal(data, &a); err != nil {
+			return games.Phrase{}, fmt.Errorf("decode %s: %w", typ, err)
+		}
+		if a.Seat == viewer && viewer != games.Spectator {
+			return words.Phrase("change.you_takeback_asked", a.To), nil
+		}
+		return words.Phrase("change.takeback_asked", t.nameText(a.Seat), a.To), nil
+	case TypeTakeBackAnswered:
+		var a TakeBackAnswered
+		if err := json.Unmarshal(data, &a); err != nil {
+			return games.Phrase{}, fmt.Errorf("decode %s: %w", typ, err)
+		}
+		you := a.Seat == viewer && viewer != games.Spectator
+		switch {
+		case a.Agree && you:
+			return words.Phrase("change.takeback_agreed_by_you"), nil
+		case a.Agree:
+			return words.Phrase("change.takeback_agreed_by", t.nameText(a.Seat)), nil
+		case you:
+			return words.Phrase("change.takeback_refused_by_you"), nil
+		}
+		return words.Phrase("change.takeback_refused_by", t.nameText(a.Seat)), nil
+	case TypeTakeBackClosed:
+		var cl TakeBackClosed
+		if err := json.Unmarshal(data, &cl); err != nil {
+			return games.Phrase{}, fmt.Errorf("decode %s: %w", typ, err)
+		}
+		switch cl.Outcome {
+		case TakeBackRefused:
+			return words.Phrase("change.takeback_refused"), nil
+		case TakeBackExpired:
+			return words.Phrase("change.takeback_expired"), nil
+		case TakeBackWithdrawn:
+			return words.Phrase("change.takeback_withdrawn"), nil
+		case TakeBackOvertaken:
+			return words.Phrase("change.takeback_overtaken"), nil
+		}
+		return words.Phrase("change.takeback_closed", cl.Outcome), nil
+	default:
+		var tb TakenBack
+		if err := json.Unmarshal(data, &tb); err != nil {
+			return games.Phrase{}, fmt.Errorf("decode %s: %w", typ, err)
+		}
+		return words.Phrase("change.taken_back", tb.To), nil
+	}
+}
