@@ -42,10 +42,17 @@ func (s *Server) ListEvents(ctx context.Context, req ListEventsRequestObject) (L
 	if err != nil {
 		return nil, err
 	}
-	out := ListEvents200JSONResponse{Items: make([]Event, 0, len(changes)), Version: v.Version}
+	said, err := s.cfg.Play.TalkAt(ctx, req.GameId, userOf(ctx), since)
+	if err != nil {
+		return nil, err
+	}
+	out := ListEvents200JSONResponse{Items: make([]Event, 0, len(changes)), Version: v.Version, Messages: make([]Message, len(said))}
 	for _, c := range changes {
 		out.Items = append(out.Items, event(c, langOf(ctx)))
 		out.Version = max(out.Version, c.Version)
+	}
+	for i, m := range said {
+		out.Messages[i] = messageOf(m, langOf(ctx))
 	}
 	return out, nil
 }

@@ -127,6 +127,29 @@ func TestTalkByAPI(t *testing.T) {
 			t.Fatalf("p%d reads %q, want %q", rd.who, got, rd.want)
 		}
 	}
+	// The game's feed lists the talk each may read with its events: all
+	// of it from the start, and the messages said at the version asked
+	// for or later (none after a version still to come).
+	for _, rd := range reads {
+		for _, since := range []int{0, before.Version, before.Version + 1} {
+			var feed struct {
+				Messages []apiMessage `json:"messages"`
+			}
+			r := e.call(http.MethodGet, fmt.Sprintf("/v1/games/%s/events?since=%d", tt.game, since), tt.tokens[rd.who], nil)
+			r.decode(t, &feed)
+			var got []string
+			for _, m := range feed.Messages {
+				got = append(got, m.Text)
+			}
+			want := rd.want
+			if since > before.Version {
+				want = nil
+			}
+			if r.status != http.StatusOK || strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Fatalf("p%d's feed since %d: %d, messages %q, want %q", rd.who, since, r.status, got, want)
+			}
+		}
+	}
 	// The record and the replay show the talk each may read, at the
 	// version it was said.
 	for _, rd := range reads {

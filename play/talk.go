@@ -259,6 +259,24 @@ func (s *Service) Messages(ctx context.Context, gameID, user string, after int) 
 	return tv.Messages, nil
 }
 
+// TalkAt lists the table talk of a game that user may read said while the
+// game was at version since or later, oldest first: the talk of the game's
+// feed after since (History). The messages said at version since itself may
+// repeat those a reader had with the feed at since: its ids tell them apart.
+func (s *Service) TalkAt(ctx context.Context, gameID, user string, since int) ([]Message, error) {
+	all, err := s.Messages(ctx, gameID, user, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, m := range all {
+		if m.At >= since {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // TalkSince lists the messages of a game user may read that others said
 // after version told of its talk stream, and the stream's version now: the
 // mark a mail that tells them keeps (notify's "told up to"). A private
