@@ -197,12 +197,12 @@ func TestHourlyLimitIsToldOnce(t *testing.T) {
 	}
 	m := told[had]
 	text := strings.Join(strings.Fields(m.Text), " ")
-	for _, want := range []string{"You have sent 3 mails to courrier in the last hour", "mail from you is read again from " + until.Format("15:04 UTC")} {
+	for _, want := range []string{"You have sent 3 mails to courrier in the last hour", "mail from you is read again from " + clockUTC(until)} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the notice does not say %q:\n%s", want, m.Text)
 		}
 	}
-	if !strings.Contains(m.Subject, "read again from "+until.Format("15:04 UTC")) {
+	if !strings.Contains(m.Subject, "read again from "+clockUTC(until)) {
 		t.Errorf("the notice's subject: %s", m.Subject)
 	}
 }
@@ -233,9 +233,15 @@ func TestRefusalLimitIsTold(t *testing.T) {
 	for i, m := range refusals {
 		text := strings.Join(strings.Fields(m.Text), " ")
 		says := strings.Contains(text, "This is the 3rd mail of yours about this game that courrier could not play in the last hour") &&
-			strings.Contains(text, "until "+until.Format("15:04 UTC")+" it does not answer such mail")
+			strings.Contains(text, "until "+clockUTC(until)+" it does not answer such mail")
 		if says != (i == 2) {
 			t.Errorf("refusal %d says the limit: %v\n%s", i+1, says, m.Text)
 		}
 	}
+}
+
+// clockUTC is a time of day as the mails say it in English: the hour
+// without a leading zero ("9:05 UTC", "0:00 UTC").
+func clockUTC(t time.Time) string {
+	return fmt.Sprintf("%d:%02d UTC", t.UTC().Hour(), t.UTC().Minute())
 }
