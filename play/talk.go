@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -394,12 +395,12 @@ func (t *Table) readable(user string, k *talk, after int) []Message {
 // Say says text in a game for user's seat (or as the referee): to the
 // whole table when to is ToTable, else to the seat to, where the game's
 // press allows it. It refuses, writing nothing, a text empty or longer than
-// MaxTalkText, a speaker beyond TalkPerMinute or TalkPerDay, a game whose
+// MaxTalkText or holding a control character (plainText), a speaker beyond TalkPerMinute or TalkPerDay, a game whose
 // press is none, a spectator, and a private message where press is public.
 func (s *Service) Say(ctx context.Context, actor Actor, gameID string, to games.Seat, text string) (Message, error) {
-	text = strings.TrimSpace(text)
-	if text == "" || utf8.RuneCountInString(text) > MaxTalkText {
-		return Message{}, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(text))
+	text, err := talkText(text)
+	if err != nil {
+		return Message{}, err
 	}
 	t, err := s.Load(ctx, gameID)
 	if err != nil {
@@ -411,9 +412,9 @@ func (s *Service) Say(ctx context.Context, actor Actor, gameID string, to games.
 // SayTo is Say with the recipient named as a person writes it: a seat's
 // player name ("" for the whole table).
 func (s *Service) SayTo(ctx context.Context, actor Actor, gameID, name, text string) (Message, error) {
-	text = strings.TrimSpace(text)
-	if text == "" || utf8.RuneCountInString(text) > MaxTalkText {
-		return Message{}, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(text))
+	text, err := talkText(text)
+	if err != nil {
+		return Message{}, err
 	}
 	t, err := s.Load(ctx, gameID)
 	if err != nil {
@@ -426,16 +427,67 @@ func (s *Service) SayTo(ctx context.Context, actor Actor, gameID, name, text str
 	return s.say(ctx, actor, t, to, text)
 }
 
-// seatNamed is the seat of the player named name, ToTable for "".
+// plainText refuses, with CodeInvalid, a text a person wrote (a message, a
+// reason) that holds a control character other than a line break or a tab:
+// a NUL the database cannot keep, an escape, a carriage return that lets a
+// line pass for another. A "\r\n" is a line break.
+func plainText(s string) (string, error) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+			return "", refuse(CodeInvalid, "refusal.control_character", fmt.Sprintf("U+%04X", r))
+		}
+	}
+	return s, nil
+}
+
+// talkText is a message's text as it is said: plain (plainText), trimmed,
+// of 1 to MaxTalkText characters.
+func talkText(text string) (string, error) {
+	text, err := plainText(text)
+	if err != nil {
+		return "", err
+	}
+	text = strings.TrimSpace(text)
+	if text == "" || utf8.RuneCountInString(text) > MaxTalkText {
+		return "", refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(text))
+	}
+	return text, nil
+}
+
+// seatNamed is the seat of the player named name, ToTable for "": the
+// player whose name is name exactly, else the one whose name is name but
+// for case, else the one whose name is name but for case and accents
+// ("Lea" for "Léa"). Where several players answer to name at the first
+// of these that any does, it refuses as ambiguous, naming them and their
+// seats, rather than pick one.
 func (t *Table) seatNamed(name string) (games.Seat, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return ToTable, nil
 	}
 	if t.Started {
-		for seat, n := range t.Engine.Players(t.State) {
-			if FoldReply(n) == FoldReply(name) {
-				return games.Seat(seat), nil
+		players := t.Engine.Players(t.State)
+		for _, same := range []func(string) bool{
+			func(n string) bool { return n == name },
+			func(n string) bool { return strings.EqualFold(n, name) },
+			func(n string) bool { return FoldReply(n) == FoldReply(name) },
+		} {
+			var found []int
+			for seat, n := range players {
+				if same(strings.TrimSpace(n)) {
+					found = append(found, seat)
+				}
+			}
+			if len(found) == 1 {
+				return games.Seat(found[0]), nil
+			}
+			if len(found) > 1 {
+				var whom []any
+				for _, seat := range found {
+					whom = append(whom, games.T("talk.player_at_seat", players[seat], seat))
+				}
+				return ToTable, refuse(CodeInvalid, "refusal.talk_ambiguous_player", name, t.ID, games.List(whom...))
 			}
 		}
 	}
@@ -528,6 +580,10 @@ func (k *talk) withinLimits(seat games.Seat, now time.Time) error {
 // referee only. The message stays in the log; every reader sees that the
 // referee hid it and why.
 func (s *Service) HideMessage(ctx context.Context, actor Actor, gameID, id, reason string) (Message, error) {
+	reason, err := plainText(reason)
+	if err != nil {
+		return Message{}, err
+	}
 	reason = strings.TrimSpace(reason)
 	t, err := s.Load(ctx, gameID)
 	if err != nil {
@@ -698,10 +754,12 @@ func talkID() string {
 }
 
 // TalkReader is someone who may read a message: a seat's player, or the
-// referee (Seat games.Spectator).
+// referee (Seat games.Spectator), and the message as they read it (its
+// Number counts only what they read).
 type TalkReader struct {
-	User string
-	Seat games.Seat
+	User    string
+	Seat    games.Seat
+	Message Message
 }
 
 // TalkReaders lists who, besides its speaker, may read the message at
@@ -725,15 +783,24 @@ func (s *Service) TalkReaders(ctx context.Context, gameID string, number int) ([
 		return nil, nil
 	}
 	m := k.messages[i]
+	// as is m as user reads it, numbered among what they read.
+	as := func(user string) Message {
+		for _, r := range t.readable(user, k, 0) {
+			if r.stream == number {
+				return r
+			}
+		}
+		return m
+	}
 	var readers []TalkReader
 	for seat := range t.seatCount() {
 		u := t.UserAt(games.Seat(seat))
 		if u != "" && (m.Referee || games.Seat(seat) != m.From) && t.mayRead(u, m) {
-			readers = append(readers, TalkReader{User: u, Seat: games.Seat(seat)})
+			readers = append(readers, TalkReader{User: u, Seat: games.Seat(seat), Message: as(u)})
 		}
 	}
 	if ref := t.Referee(); ref != "" && !m.Referee && t.mayRead(ref, m) {
-		readers = append(readers, TalkReader{User: ref, Seat: games.Spectator})
+		readers = append(readers, TalkReader{User: ref, Seat: games.Spectator, Message: as(ref)})
 	}
 	return readers, nil
 }

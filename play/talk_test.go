@@ -18,6 +18,12 @@ import (
 // seat), starts it and returns its id, the table and each seat's actor.
 func talkGame(t *testing.T, svc *play.Service, opts map[string]string) (string, *play.Table, map[games.Seat]play.Actor) {
 	t.Helper()
+	return talkGameNamed(t, svc, opts, []string{"P0", "P1", "P2"})
+}
+
+// talkGameNamed is talkGame with the players u-p0 … named names.
+func talkGameNamed(t *testing.T, svc *play.Service, opts map[string]string, names []string) (string, *play.Table, map[games.Seat]play.Actor) {
+	t.Helper()
 	ctx := context.Background()
 	out, err := svc.CreateGame(ctx, talkReferee, play.GameRequest{Kind: "coup", Options: opts})
 	if err != nil {
@@ -26,7 +32,7 @@ func talkGame(t *testing.T, svc *play.Service, opts map[string]string) (string, 
 	people := make([]play.Actor, 3)
 	for i := range people {
 		people[i] = play.Actor{User: fmt.Sprintf("u-p%d", i), Channel: play.ChannelAPI}
-		if _, err := svc.Join(ctx, people[i], out.GameID, fmt.Sprintf("P%d", i)); err != nil {
+		if _, err := svc.Join(ctx, people[i], out.GameID, names[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -376,5 +382,74 @@ func TestTalkIdempotencyKey(t *testing.T) {
 	text.Lines = []string{"say something else"}
 	if _, err := svc.Write(ctx, keyed, text); !isCode(err, play.CodeConflict) {
 		t.Fatalf("the key with another message: %v", err)
+	}
+}
+
+// A recipient named as a person writes it reaches the player of that exact
+// name first, then the one of that name but for case, then the one of that
+// name but for accents; where several players answer to a name only once
+// accents are dropped, the message is refused as ambiguous (in English and
+// in French), naming them and their seats, and nothing is written.
+func TestSayToPrefersTheExactName(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	tables := map[string][]string{
+		"Léa and Lea": {"Zoé", "Léa", "Lea"},
+		"Léa and Lèa": {"Zoé", "Léa", "Lèa"},
+	}
+	type table struct {
+		id     string
+		zoe    play.Actor
+		seatOf map[string]games.Seat
+	}
+	made := map[string]table{}
+	for name, names := range tables {
+		id, tbl, seats := talkGameNamed(t, svc, map[string]string{"press": "private"}, names)
+		tb := table{id: id, seatOf: map[string]games.Seat{}}
+		for seat, n := range tbl.Engine.Players(tbl.State) {
+			tb.seatOf[n] = games.Seat(seat)
+		}
+		tb.zoe = seats[tb.seatOf["Zoé"]]
+		made[name] = tb
+	}
+	tests := []struct {
+		table, to, lang string
+		want            string   // the player reached
+		refuse          []string // else what the refusal says
+	}{
+		{"Léa and Lea", "Lea", "en", "Lea", nil},
+		{"Léa and Lea", "Léa", "en", "Léa", nil},
+		{"Léa and Lea", "lea", "en", "Lea", nil},
+		{"Léa and Lea", "LÉA", "en", "Léa", nil},
+		{"Léa and Lèa", "léa", "en", "Léa", nil},
+		{"Léa and Lèa", "Lèa", "en", "Lèa", nil},
+		{"Léa and Lèa", "Lea", "en", "", []string{`several players`, `"Lea"`, "Léa (seat ", "Lèa (seat ", "exactly as it is spelt"}},
+		{"Léa and Lèa", "lea", "fr", "", []string{"plusieurs joueurs", "« lea »", "Léa (place ", "Lèa (place ", "tel qu’il s’écrit"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.table+" to "+tt.to+" ("+tt.lang+")", func(t *testing.T) {
+			tb := made[tt.table]
+			before, _ := events.StreamVersion(ctx, pool, play.TalkStream(tb.id))
+			m, err := svc.SayTo(ctx, tb.zoe, tb.id, tt.to, "psst")
+			if tt.refuse != nil {
+				after, _ := events.StreamVersion(ctx, pool, play.TalkStream(tb.id))
+				said := games.Explain(err, tt.lang)
+				if !isCode(err, play.CodeInvalid) || after != before {
+					t.Fatalf("refusal %v (stream %d → %d)", err, before, after)
+				}
+				for _, w := range tt.refuse {
+					if !strings.Contains(said, w) {
+						t.Fatalf("the refusal %q does not say %q", said, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.To != tb.seatOf[tt.want] || m.ToName != tt.want {
+				t.Fatalf("said to %d (%s), want %s at %d", m.To, m.ToName, tt.want, tb.seatOf[tt.want])
+			}
+		})
 	}
 }

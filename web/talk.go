@@ -3,6 +3,8 @@ package web
 import (
 	"errors"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/play"
@@ -11,17 +13,26 @@ import (
 // Table talk on the game page (issue 36, part 1): the messages the player
 // may read, and a box to say something to the table or, where the game
 // allows it, to one player. The box posts to /games/{id}/say, which runs
-// play's SayTo, as a reply line "say …" by mail does.
+// play's Say with the seat chosen (or SayTo with a name typed, as a reply
+// line "say …" by mail does).
 
 // talkBox is the talk section of a game page.
 type talkBox struct {
 	Messages []talkLine
 	MaySay   bool
 	MayHide  bool     // the referee: each message has a button to hide it
-	To       []string // the players one may talk to privately
+	To       []talkTarget // the players one may talk to privately
 	// Typed and ToTyped are what a refused message said, and to whom;
 	// Problem why it was refused (on the history page).
 	Typed, ToTyped, Problem string
+}
+
+// talkTarget is a player one may talk to privately: the form posts their
+// seat, so that two players whose names differ only by accents are never
+// mistaken for each other.
+type talkTarget struct {
+	Seat string
+	Name string
 }
 
 // talkLine is one message as the page shows it.
@@ -47,7 +58,7 @@ func (h *Handler) talkBox(r *http.Request, id string, box talkBox) (talkBox, err
 	}
 	box.MaySay, box.MayHide = tv.MaySay, tv.MayHide
 	for _, to := range tv.To {
-		box.To = append(box.To, to.Name)
+		box.To = append(box.To, talkTarget{Seat: strconv.Itoa(int(to.Seat)), Name: to.Name})
 	}
 	for _, m := range tv.Messages {
 		box.Messages = append(box.Messages, talkLine{ID: m.ID, Heading: m.Heading().In(lang), Text: m.Line().In(lang), At: m.At, Hidden: m.Hidden, Private: m.Private()})
@@ -62,8 +73,15 @@ func (h *Handler) say(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	text, to := r.PostFormValue("text"), r.PostFormValue("to")
-	_, err := h.cfg.Play.SayTo(r.Context(), h.actor(r), id, to, text)
+	text, to := r.PostFormValue("text"), strings.TrimSpace(r.PostFormValue("to"))
+	var err error
+	if seat, aerr := strconv.Atoi(to); aerr == nil {
+		// The form's choice: a seat.
+		_, err = h.cfg.Play.Say(r.Context(), h.actor(r), id, games.Seat(seat), text)
+	} else {
+		// The table (""), or a name typed as by mail.
+		_, err = h.cfg.Play.SayTo(r.Context(), h.actor(r), id, to, text)
+	}
 	h.talked(w, r, err, talkBox{Typed: text, ToTyped: to})
 }
 

@@ -28,6 +28,13 @@ func TestTalkOnTheGamePage(t *testing.T) {
 	bob.post("/games/"+id+"/join", url.Values{"name": {"Bob"}})
 	cleo.get("/games/" + id)
 	cleo.post("/games/"+id+"/join", url.Values{"name": {"Cleo"}})
+	// The form offers each other player by seat.
+	ana.get("/games/" + id)
+	m := regexp.MustCompile(`<option value="(\d+)">Bob</option>`).FindStringSubmatch(ana.page)
+	if m == nil {
+		t.Fatalf("the talk box does not offer Bob by seat:\n%s", ana.page)
+	}
+	bobSeat := m[1]
 
 	steps := []struct {
 		name   string
@@ -37,11 +44,13 @@ func TestTalkOnTheGamePage(t *testing.T) {
 		shows  string // on the speaker's page after it
 	}{
 		{"to the table", ana, url.Values{"text": {"good luck <b>all</b>"}}, http.StatusOK, "good luck &lt;b&gt;all&lt;/b&gt;"},
-		{"privately", ana, url.Values{"text": {"shall we ally?"}, "to": {"Bob"}}, http.StatusOK, "Ana to Bob (private)"},
+		{"privately", ana, url.Values{"text": {"shall we ally?"}, "to": {bobSeat}}, http.StatusOK, "Ana to Bob (private)"},
+		{"privately, by name", cleo, url.Values{"text": {"psst"}, "to": {"bob"}}, http.StatusOK, "Cleo à Bob (en privé)"},
 		{"à la table, en français", cleo, url.Values{"text": {"merci"}}, http.StatusOK, "Cleo à la table"},
 		{"empty", bob, url.Values{"text": {"  "}}, http.StatusBadRequest, "1 to 1000 characters"},
 		{"trop long", cleo, url.Values{"text": {strings.Repeat("x", 1001)}}, http.StatusBadRequest, "de 1 à 1000 caractères"},
 		{"to nobody", bob, url.Values{"text": {"hi"}, "to": {"Zed"}}, http.StatusBadRequest, `no player &#34;Zed&#34;`},
+		{"to no seat", bob, url.Values{"text": {"hi"}, "to": {"7"}}, http.StatusBadRequest, `no seat 7`},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
