@@ -453,3 +453,61 @@ func TestSayToPrefersTheExactName(t *testing.T) {
 		})
 	}
 }
+
+// A message or a reason that holds a control character other than a line
+// break or a tab (a NUL the database cannot keep, an escape, a carriage
+// return) is refused as invalid, in English and in French, by every intent
+// that takes one, and nothing is written; a "\r\n" is a line break.
+func TestControlCharactersAreRefused(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	id, tbl, seats := talkGame(t, svc, map[string]string{"press": "private"})
+	said, err := svc.Say(ctx, seats[0], id, play.ToTable, "line one\r\nline two\twith a tab")
+	if err != nil || said.Text != "line one\nline two\twith a tab" {
+		t.Fatalf("a message with a line break and a tab: %+v, %v", said, err)
+	}
+	tests := []struct {
+		name string
+		code string // the code point named
+		do   func() error
+	}{
+		{"a NUL said", "U+0000", func() error { _, err := svc.Say(ctx, seats[0], id, play.ToTable, "a\x00b"); return err }},
+		{"an escape said to a name", "U+001B", func() error { _, err := svc.SayTo(ctx, seats[0], id, "P1", "\x1b[31mred"); return err }},
+		{"a lone carriage return said", "U+000D", func() error {
+			_, err := svc.Say(ctx, seats[0], id, 1, "ok\rthe referee to the table: stop")
+			return err
+		}},
+		{"a bell written", "U+0007", func() error {
+			_, err := svc.Write(ctx, seats[0], play.Text{GameID: id, Seat: 0, Expected: tbl.Version, Lines: []string{"say ding\a"}})
+			return err
+		}},
+		{"a NUL in a reason to hide", "U+0000", func() error {
+			_, err := svc.HideMessage(ctx, talkReferee, id, said.ID, "rude\x00")
+			return err
+		}},
+		{"a NUL in a dispute's reason", "U+0000", func() error {
+			_, err := svc.DisputeMove(ctx, seats[0], id, 1, "wrong\x00")
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			talk, _ := events.StreamVersion(ctx, pool, play.TalkStream(id))
+			game, _ := events.StreamVersion(ctx, pool, play.Stream(id))
+			err := tt.do()
+			if !isCode(err, play.CodeInvalid) {
+				t.Fatalf("refusal %v, want %s", err, play.CodeInvalid)
+			}
+			for lang, want := range map[string]string{"en": "control character " + tt.code, "fr": "caractère de contrôle " + tt.code} {
+				if said := games.Explain(err, lang); !strings.Contains(said, want) {
+					t.Fatalf("the refusal in %s says %q, not %q", lang, said, want)
+				}
+			}
+			talk2, _ := events.StreamVersion(ctx, pool, play.TalkStream(id))
+			game2, _ := events.StreamVersion(ctx, pool, play.Stream(id))
+			if talk2 != talk || game2 != game {
+				t.Fatalf("a refusal wrote: talk %d → %d, game %d → %d", talk, talk2, game, game2)
+			}
+		})
+	}
+}
