@@ -260,6 +260,32 @@ func (s *Service) Messages(ctx context.Context, gameID, user string, after int) 
 	return tv.Messages, nil
 }
 
+// MessagesFor lists, for each of users, all the table talk of a game they
+// may read, oldest first, numbered as Messages numbers it: the game and its
+// talk are read once for all of them (the live streams of a game, each
+// tick). A user who may not read the game gets nothing.
+func (s *Service) MessagesFor(ctx context.Context, gameID string, users []string) (map[string][]Message, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	recorded, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
+	if err != nil {
+		return nil, err
+	}
+	k, err := foldTalk(t, recorded)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]Message, len(users))
+	for _, u := range users {
+		if _, ok := t.ViewerOf(u); ok {
+			out[u] = t.readable(u, k, 0)
+		}
+	}
+	return out, nil
+}
+
 // TalkAt lists the table talk of a game that user may read said while the
 // game was at version since or later, oldest first: the talk of the game's
 // feed after since (History). The messages said at version since itself may
