@@ -58,6 +58,8 @@ type Hub struct {
 	retryEvery time.Duration
 
 	reads atomic.Int64
+	// talkReads counts the talk streams read for live subscribers.
+	talkReads atomic.Int64
 
 	mu     sync.Mutex
 	games  map[string]map[*Subscription]struct{}
@@ -67,6 +69,7 @@ type Hub struct {
 // Stats is what a hub has done, for health pages and tests.
 type Stats struct {
 	Reads       int64 // game streams read for live subscribers (backlogs excluded)
+	TalkReads   int64 // talk streams read for live subscribers (backlogs excluded)
 	Subscribers int   // open subscriptions
 }
 
@@ -105,11 +108,11 @@ type Subscription struct {
 	hub        *Hub
 	game, user string
 
-	mu     sync.Mutex // serialises deliveries; guards last, ch, said, mch and closed
-	ch     chan play.Change
-	last   int
-	mch    chan play.Message
-	said   int // the reader's number of the last message delivered
+	mu   sync.Mutex // serialises deliveries; guards last, ch, said, mch and closed
+	ch   chan play.Change
+	last int
+	mch  chan play.Message
+	said int // the reader's number of the last message delivered
 	// hidden holds the ids of the messages up to said known hidden: told
 	// hidden, or hidden already when the subscription began.
 	hidden map[string]bool
@@ -244,6 +247,7 @@ func (h *Hub) tellTalk(ctx context.Context, gameID string) {
 		}
 	}
 	all, err := h.svc.MessagesFor(ctx, gameID, users)
+	h.talkReads.Add(1)
 	for _, s := range subs {
 		h.deliverTalk(s, all[s.user], err)
 	}
@@ -481,7 +485,7 @@ func (h *Hub) Stats() Stats {
 		n += len(set)
 	}
 	h.mu.Unlock()
-	return Stats{Reads: h.reads.Load(), Subscribers: n}
+	return Stats{Reads: h.reads.Load(), TalkReads: h.talkReads.Load(), Subscribers: n}
 }
 
 // Event is a change as a stream writes it: its text said in the reader's
