@@ -233,10 +233,16 @@ func (t *Table) mayRead(user string, m Message) bool {
 	if _, ok := t.ViewerOf(user); !ok {
 		return false
 	}
-	if !m.Private() {
-		return true
+	return t.mayReadUnrevealed(user, m) || (m.Private() && t.Ended && t.PressReveal)
+}
+
+// mayReadUnrevealed is mayRead without the reveal at the end: what user
+// reads of the game's talk while it runs.
+func (t *Table) mayReadUnrevealed(user string, m Message) bool {
+	if _, ok := t.ViewerOf(user); !ok {
+		return false
 	}
-	if t.Ended && t.PressReveal {
+	if !m.Private() {
 		return true
 	}
 	seat := t.SeatOf(user)
@@ -287,7 +293,9 @@ func (s *Service) MessagesFor(ctx context.Context, gameID string, users []string
 }
 
 // TalkAt lists the table talk of a game that user may read said while the
-// game was at version since or later, oldest first: the talk of the game's
+// game was at version since or later, in the order of their numbers
+// (oldest first, but for the private messages an end reveals, which come
+// after what the reader read before it: readable): the talk of the game's
 // feed after since (History). The messages said at version since itself may
 // repeat those a reader had with the feed at since: its ids tell them apart.
 func (s *Service) TalkAt(ctx context.Context, gameID, user string, since int) ([]Message, error) {
@@ -401,18 +409,34 @@ func (s *Service) Talk(ctx context.Context, gameID, user string, after int) (Tal
 }
 
 // readable is the messages of k that user may read, numbered in order,
-// after number after.
+// after number after. The numbers are stable: once a game ends with
+// press_reveal, the private messages of others said before the end that
+// it reveals are numbered after the messages the reader read before the
+// end (in the order they were said), and the messages said since the end
+// after them, so that a reader who resumes after a number neither skips
+// nor repeats one.
 func (t *Table) readable(user string, k *talk, after int) []Message {
+	var read, revealed, since []Message
+	for _, m := range k.messages {
+		switch {
+		case !t.mayRead(user, m):
+		case t.Ended && m.At >= t.endedAt:
+			since = append(since, m)
+		case t.mayReadUnrevealed(user, m):
+			read = append(read, m)
+		default:
+			revealed = append(revealed, m)
+		}
+	}
 	out := []Message{}
 	n := 0
-	for _, m := range k.messages {
-		if !t.mayRead(user, m) {
-			continue
-		}
-		n++
-		if n > after {
-			m.Number = n
-			out = append(out, m)
+	for _, part := range [][]Message{read, revealed, since} {
+		for _, m := range part {
+			n++
+			if n > after {
+				m.Number = n
+				out = append(out, m)
+			}
 		}
 	}
 	return out

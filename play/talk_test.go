@@ -511,3 +511,74 @@ func TestControlCharactersAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// Numbers are stable across the end of a game with press_reveal: each
+// reader keeps the numbers of what they read before the end, the private
+// messages the end reveals to them come after those, and what is said
+// after the end after them; resuming after a number skips and repeats
+// nothing.
+func TestRevealedMessagesAreNumberedAfterWhatTheReaderRead(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, _, seats := talkGame(t, svc, map[string]string{"press": "private", "press_reveal": "yes"})
+	say := func(from games.Seat, to games.Seat, text string) {
+		t.Helper()
+		if _, err := svc.Say(ctx, seats[from], id, to, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say(0, 1, "secret plan")
+	say(2, play.ToTable, "hello")
+	say(0, 1, "second secret")
+	say(1, play.ToTable, "gg soon")
+	numbered := func(user string, after int) []string {
+		t.Helper()
+		ms, err := svc.Messages(ctx, id, user, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ms {
+			out = append(out, fmt.Sprintf("%d %s", m.Number, m.Text))
+		}
+		return out
+	}
+	readers := []struct {
+		name       string
+		user       string
+		before     []string // while the game runs
+		after      []string // once it is over and "well played" said
+		resumeFrom int
+	}{
+		{"the third seat", seats[2].User,
+			[]string{"1 hello", "2 gg soon"},
+			[]string{"1 hello", "2 gg soon", "3 secret plan", "4 second secret", "5 well played"}, 2},
+		{"the referee", talkReferee.User,
+			[]string{"1 hello", "2 gg soon"},
+			[]string{"1 hello", "2 gg soon", "3 secret plan", "4 second secret", "5 well played"}, 2},
+		{"the recipient", seats[1].User,
+			[]string{"1 secret plan", "2 hello", "3 second secret", "4 gg soon"},
+			[]string{"1 secret plan", "2 hello", "3 second secret", "4 gg soon", "5 well played"}, 4},
+	}
+	for _, rd := range readers {
+		if got := numbered(rd.user, 0); !slices.Equal(got, rd.before) {
+			t.Fatalf("%s reads %q while the game runs, want %q", rd.name, got, rd.before)
+		}
+	}
+	for _, s := range []games.Seat{0, 1} {
+		if _, err := svc.Resign(ctx, seats[s], id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say(2, play.ToTable, "well played")
+	for _, rd := range readers {
+		t.Run(rd.name, func(t *testing.T) {
+			if got := numbered(rd.user, 0); !slices.Equal(got, rd.after) {
+				t.Fatalf("reads %q once the game is over, want %q", got, rd.after)
+			}
+			if got := numbered(rd.user, rd.resumeFrom); !slices.Equal(got, rd.after[rd.resumeFrom:]) {
+				t.Fatalf("resumed after %d: %q, want %q", rd.resumeFrom, got, rd.after[rd.resumeFrom:])
+			}
+		})
+	}
+}
