@@ -179,3 +179,53 @@ func TestRefereeTalksAndHidesOnTheWeb(t *testing.T) {
 		t.Fatalf("Bob's page after the hiding:\n%s", bob.page)
 	}
 }
+
+var seenRe = regexp.MustCompile(`name="seen" value="(\d+)"`)
+
+// The talk box posts how many messages its page showed: the same form
+// posted twice (a double click) says its message once, while another
+// message from the same page, or the same words from a page that shows
+// more, is said.
+func TestTalkFormSaysOnceOnADoubleClick(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana, bob := s.browser(), s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	bob.signIn("bob@example.org", "Bob")
+	ana.get("/games/new")
+	id := gameURL.FindStringSubmatch(ana.post("/games/new", url.Values{"game": {"coup"}, "play": {"on"}, "name": {"Ana"},
+		"invite": {"bob@example.org"}}))[1]
+	bob.get("/games/" + id)
+	bob.post("/games/"+id+"/join", url.Values{"name": {"Bob"}})
+	ana.get("/games/" + id)
+	m := seenRe.FindStringSubmatch(ana.page)
+	if m == nil || m[1] != "0" {
+		t.Fatalf("the talk box does not post what its page showed:\n%s", ana.page)
+	}
+	first := m[1]
+	steps := []struct {
+		name  string
+		form  url.Values
+		wrote bool
+	}{
+		{"posted", url.Values{"text": {"gg"}, "seen": {first}}, true},
+		{"posted again (a double click)", url.Values{"text": {"gg"}, "seen": {first}}, false},
+		{"another message from the same page", url.Values{"text": {"good luck"}, "seen": {first}}, true},
+		{"the same words from a page that shows more", url.Values{"text": {"gg"}, "seen": {"2"}}, true},
+		{"a form without what it showed", url.Values{"text": {"gg"}}, true},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			before := s.countEvents()
+			ana.post("/games/"+id+"/say", st.form)
+			if ana.status != http.StatusOK {
+				t.Fatalf("%d:\n%s", ana.status, ana.page)
+			}
+			if wrote := s.countEvents() != before; wrote != st.wrote {
+				t.Fatalf("wrote an event: %v, want %v", wrote, st.wrote)
+			}
+		})
+	}
+	if n := strings.Count(ana.page, "<p>gg</p>"); n != 3 {
+		t.Fatalf("the page shows gg %d times, want 3:\n%s", n, ana.page)
+	}
+}
