@@ -22,7 +22,7 @@ import (
 type talkBox struct {
 	Messages []talkLine
 	MaySay   bool
-	MayHide  bool     // the referee: each message has a button to hide it
+	MayHide  bool         // the referee: each message has a button to hide it
 	To       []talkTarget // the players one may talk to privately
 	// Typed and ToTyped are what a refused message said, and to whom;
 	// Problem why it was refused (on the history page).
