@@ -370,6 +370,13 @@ type ClientInterface interface {
 	// the game's version and the last message's number, `12.3`: a
 	// `Last-Event-ID` of that form resumes both.
 	//
+	// A message the stream sent that the referee hides afterwards comes
+	// again as an event named `message_hidden`: its `data` the Message
+	// with the same `number`, `hidden` true, `reason` set and `text`
+	// empty; its id is unchanged (it is no new message). A stream
+	// resumed with `Last-Event-ID` does not repeat the hidings of the
+	// messages before it: list the messages again to see them.
+	//
 	// Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 	StreamEvents(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -1179,6 +1186,13 @@ func (c *Client) StartGame(ctx context.Context, gameId GameID, reqEditors ...Req
 // each `data` one Message. Once a message was sent, every id carries
 // the game's version and the last message's number, `12.3`: a
 // `Last-Event-ID` of that form resumes both.
+//
+// A message the stream sent that the referee hides afterwards comes
+// again as an event named `message_hidden`: its `data` the Message
+// with the same `number`, `hidden` true, `reason` set and `text`
+// empty; its id is unchanged (it is no new message). A stream
+// resumed with `Last-Event-ID` does not repeat the hidings of the
+// messages before it: list the messages again to see them.
 //
 // Corresponds with GET /v1/games/{game_id}/stream (the `StreamEvents` operationId).
 func (c *Client) StreamEvents(ctx context.Context, gameId GameID, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3539,6 +3553,13 @@ type ClientWithResponsesInterface interface {
 	// each `data` one Message. Once a message was sent, every id carries
 	// the game's version and the last message's number, `12.3`: a
 	// `Last-Event-ID` of that form resumes both.
+	//
+	// A message the stream sent that the referee hides afterwards comes
+	// again as an event named `message_hidden`: its `data` the Message
+	// with the same `number`, `hidden` true, `reason` set and `text`
+	// empty; its id is unchanged (it is no new message). A stream
+	// resumed with `Last-Event-ID` does not repeat the hidings of the
+	// messages before it: list the messages again to see them.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6997,6 +7018,13 @@ func (c *ClientWithResponses) StartGameWithResponse(ctx context.Context, gameId 
 // each `data` one Message. Once a message was sent, every id carries
 // the game's version and the last message's number, `12.3`: a
 // `Last-Event-ID` of that form resumes both.
+//
+// A message the stream sent that the referee hides afterwards comes
+// again as an event named `message_hidden`: its `data` the Message
+// with the same `number`, `hidden` true, `reason` set and `text`
+// empty; its id is unchanged (it is no new message). A stream
+// resumed with `Last-Event-ID` does not repeat the hidings of the
+// messages before it: list the messages again to see them.
 //
 // Returns a wrapper object for the known response body format(s).
 //

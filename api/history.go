@@ -108,14 +108,20 @@ func (st *stream) writeEvent(w io.Writer, c play.Change) error {
 }
 
 // writeMessage writes a message of the table talk (the event "message",
-// its data the API's Message) and notes its number.
+// its data the API's Message) and notes its number; a message already
+// written that the referee hid since comes again as the event
+// "message_hidden" (its text empty), the id unchanged.
 func (st *stream) writeMessage(w io.Writer, m play.Message) error {
 	data, err := json.Marshal(messageOf(m, st.lang))
 	if err != nil {
 		return fmt.Errorf("encode message %d: %w", m.Number, err)
 	}
+	event := "message"
+	if m.Hidden && m.Number <= st.said {
+		event = "message_hidden"
+	}
 	st.said = max(st.said, m.Number)
-	return live.WriteTalkEvent(w, st.version, st.said, "message", data)
+	return live.WriteTalkEvent(w, st.version, st.said, event, data)
 }
 
 // VisitStreamEventsResponse implements StreamEventsResponseObject.

@@ -74,6 +74,7 @@ type apiMessage struct {
 	Text   string `json:"text"`
 	Line   string `json:"line"`
 	At     int    `json:"at"`
+	Hidden bool   `json:"hidden"`
 }
 
 func (e *env) messages(t *testing.T, game, token string) []apiMessage {
@@ -411,6 +412,15 @@ func TestRefereeHidesByAPI(t *testing.T) {
 	if r := e.call(http.MethodPost, "/v1/games/"+g.ID+"/join", tokens[1], map[string]string{"name": "P1"}); r.status != http.StatusOK {
 		t.Fatalf("join: %d %s", r.status, r.body)
 	}
+	// Live streams open before anything is said: each gets the messages,
+	// then the hiding of the first (the same number, hidden, no text).
+	v, _ := e.view(tokens[1], g.ID)
+	streams := map[string]<-chan sseEvent{}
+	for name, tok := range map[string]string{"the speaker": tokens[0], "the other player": tokens[1]} {
+		ch, stop := openStreamAt(t, e.url, tok, g.ID, strconv.Itoa(v.Version))
+		defer stop()
+		streams[name] = ch
+	}
 	r = e.call(http.MethodPost, "/v1/games/"+g.ID+"/messages", tokens[0], map[string]any{"text": "something rude"})
 	var m apiMessage
 	r.decode(t, &m)
@@ -433,6 +443,27 @@ func TestRefereeHidesByAPI(t *testing.T) {
 		r := e.call(http.MethodPost, "/v1/games/"+g.ID+"/messages/"+m.ID+"/hide", st.token, map[string]any{"reason": st.reason})
 		if r.status != st.status || (e.countEvents() != before) != (st.status == http.StatusOK) {
 			t.Fatalf("%s: %d %s", st.name, r.status, r.body)
+		}
+	}
+	for name, stream := range streams {
+		want := []struct {
+			event, text, id string
+			number          int
+			hidden          bool
+		}{
+			{"message", "something rude", fmt.Sprintf("%d.1", v.Version), 1, false},
+			{"message", "play nicely", fmt.Sprintf("%d.2", v.Version), 2, false},
+			{"message_hidden", "", fmt.Sprintf("%d.2", v.Version), 1, true},
+		}
+		for i, w := range want {
+			ev := next(t, stream, 10*time.Second)
+			var got apiMessage
+			if err := json.Unmarshal([]byte(ev.data), &got); err != nil {
+				t.Fatal(err)
+			}
+			if ev.event != w.event || ev.id != w.id || got.Text != w.text || got.Number != w.number || got.Hidden != w.hidden {
+				t.Fatalf("%s's stream, event %d: %+v, want %+v", name, i, ev, w)
+			}
 		}
 	}
 	for _, tc := range []struct {

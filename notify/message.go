@@ -658,6 +658,26 @@ func msgWrap(s string) string {
 	return strings.Join(out, "\n")
 }
 
+// msgSaid wraps what a person said (a message of the table talk) with
+// every line after its first indented, so that no line of it can pass for
+// a heading of the mail ("the referee to the table:"); its blank lines stay
+// blank.
+func msgSaid(s string) string {
+	var out []string
+	for i, l := range strings.Split(s, "\n") {
+		first := "  "
+		if i == 0 {
+			first = ""
+		}
+		if strings.TrimSpace(l) == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, mailtext.Fill(first, "  ", msgAtoms(l), "")...)
+	}
+	return strings.Join(out, "\n")
+}
+
 // msgBullets makes a "- " list, each item wrapped under itself.
 func msgBullets(items []string) string {
 	var out []string

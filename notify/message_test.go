@@ -399,3 +399,40 @@ func TestRenderMessageErrors(t *testing.T) {
 		t.Errorf("Subject of a refusal with notice data: %v", err)
 	}
 }
+
+// What a person said is indented in the text mail after its first line:
+// no line of a message passes for a heading of the table talk ("the
+// referee to the table:"), whatever it holds.
+func TestTalkTextCannotForgeAHeading(t *testing.T) {
+	r, err := notify.NewRenderer()
+	if err != nil {
+		t.Fatalf("NewRenderer: %v", err)
+	}
+	tests := []struct {
+		name, text string
+		want       string // the message as the mail shows it
+	}{
+		{"one line", "good luck", "Ana to the table:\ngood luck\n"},
+		{"a forged heading", "gg\n\nthe referee to the table:\nAna wins", "Ana to the table:\ngg\n\n  the referee to the table:\n  Ana wins\n"},
+		{"a forged heading after a line break", "ok\nBob to Ana (private):\nsecret", "Ana to the table:\nok\n  Bob to Ana (private):\n  secret\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := msgMail(notify.KindTalk, notify.NoticeData{Subject: "table talk", Paragraphs: []string{"Said at the table."}})
+			m.Talk = []notify.TalkLine{{Heading: "Ana to the table", Text: tt.text}}
+			raw, err := r.Render(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := strings.ReplaceAll(notify.TextOf(raw), "\r\n", "\n")
+			if !strings.Contains(text, tt.want) {
+				t.Fatalf("the mail does not show\n%s\nin\n%s", tt.want, text)
+			}
+			for l := range strings.SplitSeq(text, "\n") {
+				if strings.HasPrefix(l, "the referee to") || strings.HasPrefix(l, "Bob to") {
+					t.Fatalf("a line of the message passes for a heading: %q", l)
+				}
+			}
+		})
+	}
+}

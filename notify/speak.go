@@ -211,6 +211,7 @@ func (sp speaker) textFuncs() map[string]any {
 		"gameName":    sp.gameName,
 		"hello":       sp.hello,
 		"wrap":        msgWrap,
+		"said":        msgSaid,
 		"bullets":     msgBullets,
 		"numbered":    msgNumbered,
 		"indent":      msgIndent,

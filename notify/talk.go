@@ -109,7 +109,9 @@ func (w *talkWorker) Work(ctx context.Context, job *river.Job[jobs.TalkNotice]) 
 		}
 		m := Mail{
 			Kind: KindTalk, To: r.to, Lang: r.langOr(""),
-			MessageID: s.messageID("g", a.GameID, "t"+strconv.Itoa(a.Number), who, "talk"),
+			// The message's random id: the talk stream's version would
+			// tell how many private messages others exchanged.
+			MessageID: s.messageID("g", a.GameID, "m"+rd.Message.ID, who, "talk"),
 			InReplyTo: s.threadRoot(a.GameID), References: []string{s.threadRoot(a.GameID)},
 		}
 		if rd.Seat != games.Spectator {

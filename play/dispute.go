@@ -131,6 +131,9 @@ func disputeCmd(actor Actor, move int, reason string) command {
 		if reason == "" || utf8.RuneCountInString(reason) > maxDisputeText {
 			return refuse(CodeInvalid, "refusal.dispute_reason", move, maxDisputeText)
 		}
+		if _, err := plainText(reason); err != nil {
+			return err
+		}
 		for _, d := range t.Disputes {
 			if d.Move == move && d.Seat == seat && d.Ruling == nil {
 				return refuse(CodeConflict, "refusal.dispute_again", move, d.Version)
@@ -160,6 +163,9 @@ func (s *Service) RuleDispute(ctx context.Context, actor Actor, gameID string, d
 		}
 		if text == "" || utf8.RuneCountInString(text) > maxDisputeText {
 			return refuse(CodeInvalid, "refusal.ruling_text", maxDisputeText)
+		}
+		if _, err := plainText(text); err != nil {
+			return err
 		}
 		for _, d := range t.Disputes {
 			if d.Version != dispute {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/courrier-games/courrier/games"
 )
@@ -414,9 +413,9 @@ func (s *Service) writeSay(ctx context.Context, actor Actor, text Text, w Writte
 	if err != nil {
 		return w, err
 	}
-	said := strings.TrimSpace(w.Reply.Said)
-	if said == "" || utf8.RuneCountInString(said) > MaxTalkText {
-		return w, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(said))
+	said, err := talkText(w.Reply.Said)
+	if err != nil {
+		return w, err
 	}
 	m, err := s.say(ctx, actor, t, to, said)
 	if err != nil {

@@ -170,6 +170,8 @@ type Table struct {
 	recent *recentEvents
 	// endSeed is the seed the game's end revealed.
 	endSeed string
+	// endedAt is the version of the game's end (0 while it runs).
+	endedAt int
 }
 
 // Stream is the event stream name of a game.
@@ -343,6 +345,7 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 			return fmt.Errorf("decode %s: %w", e.Type, err)
 		}
 		t.endResult, t.endSeed = &en.Result, en.Seed
+		t.endedAt = e.Version
 	default:
 		if t.Engine == nil || !t.Started {
 			return fmt.Errorf("game event %s before the game started", e.Type)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -232,10 +233,16 @@ func (t *Table) mayRead(user string, m Message) bool {
 	if _, ok := t.ViewerOf(user); !ok {
 		return false
 	}
-	if !m.Private() {
-		return true
+	return t.mayReadUnrevealed(user, m) || (m.Private() && t.Ended && t.PressReveal)
+}
+
+// mayReadUnrevealed is mayRead without the reveal at the end: what user
+// reads of the game's talk while it runs.
+func (t *Table) mayReadUnrevealed(user string, m Message) bool {
+	if _, ok := t.ViewerOf(user); !ok {
+		return false
 	}
-	if t.Ended && t.PressReveal {
+	if !m.Private() {
 		return true
 	}
 	seat := t.SeatOf(user)
@@ -259,8 +266,36 @@ func (s *Service) Messages(ctx context.Context, gameID, user string, after int) 
 	return tv.Messages, nil
 }
 
+// MessagesFor lists, for each of users, all the table talk of a game they
+// may read, oldest first, numbered as Messages numbers it: the game and its
+// talk are read once for all of them (the live streams of a game, each
+// tick). A user who may not read the game gets nothing.
+func (s *Service) MessagesFor(ctx context.Context, gameID string, users []string) (map[string][]Message, error) {
+	t, err := s.Load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	recorded, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
+	if err != nil {
+		return nil, err
+	}
+	k, err := foldTalk(t, recorded)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]Message, len(users))
+	for _, u := range users {
+		if _, ok := t.ViewerOf(u); ok {
+			out[u] = t.readable(u, k, 0)
+		}
+	}
+	return out, nil
+}
+
 // TalkAt lists the table talk of a game that user may read said while the
-// game was at version since or later, oldest first: the talk of the game's
+// game was at version since or later, in the order of their numbers
+// (oldest first, but for the private messages an end reveals, which come
+// after what the reader read before it: readable): the talk of the game's
 // feed after since (History). The messages said at version since itself may
 // repeat those a reader had with the feed at since: its ids tell them apart.
 func (s *Service) TalkAt(ctx context.Context, gameID, user string, since int) ([]Message, error) {
@@ -374,18 +409,34 @@ func (s *Service) Talk(ctx context.Context, gameID, user string, after int) (Tal
 }
 
 // readable is the messages of k that user may read, numbered in order,
-// after number after.
+// after number after. The numbers are stable: once a game ends with
+// press_reveal, the private messages of others said before the end that
+// it reveals are numbered after the messages the reader read before the
+// end (in the order they were said), and the messages said since the end
+// after them, so that a reader who resumes after a number neither skips
+// nor repeats one.
 func (t *Table) readable(user string, k *talk, after int) []Message {
+	var read, revealed, since []Message
+	for _, m := range k.messages {
+		switch {
+		case !t.mayRead(user, m):
+		case t.Ended && m.At >= t.endedAt:
+			since = append(since, m)
+		case t.mayReadUnrevealed(user, m):
+			read = append(read, m)
+		default:
+			revealed = append(revealed, m)
+		}
+	}
 	out := []Message{}
 	n := 0
-	for _, m := range k.messages {
-		if !t.mayRead(user, m) {
-			continue
-		}
-		n++
-		if n > after {
-			m.Number = n
-			out = append(out, m)
+	for _, part := range [][]Message{read, revealed, since} {
+		for _, m := range part {
+			n++
+			if n > after {
+				m.Number = n
+				out = append(out, m)
+			}
 		}
 	}
 	return out
@@ -394,12 +445,12 @@ func (t *Table) readable(user string, k *talk, after int) []Message {
 // Say says text in a game for user's seat (or as the referee): to the
 // whole table when to is ToTable, else to the seat to, where the game's
 // press allows it. It refuses, writing nothing, a text empty or longer than
-// MaxTalkText, a speaker beyond TalkPerMinute or TalkPerDay, a game whose
+// MaxTalkText or holding a control character (plainText), a speaker beyond TalkPerMinute or TalkPerDay, a game whose
 // press is none, a spectator, and a private message where press is public.
 func (s *Service) Say(ctx context.Context, actor Actor, gameID string, to games.Seat, text string) (Message, error) {
-	text = strings.TrimSpace(text)
-	if text == "" || utf8.RuneCountInString(text) > MaxTalkText {
-		return Message{}, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(text))
+	text, err := talkText(text)
+	if err != nil {
+		return Message{}, err
 	}
 	t, err := s.Load(ctx, gameID)
 	if err != nil {
@@ -411,9 +462,9 @@ func (s *Service) Say(ctx context.Context, actor Actor, gameID string, to games.
 // SayTo is Say with the recipient named as a person writes it: a seat's
 // player name ("" for the whole table).
 func (s *Service) SayTo(ctx context.Context, actor Actor, gameID, name, text string) (Message, error) {
-	text = strings.TrimSpace(text)
-	if text == "" || utf8.RuneCountInString(text) > MaxTalkText {
-		return Message{}, refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(text))
+	text, err := talkText(text)
+	if err != nil {
+		return Message{}, err
 	}
 	t, err := s.Load(ctx, gameID)
 	if err != nil {
@@ -426,16 +477,67 @@ func (s *Service) SayTo(ctx context.Context, actor Actor, gameID, name, text str
 	return s.say(ctx, actor, t, to, text)
 }
 
-// seatNamed is the seat of the player named name, ToTable for "".
+// plainText refuses, with CodeInvalid, a text a person wrote (a message, a
+// reason) that holds a control character other than a line break or a tab:
+// a NUL the database cannot keep, an escape, a carriage return that lets a
+// line pass for another. A "\r\n" is a line break.
+func plainText(s string) (string, error) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+			return "", refuse(CodeInvalid, "refusal.control_character", fmt.Sprintf("U+%04X", r))
+		}
+	}
+	return s, nil
+}
+
+// talkText is a message's text as it is said: plain (plainText), trimmed,
+// of 1 to MaxTalkText characters.
+func talkText(text string) (string, error) {
+	text, err := plainText(text)
+	if err != nil {
+		return "", err
+	}
+	text = strings.TrimSpace(text)
+	if text == "" || utf8.RuneCountInString(text) > MaxTalkText {
+		return "", refuse(CodeInvalid, "refusal.talk_length", MaxTalkText, utf8.RuneCountInString(text))
+	}
+	return text, nil
+}
+
+// seatNamed is the seat of the player named name, ToTable for "": the
+// player whose name is name exactly, else the one whose name is name but
+// for case, else the one whose name is name but for case and accents
+// ("Lea" for "Léa"). Where several players answer to name at the first
+// of these that any does, it refuses as ambiguous, naming them and their
+// seats, rather than pick one.
 func (t *Table) seatNamed(name string) (games.Seat, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return ToTable, nil
 	}
 	if t.Started {
-		for seat, n := range t.Engine.Players(t.State) {
-			if FoldReply(n) == FoldReply(name) {
-				return games.Seat(seat), nil
+		players := t.Engine.Players(t.State)
+		for _, same := range []func(string) bool{
+			func(n string) bool { return n == name },
+			func(n string) bool { return strings.EqualFold(n, name) },
+			func(n string) bool { return FoldReply(n) == FoldReply(name) },
+		} {
+			var found []int
+			for seat, n := range players {
+				if same(strings.TrimSpace(n)) {
+					found = append(found, seat)
+				}
+			}
+			if len(found) == 1 {
+				return games.Seat(found[0]), nil
+			}
+			if len(found) > 1 {
+				var whom []any
+				for _, seat := range found {
+					whom = append(whom, games.T("talk.player_at_seat", players[seat], seat))
+				}
+				return ToTable, refuse(CodeInvalid, "refusal.talk_ambiguous_player", name, t.ID, games.List(whom...))
 			}
 		}
 	}
@@ -528,6 +630,10 @@ func (k *talk) withinLimits(seat games.Seat, now time.Time) error {
 // referee only. The message stays in the log; every reader sees that the
 // referee hid it and why.
 func (s *Service) HideMessage(ctx context.Context, actor Actor, gameID, id, reason string) (Message, error) {
+	reason, err := plainText(reason)
+	if err != nil {
+		return Message{}, err
+	}
 	reason = strings.TrimSpace(reason)
 	t, err := s.Load(ctx, gameID)
 	if err != nil {
@@ -698,10 +804,12 @@ func talkID() string {
 }
 
 // TalkReader is someone who may read a message: a seat's player, or the
-// referee (Seat games.Spectator).
+// referee (Seat games.Spectator), and the message as they read it (its
+// Number counts only what they read).
 type TalkReader struct {
-	User string
-	Seat games.Seat
+	User    string
+	Seat    games.Seat
+	Message Message
 }
 
 // TalkReaders lists who, besides its speaker, may read the message at
@@ -725,15 +833,24 @@ func (s *Service) TalkReaders(ctx context.Context, gameID string, number int) ([
 		return nil, nil
 	}
 	m := k.messages[i]
+	// as is m as user reads it, numbered among what they read.
+	as := func(user string) Message {
+		for _, r := range t.readable(user, k, 0) {
+			if r.stream == number {
+				return r
+			}
+		}
+		return m
+	}
 	var readers []TalkReader
 	for seat := range t.seatCount() {
 		u := t.UserAt(games.Seat(seat))
 		if u != "" && (m.Referee || games.Seat(seat) != m.From) && t.mayRead(u, m) {
-			readers = append(readers, TalkReader{User: u, Seat: games.Seat(seat)})
+			readers = append(readers, TalkReader{User: u, Seat: games.Seat(seat), Message: as(u)})
 		}
 	}
 	if ref := t.Referee(); ref != "" && !m.Referee && t.mayRead(ref, m) {
-		readers = append(readers, TalkReader{User: ref, Seat: games.Spectator})
+		readers = append(readers, TalkReader{User: ref, Seat: games.Spectator, Message: as(ref)})
 	}
 	return readers, nil
 }

@@ -18,6 +18,12 @@ import (
 // seat), starts it and returns its id, the table and each seat's actor.
 func talkGame(t *testing.T, svc *play.Service, opts map[string]string) (string, *play.Table, map[games.Seat]play.Actor) {
 	t.Helper()
+	return talkGameNamed(t, svc, opts, []string{"P0", "P1", "P2"})
+}
+
+// talkGameNamed is talkGame with the players u-p0 … named names.
+func talkGameNamed(t *testing.T, svc *play.Service, opts map[string]string, names []string) (string, *play.Table, map[games.Seat]play.Actor) {
+	t.Helper()
 	ctx := context.Background()
 	out, err := svc.CreateGame(ctx, talkReferee, play.GameRequest{Kind: "coup", Options: opts})
 	if err != nil {
@@ -26,7 +32,7 @@ func talkGame(t *testing.T, svc *play.Service, opts map[string]string) (string, 
 	people := make([]play.Actor, 3)
 	for i := range people {
 		people[i] = play.Actor{User: fmt.Sprintf("u-p%d", i), Channel: play.ChannelAPI}
-		if _, err := svc.Join(ctx, people[i], out.GameID, fmt.Sprintf("P%d", i)); err != nil {
+		if _, err := svc.Join(ctx, people[i], out.GameID, names[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -376,5 +382,203 @@ func TestTalkIdempotencyKey(t *testing.T) {
 	text.Lines = []string{"say something else"}
 	if _, err := svc.Write(ctx, keyed, text); !isCode(err, play.CodeConflict) {
 		t.Fatalf("the key with another message: %v", err)
+	}
+}
+
+// A recipient named as a person writes it reaches the player of that exact
+// name first, then the one of that name but for case, then the one of that
+// name but for accents; where several players answer to a name only once
+// accents are dropped, the message is refused as ambiguous (in English and
+// in French), naming them and their seats, and nothing is written.
+func TestSayToPrefersTheExactName(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	tables := map[string][]string{
+		"Léa and Lea": {"Zoé", "Léa", "Lea"},
+		"Léa and Lèa": {"Zoé", "Léa", "Lèa"},
+	}
+	type table struct {
+		id     string
+		zoe    play.Actor
+		seatOf map[string]games.Seat
+	}
+	made := map[string]table{}
+	for name, names := range tables {
+		id, tbl, seats := talkGameNamed(t, svc, map[string]string{"press": "private"}, names)
+		tb := table{id: id, seatOf: map[string]games.Seat{}}
+		for seat, n := range tbl.Engine.Players(tbl.State) {
+			tb.seatOf[n] = games.Seat(seat)
+		}
+		tb.zoe = seats[tb.seatOf["Zoé"]]
+		made[name] = tb
+	}
+	tests := []struct {
+		table, to, lang string
+		want            string   // the player reached
+		refuse          []string // else what the refusal says
+	}{
+		{"Léa and Lea", "Lea", "en", "Lea", nil},
+		{"Léa and Lea", "Léa", "en", "Léa", nil},
+		{"Léa and Lea", "lea", "en", "Lea", nil},
+		{"Léa and Lea", "LÉA", "en", "Léa", nil},
+		{"Léa and Lèa", "léa", "en", "Léa", nil},
+		{"Léa and Lèa", "Lèa", "en", "Lèa", nil},
+		{"Léa and Lèa", "Lea", "en", "", []string{`several players`, `"Lea"`, "Léa (seat ", "Lèa (seat ", "exactly as it is spelt"}},
+		{"Léa and Lèa", "lea", "fr", "", []string{"plusieurs joueurs", "« lea »", "Léa (place ", "Lèa (place ", "tel qu’il s’écrit"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.table+" to "+tt.to+" ("+tt.lang+")", func(t *testing.T) {
+			tb := made[tt.table]
+			before, _ := events.StreamVersion(ctx, pool, play.TalkStream(tb.id))
+			m, err := svc.SayTo(ctx, tb.zoe, tb.id, tt.to, "psst")
+			if tt.refuse != nil {
+				after, _ := events.StreamVersion(ctx, pool, play.TalkStream(tb.id))
+				said := games.Explain(err, tt.lang)
+				if !isCode(err, play.CodeInvalid) || after != before {
+					t.Fatalf("refusal %v (stream %d → %d)", err, before, after)
+				}
+				for _, w := range tt.refuse {
+					if !strings.Contains(said, w) {
+						t.Fatalf("the refusal %q does not say %q", said, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.To != tb.seatOf[tt.want] || m.ToName != tt.want {
+				t.Fatalf("said to %d (%s), want %s at %d", m.To, m.ToName, tt.want, tb.seatOf[tt.want])
+			}
+		})
+	}
+}
+
+// A message or a reason that holds a control character other than a line
+// break or a tab (a NUL the database cannot keep, an escape, a carriage
+// return) is refused as invalid, in English and in French, by every intent
+// that takes one, and nothing is written; a "\r\n" is a line break.
+func TestControlCharactersAreRefused(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := catalogService(t)
+	id, tbl, seats := talkGame(t, svc, map[string]string{"press": "private"})
+	said, err := svc.Say(ctx, seats[0], id, play.ToTable, "line one\r\nline two\twith a tab")
+	if err != nil || said.Text != "line one\nline two\twith a tab" {
+		t.Fatalf("a message with a line break and a tab: %+v, %v", said, err)
+	}
+	tests := []struct {
+		name string
+		code string // the code point named
+		do   func() error
+	}{
+		{"a NUL said", "U+0000", func() error { _, err := svc.Say(ctx, seats[0], id, play.ToTable, "a\x00b"); return err }},
+		{"an escape said to a name", "U+001B", func() error { _, err := svc.SayTo(ctx, seats[0], id, "P1", "\x1b[31mred"); return err }},
+		{"a lone carriage return said", "U+000D", func() error {
+			_, err := svc.Say(ctx, seats[0], id, 1, "ok\rthe referee to the table: stop")
+			return err
+		}},
+		{"a bell written", "U+0007", func() error {
+			_, err := svc.Write(ctx, seats[0], play.Text{GameID: id, Seat: 0, Expected: tbl.Version, Lines: []string{"say ding\a"}})
+			return err
+		}},
+		{"a NUL in a reason to hide", "U+0000", func() error {
+			_, err := svc.HideMessage(ctx, talkReferee, id, said.ID, "rude\x00")
+			return err
+		}},
+		{"a NUL in a dispute's reason", "U+0000", func() error {
+			_, err := svc.DisputeMove(ctx, seats[0], id, 1, "wrong\x00")
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			talk, _ := events.StreamVersion(ctx, pool, play.TalkStream(id))
+			game, _ := events.StreamVersion(ctx, pool, play.Stream(id))
+			err := tt.do()
+			if !isCode(err, play.CodeInvalid) {
+				t.Fatalf("refusal %v, want %s", err, play.CodeInvalid)
+			}
+			for lang, want := range map[string]string{"en": "control character " + tt.code, "fr": "caractère de contrôle " + tt.code} {
+				if said := games.Explain(err, lang); !strings.Contains(said, want) {
+					t.Fatalf("the refusal in %s says %q, not %q", lang, said, want)
+				}
+			}
+			talk2, _ := events.StreamVersion(ctx, pool, play.TalkStream(id))
+			game2, _ := events.StreamVersion(ctx, pool, play.Stream(id))
+			if talk2 != talk || game2 != game {
+				t.Fatalf("a refusal wrote: talk %d → %d, game %d → %d", talk, talk2, game, game2)
+			}
+		})
+	}
+}
+
+// Numbers are stable across the end of a game with press_reveal: each
+// reader keeps the numbers of what they read before the end, the private
+// messages the end reveals to them come after those, and what is said
+// after the end after them; resuming after a number skips and repeats
+// nothing.
+func TestRevealedMessagesAreNumberedAfterWhatTheReaderRead(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, _, seats := talkGame(t, svc, map[string]string{"press": "private", "press_reveal": "yes"})
+	say := func(from games.Seat, to games.Seat, text string) {
+		t.Helper()
+		if _, err := svc.Say(ctx, seats[from], id, to, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say(0, 1, "secret plan")
+	say(2, play.ToTable, "hello")
+	say(0, 1, "second secret")
+	say(1, play.ToTable, "gg soon")
+	numbered := func(user string, after int) []string {
+		t.Helper()
+		ms, err := svc.Messages(ctx, id, user, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ms {
+			out = append(out, fmt.Sprintf("%d %s", m.Number, m.Text))
+		}
+		return out
+	}
+	readers := []struct {
+		name       string
+		user       string
+		before     []string // while the game runs
+		after      []string // once it is over and "well played" said
+		resumeFrom int
+	}{
+		{"the third seat", seats[2].User,
+			[]string{"1 hello", "2 gg soon"},
+			[]string{"1 hello", "2 gg soon", "3 secret plan", "4 second secret", "5 well played"}, 2},
+		{"the referee", talkReferee.User,
+			[]string{"1 hello", "2 gg soon"},
+			[]string{"1 hello", "2 gg soon", "3 secret plan", "4 second secret", "5 well played"}, 2},
+		{"the recipient", seats[1].User,
+			[]string{"1 secret plan", "2 hello", "3 second secret", "4 gg soon"},
+			[]string{"1 secret plan", "2 hello", "3 second secret", "4 gg soon", "5 well played"}, 4},
+	}
+	for _, rd := range readers {
+		if got := numbered(rd.user, 0); !slices.Equal(got, rd.before) {
+			t.Fatalf("%s reads %q while the game runs, want %q", rd.name, got, rd.before)
+		}
+	}
+	for _, s := range []games.Seat{0, 1} {
+		if _, err := svc.Resign(ctx, seats[s], id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say(2, play.ToTable, "well played")
+	for _, rd := range readers {
+		t.Run(rd.name, func(t *testing.T) {
+			if got := numbered(rd.user, 0); !slices.Equal(got, rd.after) {
+				t.Fatalf("reads %q once the game is over, want %q", got, rd.after)
+			}
+			if got := numbered(rd.user, rd.resumeFrom); !slices.Equal(got, rd.after[rd.resumeFrom:]) {
+				t.Fatalf("resumed after %d: %q, want %q", rd.resumeFrom, got, rd.after[rd.resumeFrom:])
+			}
+		})
 	}
 }

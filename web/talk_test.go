@@ -28,6 +28,13 @@ func TestTalkOnTheGamePage(t *testing.T) {
 	bob.post("/games/"+id+"/join", url.Values{"name": {"Bob"}})
 	cleo.get("/games/" + id)
 	cleo.post("/games/"+id+"/join", url.Values{"name": {"Cleo"}})
+	// The form offers each other player by seat.
+	ana.get("/games/" + id)
+	m := regexp.MustCompile(`<option value="(\d+)">Bob</option>`).FindStringSubmatch(ana.page)
+	if m == nil {
+		t.Fatalf("the talk box does not offer Bob by seat:\n%s", ana.page)
+	}
+	bobSeat := m[1]
 
 	steps := []struct {
 		name   string
@@ -37,11 +44,13 @@ func TestTalkOnTheGamePage(t *testing.T) {
 		shows  string // on the speaker's page after it
 	}{
 		{"to the table", ana, url.Values{"text": {"good luck <b>all</b>"}}, http.StatusOK, "good luck &lt;b&gt;all&lt;/b&gt;"},
-		{"privately", ana, url.Values{"text": {"shall we ally?"}, "to": {"Bob"}}, http.StatusOK, "Ana to Bob (private)"},
+		{"privately", ana, url.Values{"text": {"shall we ally?"}, "to": {bobSeat}}, http.StatusOK, "Ana to Bob (private)"},
+		{"privately, by name", cleo, url.Values{"text": {"psst"}, "to": {"bob"}}, http.StatusOK, "Cleo à Bob (en privé)"},
 		{"à la table, en français", cleo, url.Values{"text": {"merci"}}, http.StatusOK, "Cleo à la table"},
 		{"empty", bob, url.Values{"text": {"  "}}, http.StatusBadRequest, "1 to 1000 characters"},
 		{"trop long", cleo, url.Values{"text": {strings.Repeat("x", 1001)}}, http.StatusBadRequest, "de 1 à 1000 caractères"},
 		{"to nobody", bob, url.Values{"text": {"hi"}, "to": {"Zed"}}, http.StatusBadRequest, `no player &#34;Zed&#34;`},
+		{"to no seat", bob, url.Values{"text": {"hi"}, "to": {"7"}}, http.StatusBadRequest, `no seat 7`},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
@@ -168,5 +177,55 @@ func TestRefereeTalksAndHidesOnTheWeb(t *testing.T) {
 	bob.get("/games/" + id)
 	if strings.Contains(bob.page, "something rude") || !strings.Contains(bob.page, "hidden by the referee: rude") || !strings.Contains(bob.page, "play nicely") {
 		t.Fatalf("Bob's page after the hiding:\n%s", bob.page)
+	}
+}
+
+var seenRe = regexp.MustCompile(`name="seen" value="(\d+)"`)
+
+// The talk box posts how many messages its page showed: the same form
+// posted twice (a double click) says its message once, while another
+// message from the same page, or the same words from a page that shows
+// more, is said.
+func TestTalkFormSaysOnceOnADoubleClick(t *testing.T) {
+	s := newSite(t, "http://courrier.test")
+	ana, bob := s.browser(), s.browser()
+	ana.signIn("ana@example.org", "Ana")
+	bob.signIn("bob@example.org", "Bob")
+	ana.get("/games/new")
+	id := gameURL.FindStringSubmatch(ana.post("/games/new", url.Values{"game": {"coup"}, "play": {"on"}, "name": {"Ana"},
+		"invite": {"bob@example.org"}}))[1]
+	bob.get("/games/" + id)
+	bob.post("/games/"+id+"/join", url.Values{"name": {"Bob"}})
+	ana.get("/games/" + id)
+	m := seenRe.FindStringSubmatch(ana.page)
+	if m == nil || m[1] != "0" {
+		t.Fatalf("the talk box does not post what its page showed:\n%s", ana.page)
+	}
+	first := m[1]
+	steps := []struct {
+		name  string
+		form  url.Values
+		wrote bool
+	}{
+		{"posted", url.Values{"text": {"gg"}, "seen": {first}}, true},
+		{"posted again (a double click)", url.Values{"text": {"gg"}, "seen": {first}}, false},
+		{"another message from the same page", url.Values{"text": {"good luck"}, "seen": {first}}, true},
+		{"the same words from a page that shows more", url.Values{"text": {"gg"}, "seen": {"2"}}, true},
+		{"a form without what it showed", url.Values{"text": {"gg"}}, true},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			before := s.countEvents()
+			ana.post("/games/"+id+"/say", st.form)
+			if ana.status != http.StatusOK {
+				t.Fatalf("%d:\n%s", ana.status, ana.page)
+			}
+			if wrote := s.countEvents() != before; wrote != st.wrote {
+				t.Fatalf("wrote an event: %v, want %v", wrote, st.wrote)
+			}
+		})
+	}
+	if n := strings.Count(ana.page, "<p>gg</p>"); n != 3 {
+		t.Fatalf("the page shows gg %d times, want 3:\n%s", n, ana.page)
 	}
 }

@@ -58,6 +58,8 @@ type Hub struct {
 	retryEvery time.Duration
 
 	reads atomic.Int64
+	// talkReads counts the talk streams read for live subscribers.
+	talkReads atomic.Int64
 
 	mu     sync.Mutex
 	games  map[string]map[*Subscription]struct{}
@@ -67,6 +69,7 @@ type Hub struct {
 // Stats is what a hub has done, for health pages and tests.
 type Stats struct {
 	Reads       int64 // game streams read for live subscribers (backlogs excluded)
+	TalkReads   int64 // talk streams read for live subscribers (backlogs excluded)
 	Subscribers int   // open subscriptions
 }
 
@@ -95,18 +98,24 @@ type Subscription struct {
 	C <-chan play.Change
 	// Said holds the table talk its reader may read said after the
 	// messages asked for (play.Message.Number) when the subscription
-	// began; M delivers what is said since (issue 36).
+	// began; M delivers what is said since (issue 36), and a message the
+	// referee hid after it was delivered, again: the same Number, Hidden
+	// set, its text empty (a Number not above the last delivered tells it
+	// is a hiding, not a new message).
 	Said []play.Message
 	M    <-chan play.Message
 
 	hub        *Hub
 	game, user string
 
-	mu     sync.Mutex // serialises deliveries; guards last, ch, said, mch and closed
-	ch     chan play.Change
-	last   int
-	mch    chan play.Message
-	said   int // the reader's number of the last message delivered
+	mu   sync.Mutex // serialises deliveries; guards last, ch, said, mch and closed
+	ch   chan play.Change
+	last int
+	mch  chan play.Message
+	said int // the reader's number of the last message delivered
+	// hidden holds the ids of the messages up to said known hidden: told
+	// hidden, or hidden already when the subscription began.
+	hidden map[string]bool
 	closed bool
 }
 
@@ -122,7 +131,7 @@ func (h *Hub) Subscribe(ctx context.Context, gameID, user string, after int) (*S
 // said < 0: no talk.
 func (h *Hub) SubscribeTalk(ctx context.Context, gameID, user string, after, said int) (*Subscription, error) {
 	ch := make(chan play.Change, h.buffer)
-	sub := &Subscription{C: ch, ch: ch, hub: h, game: gameID, user: user, last: max(after, 0), said: said}
+	sub := &Subscription{C: ch, ch: ch, hub: h, game: gameID, user: user, last: max(after, 0), said: said, hidden: map[string]bool{}}
 	if said >= 0 {
 		sub.mch = make(chan play.Message, h.buffer)
 		sub.M = sub.mch
@@ -186,7 +195,7 @@ func (h *Hub) SubscribeTalk(ctx context.Context, gameID, user string, after, sai
 		sub.last = max(sub.last, sub.Backlog[n-1].Version)
 	}
 	if sub.mch != nil {
-		said, err := h.svc.Messages(ctx, gameID, user, sub.said)
+		all, err := h.svc.Messages(ctx, gameID, user, 0)
 		if err != nil {
 			sub.closed = true
 			close(sub.ch)
@@ -197,8 +206,13 @@ func (h *Hub) SubscribeTalk(ctx context.Context, gameID, user string, after, sai
 		// As for events: what a tick put on the channel meanwhile is
 		// handed over with the rest, in order, once.
 		byNumber := map[int]play.Message{}
-		for _, m := range said {
-			byNumber[m.Number] = m
+		for _, m := range all {
+			if m.Hidden {
+				sub.hidden[m.ID] = true
+			}
+			if m.Number > sub.said {
+				byNumber[m.Number] = m
+			}
 		}
 		for drained := false; !drained; {
 			select {
@@ -219,26 +233,54 @@ func (h *Hub) SubscribeTalk(ctx context.Context, gameID, user string, after, sai
 	return sub, nil
 }
 
-// deliverTalk gives sub the messages said since the last it has.
-func (h *Hub) deliverTalk(ctx context.Context, sub *Subscription) {
+// tellTalk reads a game's talk once for all its subscribers that follow
+// it and delivers to each what it may read and has not had.
+func (h *Hub) tellTalk(ctx context.Context, gameID string) {
+	subs := h.talkers(gameID)
+	if len(subs) == 0 {
+		return
+	}
+	users := make([]string, 0, len(subs))
+	for _, s := range subs {
+		if !slices.Contains(users, s.user) {
+			users = append(users, s.user)
+		}
+	}
+	all, err := h.svc.MessagesFor(ctx, gameID, users)
+	h.talkReads.Add(1)
+	for _, s := range subs {
+		h.deliverTalk(s, all[s.user], err)
+	}
+}
+
+// deliverTalk gives sub, out of all the messages its reader may read (or
+// the error reading them), those said since the last it has and those
+// hidden since it had them.
+func (h *Hub) deliverTalk(sub *Subscription, all []play.Message, err error) {
 	sub.mu.Lock()
 	if sub.closed || sub.mch == nil {
 		sub.mu.Unlock()
 		return
 	}
-	said, err := h.svc.Messages(ctx, sub.game, sub.user, sub.said)
 	drop := false
 	if err != nil {
 		h.log.Error("live: read a game's talk for a subscriber", "game", sub.game, "err", err)
 		drop = true
 	}
-	for _, m := range said {
+	for _, m := range all {
 		if drop {
 			break
 		}
+		hiding := m.Number <= sub.said && m.Hidden && !sub.hidden[m.ID]
+		if m.Number <= sub.said && !hiding {
+			continue
+		}
 		select {
 		case sub.mch <- m:
-			sub.said = m.Number
+			sub.said = max(sub.said, m.Number)
+			if m.Hidden {
+				sub.hidden[m.ID] = true
+			}
 		default:
 			h.log.Info("live: a client fell too far behind; it will resume from its last event", "game", sub.game)
 			drop = true
@@ -343,9 +385,7 @@ func (h *Hub) Run(ctx context.Context) error {
 			}
 			for stream, version := range t.Streams {
 				if gameID, isTalk := strings.CutPrefix(stream, play.TalkStream("")); isTalk {
-					for _, s := range h.talkers(gameID) {
-						h.deliverTalk(ctx, s)
-					}
+					h.tellTalk(ctx, gameID)
 					continue
 				}
 				gameID, isGame := strings.CutPrefix(stream, play.Stream(""))
@@ -445,7 +485,7 @@ func (h *Hub) Stats() Stats {
 		n += len(set)
 	}
 	h.mu.Unlock()
-	return Stats{Reads: h.reads.Load(), Subscribers: n}
+	return Stats{Reads: h.reads.Load(), TalkReads: h.talkReads.Load(), Subscribers: n}
 }
 
 // Event is a change as a stream writes it: its text said in the reader's

@@ -442,3 +442,84 @@ func TestEventIDs(t *testing.T) {
 		}
 	}
 }
+
+// The table talk of a game is read once per tick for all its streams,
+// however many follow it, and each stream gets exactly what its reader may
+// read: a private message its two seats only.
+func TestTalkIsReadOncePerTickForEveryStream(t *testing.T) {
+	ctx := t.Context()
+	tb := newTable(t, "coup")
+	// newTable's game has the default press (public): a private game here.
+	out, err := tb.svc.CreateGame(ctx, play.Actor{User: tb.users[0]}, play.GameRequest{Kind: "coup", Name: "P0",
+		Invite: []string{"p1@players.test", "p2@players.test"}, Options: map[string]string{"press": "private"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, u := range tb.users[1:] {
+		if _, err := tb.svc.Join(ctx, play.Actor{User: u}, out.GameID, fmt.Sprintf("P%d", i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	subs := map[int][]*live.Subscription{}
+	for i, u := range tb.users {
+		for range 3 {
+			sub, err := tb.hub.SubscribeTalk(ctx, out.GameID, u, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Close()
+			subs[i] = append(subs[i], sub)
+		}
+	}
+	seatOf := func(u string) games.Seat {
+		v, err := tb.svc.ViewFor(ctx, out.GameID, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Seat
+	}
+	reads := tb.hub.Stats().TalkReads
+	said := []struct {
+		from int
+		to   int // a user's index, -1 for the table
+		text string
+	}{
+		{0, -1, "hello"},
+		{0, 1, "psst"},
+		{2, -1, "hi all"},
+	}
+	for _, s := range said {
+		to := play.ToTable
+		if s.to >= 0 {
+			to = seatOf(tb.users[s.to])
+		}
+		if _, err := tb.svc.Say(ctx, play.Actor{User: tb.users[s.from]}, out.GameID, to, s.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[int][]string{0: {"hello", "psst", "hi all"}, 1: {"hello", "psst", "hi all"}, 2: {"hello", "hi all"}}
+	for i, ss := range subs {
+		for j, sub := range ss {
+			var got []string
+			for len(got) < len(want[i]) {
+				select {
+				case m := <-sub.M:
+					got = append(got, m.Text)
+				case <-time.After(30 * time.Second):
+					t.Fatalf("user %d's stream %d got %q only", i, j, got)
+				}
+			}
+			if !reflect.DeepEqual(got, want[i]) {
+				t.Fatalf("user %d's stream %d got %q, want %q", i, j, got, want[i])
+			}
+			select {
+			case m := <-sub.M:
+				t.Fatalf("user %d's stream %d got an extra message %q", i, j, m.Text)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	if n := tb.hub.Stats().TalkReads - reads; n < 1 || n > int64(len(said)) {
+		t.Fatalf("%d talk reads for %d messages followed by %d streams: the hub reads per stream", n, len(said), 9)
+	}
+}
