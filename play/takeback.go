@@ -277,9 +277,11 @@ func takeBackRequest(gameID string, expected int) request {
 	return request{gameID: gameID, retry: true, hash: commandHash(VerbTakeBack, gameID, strconv.Itoa(expected))}
 }
 
-// answerRequest is the request of an answer to a take-back.
-func answerRequest(gameID string, agree bool) request {
-	return request{gameID: gameID, retry: true, hash: commandHash("takeback-answer", gameID, strconv.FormatBool(agree))}
+// answerRequest is the request of an answer to a take-back; named is the
+// version the answer names (a request's, or the version of the mail or page
+// it answers).
+func answerRequest(gameID string, named int, agree bool) request {
+	return request{gameID: gameID, retry: true, hash: commandHash("takeback-answer", gameID, strconv.Itoa(named), strconv.FormatBool(agree))}
 }
 
 // takeBackCmd is the decision of RequestTakeBack.
@@ -331,14 +333,32 @@ func takeBackCmd(actor Actor, expected int) command {
 // last of the others agrees the move is taken back; one refusal closes the
 // request. The asker's refusal withdraws it.
 func (s *Service) AnswerTakeBack(ctx context.Context, actor Actor, gameID string, asked int, agree bool) (Outcome, error) {
-	req := answerRequest(gameID, agree)
-	req.hash = commandHash("takeback-answer", gameID, strconv.Itoa(asked), strconv.FormatBool(agree))
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
-		if tb := c.table.TakeBack; asked != 0 && tb != nil && tb.Version != asked {
-			return refuse(CodeNotFound, "refusal.takeback_gone", c.table.ID, asked)
-		}
-		return answerCmd(actor, agree)(c)
-	})
+	if asked < 0 {
+		return Outcome{}, refuse(CodeInvalid, "refusal.bad_expected", asked)
+	}
+	return s.exec(ctx, actor, answerRequest(gameID, asked, agree), answerCmd(actor, agree, answerNames{asked: asked, seen: AnyVersion}))
+}
+
+// answerNames is what an answer says of the request it answers: the
+// request's version (asked, from the API's URL or the page's button; 0: it
+// does not say), or the version of the game its writer saw (seen, from a
+// mail's reply address or the page's box; AnyVersion: it does not say).
+// An answer naming an older request than the open one is refused: a stale
+// "agree" must not answer a request its writer never saw.
+type answerNames struct {
+	asked int
+	seen  int
+}
+
+// check refuses an answer that names an older request than tb.
+func (n answerNames) check(tb *TakeBack) error {
+	switch {
+	case n.asked != 0 && n.asked != tb.Version:
+		return refuse(CodeConflict, "refusal.takeback_gone", n.asked, tb.Version)
+	case n.asked == 0 && n.seen != AnyVersion && n.seen < tb.Version:
+		return refuse(CodeConflict, "refusal.takeback_gone", n.seen, tb.Version)
+	}
+	return nil
 }
 
 // TakeBackOf returns the open take-back request of a game (nil: none), for
@@ -354,8 +374,9 @@ func (s *Service) TakeBackOf(ctx context.Context, gameID, user string) (*TakeBac
 	return t.TakeBack.clone(), nil
 }
 
-// answerCmd is the decision of AnswerTakeBack.
-func answerCmd(actor Actor, agree bool) command {
+// answerCmd is the decision of AnswerTakeBack; named says which request
+// the answer is for.
+func answerCmd(actor Actor, agree bool, named answerNames) command {
 	return func(c *cmdCtx) error {
 		t := c.table
 		seat, err := playerSeat(t, actor.User)
@@ -365,6 +386,9 @@ func answerCmd(actor Actor, agree bool) command {
 		tb := t.TakeBack
 		if tb == nil {
 			return refuse(CodeNotFound, "refusal.takeback_none", t.ID)
+		}
+		if err := named.check(tb); err != nil {
+			return err
 		}
 		c.takeback = true
 		if seat == tb.Seat {

@@ -343,7 +343,7 @@ func TestTakeBackByReplyVerbs(t *testing.T) {
 		if _, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version); err != nil {
 			t.Fatal(err)
 		}
-		w, err := svc.Write(ctx, by[others(asker)[0]], play.Text{GameID: id, Seat: games.Spectator, Expected: after.Version, Lines: []string{"refuser"}})
+		w, err := svc.Write(ctx, by[others(asker)[0]], play.Text{GameID: id, Seat: games.Spectator, Expected: after.Version + 1, Lines: []string{"refuser"}})
 		if err != nil || w.Reply.Verb != play.VerbRefuse {
 			t.Fatalf("refuser: %+v, %v", w.Reply, err)
 		}
@@ -671,5 +671,84 @@ func TestTakeBackDeadlineTimer(t *testing.T) {
 	}
 	if count("mail.takeback") != 5 {
 		t.Fatalf("%d take-back mails, want 2 asking and 3 telling the outcome", count("mail.takeback"))
+	}
+}
+
+// An answer that names an older request than the open one (a stale mail's
+// "agree", a button or an API call naming a closed request) is refused,
+// naming the open request, and writes nothing; one that names the open
+// request (or a later version) answers it.
+func TestTakeBackStaleAnswers(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	// Two requests: the asker's tax (r1), overtaken by the next player's
+	// "allow", who asks to take that back (r2, open).
+	setup := func(t *testing.T) (id string, r1, r2 int, by map[games.Seat]play.Actor, third games.Seat) {
+		t.Helper()
+		id, _, after, asker, by := takeBackGame(t, svc)
+		out, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := others(asker)
+		if _, err := svc.Move(ctx, by[o[0]], id, play.AnyVersion, []string{"allow"}); err != nil {
+			t.Fatal(err)
+		}
+		out2, err := svc.RequestTakeBack(ctx, by[o[0]], id, play.AnyVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id, out.Version, out2.Version, by, o[1]
+	}
+	for _, tc := range []struct {
+		name string
+		// answer answers as seat, given both requests' versions.
+		answer func(id string, by play.Actor, r1, r2 int) error
+		wantOK bool
+	}{
+		{"mail: agree to the overtaken request", func(id string, by play.Actor, r1, _ int) error {
+			_, err := svc.Write(ctx, by, play.Text{GameID: id, Seat: games.Spectator, Expected: r1, Lines: []string{"agree"}})
+			return err
+		}, false},
+		{"mail: refuser to a mail older than the open request", func(id string, by play.Actor, _, r2 int) error {
+			_, err := svc.Write(ctx, by, play.Text{GameID: id, Seat: games.Spectator, Expected: r2 - 1, Lines: []string{"refuser"}})
+			return err
+		}, false},
+		{"API or button: the overtaken request", func(id string, by play.Actor, r1, _ int) error {
+			_, err := svc.AnswerTakeBack(ctx, by, id, r1, true)
+			return err
+		}, false},
+		{"mail: agree to the open request's notice", func(id string, by play.Actor, _, r2 int) error {
+			_, err := svc.Write(ctx, by, play.Text{GameID: id, Seat: games.Spectator, Expected: r2, Lines: []string{"agree"}})
+			return err
+		}, true},
+		{"API or button: the open request", func(id string, by play.Actor, _, r2 int) error {
+			_, err := svc.AnswerTakeBack(ctx, by, id, r2, true)
+			return err
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, r1, r2, by, third := setup(t)
+			err := tc.answer(id, by[third], r1, r2)
+			after, _ := svc.Load(ctx, id)
+			if tc.wantOK {
+				if err != nil || after.Version == r2 {
+					t.Fatalf("answer to the open request: %v, version %d", err, after.Version)
+				}
+				return
+			}
+			var pe *play.Error
+			if !errors.As(err, &pe) || pe.Code != play.CodeConflict {
+				t.Fatalf("stale answer: %v, want a conflict", err)
+			}
+			for _, lang := range []string{"en", "fr"} {
+				if msg := pe.Explain(lang); !strings.Contains(msg, fmt.Sprintf(" %d", r2)) {
+					t.Errorf("refusal in %s %q: want it to name the open request %d", lang, msg, r2)
+				}
+			}
+			if after.Version != r2 || after.TakeBack == nil || after.TakeBack.Version != r2 || len(after.TakeBack.Waiting) != 2 {
+				t.Fatalf("a stale answer wrote: version %d (want %d), open %+v", after.Version, r2, after.TakeBack)
+			}
+		})
 	}
 }
