@@ -468,11 +468,14 @@ func (w *TakeBackWorker) Work(ctx context.Context, job *river.Job[jobs.TakeBackD
 
 // takeBackJobs lists the jobs of a command that staged take-back events:
 // the deadline of a new request; a notice to every other seat of a new
-// request, and to every seat of its outcome.
+// request, and to every seat of its outcome, naming the event that closed
+// it (not the command's last event: a default move at a deadline may
+// follow it).
 func takeBackJobs(c *cmdCtx) []river.InsertManyParams {
 	t := c.table
 	var out []river.InsertManyParams
-	for _, e := range c.staged {
+	first := t.Version - len(c.staged) + 1 // the version of the first staged event
+	for i, e := range c.staged {
 		switch e.Type {
 		case TypeTakeBackAsked:
 			tb := t.TakeBack
@@ -494,7 +497,7 @@ func takeBackJobs(c *cmdCtx) []river.InsertManyParams {
 				continue // overtaken by a move: its own mail tells the game went on
 			}
 			for seat := range t.seatCount() {
-				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: t.Version, Seat: seat}})
+				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: first + i, Seat: seat}})
 			}
 		}
 	}

@@ -752,3 +752,67 @@ func TestTakeBackStaleAnswers(t *testing.T) {
 		})
 	}
 }
+
+// The outcome notice of a request names the event that closed it, also
+// when more events follow in the same command (a default move played at a
+// deadline overtakes the request).
+func TestTakeBackOutcomeNoticeNamesTheClose(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	for _, tc := range []struct {
+		name string
+		// close closes the open request; it returns the outcome wanted.
+		close func(t *testing.T, id string, after *play.Table, asker games.Seat, by map[games.Seat]play.Actor) string
+	}{
+		{"a timeout overtakes it", func(t *testing.T, id string, after *play.Table, _ games.Seat, _ map[games.Seat]play.Actor) string {
+			if _, err := svc.Timeout(ctx, id, after.Pending[0].ID(), "test"); err != nil {
+				t.Fatal(err)
+			}
+			return play.TakeBackOvertaken
+		}},
+		{"a refusal", func(t *testing.T, id string, _ *play.Table, asker games.Seat, by map[games.Seat]play.Actor) string {
+			if _, err := svc.AnswerTakeBack(ctx, by[others(asker)[0]], id, 0, false); err != nil {
+				t.Fatal(err)
+			}
+			return play.TakeBackRefused
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, _, after, asker, by := takeBackGame(t, svc)
+			out, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outcome := tc.close(t, id, after, asker, by)
+			end, _ := svc.Load(ctx, id)
+			if len(end.TakeBacks) != 1 || end.TakeBacks[0].Outcome != outcome {
+				t.Fatalf("record %+v, want %s", end.TakeBacks, outcome)
+			}
+			closed := end.TakeBacks[0].Closed
+			rows, err := pool.Query(ctx, `select (args->>'version')::int from river_job where kind = 'mail.takeback' and args->>'game_id' = $1
+				and (args->>'version')::int > $2`, id, out.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var versions []int
+			for rows.Next() {
+				var v int
+				if err := rows.Scan(&v); err != nil {
+					t.Fatal(err)
+				}
+				versions = append(versions, v)
+			}
+			if rows.Err() != nil {
+				t.Fatal(rows.Err())
+			}
+			if len(versions) != 3 {
+				t.Fatalf("outcome notices at versions %v, want 3", versions)
+			}
+			for _, v := range versions {
+				if v != closed {
+					t.Errorf("an outcome notice names version %d, want the close at %d (the game is at %d)", v, closed, end.Version)
+				}
+			}
+		})
+	}
+}
