@@ -357,7 +357,7 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 			return err
 		}
 		t.rulesLog = append(t.rulesLog, rulesEvent{version: e.Version, raw: raw})
-		t.markMove(by, e.Version)
+		t.markMove(by, e.TX, e.Version)
 		t.playedBy(by)
 	}
 	t.Version = e.Version

@@ -117,30 +117,34 @@ type rulesEvent struct {
 
 // moveMark is the last move a player made (set: there is one that may be
 // taken back): its seat, the version before its first event, the version
-// of its last event and the line as sent.
+// of its last event and the transaction that recorded it (the command's
+// identity: the events of one command share it, two commands never do).
 type moveMark struct {
 	set  bool
 	seat games.Seat
 	from int
 	last int
-	text string
+	tx   uint64
 }
 
 // noMove is the mark of no move that may be taken back.
 var noMove = moveMark{}
 
-// markMove notes a game event made by by at version.
-func (t *Table) markMove(by eventActor, version int) {
+// markMove notes a game event made by by at version, recorded by
+// transaction tx: the events of one command make one move, so that two
+// moves in a row by one seat (even with the same text) are two moves, and
+// a take-back undoes the last only.
+func (t *Table) markMove(by eventActor, tx uint64, version int) {
 	if by.seat == games.Spectator || by.system {
 		t.lastMove = noMove
 		return
 	}
 	m := t.lastMove
-	if m.set && m.seat == by.seat && m.last == version-1 && m.text == by.move {
+	if m.set && m.seat == by.seat && m.last == version-1 && m.tx == tx {
 		t.lastMove.last = version
 		return
 	}
-	t.lastMove = moveMark{set: true, seat: by.seat, from: version - 1, last: version, text: by.move}
+	t.lastMove = moveMark{set: true, seat: by.seat, from: version - 1, last: version, tx: tx}
 }
 
 // applyTakeBack folds a take-back event recorded at version.

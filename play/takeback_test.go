@@ -816,3 +816,62 @@ func TestTakeBackOutcomeNoticeNamesTheClose(t *testing.T) {
 		})
 	}
 }
+
+// Two moves in a row by one seat with the same text are two moves: a
+// take-back undoes the last one only (in Coup, the target of a steal
+// allows it unchallenged, then allows it unblocked).
+func TestTakeBackUndoesOneOfTwoSameMoves(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, tbl, by := startGame(t, svc, "coup", 3)
+	thief := tbl.Pending[0].Seat
+	steal := ""
+	for _, m := range tbl.Engine.Legal(tbl.State, thief) {
+		if strings.HasPrefix(m, "steal") {
+			steal = m
+			break
+		}
+	}
+	if _, err := svc.Move(ctx, by[thief], id, tbl.Version, []string{steal}); err != nil {
+		t.Fatal(err)
+	}
+	var target, other games.Seat = -1, -1
+	for seat, name := range tbl.Engine.Players(tbl.State) {
+		switch {
+		case games.Seat(seat) == thief:
+		case strings.HasSuffix(steal, " "+name):
+			target = games.Seat(seat)
+		default:
+			other = games.Seat(seat)
+		}
+	}
+	if steal == "" || target < 0 || other < 0 {
+		t.Fatalf("no steal to play: %q, target %d", steal, target)
+	}
+	// The other allows first, then the target (the challenge window
+	// closes), then the target again (the block window).
+	var mid *play.Table
+	for i, s := range []games.Seat{other, target, target} {
+		if i == 2 {
+			mid, _ = svc.Load(ctx, id)
+		}
+		if _, err := svc.Move(ctx, by[s], id, play.AnyVersion, []string{"allow"}); err != nil {
+			t.Fatalf("allow %d by seat %d: %v", i+1, s, err)
+		}
+	}
+	if _, err := svc.RequestTakeBack(ctx, by[target], id, play.AnyVersion); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []games.Seat{thief, other} {
+		if _, err := svc.AnswerTakeBack(ctx, by[s], id, 0, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end, _ := svc.Load(ctx, id)
+	if len(end.TakeBacks) != 1 || end.TakeBacks[0].To != mid.Version {
+		t.Fatalf("the take-back went back to %+v, want version %d (before the second allow only)", end.TakeBacks, mid.Version)
+	}
+	if !equalViews(seatViews(t, end), seatViews(t, mid)) {
+		t.Fatal("the views after the take-back are not those before the second allow")
+	}
+}
