@@ -577,6 +577,9 @@ func (s *Service) finishIfOver(c *cmdCtx) error {
 		return fmt.Errorf("game %s has no seed to reveal", t.ID)
 	}
 	c.seat = nil
+	if err := c.endTakeBack(); err != nil {
+		return err
+	}
 	c.reveal = true
 	return c.stage(TypeEnded, Ended{Result: res, Seed: t.seed.String()}, "")
 }

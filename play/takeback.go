@@ -43,6 +43,7 @@ const (
 	TakeBackExpired   = "expired"   // silence until the deadline
 	TakeBackWithdrawn = "withdrawn" // the asker withdrew it
 	TakeBackOvertaken = "overtaken" // a move was played meanwhile
+	TakeBackEnded     = "ended"     // the game ended meanwhile (a claim)
 	// TakeBackTaken is the outcome of a request every other player agreed
 	// to (game.taken_back), as the audit lists it.
 	TakeBackTaken = "taken_back"
@@ -497,8 +498,8 @@ func takeBackJobs(c *cmdCtx) []river.InsertManyParams {
 				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: tb.Version, Seat: int(seat)}})
 			}
 		case TypeTakeBackClosed, TypeTakenBack:
-			if e.Type == TypeTakeBackClosed && c.moved {
-				continue // overtaken by a move: its own mail tells the game went on
+			if e.Type == TypeTakeBackClosed && (c.moved || c.reveal) {
+				continue // overtaken by a move or the end: their own mails tell
 			}
 			for seat := range t.seatCount() {
 				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: first + i, Seat: seat}})
@@ -520,6 +521,20 @@ func (c *cmdCtx) overtake() error {
 	c.seat = nil
 	defer func() { c.seat = saved }()
 	return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: tb.Version, Outcome: TakeBackOvertaken}, "")
+}
+
+// endTakeBack closes the open take-back request, if any, before the game's
+// end is staged: the audit never shows a request open in a finished game.
+func (c *cmdCtx) endTakeBack() error {
+	tb := c.table.TakeBack
+	if tb == nil {
+		return nil
+	}
+	c.takeback = true
+	saved := c.seat
+	c.seat = nil
+	defer func() { c.seat = saved }()
+	return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: tb.Version, Outcome: TakeBackEnded}, "")
 }
 
 // takeBackText says what a take-back event is, in plain words, as viewer
@@ -564,6 +579,8 @@ func (t *Table) takeBackText(typ string, data []byte, viewer games.Seat) (games.
 			return words.Phrase("change.takeback_withdrawn"), nil
 		case TakeBackOvertaken:
 			return words.Phrase("change.takeback_overtaken"), nil
+		case TakeBackEnded:
+			return words.Phrase("change.takeback_ended"), nil
 		}
 		return words.Phrase("change.takeback_closed", cl.Outcome), nil
 	default:

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -873,5 +874,50 @@ func TestTakeBackUndoesOneOfTwoSameMoves(t *testing.T) {
 	}
 	if !equalViews(seatViews(t, end), seatViews(t, mid)) {
 		t.Fatal("the views after the take-back are not those before the second allow")
+	}
+}
+
+// A game that ends while a take-back request is open (a claim, once the
+// other player is abandoned) closes the request first, as "ended": the
+// audit shows no request open in a finished game.
+func TestTakeBackClosedAtTheEnd(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	worker := play.NewDeadlineWorker(svc, clock.Now)
+	id, tbl, bySeat := startGame(t, svc, "coup", 2)
+	silent := tbl.Pending[0].Seat
+	active := 1 - silent
+	abandonSeat(t, svc, pool, id, bySeat, silent, clock, worker)
+	var asked play.Outcome
+	for range 50 {
+		tbl, _ = svc.Load(ctx, id)
+		if !slices.ContainsFunc(tbl.Pending, func(p games.Pending) bool { return p.Seat == active }) {
+			t.Fatalf("the active seat has nothing to play: %+v", tbl.Pending)
+		}
+		if _, err := svc.Move(ctx, bySeat[active], id, tbl.Version, []string{passive(tbl.Engine.Legal(tbl.State, active))}); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if asked, err = svc.RequestTakeBack(ctx, bySeat[active], id, play.AnyVersion); err == nil {
+			break
+		}
+	}
+	if asked.TakeBack == nil {
+		t.Fatal("no take-back request could be opened")
+	}
+	if _, err := svc.Claim(ctx, bySeat[active], id); err != nil {
+		t.Fatal(err)
+	}
+	end, _ := svc.Load(ctx, id)
+	if !end.Ended || end.TakeBack != nil {
+		t.Fatalf("after the claim: ended %v, open %+v", end.Ended, end.TakeBack)
+	}
+	last := end.TakeBacks[len(end.TakeBacks)-1]
+	if last.Version != asked.Version || last.Outcome != play.TakeBackEnded || last.Closed != end.Version-1 {
+		t.Fatalf("the request's record %+v: want closed as %q at %d, before the end", last, play.TakeBackEnded, end.Version-1)
+	}
+	if types := lastTypes(t, svc, id, asked.Version); strings.Join(types[len(types)-2:], " ") != play.TypeTakeBackClosed+" "+play.TypeEnded {
+		t.Fatalf("events after the request %v, want it closed before the end", types)
 	}
 }
