@@ -157,11 +157,11 @@ func (t *Table) applyTakeBack(typ string, data []byte, version int, at time.Time
 			return fmt.Errorf("decode %s: %w", typ, err)
 		}
 		tb := &TakeBack{Version: version, Seat: a.Seat, By: t.nameOf(a.Seat), To: a.To, Deadline: a.Deadline.UTC()}
-		for seat := range games.Seat(t.seatCount()) {
-			if seat != a.Seat && !slices.Contains(t.Resigned, seat) {
-				tb.Waiting = append(tb.Waiting, seat)
-			}
+		waiting, err := t.askable(a.Seat, at)
+		if err != nil {
+			return err
 		}
+		tb.Waiting = waiting
 		t.TakeBack = tb
 		t.TakeBacks = append(t.TakeBacks, archive.TakeBack{Version: version, Seat: a.Seat, By: tb.By, To: a.To, At: at,
 			Answers: []archive.TakeBackAnswer{}})
@@ -257,6 +257,42 @@ func (t *Table) fixedSince(from int) (int, error) {
 	return 0, nil
 }
 
+// askable lists the seats a take-back request by asker, made at at, asks
+// to answer: the other seats still in play. A seat that resigned, that the
+// game's public board shows out of the game (Area.Out: eliminated, as a
+// Coup player with no influence left), or whose player is away at at is
+// not asked: its silence would refuse for a player who cannot answer. The
+// board read is the spectator's, so who is asked tells nothing hidden.
+func (t *Table) askable(asker games.Seat, at time.Time) ([]games.Seat, error) {
+	out := map[games.Seat]bool{}
+	if t.Engine != nil && t.State != nil {
+		view, err := t.Engine.View(t.State, games.Spectator)
+		if err != nil {
+			return nil, fmt.Errorf("the public view of game %s: %w", t.ID, err)
+		}
+		board, err := t.Engine.Board(view)
+		if err != nil {
+			return nil, fmt.Errorf("the public board of game %s: %w", t.ID, err)
+		}
+		for _, sec := range board.Sections {
+			for _, a := range sec.Areas {
+				out[a.Seat] = out[a.Seat] || a.Out
+			}
+		}
+	}
+	var seats []games.Seat
+	for seat := range games.Seat(t.seatCount()) {
+		if seat == asker || slices.Contains(t.Resigned, seat) || out[seat] {
+			continue
+		}
+		if _, away := t.awayUntil(seat, at); away {
+			continue
+		}
+		seats = append(seats, seat)
+	}
+	return seats, nil
+}
+
 // takeBackTime is how long the others have to answer a request.
 func (t *Table) takeBackTime() time.Duration {
 	if d, ok := t.Deadlines["turn"]; ok && d > 0 {
@@ -329,7 +365,15 @@ func takeBackCmd(actor Actor, expected int) command {
 			return words.Illegal(rule, "refusal.takeback_fixed", v, rule)
 		}
 		c.takeback = true
-		return c.stage(TypeTakeBackAsked, TakeBackAsked{Seat: seat, To: m.from, Deadline: c.now.Add(t.takeBackTime()).UTC()}, "")
+		if err := c.stage(TypeTakeBackAsked, TakeBackAsked{Seat: seat, To: m.from, Deadline: c.now.Add(t.takeBackTime()).UTC()}, ""); err != nil {
+			return err
+		}
+		if tb := t.TakeBack; tb != nil && len(tb.Waiting) == 0 {
+			// Nobody else is still in play to answer: every one of them
+			// agrees, as none is there to refuse.
+			return c.stage(TypeTakenBack, TakenBack{Asked: tb.Version, To: tb.To}, "")
+		}
+		return nil
 	}
 }
 
@@ -403,7 +447,10 @@ func answerCmd(actor Actor, agree bool, named answerNames) command {
 			return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: tb.Version, Outcome: TakeBackWithdrawn}, "")
 		}
 		if !slices.Contains(tb.Waiting, seat) {
-			return refuse(CodeConflict, "refusal.takeback_answered", tb.Version)
+			if n := len(t.TakeBacks); n > 0 && slices.ContainsFunc(t.TakeBacks[n-1].Answers, func(a archive.TakeBackAnswer) bool { return a.Seat == seat }) {
+				return refuse(CodeConflict, "refusal.takeback_answered", tb.Version)
+			}
+			return refuse(CodeConflict, "refusal.takeback_not_asked", tb.Version)
 		}
 		asked := tb.Version
 		if err := c.stage(TypeTakeBackAnswered, TakeBackAnswered{Seat: seat, Agree: agree}, ""); err != nil {

@@ -921,3 +921,53 @@ func TestTakeBackClosedAtTheEnd(t *testing.T) {
 		t.Fatalf("events after the request %v, want it closed before the end", types)
 	}
 }
+
+// A request asks only the seats still in play: a player away when it is
+// asked is not asked (their silence would refuse for them), and cannot
+// answer; when nobody else is left to ask, the move is taken back at once.
+func TestTakeBackAsksOnlySeatsInPlay(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	for _, tc := range []struct {
+		name string
+		away int // how many of the others are away (the first ones)
+	}{
+		{"nobody away", 0},
+		{"one away", 1},
+		{"every other player away", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, before, _, asker, by := takeBackGame(t, svc)
+			o := others(asker)
+			for _, s := range o[:tc.away] {
+				if _, err := svc.AwayFor(ctx, by[s], id, 48*time.Hour); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := svc.RequestTakeBack(ctx, by[asker], id, play.AnyVersion)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tbl, _ := svc.Load(ctx, id)
+			if tc.away == len(o) {
+				if tbl.TakeBack != nil || len(tbl.TakeBacks) != 1 || tbl.TakeBacks[0].Outcome != play.TakeBackTaken {
+					t.Fatalf("nobody to ask: open %+v, record %+v; want it taken back at once", tbl.TakeBack, tbl.TakeBacks)
+				}
+				if !equalViews(seatViews(t, tbl), seatViews(t, before)) {
+					t.Fatal("the move was not taken back")
+				}
+				return
+			}
+			if out.TakeBack == nil || !slices.Equal(out.TakeBack.Waiting, o[tc.away:]) {
+				t.Fatalf("the request waits for %+v, want %v", out.TakeBack, o[tc.away:])
+			}
+			for _, s := range o[:tc.away] {
+				_, err := svc.AnswerTakeBack(ctx, by[s], id, 0, false)
+				var pe *play.Error
+				if !errors.As(err, &pe) || pe.Code != play.CodeConflict || !strings.Contains(err.Error(), "does not ask you") {
+					t.Fatalf("an answer by a player away: %v, want it refused as not asked", err)
+				}
+			}
+		})
+	}
+}
