@@ -97,6 +97,11 @@ type Outcome struct {
 	// TakeBack is the game's open take-back request after the command
 	// (nil: none).
 	TakeBack *TakeBack `json:"-"`
+	// TakeBackOutcome is the outcome of the take-back request the command
+	// closed (TakeBackTaken, TakeBackRefused, TakeBackWithdrawn, …; "":
+	// it closed none), kept with the command's idempotency key so that a
+	// replay says it too.
+	TakeBackOutcome string `json:"takeback_outcome,omitempty"`
 }
 
 // Service runs commands against the event store.
@@ -422,6 +427,11 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		return Outcome{}, err
 	}
 	out := Outcome{GameID: req.gameID, Version: t.Version, From: from, Refused: c.refused, TakeBack: t.TakeBack.clone()}
+	if c.takeback {
+		if out.TakeBackOutcome, err = takeBackOutcome(c.staged); err != nil {
+			return Outcome{}, err
+		}
+	}
 	b = &pgx.Batch{}
 	var rec []events.Recorded
 	var written map[games.Seat]uint64

@@ -10,6 +10,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/play/archive"
@@ -554,6 +555,24 @@ func takeBackJobs(c *cmdCtx) []river.InsertManyParams {
 		}
 	}
 	return out
+}
+
+// takeBackOutcome is the outcome of the take-back request the staged
+// events close ("" for none).
+func takeBackOutcome(staged []events.Event) (string, error) {
+	for _, e := range staged {
+		switch e.Type {
+		case TypeTakenBack:
+			return TakeBackTaken, nil
+		case TypeTakeBackClosed:
+			var cl TakeBackClosed
+			if err := json.Unmarshal(e.Data, &cl); err != nil {
+				return "", fmt.Errorf("decode %s: %w", e.Type, err)
+			}
+			return cl.Outcome, nil
+		}
+	}
+	return "", nil
 }
 
 // overtake closes the open take-back request, if any, before a move is

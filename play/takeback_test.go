@@ -971,3 +971,59 @@ func TestTakeBackAsksOnlySeatsInPlay(t *testing.T) {
 		})
 	}
 }
+
+// An answer says the outcome of the request it closed (none while others
+// still have to answer), and a replay of it under the same idempotency key
+// says the same: a door never works it out from the request left open.
+func TestTakeBackAnswerSaysItsOutcome(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	for _, tc := range []struct {
+		name string
+		// answers are the answers in order, by the asker (-1) or the
+		// others (0, 1); the outcome of each is wanted.
+		answers []struct {
+			who   int
+			agree bool
+			want  string
+		}
+	}{
+		{"agreed by all", []struct {
+			who   int
+			agree bool
+			want  string
+		}{{0, true, ""}, {1, true, play.TakeBackTaken}}},
+		{"refused", []struct {
+			who   int
+			agree bool
+			want  string
+		}{{0, true, ""}, {1, false, play.TakeBackRefused}}},
+		{"withdrawn", []struct {
+			who   int
+			agree bool
+			want  string
+		}{{0, true, ""}, {-1, false, play.TakeBackWithdrawn}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, _, after, asker, by := takeBackGame(t, svc)
+			if _, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version); err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range tc.answers {
+				actor := by[asker]
+				if a.who >= 0 {
+					actor = by[others(asker)[a.who]]
+				}
+				actor.IdempotencyKey = fmt.Sprintf("answer-%s-%d", id, i)
+				out, err := svc.AnswerTakeBack(ctx, actor, id, 0, a.agree)
+				if err != nil || out.TakeBackOutcome != a.want {
+					t.Fatalf("answer %d: outcome %q, %v; want %q", i+1, out.TakeBackOutcome, err, a.want)
+				}
+				again, err := svc.AnswerTakeBack(ctx, actor, id, 0, a.agree)
+				if err != nil || again.TakeBackOutcome != a.want || again.Version != out.Version {
+					t.Fatalf("answer %d replayed: outcome %q at %d, %v; want %q at %d", i+1, again.TakeBackOutcome, again.Version, err, a.want, out.Version)
+				}
+			}
+		})
+	}
+}
