@@ -56,11 +56,15 @@ const (
 const DefaultTakeBackTime = 24 * time.Hour
 
 // TakeBackAsked is the data of a request: seat asks to go back to version
-// To (the version before its last move), answers due by Deadline.
+// To (the version before its last move), answers due by Deadline, of the
+// seats Asks (the others still in play, as the decision found them; absent
+// in requests recorded before it was: then every other seat that had not
+// resigned).
 type TakeBackAsked struct {
-	Seat     games.Seat `json:"seat"`
-	To       int        `json:"to"`
-	Deadline time.Time  `json:"deadline"`
+	Seat     games.Seat   `json:"seat"`
+	To       int          `json:"to"`
+	Deadline time.Time    `json:"deadline"`
+	Asks     []games.Seat `json:"asks"`
 }
 
 // TakeBackAnswered is the data of seat's answer to the open request.
@@ -158,11 +162,15 @@ func (t *Table) applyTakeBack(typ string, data []byte, version int, at time.Time
 			return fmt.Errorf("decode %s: %w", typ, err)
 		}
 		tb := &TakeBack{Version: version, Seat: a.Seat, By: t.nameOf(a.Seat), To: a.To, Deadline: a.Deadline.UTC()}
-		waiting, err := t.askable(a.Seat, at)
-		if err != nil {
-			return err
+		if a.Asks != nil {
+			tb.Waiting = slices.Clone(a.Asks)
+		} else {
+			for seat := range games.Seat(t.seatCount()) {
+				if seat != a.Seat && !slices.Contains(t.Resigned, seat) {
+					tb.Waiting = append(tb.Waiting, seat)
+				}
+			}
 		}
-		tb.Waiting = waiting
 		t.TakeBack = tb
 		t.TakeBacks = append(t.TakeBacks, archive.TakeBack{Version: version, Seat: a.Seat, By: tb.By, To: a.To, At: at,
 			Answers: []archive.TakeBackAnswer{}})
@@ -365,8 +373,13 @@ func takeBackCmd(actor Actor, expected int) command {
 		if v > 0 {
 			return words.Illegal(rule, "refusal.takeback_fixed", v, rule)
 		}
+		asks, err := t.askable(seat, c.now)
+		if err != nil {
+			return err
+		}
 		c.takeback = true
-		if err := c.stage(TypeTakeBackAsked, TakeBackAsked{Seat: seat, To: m.from, Deadline: c.now.Add(t.takeBackTime()).UTC()}, ""); err != nil {
+		if err := c.stage(TypeTakeBackAsked, TakeBackAsked{Seat: seat, To: m.from, Deadline: c.now.Add(t.takeBackTime()).UTC(),
+			Asks: append([]games.Seat{}, asks...)}, ""); err != nil {
 			return err
 		}
 		if tb := t.TakeBack; tb != nil && len(tb.Waiting) == 0 {
