@@ -297,7 +297,7 @@ func (s *Service) move(ctx context.Context, h handled, in incoming.Message, tok 
 		said = []string{sp.t("verb.takeback"), sp.t("verb.others_told")}
 	case play.VerbAgree:
 		said = []string{sp.t("verb.agree")}
-		if w.TakeBack == nil {
+		if w.TakeBackOutcome == play.TakeBackTaken {
 			said = append(said, sp.t("verb.taken_back"))
 		}
 	case play.VerbRefuse:

@@ -15,13 +15,18 @@ func TestTakeBackByMail(t *testing.T) {
 		lang, ask, agree string
 		acked, asked     []string // what the asker's answer and the others' notices say
 		outcome          string
+		// taken is what the answer to the last "agree" says, and only it;
+		// ack is what every answer to an "agree" says.
+		taken, ack string
 	}{
 		{"en", "takeback", "agree", []string{"Your request to take back your last move is recorded"},
 			[]string{"asks to take back their last move", `Answer this mail with "agree" or "refuse"`},
-			"Everyone agreed: the last move is taken back"},
+			"Everyone agreed: the last move is taken back", "the move is taken back, and the game goes on from before it",
+			"Your agreement to the take-back is recorded"},
 		{"fr", "reprise", "d'accord", []string{"Votre demande de reprendre votre dernier coup est inscrite"},
 			[]string{"demande à reprendre son dernier coup", "Répondez à ce message par « d’accord » ou « refuser »"},
-			"Tout le monde a accepté : le dernier coup est repris"},
+			"Tout le monde a accepté : le dernier coup est repris", "le coup est repris, et la partie reprend d’avant lui",
+			"Votre accord à la reprise est inscrit"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			w := newWorld(t, 4)
@@ -58,6 +63,7 @@ func TestTakeBackByMail(t *testing.T) {
 				}
 			}
 			says(w.waitKind(who, "notice", before[who]+1), tc.acked)
+			agreed := 0
 			for _, a := range addrs {
 				if a == who {
 					continue
@@ -67,6 +73,22 @@ func TestTakeBackByMail(t *testing.T) {
 				w.mustSend(a, ask.ReplyTo, reply(a, ask, tc.agree, "gmail"))
 				if out := w.inboundDone(); out != "agree in game "+game {
 					t.Fatalf("%q in reply to the notice: %q\n%s", tc.agree, out, w.trace())
+				}
+				agreed++
+				// The answer to the "agree" says the move is taken back
+				// when play says it is: after the last agreement only.
+				var answer message
+				w.waitFor(a, "the answer to the agreement", func(ms []message) bool {
+					for _, m := range ofKind(ms, "notice") {
+						if strings.Contains(strings.Join(strings.Fields(m.Text), " "), tc.ack) {
+							answer = m
+							return true
+						}
+					}
+					return false
+				})
+				if got := strings.Contains(strings.Join(strings.Fields(answer.Text), " "), tc.taken); got != (agreed == 2) {
+					t.Fatalf("answer to agreement %d says %q: %v\n%s", agreed, tc.taken, got, answer.Text)
 				}
 			}
 			for _, a := range addrs {

@@ -121,6 +121,9 @@ func claimCmd(actor Actor) command {
 		}
 		res := games.Result{Finished: true, Winners: []games.Seat{seat},
 			Summary: words.Phrase("summary.claims", players[seat])}
+		if err := c.endTakeBack(); err != nil {
+			return err
+		}
 		c.reveal = true
 		return c.stage(TypeEnded, Ended{Result: res, Seed: t.seed.String()}, "")
 	}

@@ -459,14 +459,16 @@ func BenchmarkMoveAfterTakeBack(b *testing.B) {
 			if _, err := svc.Move(ctx, m.seats[seat], m.id, m.version, []string{bid}); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := svc.RequestTakeBack(ctx, m.seats[seat], m.id, play.AnyVersion); err != nil {
+			asked, err := svc.RequestTakeBack(ctx, m.seats[seat], m.id, play.AnyVersion)
+			if err != nil {
 				b.Fatal(err)
 			}
-			for s, a := range m.seats {
-				if s == seat {
-					continue
-				}
-				if _, err := svc.AnswerTakeBack(ctx, a, m.id, 0, true); err != nil {
+			var waiting []games.Seat // the seats still in play
+			if asked.TakeBack != nil {
+				waiting = asked.TakeBack.Waiting
+			}
+			for _, s := range waiting {
+				if _, err := svc.AnswerTakeBack(ctx, m.seats[s], m.id, 0, true); err != nil {
 					b.Fatal(err)
 				}
 			}

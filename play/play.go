@@ -97,6 +97,11 @@ type Outcome struct {
 	// TakeBack is the game's open take-back request after the command
 	// (nil: none).
 	TakeBack *TakeBack `json:"-"`
+	// TakeBackOutcome is the outcome of the take-back request the command
+	// closed (TakeBackTaken, TakeBackRefused, TakeBackWithdrawn, …; "":
+	// it closed none), kept with the command's idempotency key so that a
+	// replay says it too.
+	TakeBackOutcome string `json:"takeback_outcome,omitempty"`
 }
 
 // Service runs commands against the event store.
@@ -197,6 +202,10 @@ type cmdCtx struct {
 	played []string
 	// now is the transaction's time, at which its events are recorded.
 	now time.Time
+	// tx is the transaction's id, which its events are recorded with
+	// (events.Recorded.TX): the identity of the command, which marks the
+	// events of one move (markMove).
+	tx uint64
 	// retimed is the seat whose deadlines the command moved (an absence).
 	retimed *games.Seat
 	// prompt is a seat to prompt for its pending entries, opened or not
@@ -226,7 +235,7 @@ func (c *cmdCtx) stage(typ string, data any, move string) error {
 	if c.seat != nil {
 		actor.seat = games.Seat(*c.seat)
 	}
-	staged := events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.now}
+	staged := events.Recorded{Type: typ, Data: raw, Version: c.table.Version + 1, RecordedAt: c.now, TX: c.tx}
 	if c.table.recent != nil {
 		// Told to every viewer as it is applied: the meta says whose move
 		// it was and what they typed.
@@ -323,7 +332,8 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	// so the deadlines of the entries they open are the ones a later fold
 	// of the log computes.
 	var txNow time.Time
-	b.Queue(`select now()`).QueryRow(func(row pgx.Row) error { return row.Scan(&txNow) })
+	var txID string
+	b.Queue(`select now(), pg_current_xact_id()::text`).QueryRow(func(row pgx.Row) error { return row.Scan(&txNow, &txID) })
 	var prior *keyRecord
 	if keyed {
 		if actor.User == "" {
@@ -404,7 +414,11 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 	}
 	from := t.Version
 	before := slices.Clone(t.Pending)
-	c := &cmdCtx{table: t, actor: actor, reg: s.reg, now: txNow}
+	txNo, err := strconv.ParseUint(txID, 10, 64)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("read the transaction id %q: %w", txID, err)
+	}
+	c := &cmdCtx{table: t, actor: actor, reg: s.reg, now: txNow, tx: txNo}
 	if err := cmd(c); err != nil {
 		putBack = len(c.staged) == 0
 		return Outcome{}, err
@@ -413,6 +427,11 @@ func (s *Service) execOnce(ctx context.Context, actor Actor, req request, cmd co
 		return Outcome{}, err
 	}
 	out := Outcome{GameID: req.gameID, Version: t.Version, From: from, Refused: c.refused, TakeBack: t.TakeBack.clone()}
+	if c.takeback {
+		if out.TakeBackOutcome, err = takeBackOutcome(c.staged); err != nil {
+			return Outcome{}, err
+		}
+	}
 	b = &pgx.Batch{}
 	var rec []events.Recorded
 	var written map[games.Seat]uint64
@@ -568,6 +587,9 @@ func (s *Service) finishIfOver(c *cmdCtx) error {
 		return fmt.Errorf("game %s has no seed to reveal", t.ID)
 	}
 	c.seat = nil
+	if err := c.endTakeBack(); err != nil {
+		return err
+	}
 	c.reveal = true
 	return c.stage(TypeEnded, Ended{Result: res, Seed: t.seed.String()}, "")
 }

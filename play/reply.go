@@ -360,8 +360,8 @@ func (s *Service) Write(ctx context.Context, actor Actor, text Text) (Written, e
 			req = takeBackRequest(text.GameID, text.Expected)
 			decide = takeBackCmd(actor, text.Expected)
 		case VerbAgree, VerbRefuse:
-			req = answerRequest(text.GameID, reply.Verb == VerbAgree)
-			decide = answerCmd(actor, reply.Verb == VerbAgree)
+			req = answerRequest(text.GameID, text.Expected, reply.Verb == VerbAgree)
+			decide = answerCmd(actor, reply.Verb == VerbAgree, answerNames{seen: text.Expected})
 		default:
 			decide = resignCmd(actor)
 		}

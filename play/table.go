@@ -339,6 +339,10 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 	case TypeEnded:
 		t.Ended = true
 		t.Pending = nil
+		if t.TakeBack != nil {
+			// A log from before the end closed its request explicitly.
+			t.closeTakeBack(TakeBackEnded, e.Version)
+		}
 		t.TakeBack, t.lastMove = nil, noMove
 		var en Ended
 		if err := json.Unmarshal(e.Data, &en); err != nil {
@@ -360,7 +364,7 @@ func (t *Table) applyEvent(reg *games.Registry, e events.Recorded, by eventActor
 			return err
 		}
 		t.rulesLog = append(t.rulesLog, rulesEvent{version: e.Version, raw: raw})
-		t.markMove(by, e.Version)
+		t.markMove(by, e.TX, e.Version)
 		t.playedBy(by)
 	}
 	t.Version = e.Version

@@ -10,6 +10,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/courrier-games/courrier/events"
 	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/play/archive"
@@ -43,6 +44,7 @@ const (
 	TakeBackExpired   = "expired"   // silence until the deadline
 	TakeBackWithdrawn = "withdrawn" // the asker withdrew it
 	TakeBackOvertaken = "overtaken" // a move was played meanwhile
+	TakeBackEnded     = "ended"     // the game ended meanwhile (a claim)
 	// TakeBackTaken is the outcome of a request every other player agreed
 	// to (game.taken_back), as the audit lists it.
 	TakeBackTaken = "taken_back"
@@ -54,11 +56,15 @@ const (
 const DefaultTakeBackTime = 24 * time.Hour
 
 // TakeBackAsked is the data of a request: seat asks to go back to version
-// To (the version before its last move), answers due by Deadline.
+// To (the version before its last move), answers due by Deadline, of the
+// seats Asks (the others still in play, as the decision found them; absent
+// in requests recorded before it was: then every other seat that had not
+// resigned).
 type TakeBackAsked struct {
-	Seat     games.Seat `json:"seat"`
-	To       int        `json:"to"`
-	Deadline time.Time  `json:"deadline"`
+	Seat     games.Seat   `json:"seat"`
+	To       int          `json:"to"`
+	Deadline time.Time    `json:"deadline"`
+	Asks     []games.Seat `json:"asks"`
 }
 
 // TakeBackAnswered is the data of seat's answer to the open request.
@@ -117,30 +123,34 @@ type rulesEvent struct {
 
 // moveMark is the last move a player made (set: there is one that may be
 // taken back): its seat, the version before its first event, the version
-// of its last event and the line as sent.
+// of its last event and the transaction that recorded it (the command's
+// identity: the events of one command share it, two commands never do).
 type moveMark struct {
 	set  bool
 	seat games.Seat
 	from int
 	last int
-	text string
+	tx   uint64
 }
 
 // noMove is the mark of no move that may be taken back.
 var noMove = moveMark{}
 
-// markMove notes a game event made by by at version.
-func (t *Table) markMove(by eventActor, version int) {
+// markMove notes a game event made by by at version, recorded by
+// transaction tx: the events of one command make one move, so that two
+// moves in a row by one seat (even with the same text) are two moves, and
+// a take-back undoes the last only.
+func (t *Table) markMove(by eventActor, tx uint64, version int) {
 	if by.seat == games.Spectator || by.system {
 		t.lastMove = noMove
 		return
 	}
 	m := t.lastMove
-	if m.set && m.seat == by.seat && m.last == version-1 && m.text == by.move {
+	if m.set && m.seat == by.seat && m.last == version-1 && m.tx == tx {
 		t.lastMove.last = version
 		return
 	}
-	t.lastMove = moveMark{set: true, seat: by.seat, from: version - 1, last: version, text: by.move}
+	t.lastMove = moveMark{set: true, seat: by.seat, from: version - 1, last: version, tx: tx}
 }
 
 // applyTakeBack folds a take-back event recorded at version.
@@ -152,9 +162,13 @@ func (t *Table) applyTakeBack(typ string, data []byte, version int, at time.Time
 			return fmt.Errorf("decode %s: %w", typ, err)
 		}
 		tb := &TakeBack{Version: version, Seat: a.Seat, By: t.nameOf(a.Seat), To: a.To, Deadline: a.Deadline.UTC()}
-		for seat := range games.Seat(t.seatCount()) {
-			if seat != a.Seat && !slices.Contains(t.Resigned, seat) {
-				tb.Waiting = append(tb.Waiting, seat)
+		if a.Asks != nil {
+			tb.Waiting = slices.Clone(a.Asks)
+		} else {
+			for seat := range games.Seat(t.seatCount()) {
+				if seat != a.Seat && !slices.Contains(t.Resigned, seat) {
+					tb.Waiting = append(tb.Waiting, seat)
+				}
 			}
 		}
 		t.TakeBack = tb
@@ -252,6 +266,42 @@ func (t *Table) fixedSince(from int) (int, error) {
 	return 0, nil
 }
 
+// askable lists the seats a take-back request by asker, made at at, asks
+// to answer: the other seats still in play. A seat that resigned, that the
+// game's public board shows out of the game (Area.Out: eliminated, as a
+// Coup player with no influence left), or whose player is away at at is
+// not asked: its silence would refuse for a player who cannot answer. The
+// board read is the spectator's, so who is asked tells nothing hidden.
+func (t *Table) askable(asker games.Seat, at time.Time) ([]games.Seat, error) {
+	out := map[games.Seat]bool{}
+	if t.Engine != nil && t.State != nil {
+		view, err := t.Engine.View(t.State, games.Spectator)
+		if err != nil {
+			return nil, fmt.Errorf("the public view of game %s: %w", t.ID, err)
+		}
+		board, err := t.Engine.Board(view)
+		if err != nil {
+			return nil, fmt.Errorf("the public board of game %s: %w", t.ID, err)
+		}
+		for _, sec := range board.Sections {
+			for _, a := range sec.Areas {
+				out[a.Seat] = out[a.Seat] || a.Out
+			}
+		}
+	}
+	var seats []games.Seat
+	for seat := range games.Seat(t.seatCount()) {
+		if seat == asker || slices.Contains(t.Resigned, seat) || out[seat] {
+			continue
+		}
+		if _, away := t.awayUntil(seat, at); away {
+			continue
+		}
+		seats = append(seats, seat)
+	}
+	return seats, nil
+}
+
 // takeBackTime is how long the others have to answer a request.
 func (t *Table) takeBackTime() time.Duration {
 	if d, ok := t.Deadlines["turn"]; ok && d > 0 {
@@ -277,9 +327,11 @@ func takeBackRequest(gameID string, expected int) request {
 	return request{gameID: gameID, retry: true, hash: commandHash(VerbTakeBack, gameID, strconv.Itoa(expected))}
 }
 
-// answerRequest is the request of an answer to a take-back.
-func answerRequest(gameID string, agree bool) request {
-	return request{gameID: gameID, retry: true, hash: commandHash("takeback-answer", gameID, strconv.FormatBool(agree))}
+// answerRequest is the request of an answer to a take-back; named is the
+// version the answer names (a request's, or the version of the mail or page
+// it answers).
+func answerRequest(gameID string, named int, agree bool) request {
+	return request{gameID: gameID, retry: true, hash: commandHash("takeback-answer", gameID, strconv.Itoa(named), strconv.FormatBool(agree))}
 }
 
 // takeBackCmd is the decision of RequestTakeBack.
@@ -321,8 +373,21 @@ func takeBackCmd(actor Actor, expected int) command {
 		if v > 0 {
 			return words.Illegal(rule, "refusal.takeback_fixed", v, rule)
 		}
+		asks, err := t.askable(seat, c.now)
+		if err != nil {
+			return err
+		}
 		c.takeback = true
-		return c.stage(TypeTakeBackAsked, TakeBackAsked{Seat: seat, To: m.from, Deadline: c.now.Add(t.takeBackTime()).UTC()}, "")
+		if err := c.stage(TypeTakeBackAsked, TakeBackAsked{Seat: seat, To: m.from, Deadline: c.now.Add(t.takeBackTime()).UTC(),
+			Asks: append([]games.Seat{}, asks...)}, ""); err != nil {
+			return err
+		}
+		if tb := t.TakeBack; tb != nil && len(tb.Waiting) == 0 {
+			// Nobody else is still in play to answer: every one of them
+			// agrees, as none is there to refuse.
+			return c.stage(TypeTakenBack, TakenBack{Asked: tb.Version, To: tb.To}, "")
+		}
+		return nil
 	}
 }
 
@@ -331,14 +396,32 @@ func takeBackCmd(actor Actor, expected int) command {
 // last of the others agrees the move is taken back; one refusal closes the
 // request. The asker's refusal withdraws it.
 func (s *Service) AnswerTakeBack(ctx context.Context, actor Actor, gameID string, asked int, agree bool) (Outcome, error) {
-	req := answerRequest(gameID, agree)
-	req.hash = commandHash("takeback-answer", gameID, strconv.Itoa(asked), strconv.FormatBool(agree))
-	return s.exec(ctx, actor, req, func(c *cmdCtx) error {
-		if tb := c.table.TakeBack; asked != 0 && tb != nil && tb.Version != asked {
-			return refuse(CodeNotFound, "refusal.takeback_gone", c.table.ID, asked)
-		}
-		return answerCmd(actor, agree)(c)
-	})
+	if asked < 0 {
+		return Outcome{}, refuse(CodeInvalid, "refusal.bad_expected", asked)
+	}
+	return s.exec(ctx, actor, answerRequest(gameID, asked, agree), answerCmd(actor, agree, answerNames{asked: asked, seen: AnyVersion}))
+}
+
+// answerNames is what an answer says of the request it answers: the
+// request's version (asked, from the API's URL or the page's button; 0: it
+// does not say), or the version of the game its writer saw (seen, from a
+// mail's reply address or the page's box; AnyVersion: it does not say).
+// An answer naming an older request than the open one is refused: a stale
+// "agree" must not answer a request its writer never saw.
+type answerNames struct {
+	asked int
+	seen  int
+}
+
+// check refuses an answer that names an older request than tb.
+func (n answerNames) check(tb *TakeBack) error {
+	switch {
+	case n.asked != 0 && n.asked != tb.Version:
+		return refuse(CodeConflict, "refusal.takeback_gone", n.asked, tb.Version)
+	case n.asked == 0 && n.seen != AnyVersion && n.seen < tb.Version:
+		return refuse(CodeConflict, "refusal.takeback_gone", n.seen, tb.Version)
+	}
+	return nil
 }
 
 // TakeBackOf returns the open take-back request of a game (nil: none), for
@@ -354,8 +437,9 @@ func (s *Service) TakeBackOf(ctx context.Context, gameID, user string) (*TakeBac
 	return t.TakeBack.clone(), nil
 }
 
-// answerCmd is the decision of AnswerTakeBack.
-func answerCmd(actor Actor, agree bool) command {
+// answerCmd is the decision of AnswerTakeBack; named says which request
+// the answer is for.
+func answerCmd(actor Actor, agree bool, named answerNames) command {
 	return func(c *cmdCtx) error {
 		t := c.table
 		seat, err := playerSeat(t, actor.User)
@@ -366,6 +450,9 @@ func answerCmd(actor Actor, agree bool) command {
 		if tb == nil {
 			return refuse(CodeNotFound, "refusal.takeback_none", t.ID)
 		}
+		if err := named.check(tb); err != nil {
+			return err
+		}
 		c.takeback = true
 		if seat == tb.Seat {
 			if agree {
@@ -374,7 +461,10 @@ func answerCmd(actor Actor, agree bool) command {
 			return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: tb.Version, Outcome: TakeBackWithdrawn}, "")
 		}
 		if !slices.Contains(tb.Waiting, seat) {
-			return refuse(CodeConflict, "refusal.takeback_answered", tb.Version)
+			if n := len(t.TakeBacks); n > 0 && slices.ContainsFunc(t.TakeBacks[n-1].Answers, func(a archive.TakeBackAnswer) bool { return a.Seat == seat }) {
+				return refuse(CodeConflict, "refusal.takeback_answered", tb.Version)
+			}
+			return refuse(CodeConflict, "refusal.takeback_not_asked", tb.Version)
 		}
 		asked := tb.Version
 		if err := c.stage(TypeTakeBackAnswered, TakeBackAnswered{Seat: seat, Agree: agree}, ""); err != nil {
@@ -444,11 +534,14 @@ func (w *TakeBackWorker) Work(ctx context.Context, job *river.Job[jobs.TakeBackD
 
 // takeBackJobs lists the jobs of a command that staged take-back events:
 // the deadline of a new request; a notice to every other seat of a new
-// request, and to every seat of its outcome.
+// request, and to every seat of its outcome, naming the event that closed
+// it (not the command's last event: a default move at a deadline may
+// follow it).
 func takeBackJobs(c *cmdCtx) []river.InsertManyParams {
 	t := c.table
 	var out []river.InsertManyParams
-	for _, e := range c.staged {
+	first := t.Version - len(c.staged) + 1 // the version of the first staged event
+	for i, e := range c.staged {
 		switch e.Type {
 		case TypeTakeBackAsked:
 			tb := t.TakeBack
@@ -466,15 +559,33 @@ func takeBackJobs(c *cmdCtx) []river.InsertManyParams {
 				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: tb.Version, Seat: int(seat)}})
 			}
 		case TypeTakeBackClosed, TypeTakenBack:
-			if e.Type == TypeTakeBackClosed && c.moved {
-				continue // overtaken by a move: its own mail tells the game went on
+			if e.Type == TypeTakeBackClosed && (c.moved || c.reveal) {
+				continue // overtaken by a move or the end: their own mails tell
 			}
 			for seat := range t.seatCount() {
-				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: t.Version, Seat: seat}})
+				out = append(out, river.InsertManyParams{Args: jobs.TakeBackNotice{GameID: t.ID, Version: first + i, Seat: seat}})
 			}
 		}
 	}
 	return out
+}
+
+// takeBackOutcome is the outcome of the take-back request the staged
+// events close ("" for none).
+func takeBackOutcome(staged []events.Event) (string, error) {
+	for _, e := range staged {
+		switch e.Type {
+		case TypeTakenBack:
+			return TakeBackTaken, nil
+		case TypeTakeBackClosed:
+			var cl TakeBackClosed
+			if err := json.Unmarshal(e.Data, &cl); err != nil {
+				return "", fmt.Errorf("decode %s: %w", e.Type, err)
+			}
+			return cl.Outcome, nil
+		}
+	}
+	return "", nil
 }
 
 // overtake closes the open take-back request, if any, before a move is
@@ -489,6 +600,20 @@ func (c *cmdCtx) overtake() error {
 	c.seat = nil
 	defer func() { c.seat = saved }()
 	return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: tb.Version, Outcome: TakeBackOvertaken}, "")
+}
+
+// endTakeBack closes the open take-back request, if any, before the game's
+// end is staged: the audit never shows a request open in a finished game.
+func (c *cmdCtx) endTakeBack() error {
+	tb := c.table.TakeBack
+	if tb == nil {
+		return nil
+	}
+	c.takeback = true
+	saved := c.seat
+	c.seat = nil
+	defer func() { c.seat = saved }()
+	return c.stage(TypeTakeBackClosed, TakeBackClosed{Asked: tb.Version, Outcome: TakeBackEnded}, "")
 }
 
 // takeBackText says what a take-back event is, in plain words, as viewer
@@ -533,6 +658,8 @@ func (t *Table) takeBackText(typ string, data []byte, viewer games.Seat) (games.
 			return words.Phrase("change.takeback_withdrawn"), nil
 		case TakeBackOvertaken:
 			return words.Phrase("change.takeback_overtaken"), nil
+		case TakeBackEnded:
+			return words.Phrase("change.takeback_ended"), nil
 		}
 		return words.Phrase("change.takeback_closed", cl.Outcome), nil
 	default:

@@ -2,9 +2,12 @@ package play
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"unsafe"
 
+	"github.com/courrier-games/courrier/events"
+	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/games/catalog"
 )
 
@@ -70,4 +73,67 @@ func TestRulesLogIsTheGamesOwnEvents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A seat the public board shows out of the game (a Coup player with no
+// influence left, a Coyote player out of lives) is not asked to answer a
+// take-back; every other seat but the asker is.
+func TestAskableLeavesOutEliminatedSeats(t *testing.T) {
+	reg := catalog.Registry()
+	for _, kind := range []string{"coup", "coyote"} {
+		t.Run(kind, func(t *testing.T) {
+			found := false
+			for g := range 6 {
+				stream := randomStream(t, kind, 4, 600+g)
+				tbl := &Table{ID: "askable"}
+				for _, e := range stream {
+					if err := tbl.applyRecorded(reg, []events.Recorded{e}); err != nil {
+						t.Fatal(err)
+					}
+					if !tbl.Started || tbl.Ended || tbl.Engine.Result(tbl.State).Finished {
+						continue
+					}
+					view, err := tbl.Engine.View(tbl.State, games.Spectator)
+					if err != nil {
+						t.Fatal(err)
+					}
+					board, err := tbl.Engine.Board(view)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out := map[games.Seat]bool{}
+					for _, sec := range board.Sections {
+						for _, a := range sec.Areas {
+							out[a.Seat] = out[a.Seat] || a.Out
+						}
+					}
+					asked, err := tbl.askable(0, e.RecordedAt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for seat := range games.Seat(tbl.seatCount()) {
+						want := seat != 0 && !out[seat]
+						if slices.Contains(asked, seat) != want {
+							t.Fatalf("version %d: seat %d out %v, asked %v", e.Version, seat, out[seat], asked)
+						}
+					}
+					found = found || countTrue(out) > 0
+				}
+			}
+			if !found {
+				t.Fatal("no random game had a seat out of the game before its end")
+			}
+		})
+	}
+}
+
+// countTrue counts the seats set in m.
+func countTrue(m map[games.Seat]bool) int {
+	n := 0
+	for _, v := range m {
+		if v {
+			n++
+		}
+	}
+	return n
 }

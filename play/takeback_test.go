@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -343,7 +344,7 @@ func TestTakeBackByReplyVerbs(t *testing.T) {
 		if _, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version); err != nil {
 			t.Fatal(err)
 		}
-		w, err := svc.Write(ctx, by[others(asker)[0]], play.Text{GameID: id, Seat: games.Spectator, Expected: after.Version, Lines: []string{"refuser"}})
+		w, err := svc.Write(ctx, by[others(asker)[0]], play.Text{GameID: id, Seat: games.Spectator, Expected: after.Version + 1, Lines: []string{"refuser"}})
 		if err != nil || w.Reply.Verb != play.VerbRefuse {
 			t.Fatalf("refuser: %+v, %v", w.Reply, err)
 		}
@@ -671,5 +672,358 @@ func TestTakeBackDeadlineTimer(t *testing.T) {
 	}
 	if count("mail.takeback") != 5 {
 		t.Fatalf("%d take-back mails, want 2 asking and 3 telling the outcome", count("mail.takeback"))
+	}
+}
+
+// An answer that names an older request than the open one (a stale mail's
+// "agree", a button or an API call naming a closed request) is refused,
+// naming the open request, and writes nothing; one that names the open
+// request (or a later version) answers it.
+func TestTakeBackStaleAnswers(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	// Two requests: the asker's tax (r1), overtaken by the next player's
+	// "allow", who asks to take that back (r2, open).
+	setup := func(t *testing.T) (id string, r1, r2 int, by map[games.Seat]play.Actor, third games.Seat) {
+		t.Helper()
+		id, _, after, asker, by := takeBackGame(t, svc)
+		out, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := others(asker)
+		if _, err := svc.Move(ctx, by[o[0]], id, play.AnyVersion, []string{"allow"}); err != nil {
+			t.Fatal(err)
+		}
+		out2, err := svc.RequestTakeBack(ctx, by[o[0]], id, play.AnyVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id, out.Version, out2.Version, by, o[1]
+	}
+	for _, tc := range []struct {
+		name string
+		// answer answers as seat, given both requests' versions.
+		answer func(id string, by play.Actor, r1, r2 int) error
+		wantOK bool
+	}{
+		{"mail: agree to the overtaken request", func(id string, by play.Actor, r1, _ int) error {
+			_, err := svc.Write(ctx, by, play.Text{GameID: id, Seat: games.Spectator, Expected: r1, Lines: []string{"agree"}})
+			return err
+		}, false},
+		{"mail: refuser to a mail older than the open request", func(id string, by play.Actor, _, r2 int) error {
+			_, err := svc.Write(ctx, by, play.Text{GameID: id, Seat: games.Spectator, Expected: r2 - 1, Lines: []string{"refuser"}})
+			return err
+		}, false},
+		{"API or button: the overtaken request", func(id string, by play.Actor, r1, _ int) error {
+			_, err := svc.AnswerTakeBack(ctx, by, id, r1, true)
+			return err
+		}, false},
+		{"mail: agree to the open request's notice", func(id string, by play.Actor, _, r2 int) error {
+			_, err := svc.Write(ctx, by, play.Text{GameID: id, Seat: games.Spectator, Expected: r2, Lines: []string{"agree"}})
+			return err
+		}, true},
+		{"API or button: the open request", func(id string, by play.Actor, _, r2 int) error {
+			_, err := svc.AnswerTakeBack(ctx, by, id, r2, true)
+			return err
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, r1, r2, by, third := setup(t)
+			err := tc.answer(id, by[third], r1, r2)
+			after, _ := svc.Load(ctx, id)
+			if tc.wantOK {
+				if err != nil || after.Version == r2 {
+					t.Fatalf("answer to the open request: %v, version %d", err, after.Version)
+				}
+				return
+			}
+			var pe *play.Error
+			if !errors.As(err, &pe) || pe.Code != play.CodeConflict {
+				t.Fatalf("stale answer: %v, want a conflict", err)
+			}
+			for _, lang := range []string{"en", "fr"} {
+				if msg := pe.Explain(lang); !strings.Contains(msg, fmt.Sprintf(" %d", r2)) {
+					t.Errorf("refusal in %s %q: want it to name the open request %d", lang, msg, r2)
+				}
+			}
+			if after.Version != r2 || after.TakeBack == nil || after.TakeBack.Version != r2 || len(after.TakeBack.Waiting) != 2 {
+				t.Fatalf("a stale answer wrote: version %d (want %d), open %+v", after.Version, r2, after.TakeBack)
+			}
+		})
+	}
+}
+
+// The outcome notice of a request names the event that closed it, also
+// when more events follow in the same command (a default move played at a
+// deadline overtakes the request).
+func TestTakeBackOutcomeNoticeNamesTheClose(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	for _, tc := range []struct {
+		name string
+		// close closes the open request; it returns the outcome wanted.
+		close func(t *testing.T, id string, after *play.Table, asker games.Seat, by map[games.Seat]play.Actor) string
+	}{
+		{"a timeout overtakes it", func(t *testing.T, id string, after *play.Table, _ games.Seat, _ map[games.Seat]play.Actor) string {
+			if _, err := svc.Timeout(ctx, id, after.Pending[0].ID(), "test"); err != nil {
+				t.Fatal(err)
+			}
+			return play.TakeBackOvertaken
+		}},
+		{"a refusal", func(t *testing.T, id string, _ *play.Table, asker games.Seat, by map[games.Seat]play.Actor) string {
+			if _, err := svc.AnswerTakeBack(ctx, by[others(asker)[0]], id, 0, false); err != nil {
+				t.Fatal(err)
+			}
+			return play.TakeBackRefused
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, _, after, asker, by := takeBackGame(t, svc)
+			out, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outcome := tc.close(t, id, after, asker, by)
+			end, _ := svc.Load(ctx, id)
+			if len(end.TakeBacks) != 1 || end.TakeBacks[0].Outcome != outcome {
+				t.Fatalf("record %+v, want %s", end.TakeBacks, outcome)
+			}
+			closed := end.TakeBacks[0].Closed
+			rows, err := pool.Query(ctx, `select (args->>'version')::int from river_job where kind = 'mail.takeback' and args->>'game_id' = $1
+				and (args->>'version')::int > $2`, id, out.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var versions []int
+			for rows.Next() {
+				var v int
+				if err := rows.Scan(&v); err != nil {
+					t.Fatal(err)
+				}
+				versions = append(versions, v)
+			}
+			if rows.Err() != nil {
+				t.Fatal(rows.Err())
+			}
+			if len(versions) != 3 {
+				t.Fatalf("outcome notices at versions %v, want 3", versions)
+			}
+			for _, v := range versions {
+				if v != closed {
+					t.Errorf("an outcome notice names version %d, want the close at %d (the game is at %d)", v, closed, end.Version)
+				}
+			}
+		})
+	}
+}
+
+// Two moves in a row by one seat with the same text are two moves: a
+// take-back undoes the last one only (in Coup, the target of a steal
+// allows it unchallenged, then allows it unblocked).
+func TestTakeBackUndoesOneOfTwoSameMoves(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	id, tbl, by := startGame(t, svc, "coup", 3)
+	thief := tbl.Pending[0].Seat
+	steal := ""
+	for _, m := range tbl.Engine.Legal(tbl.State, thief) {
+		if strings.HasPrefix(m, "steal") {
+			steal = m
+			break
+		}
+	}
+	if _, err := svc.Move(ctx, by[thief], id, tbl.Version, []string{steal}); err != nil {
+		t.Fatal(err)
+	}
+	var target, other games.Seat = -1, -1
+	for seat, name := range tbl.Engine.Players(tbl.State) {
+		switch {
+		case games.Seat(seat) == thief:
+		case strings.HasSuffix(steal, " "+name):
+			target = games.Seat(seat)
+		default:
+			other = games.Seat(seat)
+		}
+	}
+	if steal == "" || target < 0 || other < 0 {
+		t.Fatalf("no steal to play: %q, target %d", steal, target)
+	}
+	// The other allows first, then the target (the challenge window
+	// closes), then the target again (the block window).
+	var mid *play.Table
+	for i, s := range []games.Seat{other, target, target} {
+		if i == 2 {
+			mid, _ = svc.Load(ctx, id)
+		}
+		if _, err := svc.Move(ctx, by[s], id, play.AnyVersion, []string{"allow"}); err != nil {
+			t.Fatalf("allow %d by seat %d: %v", i+1, s, err)
+		}
+	}
+	if _, err := svc.RequestTakeBack(ctx, by[target], id, play.AnyVersion); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []games.Seat{thief, other} {
+		if _, err := svc.AnswerTakeBack(ctx, by[s], id, 0, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end, _ := svc.Load(ctx, id)
+	if len(end.TakeBacks) != 1 || end.TakeBacks[0].To != mid.Version {
+		t.Fatalf("the take-back went back to %+v, want version %d (before the second allow only)", end.TakeBacks, mid.Version)
+	}
+	if !equalViews(seatViews(t, end), seatViews(t, mid)) {
+		t.Fatal("the views after the take-back are not those before the second allow")
+	}
+}
+
+// A game that ends while a take-back request is open (a claim, once the
+// other player is abandoned) closes the request first, as "ended": the
+// audit shows no request open in a finished game.
+func TestTakeBackClosedAtTheEnd(t *testing.T) {
+	ctx := context.Background()
+	svc, pool := mailService(t)
+	clock := &fakeClock{t: time.Now()}
+	worker := play.NewDeadlineWorker(svc, clock.Now)
+	id, tbl, bySeat := startGame(t, svc, "coup", 2)
+	silent := tbl.Pending[0].Seat
+	active := 1 - silent
+	abandonSeat(t, svc, pool, id, bySeat, silent, clock, worker)
+	var asked play.Outcome
+	for range 50 {
+		tbl, _ = svc.Load(ctx, id)
+		if !slices.ContainsFunc(tbl.Pending, func(p games.Pending) bool { return p.Seat == active }) {
+			t.Fatalf("the active seat has nothing to play: %+v", tbl.Pending)
+		}
+		if _, err := svc.Move(ctx, bySeat[active], id, tbl.Version, []string{passive(tbl.Engine.Legal(tbl.State, active))}); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if asked, err = svc.RequestTakeBack(ctx, bySeat[active], id, play.AnyVersion); err == nil {
+			break
+		}
+	}
+	if asked.TakeBack == nil {
+		t.Fatal("no take-back request could be opened")
+	}
+	if _, err := svc.Claim(ctx, bySeat[active], id); err != nil {
+		t.Fatal(err)
+	}
+	end, _ := svc.Load(ctx, id)
+	if !end.Ended || end.TakeBack != nil {
+		t.Fatalf("after the claim: ended %v, open %+v", end.Ended, end.TakeBack)
+	}
+	last := end.TakeBacks[len(end.TakeBacks)-1]
+	if last.Version != asked.Version || last.Outcome != play.TakeBackEnded || last.Closed != end.Version-1 {
+		t.Fatalf("the request's record %+v: want closed as %q at %d, before the end", last, play.TakeBackEnded, end.Version-1)
+	}
+	if types := lastTypes(t, svc, id, asked.Version); strings.Join(types[len(types)-2:], " ") != play.TypeTakeBackClosed+" "+play.TypeEnded {
+		t.Fatalf("events after the request %v, want it closed before the end", types)
+	}
+}
+
+// A request asks only the seats still in play: a player away when it is
+// asked is not asked (their silence would refuse for them), and cannot
+// answer; when nobody else is left to ask, the move is taken back at once.
+func TestTakeBackAsksOnlySeatsInPlay(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	for _, tc := range []struct {
+		name string
+		away int // how many of the others are away (the first ones)
+	}{
+		{"nobody away", 0},
+		{"one away", 1},
+		{"every other player away", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, before, _, asker, by := takeBackGame(t, svc)
+			o := others(asker)
+			for _, s := range o[:tc.away] {
+				if _, err := svc.AwayFor(ctx, by[s], id, 48*time.Hour); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := svc.RequestTakeBack(ctx, by[asker], id, play.AnyVersion)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tbl, _ := svc.Load(ctx, id)
+			if tc.away == len(o) {
+				if tbl.TakeBack != nil || len(tbl.TakeBacks) != 1 || tbl.TakeBacks[0].Outcome != play.TakeBackTaken {
+					t.Fatalf("nobody to ask: open %+v, record %+v; want it taken back at once", tbl.TakeBack, tbl.TakeBacks)
+				}
+				if !equalViews(seatViews(t, tbl), seatViews(t, before)) {
+					t.Fatal("the move was not taken back")
+				}
+				return
+			}
+			if out.TakeBack == nil || !slices.Equal(out.TakeBack.Waiting, o[tc.away:]) {
+				t.Fatalf("the request waits for %+v, want %v", out.TakeBack, o[tc.away:])
+			}
+			for _, s := range o[:tc.away] {
+				_, err := svc.AnswerTakeBack(ctx, by[s], id, 0, false)
+				var pe *play.Error
+				if !errors.As(err, &pe) || pe.Code != play.CodeConflict || !strings.Contains(err.Error(), "does not ask you") {
+					t.Fatalf("an answer by a player away: %v, want it refused as not asked", err)
+				}
+			}
+		})
+	}
+}
+
+// An answer says the outcome of the request it closed (none while others
+// still have to answer), and a replay of it under the same idempotency key
+// says the same: a door never works it out from the request left open.
+func TestTakeBackAnswerSaysItsOutcome(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := catalogService(t)
+	for _, tc := range []struct {
+		name string
+		// answers are the answers in order, by the asker (-1) or the
+		// others (0, 1); the outcome of each is wanted.
+		answers []struct {
+			who   int
+			agree bool
+			want  string
+		}
+	}{
+		{"agreed by all", []struct {
+			who   int
+			agree bool
+			want  string
+		}{{0, true, ""}, {1, true, play.TakeBackTaken}}},
+		{"refused", []struct {
+			who   int
+			agree bool
+			want  string
+		}{{0, true, ""}, {1, false, play.TakeBackRefused}}},
+		{"withdrawn", []struct {
+			who   int
+			agree bool
+			want  string
+		}{{0, true, ""}, {-1, false, play.TakeBackWithdrawn}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, _, after, asker, by := takeBackGame(t, svc)
+			if _, err := svc.RequestTakeBack(ctx, by[asker], id, after.Version); err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range tc.answers {
+				actor := by[asker]
+				if a.who >= 0 {
+					actor = by[others(asker)[a.who]]
+				}
+				actor.IdempotencyKey = fmt.Sprintf("answer-%s-%d", id, i)
+				out, err := svc.AnswerTakeBack(ctx, actor, id, 0, a.agree)
+				if err != nil || out.TakeBackOutcome != a.want {
+					t.Fatalf("answer %d: outcome %q, %v; want %q", i+1, out.TakeBackOutcome, err, a.want)
+				}
+				again, err := svc.AnswerTakeBack(ctx, actor, id, 0, a.agree)
+				if err != nil || again.TakeBackOutcome != a.want || again.Version != out.Version {
+					t.Fatalf("answer %d replayed: outcome %q at %d, %v; want %q at %d", i+1, again.TakeBackOutcome, again.Version, err, a.want, out.Version)
+				}
+			}
+		})
 	}
 }

@@ -13,7 +13,7 @@ func TestFixed(t *testing.T) {
 	seen := gametest.WalkFixed(t, New(), []string{"Ana", "Bob", "Cy", "Dee"}, nil, 4, nil)
 	gametest.CheckFixed(t, seen, map[string]bool{
 		EvSeated: true, EvDealt: true, EvTurned: true, EvAccepted: false, EvPassed: false,
-		EvTrump: false, EvPlayed: false, EvTrick: false, EvScored: false, EvOver: true,
+		EvTrump: false, EvPlayed: true, EvTrick: false, EvScored: false, EvOver: true,
 	})
 	_ = games.Spectator
 }

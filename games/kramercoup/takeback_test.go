@@ -12,7 +12,7 @@ import (
 func TestFixed(t *testing.T) {
 	seen := gametest.WalkFixed(t, New(), []string{"Ana", "Bob", "Cy"}, nil, 6, nil)
 	gametest.CheckFixed(t, seen, map[string]bool{
-		EvSeated: true, EvDealt: true, EvBought: false, EvPlaced: false,
+		EvSeated: true, EvDealt: true, EvBought: false, EvPlaced: true,
 		EvExchanged: true, EvGameOver: true,
 	})
 	_ = games.Spectator

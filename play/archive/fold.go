@@ -118,7 +118,7 @@ type TakeBack struct {
 	At      time.Time  `json:"at"`
 	// Answers are the other players' answers, in order.
 	Answers []TakeBackAnswer `json:"answers"`
-	// Outcome is "taken_back", "refused", "expired", "withdrawn" or
+	// Outcome is "taken_back", "refused", "expired", "withdrawn", "ended" or
 	// "overtaken" once closed, at version Closed; "" while open.
 	Outcome string `json:"outcome,omitempty"`
 	Closed  int    `json:"closed,omitempty"`
