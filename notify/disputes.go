@@ -82,23 +82,10 @@ type absenceWorker struct {
 // in (play.Change), with a reply address that takes the reply verbs.
 func (w *absenceWorker) Work(ctx context.Context, job *river.Job[jobs.AbsenceNotice]) error {
 	s, a := w.s, job.Args
-	b, err := s.play.Brief(ctx, a.GameID, games.Seat(a.Seat))
+	b, c, m, err := s.seatEventNotice(ctx, a.GameID, a.Seat, a.Version, "absence")
 	if err != nil {
 		return err
 	}
-	changes, err := s.play.History(ctx, a.GameID, b.User, a.Version-1)
-	if err != nil {
-		return err
-	}
-	if len(changes) == 0 {
-		return fmt.Errorf("game %s has no version %d", a.GameID, a.Version)
-	}
-	c := changes[0]
-	m, err := s.toSeat(ctx, b, KindNotice, a.Version, a.Seat, "absence")
-	if err != nil {
-		return done(err)
-	}
-	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
 	sp := speakerIn(m.Lang)
 	subject := sp.subject("absence.subject_away", b.Name, b.GameID)
 	if c.Type == play.TypeBack {
@@ -106,6 +93,31 @@ func (w *absenceWorker) Work(ctx context.Context, job *river.Job[jobs.AbsenceNot
 	}
 	m.Data = NoticeData{Subject: subject, Paragraphs: []string{c.Text.In(sp.lang()), sp.gameVerbs()}}
 	return done(s.send(ctx, outgoing{Mail: m, userID: b.User, gameID: a.GameID}))
+}
+
+// seatEventNotice prepares a notice to seat's player of the event
+// recorded at version of a game: the game as the seat's brief has it, the
+// event as that seat reads it, and the mail, addressed, with a reply
+// address that takes the reply verbs (label names its kind in the mail
+// log). An error is returned as the worker should return it.
+func (s *Service) seatEventNotice(ctx context.Context, gameID string, seat, version int, label string) (play.Brief, play.Change, Mail, error) {
+	b, err := s.play.Brief(ctx, gameID, games.Seat(seat))
+	if err != nil {
+		return play.Brief{}, play.Change{}, Mail{}, err
+	}
+	changes, err := s.play.History(ctx, gameID, b.User, version-1)
+	if err != nil {
+		return play.Brief{}, play.Change{}, Mail{}, err
+	}
+	if len(changes) == 0 {
+		return play.Brief{}, play.Change{}, Mail{}, fmt.Errorf("game %s has no version %d", gameID, version)
+	}
+	m, err := s.toSeat(ctx, b, KindNotice, version, seat, label)
+	if err != nil {
+		return play.Brief{}, play.Change{}, Mail{}, done(err)
+	}
+	m.ReplyTo = s.replyTo(TokenGame, b.GameID, seat, version)
+	return b, changes[0], m, nil
 }
 
 // gameVerbs says what a reply to a notice with a game reply address

@@ -2,11 +2,9 @@ package notify
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/riverqueue/river"
 
-	"github.com/courrier-games/courrier/games"
 	"github.com/courrier-games/courrier/jobs"
 	"github.com/courrier-games/courrier/play"
 )
@@ -24,23 +22,10 @@ type takeBackWorker struct {
 // (and the other reply verbs).
 func (w *takeBackWorker) Work(ctx context.Context, job *river.Job[jobs.TakeBackNotice]) error {
 	s, a := w.s, job.Args
-	b, err := s.play.Brief(ctx, a.GameID, games.Seat(a.Seat))
+	b, c, m, err := s.seatEventNotice(ctx, a.GameID, a.Seat, a.Version, "takeback")
 	if err != nil {
 		return err
 	}
-	changes, err := s.play.History(ctx, a.GameID, b.User, a.Version-1)
-	if err != nil {
-		return err
-	}
-	if len(changes) == 0 {
-		return fmt.Errorf("game %s has no version %d", a.GameID, a.Version)
-	}
-	c := changes[0]
-	m, err := s.toSeat(ctx, b, KindNotice, a.Version, a.Seat, "takeback")
-	if err != nil {
-		return done(err)
-	}
-	m.ReplyTo = s.replyTo(TokenGame, b.GameID, a.Seat, a.Version)
 	sp := speakerIn(m.Lang)
 	subject := sp.subject("takeback.subject_outcome", b.Name, b.GameID)
 	paras := []string{c.Text.In(sp.lang())}
