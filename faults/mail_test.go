@@ -568,7 +568,12 @@ func (tb *table) playByMail(relay *fakeRelay, players []string, stop <-chan stru
 			return
 		case <-time.After(200 * time.Millisecond):
 		}
-		n := len(relay.all())
+		n := 0 // the mails to this table's players: another table's mail is no prompt of theirs
+		for _, m := range relay.all() {
+			if slices.ContainsFunc(players, func(p string) bool { return strings.EqualFold(p, m.to) }) {
+				n++
+			}
+		}
 		if n != lastCount {
 			last, lastCount = time.Now(), n
 		}
