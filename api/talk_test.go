@@ -427,6 +427,30 @@ func TestRefereeHidesByAPI(t *testing.T) {
 	if r := e.call(http.MethodPost, "/v1/games/"+g.ID+"/messages", ref, map[string]any{"text": "play nicely"}); r.status != http.StatusCreated {
 		t.Fatalf("the referee says: %d %s", r.status, r.body)
 	}
+	type wantEvent struct {
+		event, text, id string
+		number          int
+		hidden          bool
+	}
+	expect := func(want ...wantEvent) {
+		t.Helper()
+		for name, stream := range streams {
+			for i, w := range want {
+				ev := next(t, stream, 10*time.Second)
+				var got apiMessage
+				if err := json.Unmarshal([]byte(ev.data), &got); err != nil {
+					t.Fatal(err)
+				}
+				if ev.event != w.event || ev.id != w.id || got.Text != w.text || got.Number != w.number || got.Hidden != w.hidden {
+					t.Fatalf("%s's stream, event %d: %+v, want %+v", name, i, ev, w)
+				}
+			}
+		}
+	}
+	// Both messages are told before the hiding (a message hidden before
+	// its tick is told hidden: its text never goes out).
+	expect(wantEvent{"message", "something rude", fmt.Sprintf("%d.1", v.Version), 1, false},
+		wantEvent{"message", "play nicely", fmt.Sprintf("%d.2", v.Version), 2, false})
 	steps := []struct {
 		name   string
 		token  string
@@ -445,27 +469,7 @@ func TestRefereeHidesByAPI(t *testing.T) {
 			t.Fatalf("%s: %d %s", st.name, r.status, r.body)
 		}
 	}
-	for name, stream := range streams {
-		want := []struct {
-			event, text, id string
-			number          int
-			hidden          bool
-		}{
-			{"message", "something rude", fmt.Sprintf("%d.1", v.Version), 1, false},
-			{"message", "play nicely", fmt.Sprintf("%d.2", v.Version), 2, false},
-			{"message_hidden", "", fmt.Sprintf("%d.2", v.Version), 1, true},
-		}
-		for i, w := range want {
-			ev := next(t, stream, 10*time.Second)
-			var got apiMessage
-			if err := json.Unmarshal([]byte(ev.data), &got); err != nil {
-				t.Fatal(err)
-			}
-			if ev.event != w.event || ev.id != w.id || got.Text != w.text || got.Number != w.number || got.Hidden != w.hidden {
-				t.Fatalf("%s's stream, event %d: %+v, want %+v", name, i, ev, w)
-			}
-		}
-	}
+	expect(wantEvent{"message_hidden", "", fmt.Sprintf("%d.2", v.Version), 1, true})
 	for _, tc := range []struct {
 		token, lang, line string
 	}{
