@@ -187,6 +187,15 @@ type talk struct {
 	by map[games.Seat][]time.Time
 }
 
+// readTalk reads and folds the talk stream of the game t through q.
+func readTalk(ctx context.Context, q events.Querier, t *Table) (*talk, error) {
+	recorded, err := events.ReadStream(ctx, q, TalkStream(t.ID), 0)
+	if err != nil {
+		return nil, fmt.Errorf("read the talk of game %s: %w", t.ID, err)
+	}
+	return foldTalk(t, recorded)
+}
+
 // foldTalk folds a game's talk stream.
 func foldTalk(t *Table, recorded []events.Recorded) (*talk, error) {
 	k := &talk{by: map[games.Seat][]time.Time{}}
@@ -275,11 +284,7 @@ func (s *Service) MessagesFor(ctx context.Context, gameID string, users []string
 	if err != nil {
 		return nil, err
 	}
-	recorded, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
-	if err != nil {
-		return nil, err
-	}
-	k, err := foldTalk(t, recorded)
+	k, err := readTalk(ctx, s.pool, t)
 	if err != nil {
 		return nil, err
 	}
@@ -386,11 +391,7 @@ func (s *Service) Talk(ctx context.Context, gameID, user string, after int) (Tal
 	if _, ok := t.ViewerOf(user); !ok {
 		return TalkView{}, refuse(CodeForbidden, "refusal.not_your_game", games.T("what.read_talk"))
 	}
-	recorded, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
-	if err != nil {
-		return TalkView{}, err
-	}
-	k, err := foldTalk(t, recorded)
+	k, err := readTalk(ctx, s.pool, t)
 	if err != nil {
 		return TalkView{}, err
 	}
@@ -820,11 +821,7 @@ func (s *Service) TalkReaders(ctx context.Context, gameID string, number int) ([
 	if err != nil {
 		return nil, err
 	}
-	recorded, err := events.ReadStream(ctx, s.pool, TalkStream(gameID), 0)
-	if err != nil {
-		return nil, err
-	}
-	k, err := foldTalk(t, recorded)
+	k, err := readTalk(ctx, s.pool, t)
 	if err != nil {
 		return nil, err
 	}
