@@ -335,7 +335,7 @@ var (
 	reqIDRe     = regexp.MustCompile(`("request_id":\s*")[^"]*(")|(X-Request-Id: )\S+`)
 	hex64Re     = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
 	mailTimes   = regexp.MustCompile(`(?m)^(Date): .*$`)
-	clockRe     = regexp.MustCompile(`\b\d\d:\d\d\b`)
+	clockRe     = regexp.MustCompile(`\b\d{1,2}:\d\d\b`)
 	csrfValueRe = regexp.MustCompile(`(name="csrf" value=")[^"]*"`)
 	tokenRe     = regexp.MustCompile(`[a-z2-7]{16,}`)
 	// replyTokenRe is a Reply-To's signed token (it holds its expiry).
